@@ -1,0 +1,34 @@
+# Third-party libraries. LibTorch: Debian's libtorch-dev (CPU) unless a CUDA LibTorch comes first
+# in CMAKE_PREFIX_PATH (e.g. python3 -c 'import torch; print(torch.utils.cmake_prefix_path)').
+
+find_package(Torch REQUIRED)
+if(TARGET torch_cuda OR TORCH_CUDA_LIBRARIES)
+    set(FISURA_TORCH_CUDA ON)
+    find_package(CUDAToolkit QUIET)
+else()
+    set(FISURA_TORCH_CUDA OFF)
+endif()
+
+find_package(OpenCV REQUIRED COMPONENTS core imgproc OPTIONAL_COMPONENTS imgcodecs)
+if(TARGET opencv_imgcodecs)
+    set(FISURA_HAVE_IMGCODECS ON)
+else()
+    set(FISURA_HAVE_IMGCODECS OFF)
+endif()
+
+find_package(TIFF 4.5 REQUIRED)
+find_package(nlohmann_json 3.10 REQUIRED)
+find_package(CLI11 QUIET CONFIG)
+if(NOT CLI11_FOUND)
+    # Header-only; the GPU build host may lack its CMake package but not the header we carry.
+    find_path(CLI11_INCLUDE_DIR CLI/CLI.hpp REQUIRED)
+    add_library(CLI11::CLI11 INTERFACE IMPORTED)
+    target_include_directories(CLI11::CLI11 INTERFACE "${CLI11_INCLUDE_DIR}")
+endif()
+find_package(Threads REQUIRED)
+
+if(FISURA_BUILD_GUI)
+    find_package(Qt6 6.4 REQUIRED COMPONENTS Core Gui Widgets PrintSupport LinguistTools Test)
+    qt_standard_project_setup()
+    include(FisuraQCustomPlot)
+endif()

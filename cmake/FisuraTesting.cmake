@@ -1,0 +1,16 @@
+# fisura_add_qtest(<name> SOURCES ... LIBS ... [LABELS ...] [GUI])
+# One Qt Test executable per component, registered with ctest. GUI tests run on the offscreen
+# platform; every test gets its own HOME-like sandbox through QStandardPaths' test mode.
+function(fisura_add_qtest name)
+    cmake_parse_arguments(T "GUI" "" "SOURCES;LIBS;LABELS" ${ARGN})
+    add_executable(${name} ${T_SOURCES})
+    target_link_libraries(${name} PRIVATE Qt6::Test fisura_options ${T_LIBS})
+    target_compile_definitions(${name} PRIVATE
+        FISURA_SHARED_DATA="${PROJECT_SOURCE_DIR}/../shared/data")
+    add_test(NAME ${name} COMMAND ${name})
+    set(env "QT_QPA_PLATFORM=offscreen")
+    if(NOT T_LABELS)
+        set(T_LABELS quick)
+    endif()
+    set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}" ENVIRONMENT "${env}" TIMEOUT 300)
+endfunction()

@@ -1,0 +1,45 @@
+// Facts about the machine and the compute devices LibTorch can use.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fisura
+{
+
+struct GpuInfo {
+    int index = 0;
+    std::string name;
+    int computeMajor = 0;
+    int computeMinor = 0;
+    int multiprocessors = 0;
+    uint64_t totalMemoryBytes = 0;
+    uint64_t freeMemoryBytes = 0; ///< 0 when unknown
+    bool bf16 = false;            ///< native bf16 math (compute capability >= 8.0)
+    bool tf32 = false;            ///< TF32 tensor cores (compute capability >= 8.0)
+};
+
+struct MachineInfo {
+    std::string os; ///< "Debian GNU/Linux 12 (bookworm)"
+    std::string cpuModel;
+    int logicalCores = 0;
+    uint64_t totalRamBytes = 0;
+    uint64_t availableRamBytes = 0;
+
+    std::string fisuraVersion;
+    std::string torchVersion;
+    bool torchBuiltWithCuda = false;
+    bool cudaUsable = false;
+    std::string cudaStatus;         ///< why CUDA is (not) usable, one untranslated sentence
+    std::string cudaRuntimeVersion; ///< e.g. "13.0"; empty without CUDA
+    std::vector<GpuInfo> gpus;
+};
+
+/// Gather machine facts. Never throws; fields it cannot learn stay empty/zero.
+MachineInfo queryMachine();
+
+/// Serialize to JSON text (keys are stable: the CLI prints this).
+std::string toJson(const MachineInfo& info, int indent = 2);
+
+} // namespace fisura

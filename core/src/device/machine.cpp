@@ -1,0 +1,90 @@
+// Machine facts from /proc and sysconf; device facts come from torch_devices.cpp.
+#include "fisura/sysinfo.h"
+
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "device/torch_devices.h"
+#include "fisura/version.h"
+
+namespace fisura
+{
+
+namespace
+{
+
+std::string trim(std::string s)
+{
+    const auto b = s.find_first_not_of(" \t\"");
+    const auto e = s.find_last_not_of(" \t\"\n");
+    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+std::string readKey(const char* file, const std::string& key, char sep)
+{
+    std::ifstream in(file);
+    std::string line;
+    while (std::getline(in, line)) {
+        const auto pos = line.find(sep);
+        if (pos != std::string::npos && trim(line.substr(0, pos)) == key)
+            return trim(line.substr(pos + 1));
+    }
+    return {};
+}
+
+uint64_t meminfoBytes(const std::string& key)
+{
+    const std::string v = readKey("/proc/meminfo", key, ':'); // "24576000 kB"
+    return v.empty() ? 0 : std::stoull(v) * 1024ull;
+}
+
+} // namespace
+
+MachineInfo queryMachine()
+{
+    MachineInfo m;
+    m.os = readKey("/etc/os-release", "PRETTY_NAME", '=');
+    m.cpuModel = readKey("/proc/cpuinfo", "model name", ':');
+    m.logicalCores = static_cast<int>(std::thread::hardware_concurrency());
+    m.totalRamBytes = meminfoBytes("MemTotal");
+    m.availableRamBytes = meminfoBytes("MemAvailable");
+    m.fisuraVersion = version();
+    m.torchVersion = torchVersion();
+    detail::queryTorchDevices(m);
+    return m;
+}
+
+std::string toJson(const MachineInfo& m, int indent)
+{
+    nlohmann::json j;
+    j["fisura_version"] = m.fisuraVersion;
+    j["os"] = m.os;
+    j["cpu"] = {{"model", m.cpuModel},
+                {"logical_cores", m.logicalCores},
+                {"ram_total_bytes", m.totalRamBytes},
+                {"ram_available_bytes", m.availableRamBytes}};
+    j["libraries"] = {
+        {"libtorch", m.torchVersion}, {"opencv", opencvVersion()}, {"libtiff", libtiffVersion()}};
+    j["cuda"] = {{"torch_built_with_cuda", m.torchBuiltWithCuda},
+                 {"usable", m.cudaUsable},
+                 {"status", m.cudaStatus},
+                 {"runtime_version", m.cudaRuntimeVersion}};
+    nlohmann::json gpus = nlohmann::json::array();
+    for (const auto& g : m.gpus)
+        gpus.push_back({{"index", g.index},
+                        {"name", g.name},
+                        {"compute_capability",
+                         std::to_string(g.computeMajor) + "." + std::to_string(g.computeMinor)},
+                        {"multiprocessors", g.multiprocessors},
+                        {"memory_total_bytes", g.totalMemoryBytes},
+                        {"memory_free_bytes", g.freeMemoryBytes},
+                        {"bf16", g.bf16},
+                        {"tf32", g.tf32}});
+    j["gpus"] = gpus;
+    return j.dump(indent);
+}
+
+} // namespace fisura

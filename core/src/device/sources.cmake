@@ -1,0 +1,4 @@
+list(APPEND FISURA_CORE_SOURCES
+    src/device/machine.cpp)
+list(APPEND FISURA_CORE_TORCH_SOURCES
+    src/device/torch_devices.cpp)

@@ -1,0 +1,2 @@
+list(APPEND FISURA_CORE_SOURCES
+    src/synth/synth.cpp)

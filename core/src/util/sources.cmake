@@ -1,0 +1,4 @@
+list(APPEND FISURA_CORE_SOURCES
+    src/util/status.cpp
+    src/util/progress.cpp
+    src/util/version.cpp)

@@ -1,0 +1,41 @@
+#include "fisura/status.h"
+
+namespace fisura
+{
+
+const char* errorCodeName(ErrorCode code)
+{
+    switch (code) {
+    case ErrorCode::Ok:
+        return "ok";
+    case ErrorCode::InvalidArgument:
+        return "invalid_argument";
+    case ErrorCode::NotFound:
+        return "not_found";
+    case ErrorCode::IoError:
+        return "io_error";
+    case ErrorCode::Unsupported:
+        return "unsupported";
+    case ErrorCode::Corrupt:
+        return "corrupt";
+    case ErrorCode::OutOfMemory:
+        return "out_of_memory";
+    case ErrorCode::Cancelled:
+        return "cancelled";
+    case ErrorCode::DeviceError:
+        return "device_error";
+    case ErrorCode::Internal:
+        return "internal";
+    }
+    return "internal";
+}
+
+std::string Status::toString() const
+{
+    std::string s = errorCodeName(code_);
+    if (!detail_.empty())
+        s += ": " + detail_;
+    return s;
+}
+
+} // namespace fisura

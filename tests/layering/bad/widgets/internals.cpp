@@ -1,0 +1,2 @@
+#include "io/tiff_handle.h"
+#include <opencv2/core.hpp>
