@@ -46,8 +46,11 @@ struct TiledImageInfo {
     bool tiled = false;
     bool bigTiff = false;
     bool planarSeparate = false;
-    std::string compression;        ///< "none", "lzw", "deflate", "zstd", "jpeg", ...
-    std::string colour;             ///< "gray", "rgb", "rgba", "gray+alpha", "palette", "ycbcr"
+    std::string compression; ///< "none", "lzw", "deflate", "zstd", "jpeg", ...
+    std::string colour;      ///< "gray", "rgb", "rgba", "gray+alpha", "palette", "ycbcr"
+    /// With alpha: true when the file stores colour premultiplied by alpha (associated alpha).
+    /// Pixels are returned as stored either way.
+    bool alphaPremultiplied = false;
     std::string pyramidKind;        ///< "none", "pages" (reduced-resolution IFDs) or "subifds"
     std::vector<TiledLevel> levels; ///< [0] is full resolution, then smaller and smaller
     double pixelSizeXmm = 0.0;      ///< from the resolution tags; 0 when unknown

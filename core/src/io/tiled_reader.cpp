@@ -732,6 +732,7 @@ Result<std::shared_ptr<TiledImage>> TiledImage::open(const std::string& path,
     info.planarSeparate = base.planar == PLANARCONFIG_SEPARATE;
     info.compression = compressionLabel(base.compression);
     info.colour = base.jpegRgb ? "ycbcr" : colourName(base.colour);
+    info.alphaPremultiplied = base.alphaSample >= 0 && base.alphaAssociated;
     for (const auto& L : d->levels) {
         TiledLevel t;
         t.width = int(L.width);
