@@ -48,6 +48,7 @@ bool readPlain(const QString& path, Raw& out)
     return ok;
 }
 
+// True when the tool exited 0 and reported no error (libtiff tools exit 0 after decode errors).
 bool run(const QString& exe, const QStringList& args)
 {
     QProcess p;
@@ -57,6 +58,11 @@ bool run(const QString& exe, const QStringList& args)
         p.waitForFinished();
         return false;
     }
+    const QStringList lines = QString::fromLocal8Bit(p.readAllStandardError())
+                                  .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    for (const QString& l : lines)
+        if (!l.contains(QLatin1String("Warning")))
+            return false;
     return p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
 }
 

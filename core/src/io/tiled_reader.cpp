@@ -306,6 +306,7 @@ struct TiledImage::Impl {
     struct PooledHandle {
         io::TiffHandle h;
         int level = -1;
+        // Handles read with pread, not mmap: mapped file pages would count as resident memory.
         // Scanline mode: the next row libtiff will decode for `rowSample` (-1: unknown).
         // Codecs cannot skip forward, so reads resume from here or from the strip start.
         int64_t nextRow = -1;
@@ -382,7 +383,7 @@ struct TiledImage::Impl {
         }
         if (!lease.p) {
             auto p = std::make_unique<PooledHandle>();
-            if (Status s = p->h.open(info.path, "r"); !s) {
+            if (Status s = p->h.open(info.path, "rm"); !s) {
                 std::lock_guard<std::mutex> lock(poolMutex);
                 --openHandles;
                 poolCv.notify_one();
@@ -653,7 +654,7 @@ Result<std::shared_ptr<TiledImage>> TiledImage::open(const std::string& path,
     d->info.path = path;
     auto first = std::make_unique<Impl::PooledHandle>();
     io::TiffHandle& h = first->h;
-    if (Status s = h.open(path, "r"); !s)
+    if (Status s = h.open(path, "rm"); !s)
         return s;
     TIFF* tif = h.get();
 

@@ -394,7 +394,7 @@ Status TiledTiffWriter::finish(const CancelToken& cancel, ProgressSink* progress
             if (Status s = L.file->close(); !s)
                 return s;
             io::TiffHandle src;
-            if (Status s = src.open(L.path, "r"); !s)
+            if (Status s = src.open(L.path, "rm"); !s)
                 return s;
             d.setupDirectory(out, int(k));
             const uint32_t n = uint32_t(L.across) * uint32_t(L.down);
