@@ -62,6 +62,7 @@ DataPane::DataPane(QWidget* parent)
     demoAction_ = toolbar_->addAction(style()->standardIcon(QStyle::SP_FileDialogNewFolder),
                                       QString(), this, &DataPane::chooseDemoFolder);
     demoAction_->setObjectName(QStringLiteral("demoDataAction"));
+    toolbar_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     toolbar_->addSeparator();
     toolbar_->addWidget(folderLabel_);
 
@@ -76,7 +77,7 @@ DataPane::DataPane(QWidget* parent)
     tree_->setEnabled(false);
     connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& idx) {
-                if (idx.isValid() && !model_->isDir(idx))
+                if (idx.isValid() && !model_->isDir(idx) && model_->filePath(idx) != imagePath_)
                     previewImage(model_->filePath(idx));
             });
 
@@ -230,6 +231,11 @@ void DataPane::previewImage(const QString& path)
 {
     imagePath_ = path;
     maskPath_ = maskFor(path);
+    if (!root_.isEmpty() && path.startsWith(root_)) {
+        const QModelIndex idx = model_->index(path); // keep the browser in step
+        tree_->setCurrentIndex(idx);
+        tree_->scrollTo(idx);
+    }
     if (imageJob_->isRunning()) {
         // Newest request wins: the running decode is dropped when it lands.
         imageJob_->cancel();
