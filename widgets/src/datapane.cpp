@@ -73,7 +73,9 @@ DataPane::DataPane(QWidget* parent)
     tree_->setObjectName(QStringLiteral("fileTree"));
     tree_->hideColumn(2); // type
     tree_->hideColumn(3); // date: name and size are what matter here
+    tree_->header()->setStretchLastSection(false);
     tree_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    tree_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     tree_->setEnabled(false);
     connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& idx) {
@@ -102,6 +104,7 @@ DataPane::DataPane(QWidget* parent)
     split->addWidget(tree_);
     split->addWidget(right);
     split->setStretchFactor(1, 2);
+    split->setSizes({360, 640});
 
     auto* bottom = new QHBoxLayout;
     progress_->setRange(0, 1000);
