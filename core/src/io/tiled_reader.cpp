@@ -326,10 +326,10 @@ struct TiledImage::Impl {
     int openHandles = 0;
 
     // Borrowed handle, returned to the pool on destruction.
-    struct Lease {
+    struct Loan {
         Impl* owner = nullptr;
         std::unique_ptr<PooledHandle> p;
-        ~Lease()
+        ~Loan()
         {
             if (owner && p)
                 owner->giveBack(std::move(p));
@@ -363,9 +363,9 @@ struct TiledImage::Impl {
         return Status::ok();
     }
 
-    Status borrow(int level, Lease& lease)
+    Status borrow(int level, Loan& loan)
     {
-        lease.owner = this;
+        loan.owner = this;
         {
             std::unique_lock<std::mutex> lock(poolMutex);
             poolCv.wait(lock,
@@ -375,27 +375,27 @@ struct TiledImage::Impl {
                                        [&](const auto& p) { return p->level == level; });
                 if (it == freeHandles.end())
                     it = freeHandles.end() - 1;
-                lease.p = std::move(*it);
+                loan.p = std::move(*it);
                 freeHandles.erase(it);
             } else {
                 ++openHandles;
             }
         }
-        if (!lease.p) {
+        if (!loan.p) {
             auto p = std::make_unique<PooledHandle>();
             if (Status s = p->h.open(info.path, "rm"); !s) {
                 std::lock_guard<std::mutex> lock(poolMutex);
                 --openHandles;
                 poolCv.notify_one();
-                lease.owner = nullptr;
+                loan.owner = nullptr;
                 return s;
             }
             p->level = 0;
             if (levels[0].jpegRgb)
                 TIFFSetField(p->h.get(), TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB);
-            lease.p = std::move(p);
+            loan.p = std::move(p);
         }
-        return selectLevel(*lease.p, level);
+        return selectLevel(*loan.p, level);
     }
 
     // Raw samples of one block, interleaved (planes merged), `bw` x `bh` pixels, native depth.
@@ -414,10 +414,10 @@ struct TiledImage::Impl {
             (L.tiled ? std::to_string(bx) + "," + std::to_string(by) + " (x " + std::to_string(x0) +
                            ", y " + std::to_string(y0) + ")"
                      : std::to_string(L.scanline ? y0 : y0 / L.rowsPerStrip));
-        Lease lease;
-        if (Status s = borrow(level, lease); !s)
+        Loan loan;
+        if (Status s = borrow(level, loan); !s)
             return s;
-        io::TiffHandle& h = lease.p->h;
+        io::TiffHandle& h = loan.p->h;
         TIFF* tif = h.get();
         h.takeError();
         out.resize(size_t(bw) * bh * px);
@@ -466,7 +466,7 @@ struct TiledImage::Impl {
         } else {
             const size_t rowBytes = size_t(L.width) * (separate ? sb : px);
             buf.resize(rowBytes);
-            Impl::PooledHandle& ph = *lease.p;
+            Impl::PooledHandle& ph = *loan.p;
             for (int s = 0; s < planes; ++s) {
                 const int64_t stripStart = int64_t(y0 / L.rowsPerStrip) * L.rowsPerStrip;
                 int64_t from = stripStart;
