@@ -72,6 +72,8 @@ private:
 
 } // namespace
 
+void registerPyramidCommand(CLI::App& app); // cmd_pyramid.cpp
+
 int main(int argc, char** argv)
 {
     CLI::App app{"Fisura command-line tools: machine facts, demo data and (soon) training and "
@@ -104,6 +106,8 @@ int main(int argc, char** argv)
     demoCmd->add_option("--scan", demo.scanSize, "Edge of the large demo scan in px (0 = none)")
         ->capture_default_str();
     demoCmd->add_flag("--json", demoJson, "Print a JSON summary");
+
+    registerPyramidCommand(app);
 
     CLI11_PARSE(app, argc, argv);
 

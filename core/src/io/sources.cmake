@@ -1,3 +1,9 @@
 list(APPEND FISURA_CORE_SOURCES
     src/io/tiff_handle.cpp
-    src/io/image_io.cpp)
+    src/io/tiff_tags.cpp
+    src/io/image_io.cpp
+    src/io/tile_cache.cpp
+    src/io/tiled_reader.cpp
+    src/io/tiled_writer.cpp
+    src/io/pyramid.cpp
+    src/io/worker_pool.cpp)

@@ -3,6 +3,8 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "io/tiff_tags.h"
+
 namespace fisura::io
 {
 
@@ -36,6 +38,7 @@ int TiffHandle::onWarning(TIFF*, void*, const char*, const char*, va_list)
 Status TiffHandle::open(const std::string& path, const char* mode)
 {
     path_ = path;
+    registerExtraTags();
     TIFFOpenOptions* opts = TIFFOpenOptionsAlloc();
     TIFFOpenOptionsSetErrorHandlerExtR(opts, &TiffHandle::onError, this);
     TIFFOpenOptionsSetWarningHandlerExtR(opts, &TiffHandle::onWarning, this);

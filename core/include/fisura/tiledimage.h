@@ -1,0 +1,109 @@
+// Large TIFF scans without holding the whole image: levels, blocks, region reads, metadata.
+//
+// A TiledImage decodes one block (tile, or strip / band of rows) at a time into 8-bit gray, RGB
+// or RGBA. 16-bit images go through one percentile stretch computed when the file is opened, so
+// every level and every region of a file maps a sample value to the same 8-bit value.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fisura/image.h"
+#include "fisura/status.h"
+#include "fisura/tilecache.h"
+
+namespace fisura
+{
+
+/// One TIFF tag copied verbatim (GeoTIFF, GDAL metadata): Fisura does not interpret these, it
+/// only carries them from a source scan to the maps it writes so they line up in GIS tools.
+struct TiffTag {
+    uint16_t tag = 0;
+    uint16_t type = 0;          ///< TIFF field type: 2 ASCII, 3 SHORT, 12 DOUBLE
+    uint32_t count = 0;         ///< number of values (characters incl. NUL for ASCII)
+    std::vector<uint8_t> bytes; ///< the values in host byte order
+};
+
+struct TiledLevel {
+    int width = 0;
+    int height = 0;
+    int blockWidth = 0;  ///< tile width, or the image width for strips
+    int blockHeight = 0; ///< tile height, or rows decoded at once for strips
+    int blocksAcross = 0;
+    int blocksDown = 0;
+    double downsample = 1.0; ///< level-0 width / this width
+};
+
+struct TiledImageInfo {
+    std::string path;
+    int width = 0; ///< level 0
+    int height = 0;
+    int channels = 0;      ///< of the decoded 8-bit image: 1, 3 or 4
+    int bitsPerSample = 8; ///< in the file: 8 or 16
+    int samplesPerPixel = 0;
+    bool tiled = false;
+    bool bigTiff = false;
+    bool planarSeparate = false;
+    std::string compression; ///< "none", "lzw", "deflate", "zstd", "jpeg", ...
+    std::string colour;      ///< "gray", "rgb", "rgba", "gray+alpha", "palette", "ycbcr"
+    /// With alpha: true when the file stores colour premultiplied by alpha (associated alpha).
+    /// Pixels are returned as stored either way.
+    bool alphaPremultiplied = false;
+    std::string pyramidKind;        ///< "none", "pages" (reduced-resolution IFDs) or "subifds"
+    std::vector<TiledLevel> levels; ///< [0] is full resolution, then smaller and smaller
+    double pixelSizeXmm = 0.0;      ///< from the resolution tags; 0 when unknown
+    double pixelSizeYmm = 0.0;
+    std::vector<TiffTag> geoTags; ///< GeoTIFF/GDAL tags of level 0, opaque
+    /// 16-bit only: the sample values mapped to 0 and 255 (0.5 and 99.5 percentiles).
+    double stretchLow = 0.0;
+    double stretchHigh = 255.0;
+};
+
+struct TiledOpenOptions {
+    /// Shared cache of decoded blocks (may be null: every read decodes).
+    std::shared_ptr<TileCache> cache;
+    /// Most libtiff handles kept open for concurrent reads (each thread borrows one).
+    int maxHandles = 8;
+    /// Largest decoded block accepted; bigger strips are read a band of rows at a time.
+    uint64_t maxBlockBytes = 64ull * 1024 * 1024;
+};
+
+/// Thread-safe: any number of threads may read regions of one TiledImage at once.
+class TiledImage
+{
+public:
+    /// Opens a TIFF, checks every level it will use and refuses what it cannot decode with
+    /// Unsupported (float, 1-bit, CMYK, ...) or Corrupt (zero size, sizes the file cannot hold,
+    /// broken directories) before any pixel buffer is allocated.
+    static Result<std::shared_ptr<TiledImage>> open(const std::string& path,
+                                                    const TiledOpenOptions& options = {});
+    ~TiledImage();
+    TiledImage(const TiledImage&) = delete;
+    TiledImage& operator=(const TiledImage&) = delete;
+
+    const TiledImageInfo& info() const;
+    /// Unique per open image in this process: the `file` of its TileIds.
+    uint64_t id() const;
+    int levelCount() const;
+
+    /// One decoded block (through the cache when there is one). Edge blocks are clipped to the
+    /// image, so their size may be smaller than blockWidth x blockHeight.
+    Result<std::shared_ptr<const Image>> readBlock(int level, int column, int row) const;
+    /// Any rectangle of any level, inside the level's bounds.
+    Result<Image> readRegion(int level, int x, int y, int width, int height) const;
+    /// The whole level (refused when it exceeds maxPixels).
+    Result<Image> readLevel(int level, uint64_t maxPixels = 64ull * 1024 * 1024) const;
+    /// The smallest level at least `downsample` times smaller than level 0 would do; for a
+    /// viewer at zoom 1/downsample.
+    int bestLevelForDownsample(double downsample) const;
+
+    struct Impl;
+
+private:
+    explicit TiledImage(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> d_;
+};
+
+} // namespace fisura

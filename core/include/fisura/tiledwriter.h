@@ -1,0 +1,86 @@
+// Streaming writer of tiled pyramidal BigTIFFs, and the `pyramid` job built on it.
+//
+// Rows (or tiles) go in top to bottom; each full band of tiles is compressed (in parallel) and
+// written at once, then halved into the next level, so memory stays a few bands per level
+// whatever the image height. Overviews are kept in temporary files beside the output and copied
+// (still compressed) behind level 0 on finish(); the output appears under its name only when
+// complete.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fisura/image.h"
+#include "fisura/job.h"
+#include "fisura/status.h"
+#include "fisura/tiledimage.h"
+
+namespace fisura
+{
+
+enum class TileCompression { Zstd, Deflate };
+
+struct TiledWriteOptions {
+    int tileSize = 256; ///< 256 or 512 (any multiple of 16 from 16 to 2048 is accepted)
+    TileCompression compression = TileCompression::Zstd;
+    int compressionLevel = 0; ///< 0: codec default (ZSTD 9, Deflate 6)
+    bool pyramid = true;      ///< halve until the longest side is below maxOverviewSide
+    int maxOverviewSide = 1024;
+    double pixelSizeXmm = 0.0; ///< > 0 writes resolution tags (pixels per centimetre)
+    double pixelSizeYmm = 0.0;
+    std::vector<TiffTag> extraTags; ///< opaque tags for level 0 (GeoTIFF from the source)
+    int threads = 0;                ///< compression threads; 0 = one per core
+};
+
+/// Creates `path` atomically. Not thread-safe: one producer appends rows or tiles in order.
+/// Destroying an unfinished writer removes everything it wrote.
+class TiledTiffWriter
+{
+public:
+    static Result<std::unique_ptr<TiledTiffWriter>> create(const std::string& path, int width,
+                                                           int height, int channels,
+                                                           const TiledWriteOptions& options = {});
+    ~TiledTiffWriter();
+    TiledTiffWriter(const TiledTiffWriter&) = delete;
+    TiledTiffWriter& operator=(const TiledTiffWriter&) = delete;
+
+    /// Appends full-width rows (any count) below those already written.
+    Status appendRows(const Image& rows);
+    /// Appends one tile in raster order (left to right, then down); edge tiles may be clipped
+    /// to the image or full tileSize (the excess is ignored).
+    Status appendTile(const Image& tile);
+    /// Rows complete so far.
+    int rowsWritten() const;
+    /// Number of levels the file will have.
+    int levelCount() const;
+    /// Flushes, writes overviews, renames into place. Needs every row appended.
+    Status finish(const CancelToken& cancel = {}, ProgressSink* progress = nullptr);
+    /// Discards everything written (also done by the destructor when finish() did not succeed).
+    void abort();
+
+    struct Impl;
+
+private:
+    explicit TiledTiffWriter(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> d_;
+};
+
+struct PyramidJobResult {
+    int width = 0;
+    int height = 0;
+    int channels = 0;
+    int levels = 0;
+    uint64_t bytesWritten = 0;
+    double seconds = 0.0;
+};
+
+/// Tiled pyramidal copy of any TIFF Fisura reads (8-bit output; 16-bit through the stretch),
+/// streaming with bounded memory. Resolution and GeoTIFF tags are copied from the source.
+/// On failure or cancellation nothing is left at `outPath` (an existing file stays untouched).
+Result<PyramidJobResult> makePyramid(const std::string& inPath, const std::string& outPath,
+                                     const TiledWriteOptions& options, const CancelToken& cancel,
+                                     ProgressSink* progress);
+
+} // namespace fisura

@@ -1,0 +1,98 @@
+// The `pyramid` job: any TIFF Fisura reads -> tiled pyramidal BigTIFF, one band at a time.
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <mutex>
+
+#include "fisura/tiledwriter.h"
+#include "io/worker_pool.h"
+
+namespace fisura
+{
+
+Result<PyramidJobResult> makePyramid(const std::string& inPath, const std::string& outPath,
+                                     const TiledWriteOptions& options, const CancelToken& cancel,
+                                     ProgressSink* progress)
+{
+    const auto start = std::chrono::steady_clock::now();
+    {
+        std::error_code ec;
+        if (std::filesystem::exists(outPath, ec) &&
+            std::filesystem::equivalent(inPath, outPath, ec))
+            return Status(ErrorCode::InvalidArgument,
+                          outPath + ": output would overwrite the input");
+    }
+    const int threads = io::WorkerPool::resolveThreads(options.threads);
+    TiledOpenOptions ro;
+    ro.maxHandles = threads;
+    auto in = TiledImage::open(inPath, ro);
+    if (!in)
+        return in.status();
+    const TiledImageInfo& info = (*in)->info();
+    const TiledLevel& L0 = info.levels[0];
+
+    TiledWriteOptions wo = options;
+    wo.pixelSizeXmm = info.pixelSizeXmm;
+    wo.pixelSizeYmm = info.pixelSizeYmm;
+    wo.extraTags = info.geoTags;
+    auto writer = TiledTiffWriter::create(outPath, info.width, info.height, info.channels, wo);
+    if (!writer)
+        return writer.status();
+
+    // Bands are whole source blocks high (each block is decoded once) and at least a tile.
+    int bandRows = L0.blockHeight;
+    while (bandRows < options.tileSize)
+        bandRows += L0.blockHeight;
+    if (uint64_t(bandRows) * info.width * info.channels > 512ull * 1024 * 1024 / 4)
+        bandRows = std::max(L0.blockHeight, options.tileSize);
+
+    io::WorkerPool pool(threads);
+    ProgressTracker tracker(progress, double(info.height) * 1.05); // overviews: the last 5 %
+    const int C = info.channels;
+    for (int y = 0; y < info.height; y += bandRows) {
+        if (cancel.isCancelled())
+            return Status(ErrorCode::Cancelled, outPath);
+        const int h = std::min(bandRows, info.height - y);
+        Image band = Image::make(info.width, h, C);
+        // Decode the band's blocks in parallel; each job copies its block into the band.
+        const int by0 = y / L0.blockHeight, by1 = (y + h - 1) / L0.blockHeight;
+        const int nx = L0.blocksAcross, ny = by1 - by0 + 1;
+        std::mutex errMutex;
+        Status err;
+        pool.run(nx * ny, [&](int i) {
+            const int bx = i % nx, by = by0 + i / nx;
+            auto blk = (*in)->readBlock(0, bx, by);
+            if (!blk) {
+                std::lock_guard<std::mutex> lock(errMutex);
+                if (err.isOk())
+                    err = blk.status();
+                return;
+            }
+            const Image& b = **blk;
+            const int ox = bx * L0.blockWidth, oy = by * L0.blockHeight;
+            const int sy = std::max(y, oy), ey = std::min(y + h, oy + b.height);
+            for (int yy = sy; yy < ey; ++yy)
+                std::copy_n(b.row(yy - oy), size_t(b.width) * C, band.row(yy - y) + size_t(ox) * C);
+        });
+        if (!err.isOk())
+            return err;
+        if (Status s = (*writer)->appendRows(band); !s)
+            return s;
+        tracker.update(double(y + h),
+                       "row " + std::to_string(y + h) + "/" + std::to_string(info.height));
+    }
+    if (Status s = (*writer)->finish(cancel, nullptr); !s)
+        return s;
+    tracker.finish("done");
+    PyramidJobResult r;
+    r.width = info.width;
+    r.height = info.height;
+    r.channels = C;
+    r.levels = (*writer)->levelCount();
+    std::error_code ec;
+    r.bytesWritten = std::filesystem::file_size(outPath, ec);
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+}
+
+} // namespace fisura

@@ -1,0 +1,450 @@
+// TiledTiffWriter: bands of tiles compressed in parallel (ZSTD / Deflate with the horizontal
+// predictor, exactly as libtiff would) and written raw; overviews halved band by band into
+// temporary tiled files, copied compressed behind level 0 on finish.
+#include "fisura/tiledwriter.h"
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+
+#include <unistd.h>
+
+#ifdef FISURA_HAVE_ZSTD
+#include <zstd.h>
+#endif
+#ifdef FISURA_HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+#include "fisura/version.h"
+#include "io/tiff_handle.h"
+#include "io/tiff_tags.h"
+#include "io/worker_pool.h"
+
+namespace fs = std::filesystem;
+
+namespace fisura
+{
+
+namespace
+{
+
+struct LevelOut {
+    int width = 0, height = 0;
+    int across = 0, down = 0;
+    std::string path; // temporary file (level 0: the output's temporary name)
+    std::unique_ptr<io::TiffHandle> file;
+    std::vector<uint8_t> band; // tileSize rows of this level
+    int bandRows = 0;
+    int bandIndex = 0;
+    int rowsDone = 0;
+};
+
+// Horizontal differencing on 8-bit interleaved rows (TIFF predictor 2).
+void applyPredictor(uint8_t* tile, int tileSize, int channels)
+{
+    const size_t rowBytes = size_t(tileSize) * channels;
+    for (int y = 0; y < tileSize; ++y) {
+        uint8_t* r = tile + size_t(y) * rowBytes;
+        for (size_t i = rowBytes - 1; i >= size_t(channels); --i)
+            r[i] = uint8_t(r[i] - r[i - channels]);
+    }
+}
+
+} // namespace
+
+struct TiledTiffWriter::Impl {
+    std::string path, tmpPath;
+    int width = 0, height = 0, channels = 0;
+    TiledWriteOptions o;
+    std::vector<LevelOut> levels;
+    std::unique_ptr<io::WorkerPool> pool;
+    bool direct = false; // compress ourselves (parallel) rather than through libtiff
+    bool failed = false, finished = false;
+    Status failure;
+    int tileColumn = 0; // appendTile position
+    Image tileBand;     // appendTile assembly of one band
+
+    int level() const
+    {
+        if (o.compressionLevel > 0)
+            return o.compressionLevel;
+        return o.compression == TileCompression::Zstd ? 9 : 6;
+    }
+
+    Status fail(Status s)
+    {
+        failed = true;
+        failure = s;
+        return s;
+    }
+
+    void setupDirectory(TIFF* tif, int k) const
+    {
+        const LevelOut& L = levels[k];
+        TIFFSetField(tif, TIFFTAG_SUBFILETYPE, k == 0 ? 0 : FILETYPE_REDUCEDIMAGE);
+        TIFFSetField(tif, TIFFTAG_IMAGEWIDTH, uint32_t(L.width));
+        TIFFSetField(tif, TIFFTAG_IMAGELENGTH, uint32_t(L.height));
+        TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, uint16_t(8));
+        TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, uint16_t(channels));
+        TIFFSetField(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
+        TIFFSetField(tif, TIFFTAG_PHOTOMETRIC,
+                     channels == 1 ? PHOTOMETRIC_MINISBLACK : PHOTOMETRIC_RGB);
+        if (channels == 4) {
+            const uint16_t extraType = EXTRASAMPLE_UNASSALPHA;
+            TIFFSetField(tif, TIFFTAG_EXTRASAMPLES, uint16_t(1), &extraType);
+        }
+        TIFFSetField(tif, TIFFTAG_TILEWIDTH, uint32_t(o.tileSize));
+        TIFFSetField(tif, TIFFTAG_TILELENGTH, uint32_t(o.tileSize));
+        if (o.compression == TileCompression::Zstd) {
+            TIFFSetField(tif, TIFFTAG_COMPRESSION, COMPRESSION_ZSTD);
+            TIFFSetField(tif, TIFFTAG_ZSTD_LEVEL, level());
+        } else {
+            TIFFSetField(tif, TIFFTAG_COMPRESSION, COMPRESSION_ADOBE_DEFLATE);
+            TIFFSetField(tif, TIFFTAG_ZIPQUALITY, level());
+        }
+        TIFFSetField(tif, TIFFTAG_PREDICTOR, PREDICTOR_HORIZONTAL);
+        const std::string software = "Fisura " + version();
+        TIFFSetField(tif, TIFFTAG_SOFTWARE, software.c_str());
+        const double scale = double(width) / L.width;
+        if (o.pixelSizeXmm > 0 && o.pixelSizeYmm > 0) {
+            TIFFSetField(tif, TIFFTAG_RESOLUTIONUNIT, RESUNIT_CENTIMETER);
+            TIFFSetField(tif, TIFFTAG_XRESOLUTION, float(10.0 / (o.pixelSizeXmm * scale)));
+            TIFFSetField(tif, TIFFTAG_YRESOLUTION, float(10.0 / (o.pixelSizeYmm * scale)));
+        }
+        if (k == 0)
+            io::writeOpaqueTags(tif, o.extraTags);
+    }
+
+    // Compresses and writes the band of level k, then halves it into level k+1.
+    Status flushBand(int k)
+    {
+        LevelOut& L = levels[k];
+        const int ts = o.tileSize;
+        const size_t tileBytes = size_t(ts) * ts * channels;
+        const size_t rowBytes = size_t(L.width) * channels;
+        auto extract = [&](int tx, std::vector<uint8_t>& tile) {
+            tile.assign(tileBytes, 0);
+            const int x0 = tx * ts;
+            const int w = std::min(ts, L.width - x0);
+            for (int y = 0; y < L.bandRows; ++y)
+                std::memcpy(tile.data() + size_t(y) * ts * channels,
+                            L.band.data() + size_t(y) * rowBytes + size_t(x0) * channels,
+                            size_t(w) * channels);
+        };
+        TIFF* tif = L.file->get();
+        const uint32_t firstTile = uint32_t(L.bandIndex) * uint32_t(L.across);
+        if (direct) {
+            std::vector<std::vector<uint8_t>> packed(L.across);
+            std::vector<int> ok(L.across, 1);
+            pool->run(L.across, [&](int tx) {
+                std::vector<uint8_t> tile;
+                extract(tx, tile);
+                applyPredictor(tile.data(), ts, channels);
+                std::vector<uint8_t>& out = packed[tx];
+#ifdef FISURA_HAVE_ZSTD
+                if (o.compression == TileCompression::Zstd) {
+                    thread_local std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> ctx(
+                        ZSTD_createCCtx(), ZSTD_freeCCtx);
+                    out.resize(ZSTD_compressBound(tileBytes));
+                    const size_t n = ZSTD_compressCCtx(ctx.get(), out.data(), out.size(),
+                                                       tile.data(), tileBytes, level());
+                    if (ZSTD_isError(n))
+                        ok[tx] = 0;
+                    else
+                        out.resize(n);
+                    return;
+                }
+#endif
+#ifdef FISURA_HAVE_ZLIB
+                uLongf n = compressBound(uLong(tileBytes));
+                out.resize(n);
+                if (compress2(out.data(), &n, tile.data(), uLong(tileBytes), level()) != Z_OK)
+                    ok[tx] = 0;
+                else
+                    out.resize(n);
+#endif
+            });
+            for (int tx = 0; tx < L.across; ++tx) {
+                if (!ok[tx])
+                    return Status(ErrorCode::Internal, path + ": tile compression failed");
+                if (TIFFWriteRawTile(tif, firstTile + uint32_t(tx), packed[tx].data(),
+                                     tmsize_t(packed[tx].size())) < 0)
+                    return L.file->error(ErrorCode::IoError,
+                                         "cannot write tile row " + std::to_string(L.bandIndex));
+            }
+        } else {
+            std::vector<uint8_t> tile;
+            for (int tx = 0; tx < L.across; ++tx) {
+                extract(tx, tile);
+                if (TIFFWriteEncodedTile(tif, firstTile + uint32_t(tx), tile.data(),
+                                         tmsize_t(tileBytes)) < 0)
+                    return L.file->error(ErrorCode::IoError,
+                                         "cannot write tile row " + std::to_string(L.bandIndex));
+            }
+        }
+        const int rows = L.bandRows;
+        L.bandRows = 0;
+        ++L.bandIndex;
+        if (k + 1 >= int(levels.size()))
+            return Status::ok();
+        // 2x2 box filter; the last odd row/column pairs with itself.
+        LevelOut& N = levels[k + 1];
+        const int hr = (rows + 1) / 2;
+        std::vector<uint8_t> half(size_t(N.width) * channels * hr);
+        pool->run(hr, [&](int y) {
+            const uint8_t* r0 = L.band.data() + size_t(2 * y) * rowBytes;
+            const uint8_t* r1 = 2 * y + 1 < rows ? r0 + rowBytes : r0;
+            uint8_t* d = half.data() + size_t(y) * N.width * channels;
+            for (int x = 0; x < N.width; ++x) {
+                const int xa = 2 * x, xb = std::min(2 * x + 1, L.width - 1);
+                for (int c = 0; c < channels; ++c)
+                    d[x * channels + c] =
+                        uint8_t((r0[xa * channels + c] + r0[xb * channels + c] +
+                                 r1[xa * channels + c] + r1[xb * channels + c] + 2) >>
+                                2);
+            }
+        });
+        return pushRows(k + 1, half.data(), hr);
+    }
+
+    Status pushRows(int k, const uint8_t* src, int n)
+    {
+        LevelOut& L = levels[k];
+        const size_t rowBytes = size_t(L.width) * channels;
+        while (n > 0) {
+            const int take = std::min(n, o.tileSize - L.bandRows);
+            std::memcpy(L.band.data() + size_t(L.bandRows) * rowBytes, src, take * rowBytes);
+            L.bandRows += take;
+            L.rowsDone += take;
+            src += take * rowBytes;
+            n -= take;
+            if (L.bandRows == o.tileSize || L.rowsDone == L.height)
+                if (Status s = flushBand(k); !s)
+                    return s;
+        }
+        return Status::ok();
+    }
+
+    void removeFiles()
+    {
+        std::error_code ec;
+        for (auto& L : levels) {
+            L.file.reset();
+            if (!L.path.empty())
+                fs::remove(L.path, ec);
+        }
+    }
+};
+
+TiledTiffWriter::TiledTiffWriter(std::unique_ptr<Impl> impl) : d_(std::move(impl)) {}
+
+TiledTiffWriter::~TiledTiffWriter()
+{
+    if (d_ && !d_->finished)
+        abort();
+}
+
+Result<std::unique_ptr<TiledTiffWriter>> TiledTiffWriter::create(const std::string& path, int width,
+                                                                 int height, int channels,
+                                                                 const TiledWriteOptions& options)
+{
+    if (width <= 0 || height <= 0 || width > (1 << 22) || height > (1 << 22))
+        return Status(ErrorCode::InvalidArgument, path + ": invalid size " + std::to_string(width) +
+                                                      " x " + std::to_string(height));
+    if (channels != 1 && channels != 3 && channels != 4)
+        return Status(ErrorCode::InvalidArgument, path + ": 1, 3 or 4 channels");
+    if (options.tileSize < 16 || options.tileSize > 2048 || options.tileSize % 16 != 0)
+        return Status(ErrorCode::InvalidArgument, "tile size must be a multiple of 16 (16-2048)");
+    const int maxLevel = options.compression == TileCompression::Zstd ? 22 : 9;
+    if (options.compressionLevel < 0 || options.compressionLevel > maxLevel)
+        return Status(ErrorCode::InvalidArgument,
+                      "compression level must be 1-" + std::to_string(maxLevel));
+    if (options.maxOverviewSide < 16)
+        return Status(ErrorCode::InvalidArgument, "overviews must stop at 16 px or more");
+    const uint16_t scheme =
+        options.compression == TileCompression::Zstd ? COMPRESSION_ZSTD : COMPRESSION_ADOBE_DEFLATE;
+    if (!TIFFIsCODECConfigured(scheme))
+        return Status(ErrorCode::Unsupported, "this libtiff cannot write the chosen compression");
+
+    auto d = std::make_unique<Impl>();
+    d->path = path;
+    d->tmpPath = path + ".part" + std::to_string(::getpid());
+    d->width = width;
+    d->height = height;
+    d->channels = channels;
+    d->o = options;
+#if defined(FISURA_HAVE_ZSTD) && defined(FISURA_HAVE_ZLIB)
+    d->direct = true;
+#elif defined(FISURA_HAVE_ZSTD)
+    d->direct = options.compression == TileCompression::Zstd;
+#elif defined(FISURA_HAVE_ZLIB)
+    d->direct = options.compression == TileCompression::Deflate;
+#endif
+    d->pool = std::make_unique<io::WorkerPool>(options.threads);
+    int w = width, h = height;
+    for (int k = 0;; ++k) {
+        LevelOut L;
+        L.width = w;
+        L.height = h;
+        L.across = (w + options.tileSize - 1) / options.tileSize;
+        L.down = (h + options.tileSize - 1) / options.tileSize;
+        L.path = k == 0 ? d->tmpPath : d->tmpPath + ".L" + std::to_string(k);
+        d->levels.push_back(std::move(L));
+        if (!options.pyramid || std::max(w, h) < options.maxOverviewSide)
+            break;
+        w = (w + 1) / 2;
+        h = (h + 1) / 2;
+    }
+    try {
+        for (size_t k = 0; k < d->levels.size(); ++k) {
+            LevelOut& L = d->levels[k];
+            L.band.resize(size_t(options.tileSize) * L.width * channels);
+            L.file = std::make_unique<io::TiffHandle>();
+            if (Status s = L.file->open(L.path, "w8"); !s) {
+                d->removeFiles();
+                return s;
+            }
+            d->setupDirectory(L.file->get(), int(k));
+        }
+    } catch (const std::bad_alloc&) {
+        d->removeFiles();
+        return Status(ErrorCode::OutOfMemory, path + ": band buffers");
+    }
+    return std::unique_ptr<TiledTiffWriter>(new TiledTiffWriter(std::move(d)));
+}
+
+int TiledTiffWriter::rowsWritten() const
+{
+    return d_->levels[0].rowsDone;
+}
+
+int TiledTiffWriter::levelCount() const
+{
+    return int(d_->levels.size());
+}
+
+Status TiledTiffWriter::appendRows(const Image& rows)
+{
+    if (d_->failed)
+        return d_->failure;
+    if (d_->finished)
+        return Status(ErrorCode::InvalidArgument, d_->path + ": already finished");
+    if (rows.width != d_->width || rows.channels != d_->channels ||
+        rows.pixels.size() != rows.stride() * size_t(std::max(rows.height, 0)))
+        return Status(ErrorCode::InvalidArgument, d_->path + ": rows of the wrong shape");
+    if (rows.height > d_->height - rowsWritten())
+        return Status(ErrorCode::InvalidArgument, d_->path + ": more rows than the image has");
+    if (rows.height == 0)
+        return Status::ok();
+    try {
+        if (Status s = d_->pushRows(0, rows.pixels.data(), rows.height); !s)
+            return d_->fail(s);
+    } catch (const std::bad_alloc&) {
+        return d_->fail(Status(ErrorCode::OutOfMemory, d_->path));
+    }
+    return Status::ok();
+}
+
+Status TiledTiffWriter::appendTile(const Image& tile)
+{
+    const int ts = d_->o.tileSize;
+    const int y0 = rowsWritten();
+    const int x0 = d_->tileColumn * ts;
+    const int h = std::min(ts, d_->height - y0);
+    const int w = std::min(ts, d_->width - x0);
+    if (h <= 0)
+        return Status(ErrorCode::InvalidArgument, d_->path + ": more tiles than the image has");
+    if (tile.channels != d_->channels || tile.width < w || tile.height < h ||
+        tile.pixels.size() != tile.stride() * size_t(tile.height))
+        return Status(ErrorCode::InvalidArgument, d_->path + ": tile of the wrong shape");
+    if (d_->tileColumn == 0)
+        d_->tileBand = Image::make(d_->width, h, d_->channels);
+    for (int y = 0; y < h; ++y)
+        std::memcpy(d_->tileBand.row(y) + size_t(x0) * d_->channels, tile.row(y),
+                    size_t(w) * d_->channels);
+    if (++d_->tileColumn * ts < d_->width)
+        return Status::ok();
+    d_->tileColumn = 0;
+    Image band = std::move(d_->tileBand);
+    d_->tileBand = Image();
+    return appendRows(band);
+}
+
+Status TiledTiffWriter::finish(const CancelToken& cancel, ProgressSink* progress)
+{
+    Impl& d = *d_;
+    if (d.failed)
+        return d.failure;
+    if (rowsWritten() != d.height)
+        return Status(ErrorCode::InvalidArgument,
+                      d.path + ": only " + std::to_string(rowsWritten()) + " of " +
+                          std::to_string(d.height) + " rows were written");
+    Status result = [&]() -> Status {
+        TIFF* out = d.levels[0].file->get();
+        if (!TIFFWriteDirectory(out))
+            return d.levels[0].file->error(ErrorCode::IoError, "cannot write level 0");
+        double total = 0, done = 0;
+        for (size_t k = 1; k < d.levels.size(); ++k)
+            total += double(d.levels[k].across) * d.levels[k].down;
+        ProgressTracker tracker(progress, std::max(total, 1.0));
+        std::vector<uint8_t> buf;
+        for (size_t k = 1; k < d.levels.size(); ++k) {
+            LevelOut& L = d.levels[k];
+            if (Status s = L.file->close(); !s)
+                return s;
+            io::TiffHandle src;
+            if (Status s = src.open(L.path, "rm"); !s)
+                return s;
+            d.setupDirectory(out, int(k));
+            const uint32_t n = uint32_t(L.across) * uint32_t(L.down);
+            for (uint32_t t = 0; t < n; ++t) {
+                if (t % uint32_t(L.across) == 0 && cancel.isCancelled())
+                    return Status(ErrorCode::Cancelled, d.path);
+                const uint64_t size = TIFFGetStrileByteCount(src.get(), t);
+                if (size == 0 || size > (1ull << 30))
+                    return src.error(ErrorCode::Internal, "bad overview tile " + std::to_string(t));
+                buf.resize(size);
+                if (TIFFReadRawTile(src.get(), t, buf.data(), tmsize_t(size)) != tmsize_t(size))
+                    return src.error(ErrorCode::IoError, "cannot read overview tile");
+                if (TIFFWriteRawTile(out, t, buf.data(), tmsize_t(size)) < 0)
+                    return d.levels[0].file->error(ErrorCode::IoError,
+                                                   "cannot write level " + std::to_string(k));
+                tracker.update(++done, "overview " + std::to_string(k));
+            }
+            if (!TIFFWriteDirectory(out))
+                return d.levels[0].file->error(ErrorCode::IoError,
+                                               "cannot write level " + std::to_string(k));
+        }
+        if (Status s = d.levels[0].file->close(); !s)
+            return s;
+        if (cancel.isCancelled())
+            return Status(ErrorCode::Cancelled, d.path);
+        std::error_code ec;
+        fs::rename(d.tmpPath, d.path, ec);
+        if (ec)
+            return Status(ErrorCode::IoError, d.path + ": " + ec.message());
+        tracker.finish("pyramid written");
+        return Status::ok();
+    }();
+    if (!result) {
+        abort();
+        d.failed = true;
+        d.failure = result;
+        return result;
+    }
+    d.finished = true;
+    d.levels[0].path.clear(); // renamed: not ours to delete any more
+    d.removeFiles();
+    return Status::ok();
+}
+
+void TiledTiffWriter::abort()
+{
+    d_->removeFiles();
+    d_->failed = true;
+    if (d_->failure.isOk())
+        d_->failure = Status(ErrorCode::Cancelled, d_->path + ": aborted");
+}
+
+} // namespace fisura
