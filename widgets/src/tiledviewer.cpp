@@ -27,9 +27,10 @@ namespace fisura::ui
 namespace
 {
 constexpr int kOverviewSide = 2048;
+constexpr int kSyncOverviewSide = 512;
 // More decoded pixels than this for one view and the viewer draws the overview instead: a
 // non-pyramidal scan seen whole would otherwise decode gigabytes per frame.
-constexpr qint64 kMaxViewPixels = 16ll * 1024 * 1024;
+constexpr qint64 kMaxViewPixels = 20ll * 1024 * 1024;
 
 std::atomic<quint64> lutStampCounter{1};
 
@@ -118,11 +119,11 @@ QImage decodeTile(const TiledImage& img, int level, int tile, int tx, int ty, bo
 // The whole image at most kOverviewSide a side, from the smallest level that is still large
 // enough, block by block (bounded memory). Scan: box average; overlays: max, so thin cracks
 // stay visible when shrunk.
-QImage buildOverview(const TiledImage& img, bool values, const std::atomic<bool>& cancel,
-                     const std::function<void(double)>& progress)
+QImage buildOverview(const TiledImage& img, bool values, int maxSide,
+                     const std::atomic<bool>& cancel, const std::function<void(double)>& progress)
 {
     const TiledImageInfo& info = img.info();
-    const double s = std::min(1.0, double(kOverviewSide) / std::max(info.width, info.height));
+    const double s = std::min(1.0, double(maxSide) / std::max(info.width, info.height));
     const int ow = std::max(1, int(std::ceil(info.width * s)));
     const int oh = std::max(1, int(std::ceil(info.height * s)));
     int best = 0;
@@ -504,6 +505,14 @@ void TiledViewer::setZoom(double zoom, QPointF anchor)
 void TiledViewer::centerOn(QPointF q)
 {
     setView(zoom_, q - QPointF(width() / 2.0, height() / 2.0) / zoom_);
+}
+
+void TiledViewer::showAt(QPointF q, double zoom)
+{
+    if (!hasImage())
+        return;
+    zoom = std::clamp(zoom, std::min(1.0, fitZoom() * 0.5), 64.0);
+    setView(zoom, q - QPointF(width() / 2.0, height() / 2.0) / zoom);
 }
 
 void TiledViewer::panBy(QPointF d)
@@ -1045,21 +1054,22 @@ void TiledViewer::startOverview(Source& s)
         }
     }
     const auto cancel = s.cancelOverview;
-    // Small pyramids: the overview comes from the smallest levels in a few milliseconds, so
-    // build it here and the first frame already has a backdrop.
+    // When a level of about kSyncOverviewSide exists (pyramids, small scans) the overview
+    // comes from it in milliseconds: build it here, so the first frame already has a backdrop.
     const TiledImageInfo& info = img->info();
+    const int want = std::min(kSyncOverviewSide, std::max(info.width, info.height));
     int best = 0;
     for (int i = 0; i < int(info.levels.size()); ++i)
-        if (info.levels[size_t(i)].width >= std::min(info.width, kOverviewSide / 2))
+        if (std::max(info.levels[size_t(i)].width, info.levels[size_t(i)].height) >= want)
             best = i;
-    if (qint64(info.levels[size_t(best)].width) * info.levels[size_t(best)].height <=
-        4ll * 1024 * 1024) {
-        s.overview = buildOverview(*img, values, *cancel, {});
+    const TiledLevel& bl = info.levels[size_t(best)];
+    if (qint64(bl.width) * bl.height <= 4ll * kSyncOverviewSide * kSyncOverviewSide) {
+        s.overview = buildOverview(*img, values, std::max(bl.width, bl.height), *cancel, {});
         return;
     }
     overviewPool_.start([this, img, id, values, cancel, cacheFile] {
         double reported = 0;
-        QImage ov = buildOverview(*img, values, *cancel, [&](double f) {
+        QImage ov = buildOverview(*img, values, kOverviewSide, *cancel, [&](double f) {
             if (values || f - reported < 0.02)
                 return;
             reported = f;

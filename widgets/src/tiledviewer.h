@@ -76,6 +76,7 @@ public:
     bool hasImage() const { return bool(base_.img); }
     QString imagePath() const { return base_.path; }
     QSize imageSize() const;
+    int levelCount() const { return hasImage() ? base_.img->levelCount() : 0; }
     /// Millimetres per level-0 pixel (0 when unknown).
     double pixelSizeMm() const;
 
@@ -103,6 +104,8 @@ public:
     void setZoom(double zoom) { setZoom(zoom, QPointF(width() / 2.0, height() / 2.0)); }
     void zoomBy(double factor) { setZoom(zoom_ * factor); }
     void centerOn(QPointF imagePoint);
+    /// Both at once (one view change, one request round).
+    void showAt(QPointF imagePoint, double zoom);
     void panBy(QPointF widgetDelta);
     void fitToWindow();
     void actualSize();
