@@ -5,6 +5,7 @@
 #include <QSlider>
 
 #include "fisura/image.h"
+#include "fisura/synth.h"
 #include "fisura/tilecache.h"
 #include "fisura/tiledwriter.h"
 #include "inspectpane.h"
@@ -564,6 +565,35 @@ private Q_SLOTS:
         QVERIFY(pane.viewer()->swipeEnabled());
         QVERIFY(pane.saveSnapshot(d.filePath(QStringLiteral("s.png"))).isOk());
         QVERIFY(!QImage(d.filePath(QStringLiteral("s.png"))).isNull());
+    }
+
+    void demoScanOpensWithItsMask()
+    {
+        // What `fisura-cli demo-data` writes (smaller scan, no training images).
+        QTemporaryDir d;
+        synth::DemoDatasetOptions o;
+        o.segmentationImages = 1;
+        o.classificationImages = 1;
+        o.scanSize = 1024;
+        auto r = synth::writeDemoDataset(d.path().toStdString(), o, {}, nullptr);
+        QVERIFY2(r.isOk(), r.status().detail().c_str());
+        ui::InspectPane pane;
+        pane.resize(900, 600);
+        pane.show();
+        QVERIFY(pane.openScan(QString::fromStdString(r->scanPath)).isOk());
+        QCOMPARE(pane.viewer()->overlayCount(), 1);
+        QVERIFY(pane.viewer()->pixelSizeMm() > 0);
+        QTRY_VERIFY(pane.viewer()->frameComplete());
+        // The crack mask shows in green over the scan.
+        OverlayStyle st = pane.viewer()->overlayStyle(0);
+        st.opacity = 1.0;
+        pane.viewer()->setOverlayStyle(0, st);
+        const QImage img = pane.viewer()->snapshot().convertToFormat(QImage::Format_RGB32);
+        int green = 0;
+        for (int y = 0; y < img.height(); ++y)
+            for (int x = 0; x < img.width(); ++x)
+                green += img.pixel(x, y) == qRgb(32, 230, 64);
+        QVERIFY2(green > 100, qPrintable(QString::number(green)));
     }
 
 private:
