@@ -1,8 +1,12 @@
 // The `pyramid` job: any TIFF Fisura reads -> tiled pyramidal BigTIFF, one band at a time.
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <filesystem>
 #include <mutex>
+#include <system_error>
+#include <thread>
 
 #include "fisura/tiledwriter.h"
 #include "io/worker_pool.h"
@@ -46,40 +50,100 @@ Result<PyramidJobResult> makePyramid(const std::string& inPath, const std::strin
     if (uint64_t(bandRows) * info.width * info.channels > 512ull * 1024 * 1024 / 4)
         bandRows = std::max(L0.blockHeight, options.tileSize);
 
-    io::WorkerPool pool(threads);
-    ProgressTracker tracker(progress, double(info.height) * 1.05); // overviews: the last 5 %
+    // Two stages that overlap: a reader thread decodes the next bands (blocks in parallel)
+    // while this thread compresses the current one; at most kAhead band waits in between.
+    constexpr size_t kAhead = 1;
+    std::mutex m;
+    std::condition_variable cv;
+    std::deque<Image> ready;
+    Status readErr;
+    bool readerDone = false, stop = false;
     const int C = info.channels;
-    for (int y = 0; y < info.height; y += bandRows) {
+    auto readBands = [&] {
+        io::WorkerPool pool(threads);
+        for (int y = 0; y < info.height; y += bandRows) {
+            {
+                std::unique_lock<std::mutex> lock(m);
+                cv.wait(lock, [&] { return stop || ready.size() < kAhead; });
+                if (stop)
+                    break;
+            }
+            const int h = std::min(bandRows, info.height - y);
+            Image band = Image::make(info.width, h, C);
+            const int by0 = y / L0.blockHeight, by1 = (y + h - 1) / L0.blockHeight;
+            const int nx = L0.blocksAcross, ny = by1 - by0 + 1;
+            std::mutex errMutex;
+            Status err;
+            pool.run(nx * ny, [&](int i) {
+                const int bx = i % nx, by = by0 + i / nx;
+                auto blk = (*in)->readBlock(0, bx, by);
+                if (!blk) {
+                    std::lock_guard<std::mutex> lock(errMutex);
+                    if (err.isOk())
+                        err = blk.status();
+                    return;
+                }
+                const Image& b = **blk;
+                const int ox = bx * L0.blockWidth, oy = by * L0.blockHeight;
+                const int sy = std::max(y, oy), ey = std::min(y + h, oy + b.height);
+                for (int yy = sy; yy < ey; ++yy)
+                    std::copy_n(b.row(yy - oy), size_t(b.width) * C,
+                                band.row(yy - y) + size_t(ox) * C);
+            });
+            std::lock_guard<std::mutex> lock(m);
+            if (!err.isOk()) {
+                readErr = err;
+                break;
+            }
+            ready.push_back(std::move(band));
+            cv.notify_all();
+        }
+        std::lock_guard<std::mutex> lock(m);
+        readerDone = true;
+        cv.notify_all();
+    };
+    std::thread reader;
+    try {
+        reader = std::thread(readBands);
+    } catch (const std::system_error& e) {
+        return Status(ErrorCode::Internal, std::string("cannot start a thread: ") + e.what());
+    }
+    struct Joiner {
+        std::thread& t;
+        std::mutex& m;
+        std::condition_variable& cv;
+        bool& stop;
+        ~Joiner()
+        {
+            {
+                std::lock_guard<std::mutex> lock(m);
+                stop = true;
+            }
+            cv.notify_all();
+            if (t.joinable())
+                t.join();
+        }
+    } joiner{reader, m, cv, stop};
+
+    ProgressTracker tracker(progress, double(info.height) * 1.05); // overviews: the last 5 %
+    for (int y = 0; y < info.height;) {
         if (cancel.isCancelled())
             return Status(ErrorCode::Cancelled, outPath);
-        const int h = std::min(bandRows, info.height - y);
-        Image band = Image::make(info.width, h, C);
-        // Decode the band's blocks in parallel; each job copies its block into the band.
-        const int by0 = y / L0.blockHeight, by1 = (y + h - 1) / L0.blockHeight;
-        const int nx = L0.blocksAcross, ny = by1 - by0 + 1;
-        std::mutex errMutex;
-        Status err;
-        pool.run(nx * ny, [&](int i) {
-            const int bx = i % nx, by = by0 + i / nx;
-            auto blk = (*in)->readBlock(0, bx, by);
-            if (!blk) {
-                std::lock_guard<std::mutex> lock(errMutex);
-                if (err.isOk())
-                    err = blk.status();
-                return;
-            }
-            const Image& b = **blk;
-            const int ox = bx * L0.blockWidth, oy = by * L0.blockHeight;
-            const int sy = std::max(y, oy), ey = std::min(y + h, oy + b.height);
-            for (int yy = sy; yy < ey; ++yy)
-                std::copy_n(b.row(yy - oy), size_t(b.width) * C, band.row(yy - y) + size_t(ox) * C);
-        });
-        if (!err.isOk())
-            return err;
+        Image band;
+        {
+            std::unique_lock<std::mutex> lock(m);
+            cv.wait(lock, [&] { return !ready.empty() || readerDone; });
+            if (ready.empty())
+                return readErr.isOk() ? Status(ErrorCode::Internal, inPath + ": reader stopped")
+                                      : readErr;
+            band = std::move(ready.front());
+            ready.pop_front();
+            cv.notify_all();
+        }
         if (Status s = (*writer)->appendRows(band); !s)
             return s;
-        tracker.update(double(y + h),
-                       "row " + std::to_string(y + h) + "/" + std::to_string(info.height));
+        y += band.height;
+        tracker.update(double(y), "row " + std::to_string(y) + "/" + std::to_string(info.height));
     }
     if (Status s = (*writer)->finish(cancel, nullptr); !s)
         return s;

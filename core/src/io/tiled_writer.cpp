@@ -376,6 +376,8 @@ Status TiledTiffWriter::finish(const CancelToken& cancel, ProgressSink* progress
     Impl& d = *d_;
     if (d.failed)
         return d.failure;
+    if (d.finished)
+        return Status(ErrorCode::InvalidArgument, d.path + ": already finished");
     if (rowsWritten() != d.height)
         return Status(ErrorCode::InvalidArgument,
                       d.path + ": only " + std::to_string(rowsWritten()) + " of " +
