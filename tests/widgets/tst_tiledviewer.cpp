@@ -1,6 +1,7 @@
 #include <QtTest>
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QListWidget>
 #include <QSlider>
 
@@ -563,6 +564,24 @@ private Q_SLOTS:
         QCOMPARE(pane.layerList()->item(1)->text(), QStringLiteral("ramp"));
         pane.compareAction()->setChecked(true);
         QVERIFY(pane.viewer()->swipeEnabled());
+        // Side by side: the right view shows the second layer alone and follows the left one.
+        pane.compareModeBox()->setCurrentIndex(1);
+        QVERIFY(!pane.viewer()->swipeEnabled());
+        ui::TiledViewer* second = pane.secondViewer();
+        QVERIFY(second->isVisible());
+        QCOMPARE(second->overlayCount(), 2);
+        QCOMPARE(pane.viewer()->soloOverlay(), 0);
+        QCOMPARE(second->soloOverlay(), 1);
+        pane.viewer()->showAt(QPointF(700, 400), 2.0);
+        QCOMPARE(second->zoom(), 2.0);
+        QVERIFY((second->viewportRect().center() - QPointF(700, 400)).manhattanLength() < 1);
+        second->panBy(QPointF(-40, 0));
+        QVERIFY((pane.viewer()->viewportRect().center() - QPointF(720, 400)).manhattanLength() < 1);
+        pane.thresholdSlider()->setValue(99); // styles reach both views
+        QCOMPARE(second->overlayStyle(pane.layerList()->currentRow()).threshold, 99);
+        pane.compareAction()->setChecked(false);
+        QVERIFY(!second->isVisible());
+        QCOMPARE(pane.viewer()->soloOverlay(), -1);
         QVERIFY(pane.saveSnapshot(d.filePath(QStringLiteral("s.png"))).isOk());
         QVERIFY(!QImage(d.filePath(QStringLiteral("s.png"))).isNull());
     }

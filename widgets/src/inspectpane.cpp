@@ -37,15 +37,17 @@ const QString kTiffFilter = QStringLiteral(" (*.tif *.tiff *.TIF *.TIFF)");
 } // namespace
 
 InspectPane::InspectPane(QWidget* parent)
-    : Pane(parent), viewer_(new TiledViewer(this)), overview_(new OverviewMap(viewer_, this)),
-      toolbar_(new QToolBar(this)), fileLabel_(new QLabel(this)), layersBox_(new QGroupBox(this)),
-      layers_(new QListWidget(this)), upButton_(new QToolButton(this)),
-      downButton_(new QToolButton(this)), removeButton_(new QToolButton(this)),
-      colorMapLabel_(new QLabel(this)), colorMap_(new QComboBox(this)),
-      opacityLabel_(new QLabel(this)), opacity_(new QSlider(Qt::Horizontal, this)),
-      thresholdLabel_(new QLabel(this)), threshold_(new QSlider(Qt::Horizontal, this)),
-      thresholdValue_(new QLabel(this)), outline_(new QCheckBox(this)),
-      compareBox_(new QGroupBox(this)), leftLabel_(new QLabel(this)), left_(new QComboBox(this)),
+    : Pane(parent), viewer_(new TiledViewer(this)),
+      second_(new TiledViewer(this, viewer_->tileCache())),
+      overview_(new OverviewMap(viewer_, this)), toolbar_(new QToolBar(this)),
+      fileLabel_(new QLabel(this)), layersBox_(new QGroupBox(this)), layers_(new QListWidget(this)),
+      upButton_(new QToolButton(this)), downButton_(new QToolButton(this)),
+      removeButton_(new QToolButton(this)), colorMapLabel_(new QLabel(this)),
+      colorMap_(new QComboBox(this)), opacityLabel_(new QLabel(this)),
+      opacity_(new QSlider(Qt::Horizontal, this)), thresholdLabel_(new QLabel(this)),
+      threshold_(new QSlider(Qt::Horizontal, this)), thresholdValue_(new QLabel(this)),
+      outline_(new QCheckBox(this)), compareBox_(new QGroupBox(this)), modeLabel_(new QLabel(this)),
+      modeBox_(new QComboBox(this)), leftLabel_(new QLabel(this)), left_(new QComboBox(this)),
       rightLabel_(new QLabel(this)), right_(new QComboBox(this)),
       overviewProgress_(new QProgressBar(this)), overviewLabel_(new QLabel(this))
 {
@@ -94,6 +96,8 @@ InspectPane::InspectPane(QWidget* parent)
         OverlayStyle s = viewer_->overlayStyle(i);
         s.visible = item->checkState() == Qt::Checked;
         viewer_->setOverlayStyle(i, s);
+        if (second_->isVisible())
+            second_->setOverlayStyle(i, s);
     });
     colorMap_->setObjectName(QStringLiteral("colorMapBox"));
     opacity_->setObjectName(QStringLiteral("opacitySlider"));
@@ -129,7 +133,10 @@ InspectPane::InspectPane(QWidget* parent)
     right_->setObjectName(QStringLiteral("compareRight"));
     connect(left_, &QComboBox::currentIndexChanged, this, &InspectPane::updateCompare);
     connect(right_, &QComboBox::currentIndexChanged, this, &InspectPane::updateCompare);
+    modeBox_->setObjectName(QStringLiteral("compareMode"));
+    connect(modeBox_, &QComboBox::currentIndexChanged, this, &InspectPane::updateCompare);
     auto* cf = new QFormLayout(compareBox_);
+    cf->addRow(modeLabel_, modeBox_);
     cf->addRow(leftLabel_, left_);
     cf->addRow(rightLabel_, right_);
     compareBox_->setVisible(false);
@@ -149,7 +156,15 @@ InspectPane::InspectPane(QWidget* parent)
 
     auto* split = new QSplitter(this);
     split->setObjectName(QStringLiteral("inspectSplitter"));
-    split->addWidget(viewer_);
+    // Side by side: both views follow each other (centre and zoom).
+    second_->setObjectName(QStringLiteral("secondViewer"));
+    second_->hide();
+    auto* views = new QSplitter(this);
+    views->addWidget(viewer_);
+    views->addWidget(second_);
+    connect(viewer_, &TiledViewer::viewChanged, this, [this] { followView(viewer_, second_); });
+    connect(second_, &TiledViewer::viewChanged, this, [this] { followView(second_, viewer_); });
+    split->addWidget(views);
     split->addWidget(side);
     split->setStretchFactor(0, 1);
     split->setSizes({800, 260});
@@ -160,7 +175,7 @@ InspectPane::InspectPane(QWidget* parent)
     layout->addWidget(split, 1);
 
     connect(viewer_, &TiledViewer::overlaysChanged, this, &InspectPane::refreshLayers);
-    connect(viewer_, &TiledViewer::cursorInfo, this, [this](QPoint at, const QString& values) {
+    const auto showCursor = [this](QPoint at, const QString& values) {
         if (at.x() < 0)
             return;
         QString text = tr("x %1, y %2").arg(at.x()).arg(at.y());
@@ -174,7 +189,9 @@ InspectPane::InspectPane(QWidget* parent)
                              QLocale().toString(at.y() * mm, 'f', 1)) +
                     QStringLiteral(")");
         Q_EMIT statusMessage(text, 0);
-    });
+    };
+    connect(viewer_, &TiledViewer::cursorInfo, this, showCursor);
+    connect(second_, &TiledViewer::cursorInfo, this, showCursor);
     connect(viewer_, &TiledViewer::overviewProgress, this, [this](double f) {
         const bool busy = f < 1.0;
         overviewProgress_->setVisible(busy);
@@ -239,6 +256,14 @@ void InspectPane::retranslateUi()
     leftLabel_->setText(tr("Left of divider"));
     rightLabel_->setText(tr("Right of divider"));
     overviewLabel_->setText(tr("Building overview…"));
+    modeLabel_->setText(tr("Mode"));
+    {
+        const QSignalBlocker blockMode(modeBox_);
+        const int mode = modeBox_->currentIndex();
+        modeBox_->clear();
+        modeBox_->addItems({tr("Swipe divider"), tr("Side by side")});
+        modeBox_->setCurrentIndex(std::max(0, mode));
+    }
     const QSignalBlocker block(colorMap_);
     const int cm = colorMap_->currentIndex();
     colorMap_->clear();
@@ -393,6 +418,8 @@ void InspectPane::applyLayerControls()
     s.threshold = threshold_->value();
     s.outline = outline_->isChecked();
     viewer_->setOverlayStyle(i, s);
+    if (second_->isVisible())
+        second_->setOverlayStyle(i, s);
 }
 
 void InspectPane::moveLayer(int delta)
@@ -409,9 +436,51 @@ void InspectPane::updateCompare()
 {
     if (updating_)
         return;
-    const bool on = compareAction_->isChecked() && viewer_->overlayCount() >= 2;
-    compareBox_->setVisible(compareAction_->isChecked());
-    viewer_->setSwipe(on, left_->currentIndex(), right_->currentIndex());
+    const bool on = compareAction_->isChecked();
+    compareBox_->setVisible(on);
+    const bool two = viewer_->overlayCount() >= 2;
+    const bool sideBySide = on && two && modeBox_->currentIndex() == 1;
+    viewer_->setSwipe(on && two && !sideBySide, left_->currentIndex(), right_->currentIndex());
+    if (sideBySide) {
+        syncSecondViewer();
+        viewer_->setSoloOverlay(left_->currentIndex());
+        second_->setSoloOverlay(right_->currentIndex());
+        second_->show();
+        followView(viewer_, second_);
+    } else {
+        viewer_->setSoloOverlay(-1);
+        second_->hide();
+        second_->closeImage();
+    }
+}
+
+void InspectPane::syncSecondViewer()
+{
+    // The right view opens the same files (sharing the decoded-block cache) and styles.
+    bool same = second_->imagePath() == viewer_->imagePath() &&
+                second_->overlayCount() == viewer_->overlayCount();
+    for (int i = 0; same && i < viewer_->overlayCount(); ++i)
+        same = second_->overlayPath(i) == viewer_->overlayPath(i);
+    if (!same) {
+        if (const Status s = second_->openImage(viewer_->imagePath()); !s) {
+            reportError(s);
+            return;
+        }
+        for (int i = 0; i < viewer_->overlayCount(); ++i)
+            second_->addOverlay(viewer_->overlayPath(i), viewer_->overlayName(i),
+                                viewer_->overlayStyle(i));
+    }
+    for (int i = 0; i < viewer_->overlayCount(); ++i)
+        second_->setOverlayStyle(i, viewer_->overlayStyle(i));
+}
+
+void InspectPane::followView(TiledViewer* from, TiledViewer* to)
+{
+    if (syncing_ || !second_->isVisible() || !to->hasImage())
+        return;
+    syncing_ = true;
+    to->showAt(from->viewportRect().center(), from->zoom());
+    syncing_ = false;
 }
 
 } // namespace fisura::ui

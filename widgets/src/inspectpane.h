@@ -47,6 +47,10 @@ public:
     QComboBox* colorMapBox() const { return colorMap_; }
     QCheckBox* outlineBox() const { return outline_; }
     QAction* compareAction() const { return compareAction_; }
+    /// 0: swipe divider, 1: side by side.
+    QComboBox* compareModeBox() const { return modeBox_; }
+    /// The right-hand view of the side-by-side comparison (hidden otherwise).
+    TiledViewer* secondViewer() const { return second_; }
 
 protected:
     void retranslateUi() override;
@@ -60,10 +64,13 @@ private:
     void applyLayerControls();
     void moveLayer(int delta);
     void updateCompare();
+    void syncSecondViewer();
+    void followView(TiledViewer* from, TiledViewer* to);
     int currentLayer() const;
     void reportError(const Status& s);
 
     TiledViewer* viewer_;
+    TiledViewer* second_;
     OverviewMap* overview_;
     QToolBar* toolbar_;
     QAction* openAction_;
@@ -87,6 +94,8 @@ private:
     QLabel* thresholdValue_;
     QCheckBox* outline_;
     QGroupBox* compareBox_;
+    QLabel* modeLabel_;
+    QComboBox* modeBox_;
     QLabel* leftLabel_;
     QComboBox* left_;
     QLabel* rightLabel_;
@@ -95,6 +104,7 @@ private:
     QLabel* overviewLabel_;
     QString lastDir_;
     bool updating_ = false;
+    bool syncing_ = false;
 };
 
 } // namespace fisura::ui

@@ -452,6 +452,24 @@ void TiledViewer::setSwipe(bool on, int left, int right)
     update();
 }
 
+bool TiledViewer::overlayShown(const Source& s) const
+{
+    if (!s.style.visible)
+        return false;
+    return solo_ < 0 || (solo_ < overlayCount() && overlays_[size_t(solo_)].get() == &s);
+}
+
+void TiledViewer::setSoloOverlay(int i)
+{
+    solo_ = i;
+    setView(zoom_, origin_);
+}
+
+QString TiledViewer::overlayPath(int i) const
+{
+    return i >= 0 && i < overlayCount() ? overlays_[size_t(i)]->path : QString();
+}
+
 void TiledViewer::setSwipePosition(double fraction)
 {
     swipePos_ = std::clamp(fraction, 0.0, 1.0);
@@ -626,7 +644,7 @@ void TiledViewer::updateRequests()
     std::vector<TileId> visible;
     const QPointF centre = mapToImage(QPointF(width() / 2.0, height() / 2.0));
     for (Source* s : sources()) {
-        if (s->overlay && !s->style.visible)
+        if (s->overlay && !overlayShown(*s))
             continue;
         const Wanted w = wantedFor(*s);
         if (!w.drawTiles)
@@ -750,8 +768,23 @@ bool TiledViewer::frameComplete() const
 
 void TiledViewer::checkComplete()
 {
-    if (!hasImage() || completedGeneration_ == generation_ || !frameComplete())
+    if (!hasImage() || completedGeneration_ == generation_)
         return;
+    if (!frameComplete()) {
+        // A pixmap budget smaller than one view evicts wanted tiles as others arrive: ask for
+        // them again once per view, never in a loop.
+        bool idle = false;
+        {
+            std::lock_guard<std::mutex> lock(queue_->m);
+            idle = queue_->pending.empty() && queue_->inFlight.isEmpty();
+        }
+        if (idle && retriedGeneration_ != generation_) {
+            retriedGeneration_ = generation_;
+            QMetaObject::invokeMethod(
+                this, [this] { updateRequests(); }, Qt::QueuedConnection);
+        }
+        return;
+    }
     completedGeneration_ = generation_;
     Q_EMIT frameCompleted(generation_);
 }
@@ -857,7 +890,7 @@ void TiledViewer::paintEvent(QPaintEvent*)
     const int divider = int(std::lround(swipePos_ * width()));
     for (int i = 0; i < overlayCount(); ++i) {
         Source& s = *overlays_[size_t(i)];
-        if (!s.style.visible)
+        if (!overlayShown(s))
             continue;
         QRect clip = rect();
         if (swipe_ && i == swipeLeft_)

@@ -84,6 +84,10 @@ public:
     Status addOverlay(const QString& path, const QString& name, const OverlayStyle& style = {});
     int overlayCount() const { return int(overlays_.size()); }
     QString overlayName(int i) const;
+    QString overlayPath(int i) const;
+    /// Draw only overlay `i` (side-by-side comparison); -1 draws every visible overlay.
+    void setSoloOverlay(int i);
+    int soloOverlay() const { return solo_; }
     OverlayStyle overlayStyle(int i) const;
     void setOverlayStyle(int i, const OverlayStyle& style);
     /// Drawing order: layer 0 is drawn first (bottom).
@@ -197,6 +201,7 @@ private:
     void reportCursor(QPointF widgetPoint);
     std::vector<Source*> sources();
     void checkComplete();
+    bool overlayShown(const Source& s) const;
 
     std::shared_ptr<TileCache> cache_;
     std::shared_ptr<Queue> queue_;
@@ -211,8 +216,10 @@ private:
     QPointF origin_; ///< level-0 image point at the widget's top-left corner
     quint64 generation_ = 0;
     quint64 completedGeneration_ = ~0ull;
+    quint64 retriedGeneration_ = ~0ull;
     quint64 droppedLate_ = 0;
     bool swipe_ = false;
+    int solo_ = -1;
     int swipeLeft_ = 0;
     int swipeRight_ = 1;
     double swipePos_ = 0.5;
