@@ -95,8 +95,8 @@ public:
     Result<Image> readRegion(int level, int x, int y, int width, int height) const;
     /// The whole level (refused when it exceeds maxPixels).
     Result<Image> readLevel(int level, uint64_t maxPixels = 64ull * 1024 * 1024) const;
-    /// The smallest level at least `downsample` times smaller than level 0 would do; for a
-    /// viewer at zoom 1/downsample.
+    /// For a viewer at zoom 1/downsample: the coarsest level whose own downsample does not
+    /// exceed `downsample` (so it is still at least as sharp as the screen).
     int bestLevelForDownsample(double downsample) const;
 
     struct Impl;

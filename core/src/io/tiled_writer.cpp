@@ -40,15 +40,49 @@ struct LevelOut {
     int rowsDone = 0;
 };
 
-// Horizontal differencing on 8-bit interleaved rows (TIFF predictor 2).
-void applyPredictor(uint8_t* tile, int tileSize, int channels)
+// One tile of a band with the TIFF horizontal predictor applied on the way (differences of
+// neighbouring samples, zero padding beyond the image), ready for ZSTD/Deflate.
+void extractPredicted(const uint8_t* band, size_t bandStride, int bandRows, int x0, int w,
+                      int tileSize, int channels, uint8_t* tile)
 {
-    const size_t rowBytes = size_t(tileSize) * channels;
+    const size_t tileStride = size_t(tileSize) * channels;
+    const size_t n = size_t(w) * channels;
     for (int y = 0; y < tileSize; ++y) {
-        uint8_t* r = tile + size_t(y) * rowBytes;
-        for (size_t i = rowBytes - 1; i >= size_t(channels); --i)
-            r[i] = uint8_t(r[i] - r[i - channels]);
+        uint8_t* __restrict d = tile + size_t(y) * tileStride;
+        if (y >= bandRows) {
+            std::memset(d, 0, tileStride);
+            continue;
+        }
+        const uint8_t* __restrict src = band + size_t(y) * bandStride + size_t(x0) * channels;
+        for (int c = 0; c < channels; ++c)
+            d[c] = src[c];
+        for (size_t i = size_t(channels); i < n; ++i)
+            d[i] = uint8_t(src[i] - src[i - channels]);
+        if (n < tileStride) {
+            // The first padding pixel steps back to zero; the rest stays zero.
+            for (int c = 0; c < channels; ++c)
+                d[n + c] = uint8_t(-src[n - channels + c]);
+            std::memset(d + n + channels, 0, tileStride - n - channels);
+        }
     }
+}
+
+// 2x2 box filter of one output row; the last odd column pairs with itself.
+template <int C>
+void halveRow(const uint8_t* __restrict r0, const uint8_t* __restrict r1, uint8_t* __restrict d,
+              int outWidth, int inWidth)
+{
+    const int pairs = inWidth / 2;
+    for (int x = 0; x < pairs; ++x)
+        for (int c = 0; c < C; ++c) {
+            const int a = 2 * x * C + c;
+            d[x * C + c] = uint8_t((r0[a] + r0[a + C] + r1[a] + r1[a + C] + 2) >> 2);
+        }
+    if (outWidth > pairs)
+        for (int c = 0; c < C; ++c) {
+            const int a = 2 * pairs * C + c;
+            d[pairs * C + c] = uint8_t((2 * r0[a] + 2 * r1[a] + 2) >> 2);
+        }
 }
 
 } // namespace
@@ -138,9 +172,11 @@ struct TiledTiffWriter::Impl {
             std::vector<std::vector<uint8_t>> packed(L.across);
             std::vector<int> ok(L.across, 1);
             pool->run(L.across, [&](int tx) {
-                std::vector<uint8_t> tile;
-                extract(tx, tile);
-                applyPredictor(tile.data(), ts, channels);
+                thread_local std::vector<uint8_t> tile;
+                tile.resize(tileBytes);
+                const int x0 = tx * ts;
+                extractPredicted(L.band.data(), rowBytes, L.bandRows, x0,
+                                 std::min(ts, L.width - x0), ts, channels, tile.data());
                 std::vector<uint8_t>& out = packed[tx];
 #ifdef FISURA_HAVE_ZSTD
                 if (o.compression == TileCompression::Zstd) {
@@ -196,14 +232,12 @@ struct TiledTiffWriter::Impl {
             const uint8_t* r0 = L.band.data() + size_t(2 * y) * rowBytes;
             const uint8_t* r1 = 2 * y + 1 < rows ? r0 + rowBytes : r0;
             uint8_t* d = half.data() + size_t(y) * N.width * channels;
-            for (int x = 0; x < N.width; ++x) {
-                const int xa = 2 * x, xb = std::min(2 * x + 1, L.width - 1);
-                for (int c = 0; c < channels; ++c)
-                    d[x * channels + c] =
-                        uint8_t((r0[xa * channels + c] + r0[xb * channels + c] +
-                                 r1[xa * channels + c] + r1[xb * channels + c] + 2) >>
-                                2);
-            }
+            if (channels == 1)
+                halveRow<1>(r0, r1, d, N.width, L.width);
+            else if (channels == 3)
+                halveRow<3>(r0, r1, d, N.width, L.width);
+            else
+                halveRow<4>(r0, r1, d, N.width, L.width);
         });
         return pushRows(k + 1, half.data(), hr);
     }
