@@ -15,6 +15,7 @@
 
 #include "datapane.h"
 #include "fisura/version.h"
+#include "inspectpane.h"
 #include "pane.h"
 #include "settingsdialog.h"
 #include "systempane.h"
@@ -37,7 +38,7 @@ MainWindow::MainWindow(QWidget* parent)
     addPane(data_);
     addPane(new ui::PlaceholderPane(ui::PlaceholderPane::Kind::Train, this));
     addPane(new ui::PlaceholderPane(ui::PlaceholderPane::Kind::Analyze, this));
-    addPane(new ui::PlaceholderPane(ui::PlaceholderPane::Kind::Inspect, this));
+    addPane(new ui::InspectPane(this));
     addPane(system_);
 
     auto* central = new QWidget(this);

@@ -40,8 +40,6 @@ QString PlaceholderPane::paneId() const
         return QStringLiteral("train");
     case Kind::Analyze:
         return QStringLiteral("analyze");
-    case Kind::Inspect:
-        return QStringLiteral("inspect");
     }
     return {};
 }
@@ -53,8 +51,6 @@ QString PlaceholderPane::title() const
         return tr("Train");
     case Kind::Analyze:
         return tr("Analyze");
-    case Kind::Inspect:
-        return tr("Inspect");
     }
     return {};
 }
@@ -66,8 +62,6 @@ QIcon PlaceholderPane::icon() const
         return style()->standardIcon(QStyle::SP_MediaPlay);
     case Kind::Analyze:
         return style()->standardIcon(QStyle::SP_FileDialogContentsView);
-    case Kind::Inspect:
-        return style()->standardIcon(QStyle::SP_FileDialogDetailedView);
     }
     return {};
 }
@@ -83,10 +77,6 @@ void PlaceholderPane::retranslateUi()
     case Kind::Analyze:
         body_->setText(tr("Run a trained model tile by tile over large scans and measure the "
                           "cracks it finds. Not available in this version yet."));
-        break;
-    case Kind::Inspect:
-        body_->setText(tr("Move through gigapixel scans and lay crack overlays over them. Not "
-                          "available in this version yet."));
         break;
     }
 }

@@ -42,7 +42,7 @@ class PlaceholderPane : public Pane
 {
     Q_OBJECT
 public:
-    enum class Kind { Train, Analyze, Inspect };
+    enum class Kind { Train, Analyze };
     explicit PlaceholderPane(Kind kind, QWidget* parent = nullptr);
     QString paneId() const override;
     QString title() const override;

@@ -1,0 +1,486 @@
+#include "inspectpane.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QLocale>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QSlider>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QStyle>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "errortext.h"
+#include "preference.h"
+#include "tiledviewer.h"
+
+namespace fisura::ui
+{
+
+namespace
+{
+const Preference<QString> kLastDir(QStringLiteral("inspect/lastFolder"), QString());
+
+const QString kTiffFilter = QStringLiteral(" (*.tif *.tiff *.TIF *.TIFF)");
+} // namespace
+
+InspectPane::InspectPane(QWidget* parent)
+    : Pane(parent), viewer_(new TiledViewer(this)),
+      second_(new TiledViewer(this, viewer_->tileCache())),
+      overview_(new OverviewMap(viewer_, this)), toolbar_(new QToolBar(this)),
+      fileLabel_(new QLabel(this)), layersBox_(new QGroupBox(this)), layers_(new QListWidget(this)),
+      upButton_(new QToolButton(this)), downButton_(new QToolButton(this)),
+      removeButton_(new QToolButton(this)), colorMapLabel_(new QLabel(this)),
+      colorMap_(new QComboBox(this)), opacityLabel_(new QLabel(this)),
+      opacity_(new QSlider(Qt::Horizontal, this)), thresholdLabel_(new QLabel(this)),
+      threshold_(new QSlider(Qt::Horizontal, this)), thresholdValue_(new QLabel(this)),
+      outline_(new QCheckBox(this)), compareBox_(new QGroupBox(this)), modeLabel_(new QLabel(this)),
+      modeBox_(new QComboBox(this)), leftLabel_(new QLabel(this)), left_(new QComboBox(this)),
+      rightLabel_(new QLabel(this)), right_(new QComboBox(this)),
+      overviewProgress_(new QProgressBar(this)), overviewLabel_(new QLabel(this))
+{
+    viewer_->setOverviewCacheDir(
+        QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation))
+            .filePath(QStringLiteral("overviews")));
+
+    QStyle* st = style();
+    openAction_ = toolbar_->addAction(st->standardIcon(QStyle::SP_DialogOpenButton), QString(),
+                                      this, &InspectPane::chooseScan);
+    openAction_->setObjectName(QStringLiteral("openScanAction"));
+    overlayAction_ = toolbar_->addAction(st->standardIcon(QStyle::SP_FileDialogNewFolder),
+                                         QString(), this, &InspectPane::chooseOverlay);
+    overlayAction_->setObjectName(QStringLiteral("addOverlayAction"));
+    toolbar_->addSeparator();
+    fitAction_ = toolbar_->addAction(QString(), viewer_, &TiledViewer::fitToWindow);
+    fitAction_->setObjectName(QStringLiteral("fitAction"));
+    actualAction_ = toolbar_->addAction(QString(), viewer_, &TiledViewer::actualSize);
+    actualAction_->setObjectName(QStringLiteral("actualSizeAction"));
+    compareAction_ = toolbar_->addAction(QString());
+    compareAction_->setObjectName(QStringLiteral("compareAction"));
+    compareAction_->setCheckable(true);
+    connect(compareAction_, &QAction::toggled, this, &InspectPane::updateCompare);
+    toolbar_->addSeparator();
+    snapshotAction_ = toolbar_->addAction(st->standardIcon(QStyle::SP_DialogSaveButton), QString(),
+                                          this, &InspectPane::chooseSnapshot);
+    snapshotAction_->setObjectName(QStringLiteral("snapshotAction"));
+    toolbar_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolbar_->addSeparator();
+    toolbar_->addWidget(fileLabel_);
+
+    // Layer list, bottom to top as drawn, with its controls.
+    layers_->setObjectName(QStringLiteral("layerList"));
+    upButton_->setArrowType(Qt::UpArrow);
+    downButton_->setArrowType(Qt::DownArrow);
+    removeButton_->setIcon(st->standardIcon(QStyle::SP_DialogDiscardButton));
+    connect(upButton_, &QToolButton::clicked, this, [this] { moveLayer(+1); });
+    connect(downButton_, &QToolButton::clicked, this, [this] { moveLayer(-1); });
+    connect(removeButton_, &QToolButton::clicked, this,
+            [this] { viewer_->removeOverlay(currentLayer()); });
+    connect(layers_, &QListWidget::currentRowChanged, this, &InspectPane::showLayerControls);
+    connect(layers_, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
+        if (updating_)
+            return;
+        const int i = layers_->row(item);
+        OverlayStyle s = viewer_->overlayStyle(i);
+        s.visible = item->checkState() == Qt::Checked;
+        viewer_->setOverlayStyle(i, s);
+        if (second_->isVisible())
+            second_->setOverlayStyle(i, s);
+    });
+    colorMap_->setObjectName(QStringLiteral("colorMapBox"));
+    opacity_->setObjectName(QStringLiteral("opacitySlider"));
+    opacity_->setRange(0, 100);
+    threshold_->setObjectName(QStringLiteral("thresholdSlider"));
+    threshold_->setRange(0, 255);
+    outline_->setObjectName(QStringLiteral("outlineBox"));
+    thresholdValue_->setMinimumWidth(30);
+    connect(colorMap_, &QComboBox::currentIndexChanged, this, &InspectPane::applyLayerControls);
+    connect(opacity_, &QSlider::valueChanged, this, &InspectPane::applyLayerControls);
+    connect(threshold_, &QSlider::valueChanged, this, &InspectPane::applyLayerControls);
+    connect(outline_, &QCheckBox::toggled, this, &InspectPane::applyLayerControls);
+
+    auto* order = new QHBoxLayout;
+    order->addWidget(upButton_);
+    order->addWidget(downButton_);
+    order->addStretch(1);
+    order->addWidget(removeButton_);
+    auto* form = new QFormLayout;
+    form->addRow(colorMapLabel_, colorMap_);
+    form->addRow(opacityLabel_, opacity_);
+    auto* thr = new QHBoxLayout;
+    thr->addWidget(threshold_, 1);
+    thr->addWidget(thresholdValue_);
+    form->addRow(thresholdLabel_, thr);
+    form->addRow(QString(), outline_);
+    auto* ll = new QVBoxLayout(layersBox_);
+    ll->addWidget(layers_, 1);
+    ll->addLayout(order);
+    ll->addLayout(form);
+
+    left_->setObjectName(QStringLiteral("compareLeft"));
+    right_->setObjectName(QStringLiteral("compareRight"));
+    connect(left_, &QComboBox::currentIndexChanged, this, &InspectPane::updateCompare);
+    connect(right_, &QComboBox::currentIndexChanged, this, &InspectPane::updateCompare);
+    modeBox_->setObjectName(QStringLiteral("compareMode"));
+    connect(modeBox_, &QComboBox::currentIndexChanged, this, &InspectPane::updateCompare);
+    auto* cf = new QFormLayout(compareBox_);
+    cf->addRow(modeLabel_, modeBox_);
+    cf->addRow(leftLabel_, left_);
+    cf->addRow(rightLabel_, right_);
+    compareBox_->setVisible(false);
+
+    overviewProgress_->setRange(0, 1000);
+    overviewProgress_->setVisible(false);
+    overviewLabel_->setVisible(false);
+
+    auto* side = new QWidget(this);
+    auto* sl = new QVBoxLayout(side);
+    sl->setContentsMargins(4, 4, 4, 4);
+    sl->addWidget(overview_);
+    sl->addWidget(overviewLabel_);
+    sl->addWidget(overviewProgress_);
+    sl->addWidget(layersBox_, 1);
+    sl->addWidget(compareBox_);
+
+    auto* split = new QSplitter(this);
+    split->setObjectName(QStringLiteral("inspectSplitter"));
+    // Side by side: both views follow each other (centre and zoom).
+    second_->setObjectName(QStringLiteral("secondViewer"));
+    second_->hide();
+    auto* views = new QSplitter(this);
+    views->addWidget(viewer_);
+    views->addWidget(second_);
+    connect(viewer_, &TiledViewer::viewChanged, this, [this] { followView(viewer_, second_); });
+    connect(second_, &TiledViewer::viewChanged, this, [this] { followView(second_, viewer_); });
+    split->addWidget(views);
+    split->addWidget(side);
+    split->setStretchFactor(0, 1);
+    split->setSizes({800, 260});
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(toolbar_);
+    layout->addWidget(split, 1);
+
+    connect(viewer_, &TiledViewer::overlaysChanged, this, &InspectPane::refreshLayers);
+    const auto showCursor = [this](QPoint at, const QString& values) {
+        if (at.x() < 0)
+            return;
+        QString text = tr("x %1, y %2").arg(at.x()).arg(at.y());
+        if (!values.isEmpty())
+            text += QStringLiteral(": ") + values;
+        const double mm = viewer_->pixelSizeMm();
+        if (mm > 0)
+            text += QStringLiteral("  (") +
+                    tr("%1 × %2 mm")
+                        .arg(QLocale().toString(at.x() * mm, 'f', 1),
+                             QLocale().toString(at.y() * mm, 'f', 1)) +
+                    QStringLiteral(")");
+        Q_EMIT statusMessage(text, 0);
+    };
+    connect(viewer_, &TiledViewer::cursorInfo, this, showCursor);
+    connect(second_, &TiledViewer::cursorInfo, this, showCursor);
+    connect(viewer_, &TiledViewer::overviewProgress, this, [this](double f) {
+        const bool busy = f < 1.0;
+        overviewProgress_->setVisible(busy);
+        overviewLabel_->setVisible(busy);
+        overviewProgress_->setValue(int(f * 1000));
+    });
+    retranslateUi();
+    refreshLayers();
+}
+
+InspectPane::~InspectPane() = default;
+
+QString InspectPane::title() const
+{
+    return tr("Inspect");
+}
+
+QIcon InspectPane::icon() const
+{
+    return style()->standardIcon(QStyle::SP_FileDialogDetailedView);
+}
+
+void InspectPane::saveState(QSettings& s) const
+{
+    if (!lastDir_.isEmpty())
+        s.setValue(kLastDir.key(), lastDir_);
+}
+
+void InspectPane::restoreState(QSettings& s)
+{
+    lastDir_ = s.value(kLastDir.key()).toString();
+}
+
+void InspectPane::retranslateUi()
+{
+    openAction_->setText(tr("Open scan…"));
+    openAction_->setToolTip(tr("Open a TIFF scan of any size"));
+    overlayAction_->setText(tr("Add overlay…"));
+    overlayAction_->setToolTip(tr("Lay a probability map or mask of the same size over the scan"));
+    fitAction_->setText(tr("Fit"));
+    fitAction_->setToolTip(tr("Show the whole scan (Home)"));
+    actualAction_->setText(tr("1:1"));
+    actualAction_->setToolTip(tr("One scan pixel per screen pixel (1)"));
+    compareAction_->setText(tr("Compare"));
+    compareAction_->setToolTip(tr("Swipe between two layers with a divider"));
+    snapshotAction_->setText(tr("Snapshot…"));
+    snapshotAction_->setToolTip(tr("Save the view with its overlays and scale bar as PNG"));
+    fileLabel_->setText(viewer_->hasImage() ? tr("%1 · %2 × %3 px")
+                                                  .arg(QFileInfo(viewer_->imagePath()).fileName())
+                                                  .arg(viewer_->imageSize().width())
+                                                  .arg(viewer_->imageSize().height())
+                                            : tr("No scan open"));
+    layersBox_->setTitle(tr("Layers (bottom to top)"));
+    upButton_->setToolTip(tr("Draw this layer higher"));
+    downButton_->setToolTip(tr("Draw this layer lower"));
+    removeButton_->setToolTip(tr("Remove this layer"));
+    colorMapLabel_->setText(tr("Colours"));
+    opacityLabel_->setText(tr("Opacity"));
+    thresholdLabel_->setText(tr("Threshold"));
+    outline_->setText(tr("Outline only"));
+    compareBox_->setTitle(tr("Compare"));
+    leftLabel_->setText(tr("Left of divider"));
+    rightLabel_->setText(tr("Right of divider"));
+    overviewLabel_->setText(tr("Building overview…"));
+    modeLabel_->setText(tr("Mode"));
+    {
+        const QSignalBlocker blockMode(modeBox_);
+        const int mode = modeBox_->currentIndex();
+        modeBox_->clear();
+        modeBox_->addItems({tr("Swipe divider"), tr("Side by side")});
+        modeBox_->setCurrentIndex(std::max(0, mode));
+    }
+    const QSignalBlocker block(colorMap_);
+    const int cm = colorMap_->currentIndex();
+    colorMap_->clear();
+    colorMap_->addItems({tr("Red"), tr("Green"), tr("Blue"), tr("Yellow"), tr("Magenta"),
+                         tr("Heat (black–red–yellow–white)")});
+    colorMap_->setCurrentIndex(std::max(0, cm));
+}
+
+Status InspectPane::openScan(const QString& path)
+{
+    const Status s = viewer_->openImage(path);
+    if (!s)
+        return s;
+    lastDir_ = QFileInfo(path).absolutePath();
+    const QFileInfo fi(path);
+    const QString mask =
+        fi.dir().filePath(fi.completeBaseName() + QStringLiteral("_mask.") + fi.suffix());
+    if (QFileInfo::exists(mask)) {
+        OverlayStyle style;
+        style.colorMap = ColorMap::Green;
+        style.opacity = 0.5;
+        viewer_->addOverlay(mask, tr("Ground truth"), style);
+    }
+    retranslateUi();
+    Q_EMIT statusMessage(tr("Opened %1.").arg(fi.fileName()), 5000);
+    return {};
+}
+
+Status InspectPane::addOverlay(const QString& path)
+{
+    const Status s = viewer_->addOverlay(path, QFileInfo(path).completeBaseName());
+    if (s) {
+        lastDir_ = QFileInfo(path).absolutePath();
+        layers_->setCurrentRow(viewer_->overlayCount() - 1);
+    }
+    return s;
+}
+
+Status InspectPane::saveSnapshot(const QString& path)
+{
+    return viewer_->saveSnapshot(path);
+}
+
+void InspectPane::reportError(const Status& s)
+{
+    Q_EMIT statusMessage(errorMessage(s).section(QLatin1Char('\n'), 0, 0), 0);
+    QMessageBox::warning(this, tr("Inspect"), errorMessage(s));
+}
+
+void InspectPane::chooseScan()
+{
+    const QString start =
+        lastDir_.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)
+                           : lastDir_;
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open scan"), start, tr("TIFF images") + kTiffFilter);
+    if (path.isEmpty())
+        return;
+    if (const Status s = openScan(path); !s)
+        reportError(s);
+}
+
+void InspectPane::chooseOverlay()
+{
+    if (!viewer_->hasImage()) {
+        Q_EMIT statusMessage(tr("Open a scan first."), 5000);
+        return;
+    }
+    const QString path = QFileDialog::getOpenFileName(this, tr("Add overlay"), lastDir_,
+                                                      tr("TIFF images") + kTiffFilter);
+    if (path.isEmpty())
+        return;
+    if (const Status s = addOverlay(path); !s)
+        reportError(s);
+}
+
+void InspectPane::chooseSnapshot()
+{
+    if (!viewer_->hasImage())
+        return;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save snapshot"),
+        QDir(lastDir_).filePath(QFileInfo(viewer_->imagePath()).completeBaseName() +
+                                QStringLiteral("_view.png")),
+        tr("PNG images") + QStringLiteral(" (*.png)"));
+    if (path.isEmpty())
+        return;
+    if (const Status s = saveSnapshot(path); !s)
+        reportError(s);
+    else
+        Q_EMIT statusMessage(tr("Saved %1.").arg(QDir::toNativeSeparators(path)), 5000);
+}
+
+int InspectPane::currentLayer() const
+{
+    return layers_->currentRow();
+}
+
+void InspectPane::refreshLayers()
+{
+    updating_ = true;
+    const int keep = std::min(std::max(0, layers_->currentRow()), viewer_->overlayCount() - 1);
+    layers_->clear();
+    left_->clear();
+    right_->clear();
+    for (int i = 0; i < viewer_->overlayCount(); ++i) {
+        auto* item = new QListWidgetItem(viewer_->overlayName(i), layers_);
+        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+        item->setCheckState(viewer_->overlayStyle(i).visible ? Qt::Checked : Qt::Unchecked);
+        left_->addItem(viewer_->overlayName(i));
+        right_->addItem(viewer_->overlayName(i));
+    }
+    right_->setCurrentIndex(std::min(1, right_->count() - 1));
+    updating_ = false;
+    layers_->setCurrentRow(keep);
+    showLayerControls();
+    updateCompare();
+    overlayAction_->setEnabled(viewer_->hasImage());
+    snapshotAction_->setEnabled(viewer_->hasImage());
+}
+
+void InspectPane::showLayerControls()
+{
+    const int i = currentLayer();
+    const bool has = i >= 0 && i < viewer_->overlayCount();
+    for (QWidget* w : std::initializer_list<QWidget*>{colorMap_, opacity_, threshold_, outline_,
+                                                      upButton_, downButton_, removeButton_})
+        w->setEnabled(has);
+    if (!has)
+        return;
+    const OverlayStyle s = viewer_->overlayStyle(i);
+    updating_ = true;
+    colorMap_->setCurrentIndex(int(s.colorMap));
+    opacity_->setValue(int(std::lround(s.opacity * 100)));
+    threshold_->setValue(s.threshold);
+    thresholdValue_->setText(QString::number(s.threshold));
+    outline_->setChecked(s.outline);
+    updating_ = false;
+}
+
+void InspectPane::applyLayerControls()
+{
+    thresholdValue_->setText(QString::number(threshold_->value()));
+    if (updating_)
+        return;
+    const int i = currentLayer();
+    if (i < 0 || i >= viewer_->overlayCount())
+        return;
+    OverlayStyle s = viewer_->overlayStyle(i);
+    s.colorMap = ColorMap(std::max(0, colorMap_->currentIndex()));
+    s.opacity = opacity_->value() / 100.0;
+    s.threshold = threshold_->value();
+    s.outline = outline_->isChecked();
+    viewer_->setOverlayStyle(i, s);
+    if (second_->isVisible())
+        second_->setOverlayStyle(i, s);
+}
+
+void InspectPane::moveLayer(int delta)
+{
+    const int i = currentLayer();
+    const int to = i + delta;
+    if (i < 0 || to < 0 || to >= viewer_->overlayCount())
+        return;
+    viewer_->moveOverlay(i, to);
+    layers_->setCurrentRow(to);
+}
+
+void InspectPane::updateCompare()
+{
+    if (updating_)
+        return;
+    const bool on = compareAction_->isChecked();
+    compareBox_->setVisible(on);
+    const bool two = viewer_->overlayCount() >= 2;
+    const bool sideBySide = on && two && modeBox_->currentIndex() == 1;
+    viewer_->setSwipe(on && two && !sideBySide, left_->currentIndex(), right_->currentIndex());
+    if (sideBySide) {
+        syncSecondViewer();
+        viewer_->setSoloOverlay(left_->currentIndex());
+        second_->setSoloOverlay(right_->currentIndex());
+        second_->show();
+        followView(viewer_, second_);
+    } else {
+        viewer_->setSoloOverlay(-1);
+        second_->hide();
+        second_->closeImage();
+    }
+}
+
+void InspectPane::syncSecondViewer()
+{
+    // The right view opens the same files (sharing the decoded-block cache) and styles.
+    bool same = second_->imagePath() == viewer_->imagePath() &&
+                second_->overlayCount() == viewer_->overlayCount();
+    for (int i = 0; same && i < viewer_->overlayCount(); ++i)
+        same = second_->overlayPath(i) == viewer_->overlayPath(i);
+    if (!same) {
+        if (const Status s = second_->openImage(viewer_->imagePath()); !s) {
+            reportError(s);
+            return;
+        }
+        for (int i = 0; i < viewer_->overlayCount(); ++i)
+            second_->addOverlay(viewer_->overlayPath(i), viewer_->overlayName(i),
+                                viewer_->overlayStyle(i));
+    }
+    for (int i = 0; i < viewer_->overlayCount(); ++i)
+        second_->setOverlayStyle(i, viewer_->overlayStyle(i));
+}
+
+void InspectPane::followView(TiledViewer* from, TiledViewer* to)
+{
+    if (syncing_ || !second_->isVisible() || !to->hasImage())
+        return;
+    syncing_ = true;
+    to->showAt(from->viewportRect().center(), from->zoom());
+    syncing_ = false;
+}
+
+} // namespace fisura::ui

@@ -1,0 +1,110 @@
+// The Inspect pane: open a scan of any size, lay model outputs and masks over it, compare two
+// layers with a swipe divider and save what is on screen.
+#pragma once
+
+#include "fisura/status.h"
+#include "pane.h"
+
+class QAction;
+class QCheckBox;
+class QComboBox;
+class QGroupBox;
+class QLabel;
+class QListWidget;
+class QProgressBar;
+class QSlider;
+class QToolBar;
+class QToolButton;
+
+namespace fisura::ui
+{
+
+class OverviewMap;
+class TiledViewer;
+
+class InspectPane : public Pane
+{
+    Q_OBJECT
+public:
+    explicit InspectPane(QWidget* parent = nullptr);
+    ~InspectPane() override;
+
+    QString paneId() const override { return QStringLiteral("inspect"); }
+    QString title() const override;
+    QIcon icon() const override;
+    void saveState(QSettings& s) const override;
+    void restoreState(QSettings& s) override;
+
+    /// Opens a scan; a `<name>_mask.tif` beside it is added as the ground-truth layer.
+    Status openScan(const QString& path);
+    Status addOverlay(const QString& path);
+    Status saveSnapshot(const QString& path);
+
+    TiledViewer* viewer() const { return viewer_; }
+    QListWidget* layerList() const { return layers_; }
+    QSlider* opacitySlider() const { return opacity_; }
+    QSlider* thresholdSlider() const { return threshold_; }
+    QComboBox* colorMapBox() const { return colorMap_; }
+    QCheckBox* outlineBox() const { return outline_; }
+    QAction* compareAction() const { return compareAction_; }
+    /// 0: swipe divider, 1: side by side.
+    QComboBox* compareModeBox() const { return modeBox_; }
+    /// The right-hand view of the side-by-side comparison (hidden otherwise).
+    TiledViewer* secondViewer() const { return second_; }
+
+protected:
+    void retranslateUi() override;
+
+private:
+    void chooseScan();
+    void chooseOverlay();
+    void chooseSnapshot();
+    void refreshLayers();
+    void showLayerControls();
+    void applyLayerControls();
+    void moveLayer(int delta);
+    void updateCompare();
+    void syncSecondViewer();
+    void followView(TiledViewer* from, TiledViewer* to);
+    int currentLayer() const;
+    void reportError(const Status& s);
+
+    TiledViewer* viewer_;
+    TiledViewer* second_;
+    OverviewMap* overview_;
+    QToolBar* toolbar_;
+    QAction* openAction_;
+    QAction* overlayAction_;
+    QAction* fitAction_;
+    QAction* actualAction_;
+    QAction* snapshotAction_;
+    QAction* compareAction_;
+    QLabel* fileLabel_;
+    QGroupBox* layersBox_;
+    QListWidget* layers_;
+    QToolButton* upButton_;
+    QToolButton* downButton_;
+    QToolButton* removeButton_;
+    QLabel* colorMapLabel_;
+    QComboBox* colorMap_;
+    QLabel* opacityLabel_;
+    QSlider* opacity_;
+    QLabel* thresholdLabel_;
+    QSlider* threshold_;
+    QLabel* thresholdValue_;
+    QCheckBox* outline_;
+    QGroupBox* compareBox_;
+    QLabel* modeLabel_;
+    QComboBox* modeBox_;
+    QLabel* leftLabel_;
+    QComboBox* left_;
+    QLabel* rightLabel_;
+    QComboBox* right_;
+    QProgressBar* overviewProgress_;
+    QLabel* overviewLabel_;
+    QString lastDir_;
+    bool updating_ = false;
+    bool syncing_ = false;
+};
+
+} // namespace fisura::ui
