@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cmd_train.h"
 #include "fisura/job.h"
 #include "fisura/synth.h"
 #include "fisura/sysinfo.h"
@@ -104,6 +105,8 @@ int main(int argc, char** argv)
     demoCmd->add_option("--scan", demo.scanSize, "Edge of the large demo scan in px (0 = none)")
         ->capture_default_str();
     demoCmd->add_flag("--json", demoJson, "Print a JSON summary");
+
+    registerTrainCommand(app);
 
     CLI11_PARSE(app, argc, argv);
 
