@@ -328,7 +328,7 @@ bool BatchLoader::Impl::next(data::Batch& out, const CancelToken& cancel)
     liveBytes -= held.bytes;
     held = {};
     out = {};
-    if (consumed >= totalBatches)
+    if (consumed >= totalBatches || cancel.isCancelled())
         return false;
     // Poll so cancellation is seen within a fraction of a second even while workers decode.
     while (!ready.count(consumed)) {

@@ -365,7 +365,15 @@ Result<TrainResult> train(const TrainOptions& o, const CancelToken& cancel, Trai
 
         if (!o.resumeFrom.empty()) {
             torch::serialize::InputArchive ar, mar, oar;
-            ar.load_from(o.resumeFrom, device);
+            std::error_code fec;
+            if (!fs::is_regular_file(o.resumeFrom, fec))
+                return Status(ErrorCode::NotFound, "no checkpoint at " + o.resumeFrom);
+            try {
+                ar.load_from(o.resumeFrom, device);
+            } catch (const c10::Error& e) {
+                return Status(ErrorCode::Corrupt, o.resumeFrom + " is not a Fisura checkpoint: " +
+                                                      e.what_without_backtrace());
+            }
             c10::IValue sv;
             if (!ar.try_read("state", sv) || !sv.isString())
                 return Status(ErrorCode::Corrupt, o.resumeFrom + " is not a Fisura checkpoint");
