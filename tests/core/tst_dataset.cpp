@@ -100,8 +100,9 @@ private Q_SLOTS:
         for (const char* f : folders) {
             d.mkpath(QString::fromLatin1(f));
             for (int i = 0; i < 2; ++i)
-                writeScene(s(d.filePath(QStringLiteral("%1/%2.tif").arg(QString::fromLatin1(f)).arg(i))),
-                           seed++, 32);
+                writeScene(
+                    s(d.filePath(QStringLiteral("%1/%2.tif").arg(QString::fromLatin1(f)).arg(i))),
+                    seed++, 32);
         }
         ScanOptions o;
         if (custom) // only decks: everything else is listed as unmatched, not fatal
@@ -125,8 +126,12 @@ private Q_SLOTS:
         const QDir d(tmp.path());
         d.mkpath(QStringLiteral("images"));
         d.mkpath(QStringLiteral("masks"));
-        auto img = [&](const char* n) { return s(d.filePath(QStringLiteral("images/") + QString::fromLatin1(n))); };
-        auto msk = [&](const char* n) { return s(d.filePath(QStringLiteral("masks/") + QString::fromLatin1(n))); };
+        auto img = [&](const char* n) {
+            return s(d.filePath(QStringLiteral("images/") + QString::fromLatin1(n)));
+        };
+        auto msk = [&](const char* n) {
+            return s(d.filePath(QStringLiteral("masks/") + QString::fromLatin1(n)));
+        };
         writeScene(img("a.tif"), 1, 64, 1, msk("a.tif"));
         writeScene(img("b.tif"), 2, 64, 1, msk("b.tif"));
         writeScene(img("c.tif"), 3); // no mask
@@ -168,7 +173,8 @@ private Q_SLOTS:
         all.insert(a.val.begin(), a.val.end());
         all.insert(a.test.begin(), a.test.end());
         QCOMPARE(int(all.size()), 100); // disjoint and complete
-        const int valCracked = int(std::count_if(a.val.begin(), a.val.end(), [&](int i) { return d.items[size_t(i)].label == 0; }));
+        const int valCracked = int(std::count_if(
+            a.val.begin(), a.val.end(), [&](int i) { return d.items[size_t(i)].label == 0; }));
         QCOMPARE(valCracked, 6); // 20 % of 30
         QCOMPARE(int(a.val.size()), 20);
         QCOMPARE(int(a.test.size()), 10);
@@ -249,13 +255,15 @@ private Q_SLOTS:
             QVERIFY(b.masks != nullptr);
             for (int i = 0; i < b.count * 48 * 48; ++i) {
                 QVERIFY(b.masks[i] <= 1);
-                const double v = (b.pixels[3 * i] + b.pixels[3 * i + 1] + b.pixels[3 * i + 2]) / 3.0;
+                const double v =
+                    (b.pixels[3 * i] + b.pixels[3 * i + 1] + b.pixels[3 * i + 2]) / 3.0;
                 (b.masks[i] ? crackSum : bgSum) += v;
                 ++(b.masks[i] ? crackN : bgN);
             }
         }
         QVERIFY(crackN > 0 && bgN > 0);
-        QVERIFY2(crackSum / crackN + 15 < bgSum / bgN, "crack pixels are not darker: masks misaligned");
+        QVERIFY2(crackSum / crackN + 15 < bgSum / bgN,
+                 "crack pixels are not darker: masks misaligned");
     }
 
     void loaderMemoryIsBounded()
@@ -295,7 +303,8 @@ private Q_SLOTS:
         QCOMPARE(n, 250);
         const uint64_t bound = uint64_t(o.prefetch + 1) * loader.batchBytes();
         QVERIFY2(loader.peakBatchBytes() <= bound,
-                 qPrintable(QStringLiteral("peak %1 > bound %2").arg(loader.peakBatchBytes()).arg(bound)));
+                 qPrintable(
+                     QStringLiteral("peak %1 > bound %2").arg(loader.peakBatchBytes()).arg(bound)));
         QVERIFY(loader.peakBatchBytes() >= loader.batchBytes());
         // The whole epoch would be 4000 x 12 KiB = 47 MiB if it were held; RSS must not grow so.
         QVERIFY2(rssPeak - rssAfterFirst < 16 * 1024,

@@ -186,7 +186,8 @@ private Q_SLOTS:
         const auto t0 = std::chrono::steady_clock::now();
         cancel.cancel();
         QVERIFY(fut.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
-        const double latency = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double latency =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         auto r = fut.get();
         QVERIFY2(r, r.status().toString().c_str());
         QVERIFY(r->cancelled);
@@ -227,7 +228,10 @@ private Q_SLOTS:
             const auto& x = full->history[size_t(e)];
             const auto& y = rest->history[size_t(e)];
             QVERIFY2(std::abs(x.trainLoss - y.trainLoss) < 1e-5 * std::max(1.0, x.trainLoss),
-                     qPrintable(QStringLiteral("epoch %1 train loss %2 vs %3").arg(e).arg(x.trainLoss).arg(y.trainLoss)));
+                     qPrintable(QStringLiteral("epoch %1 train loss %2 vs %3")
+                                    .arg(e)
+                                    .arg(x.trainLoss)
+                                    .arg(y.trainLoss)));
             QVERIFY(std::abs(x.valLoss - y.valLoss) < 1e-5 * std::max(1.0, x.valLoss));
         }
         // A checkpoint of another task is refused with a clear code.
@@ -254,7 +258,8 @@ private Q_SLOTS:
         QCOMPARE(r->outOfMemoryRecoveries, 1);
         QCOMPARE(r->finalBatchSize, 4);
         QCOMPARE(r->epochsRun, 1);
-        QVERIFY(std::find(sink.notices.begin(), sink.notices.end(), "out_of_memory") != sink.notices.end());
+        QVERIFY(std::find(sink.notices.begin(), sink.notices.end(), "out_of_memory") !=
+                sink.notices.end());
         QCOMPARE(sink.lastBatch.batchSize, 4);
         QVERIFY(!r->history.empty() && r->history[0].trainLoss > 0);
     }

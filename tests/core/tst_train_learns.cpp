@@ -40,7 +40,8 @@ private Q_SLOTS:
         const auto t0 = std::chrono::steady_clock::now();
         auto r = train(o);
         QVERIFY2(r, r.status().toString().c_str());
-        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double secs =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         qInfo("best F1 %.3f (IoU %.3f) at threshold %.2f, epoch %d, %.1f s", r->best.f1AtBest,
               r->best.iouAtBest, r->best.bestThreshold, r->bestEpoch + 1, secs);
         QVERIFY(r->history.front().f1AtBest < 0.5); // it starts out not knowing

@@ -83,6 +83,7 @@ struct EpochMetrics {
     // anomaly: per-image reconstruction error (mean squared error) distribution on validation
     double errorMean = -1, errorP50 = -1, errorP95 = -1, errorP99 = -1, errorMax = -1;
     double anomalyThreshold = -1; ///< the 99th percentile
+    uint64_t gpuPeakBytes = 0;    ///< peak allocated GPU memory during the epoch (0 on the CPU)
     double score = 0;             ///< what early stopping maximises
     bool improved = false;        ///< best so far: the model file was rewritten
 };

@@ -131,14 +131,15 @@ int Dataset::positiveClass() const
 Result<Dataset> scanDataset(const std::string& dir, TaskKind task, const ScanOptions& options,
                             const CancelToken& cancel, ProgressSink* progress)
 {
-    const fs::path root(dir);
     std::error_code ec;
-    if (!fs::is_directory(root, ec))
+    if (!fs::is_directory(dir, ec))
         return Status(ErrorCode::NotFound, "not a folder: " + dir);
+    // Absolute paths: a saved split names files relative to the root, whatever the caller's cwd.
+    const fs::path root = fs::absolute(fs::path(dir), ec).lexically_normal();
 
     Dataset d;
     d.task = task;
-    d.root = fs::absolute(root, ec).lexically_normal().generic_string();
+    d.root = root.generic_string();
     std::vector<DatasetItem> candidates;
     std::vector<std::string> labelNames; // per candidate (classify)
 

@@ -116,6 +116,8 @@ json metricsJson(const EpochMetrics& m)
         if (v >= 0)
             j[k] = v;
     };
+    if (m.gpuPeakBytes)
+        j["gpu_peak_bytes"] = m.gpuPeakBytes;
     put("accuracy", m.accuracy);
     put("precision", m.precision);
     put("recall", m.recall);
@@ -153,6 +155,7 @@ EpochMetrics metricsFromJson(const json& j)
     get("images_per_second", m.imagesPerSecond);
     get("score", m.score);
     m.improved = j.value("improved", false);
+    m.gpuPeakBytes = j.value("gpu_peak_bytes", uint64_t(0));
     get("accuracy", m.accuracy);
     get("precision", m.precision);
     get("recall", m.recall);
@@ -622,6 +625,7 @@ Result<TrainResult> train(const TrainOptions& o, const CancelToken& cancel, Trai
                                   double(int64_t(epoch + 1) * (jobSamples / o.epochs)) /
                                       double(std::max<int64_t>(1, jobSamples)));
             m.imagesPerSecond = epochImages / std::max(1e-6, trainSeconds);
+            m.gpuPeakBytes = compat::gpuMemory(pol.deviceIndex).peak;
             if (!split.val.empty()) {
                 net.eval();
                 torch::NoGradGuard ng;
