@@ -20,6 +20,9 @@ struct GpuInfo {
     bool tf32 = false;            ///< TF32 tensor cores (compute capability >= 8.0)
 };
 
+/// Why CUDA is or is not usable, for translated UI text (cudaStatus has the English detail).
+enum class CudaState { Usable, NotBuilt, NoDriver, NoDevice, InitFailed };
+
 struct MachineInfo {
     std::string os; ///< "Debian GNU/Linux 12 (bookworm)"
     std::string cpuModel;
@@ -31,6 +34,7 @@ struct MachineInfo {
     std::string torchVersion;
     bool torchBuiltWithCuda = false;
     bool cudaUsable = false;
+    CudaState cudaState = CudaState::NotBuilt;
     std::string cudaStatus;         ///< why CUDA is (not) usable, one untranslated sentence
     std::string cudaRuntimeVersion; ///< e.g. "13.0"; empty without CUDA
     std::vector<GpuInfo> gpus;
