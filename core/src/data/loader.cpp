@@ -285,16 +285,27 @@ void BatchLoader::Impl::work()
         const int S = options.inputSize;
         data::Batch b;
         b.count = n;
-        auto u8 = torch::TensorOptions().dtype(torch::kUInt8).pinned_memory(options.pinned);
-        b.pixels = torch::empty({n, S, S, 3}, u8);
-        b.bytes = uint64_t(b.pixels.nbytes());
-        if (dataset.task == TaskKind::Segment) {
-            b.masks = torch::empty({n, S, S}, u8);
-            b.bytes += uint64_t(b.masks.nbytes());
-        } else if (dataset.task == TaskKind::Classify) {
-            b.labels = torch::empty(
-                {n}, torch::TensorOptions().dtype(torch::kInt64).pinned_memory(options.pinned));
-            b.bytes += uint64_t(b.labels.nbytes());
+        try {
+            auto u8 = torch::TensorOptions().dtype(torch::kUInt8).pinned_memory(options.pinned);
+            b.pixels = torch::empty({n, S, S, 3}, u8);
+            b.bytes = uint64_t(b.pixels.nbytes());
+            if (dataset.task == TaskKind::Segment) {
+                b.masks = torch::empty({n, S, S}, u8);
+                b.bytes += uint64_t(b.masks.nbytes());
+            } else if (dataset.task == TaskKind::Classify) {
+                b.labels = torch::empty(
+                    {n}, torch::TensorOptions().dtype(torch::kInt64).pinned_memory(options.pinned));
+                b.bytes += uint64_t(b.labels.nbytes());
+            }
+        } catch (const c10::Error& e) { // host memory exhausted: the epoch fails, the process lives
+            std::lock_guard<std::mutex> lock(m);
+            if (gen == generation) {
+                if (error.isOk())
+                    error = Status(ErrorCode::OutOfMemory, e.what_without_backtrace());
+                ready.emplace(k, data::Batch{});
+            }
+            readyCv.notify_all();
+            continue;
         }
         {
             std::lock_guard<std::mutex> lock(m);
