@@ -311,6 +311,30 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("RSS grew by %1 KiB").arg(rssPeak - rssAfterFirst)));
     }
 
+    void realDataScans_data()
+    {
+        QTest::addColumn<QString>("folder");
+        QTest::addColumn<int>("pairs");
+        QTest::newRow("DeepCrack train") << QStringLiteral("DeepCrack/train") << 80;
+        QTest::newRow("DeepCrack test") << QStringLiteral("DeepCrack/test") << 20;
+        QTest::newRow("UAV75") << QStringLiteral("UAV75") << 30;
+    }
+    void realDataScans()
+    {
+        QFETCH(QString, folder);
+        QFETCH(int, pairs);
+        const QString dir = QStringLiteral(FISURA_SHARED_DATA "/") + folder;
+        if (!QDir(dir).exists())
+            QSKIP("shared real data not present");
+        if (!hasImageCodecs())
+            QSKIP("this build cannot decode JPEG/PNG");
+        auto r = scanDataset(s(dir), TaskKind::Segment);
+        QVERIFY2(r, r.status().toString().c_str());
+        QCOMPARE(int(r->items.size()), pairs);
+        QVERIFY(r->problems.empty());
+        QVERIFY(r->sizes.minWidth >= 384 && r->sizes.maxWidth <= 544);
+    }
+
     void loaderCancels()
     {
         QTemporaryDir tmp;
