@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cmd_train.h"
 #include "fisura/job.h"
 #include "fisura/synth.h"
 #include "fisura/sysinfo.h"
@@ -108,6 +109,7 @@ int main(int argc, char** argv)
     demoCmd->add_flag("--json", demoJson, "Print a JSON summary");
 
     registerPyramidCommand(app);
+    registerTrainCommand(app);
 
     CLI11_PARSE(app, argc, argv);
 

@@ -1,0 +1,156 @@
+// fisura-cli train: one training job with progress lines on stderr and a JSON summary on stdout.
+#include "cmd_train.h"
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <mutex>
+
+#include <nlohmann/json.hpp>
+
+#include "fisura/train.h"
+
+namespace
+{
+
+fisura::CancelToken g_trainCancel;
+
+extern "C" void onTrainSignal(int)
+{
+    g_trainCancel.cancel();
+}
+
+double mib(uint64_t bytes)
+{
+    return bytes / 1048576.0;
+}
+
+/// One line per batch (throttled to 2 per second) and per epoch, on stderr.
+class CliTrainSink final : public fisura::TrainSink
+{
+public:
+    explicit CliTrainSink(bool quiet) : quiet_(quiet) {}
+    void started(const fisura::TrainStarted& s) override
+    {
+        if (quiet_)
+            return;
+        std::fprintf(
+            stderr,
+            "train: %d train / %d validation items, %d batches per epoch, %lld parameters\n",
+            s.trainItems, s.valItems, s.batchesPerEpoch, static_cast<long long>(s.parameters));
+        for (const auto& c : s.policy.choices)
+            std::fprintf(stderr, "policy: %s = %s (%s)\n", c.what.c_str(), c.value.c_str(),
+                         c.reason.c_str());
+    }
+    void batch(const fisura::BatchProgress& b) override
+    {
+        const auto now = std::chrono::steady_clock::now();
+        if (quiet_ || (b.batch != b.batches && now - last_ < std::chrono::milliseconds(500)))
+            return;
+        last_ = now;
+        std::fprintf(
+            stderr, "epoch %d/%d batch %d/%d  loss %.4f  lr %.2e  %.1f img/s  ETA %.0f s  batch %d",
+            b.epoch + 1, b.epochs, b.batch, b.batches, b.loss, b.learningRate, b.imagesPerSecond,
+            b.etaSeconds, b.batchSize);
+        if (b.gpuReservedBytes)
+            std::fprintf(stderr, "  GPU %.0f MiB (peak %.0f, reserved %.0f)",
+                         mib(b.gpuAllocatedBytes), mib(b.gpuPeakBytes), mib(b.gpuReservedBytes));
+        std::fputc('\n', stderr);
+    }
+    void epoch(const fisura::EpochMetrics& m) override
+    {
+        if (!quiet_)
+            std::fprintf(stderr, "epoch %d done: %s\n", m.epoch + 1, fisura::toJson(m).c_str());
+    }
+    void notice(const std::string& code, const std::string& message) override
+    {
+        std::fprintf(stderr, "%s: %s\n", code.c_str(), message.c_str());
+    }
+
+private:
+    bool quiet_;
+    std::chrono::steady_clock::time_point last_{};
+};
+
+} // namespace
+
+void registerTrainCommand(CLI::App& app)
+{
+    struct Args {
+        std::string task = "segment", precision = "auto", batch = "auto", schedule = "onecycle";
+        fisura::TrainOptions o;
+        bool quiet = false, cpu = false;
+    };
+    auto args = std::make_shared<Args>();
+    auto* cmd = app.add_subcommand("train", "Train a crack classifier, U-Net or autoencoder");
+    cmd->add_option("--task", args->task, "classify | segment | anomaly")
+        ->check(CLI::IsMember({"classify", "segment", "anomaly"}))
+        ->capture_default_str();
+    cmd->add_option("--data", args->o.dataDir, "Dataset folder")->required();
+    cmd->add_option("--out", args->o.outPath, "Model file to write")->required();
+    cmd->add_option("--epochs", args->o.epochs, "Epochs")
+        ->check(CLI::Range(1, 100000))
+        ->capture_default_str();
+    cmd->add_option("--batch", args->batch, "Batch size or auto")->capture_default_str();
+    cmd->add_option("--precision", args->precision, "auto | bf16 | fp16 | fp32")
+        ->check(CLI::IsMember({"auto", "bf16", "fp16", "fp32"}))
+        ->capture_default_str();
+    cmd->add_option("--resume", args->o.resumeFrom, "Checkpoint to continue from");
+    cmd->add_option("--size", args->o.model.inputSize, "Input patch/crop edge in px")
+        ->capture_default_str();
+    cmd->add_option("--depth", args->o.model.depth, "Network depth")->capture_default_str();
+    cmd->add_option("--width", args->o.model.width, "Channels at full resolution")
+        ->capture_default_str();
+    cmd->add_option("--lr", args->o.learningRate, "Peak learning rate")->capture_default_str();
+    cmd->add_option("--schedule", args->schedule, "onecycle | cosine")
+        ->check(CLI::IsMember({"onecycle", "cosine"}))
+        ->capture_default_str();
+    cmd->add_option("--patience", args->o.patience, "Early-stopping patience (0 = off)")
+        ->capture_default_str();
+    cmd->add_option("--val", args->o.valFraction, "Validation fraction")
+        ->check(CLI::Range(0.0, 0.9))
+        ->capture_default_str();
+    cmd->add_option("--split", args->o.splitPath,
+                    "Split file to reuse or write (default OUT.split.json)");
+    cmd->add_option("--seed", args->o.seed, "Random seed")->capture_default_str();
+    cmd->add_option("--workers", args->o.loaderThreads, "Loader threads (0 = policy)")
+        ->capture_default_str();
+    cmd->add_option("--max-batches", args->o.maxBatchesPerEpoch, "Cap batches per epoch (0 = all)");
+    cmd->add_flag("--cpu", args->cpu, "Train on the CPU even when a GPU is usable");
+    cmd->add_flag("--quiet", args->quiet, "Only notices and the JSON summary");
+    cmd->callback([args] {
+        fisura::TrainOptions o = args->o;
+        fisura::parseTask(args->task, o.task);
+        fisura::parsePrecision(args->precision, o.precision);
+        o.preferCpu = args->cpu;
+        o.schedule =
+            args->schedule == "cosine" ? fisura::Schedule::Cosine : fisura::Schedule::OneCycle;
+        if (args->batch != "auto") {
+            try {
+                o.batchSize = std::stoi(args->batch);
+            } catch (const std::exception&) {
+                o.batchSize = 0;
+            }
+            if (o.batchSize < 1)
+                throw CLI::ValidationError("--batch", "must be auto or a positive number");
+        }
+        std::signal(SIGINT, onTrainSignal);
+        std::signal(SIGTERM, onTrainSignal);
+        CliTrainSink sink(args->quiet);
+        auto r = fisura::train(o, g_trainCancel, &sink);
+        if (!r) {
+            std::cerr << "fisura-cli: train failed: " << r.status().toString() << "\n";
+            std::cout << nlohmann::json{{"error", fisura::errorCodeName(r.status().code())},
+                                        {"detail", r.status().detail()}}
+                             .dump(2)
+                      << "\n";
+            throw CLI::RuntimeError(r.status().code() == fisura::ErrorCode::Cancelled ? 130 : 1);
+        }
+        std::cout << fisura::toJson(*r) << "\n";
+        if (r->cancelled)
+            throw CLI::RuntimeError(130);
+        throw CLI::Success(); // done: main() must not go on to print the help
+    });
+}

@@ -1,0 +1,77 @@
+// Crack models behind a pimpl: a residual classifier, a U-Net and a convolutional autoencoder.
+// A model file is one LibTorch archive holding the weights and Fisura's JSON metadata; it is
+// written atomically, so a crash never leaves a broken model where a good one was.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fisura/dataset.h"
+#include "fisura/status.h"
+
+namespace fisura
+{
+
+enum class ModelType { Classifier, UNet, Autoencoder };
+const char* modelTypeName(ModelType t); ///< "classifier", "unet", "autoencoder"
+ModelType modelTypeFor(TaskKind task);
+
+struct ModelConfig {
+    ModelType type = ModelType::UNet;
+    int inputSize = 256; ///< square input edge (px)
+    int classes = 2;     ///< classifier outputs
+    int depth = 4; ///< U-Net levels / classifier stages / autoencoder downsamplings (0 = from size)
+    int width = 16; ///< channels of the first level; doubles per level
+};
+
+/// Everything a model file says about itself besides the weights.
+struct ModelInfo {
+    ModelConfig config;
+    int formatVersion = 1;
+    std::string fisuraVersion;
+    std::vector<float> mean{0.5f, 0.5f, 0.5f}; ///< input normalization: (x/255 - mean) / std
+    std::vector<float> std{0.25f, 0.25f, 0.25f};
+    std::vector<std::string> classNames; ///< classifier
+    double threshold = 0.5;         ///< segmentation probability / anomaly reconstruction error
+    std::string policyJson = "{}";  ///< the execution policy training used
+    std::string metricsJson = "{}"; ///< final and best metrics
+    std::string datasetJson = "{}"; ///< datasetSummaryJson of the training data
+    std::string trainedAt;          ///< ISO 8601 UTC
+};
+
+class Model
+{
+public:
+    Model();
+    ~Model();
+    Model(Model&&) noexcept;
+    Model& operator=(Model&&) noexcept;
+
+    /// Fresh, randomly initialised (seeded) network.
+    static Result<Model> create(const ModelConfig& config, uint64_t seed = 1);
+    static Result<Model> load(const std::string& path);
+    /// Atomic: temporary file, flush, fsync, rename.
+    Status save(const std::string& path) const;
+
+    ModelInfo& info();
+    const ModelInfo& info() const;
+    int64_t parameterCount() const;
+    /// Metadata as JSON text (what `save` stores next to the weights).
+    std::string metadataJson(int indent = -1) const;
+
+    struct Impl;
+    Impl* impl() const { return impl_.get(); }
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
+
+namespace testing
+{
+/// Make the next atomic file write (model, checkpoint, split) fail like a full disk after `bytes`
+/// bytes; -1 turns it off. For tests of the "nothing half-written" guarantee.
+void failNextAtomicWriteAfter(long long bytes);
+} // namespace testing
+
+} // namespace fisura

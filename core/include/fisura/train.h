@@ -1,0 +1,139 @@
+// The training engine: runs one training job (scan, split, loader, model, optimiser, metrics,
+// checkpoints) and reports structured events to a TrainSink, so the CLI prints lines and the GUI
+// plots curves from the same numbers. Thread-safe to run off the GUI thread; events arrive on the
+// training thread.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fisura/dataset.h"
+#include "fisura/job.h"
+#include "fisura/model.h"
+#include "fisura/policy.h"
+#include "fisura/status.h"
+
+namespace fisura
+{
+
+enum class Schedule { OneCycle, Cosine };
+
+struct TrainOptions {
+    TaskKind task = TaskKind::Segment;
+    std::string dataDir;
+    std::string outPath;        ///< the model file (best epoch), written atomically
+    std::string checkpointPath; ///< empty = outPath + ".ckpt"; rewritten after every epoch
+    std::string resumeFrom;     ///< a checkpoint to continue from (same data and options)
+    std::string splitPath;      ///< reuse this split when it exists, else save the new one there
+    int epochs = 20;
+    int batchSize = 0; ///< 0 = from the execution policy
+    Precision precision = Precision::Auto;
+    bool preferCpu = false;
+    ModelConfig model; ///< type follows the task; inputSize is the crop/patch edge
+    double learningRate = 1e-3;
+    double weightDecay = 1e-4;
+    Schedule schedule = Schedule::OneCycle;
+    double clipNorm = 1.0; ///< <= 0: no clipping
+    int patience = 5;      ///< epochs without improvement before stopping (0 = never)
+    double valFraction = 0.2;
+    uint64_t seed = 1;
+    bool augment = true;
+    int loaderThreads = 0;      ///< 0 = from the policy
+    int prefetch = 0;           ///< 0 = 2 x loader threads
+    int maxBatchesPerEpoch = 0; ///< 0 = the whole training split (benchmarks and tests cap it)
+    int stopAfterEpoch = 0;     ///< > 0: stop cleanly after this epoch, as a pause (resume later)
+    ScanOptions scan;
+};
+
+/// Sent once when the job has its data, model and policy.
+struct TrainStarted {
+    ExecutionPolicy policy;
+    std::string datasetJson;
+    int trainItems = 0, valItems = 0;
+    int batchesPerEpoch = 0;
+    int64_t parameters = 0;
+    int startEpoch = 0; ///< > 0 when resumed
+};
+
+/// Sent after every optimiser step.
+struct BatchProgress {
+    int epoch = 0; ///< 0-based
+    int epochs = 0;
+    int batch = 0; ///< 1-based within the epoch
+    int batches = 0;
+    int batchSize = 0;
+    double loss = 0;
+    double learningRate = 0;
+    double imagesPerSecond = 0;                                             ///< smoothed
+    double etaSeconds = -1;                                                 ///< whole job
+    uint64_t gpuAllocatedBytes = 0, gpuReservedBytes = 0, gpuPeakBytes = 0; ///< 0 on the CPU
+};
+
+/// Validation metrics of one epoch. Fields not meaningful for the task stay at -1.
+struct EpochMetrics {
+    int epoch = 0;
+    double trainLoss = -1, valLoss = -1, learningRate = 0, seconds = 0, imagesPerSecond = 0;
+    // classify (positive class = cracked)
+    double accuracy = -1, precision = -1, recall = -1, f1 = -1;
+    // segment: at probability 0.5, and at the validation threshold with the best F1
+    double iou = -1, segF1 = -1, segPrecision = -1, segRecall = -1;
+    double bestThreshold = -1, iouAtBest = -1, f1AtBest = -1, precisionAtBest = -1,
+           recallAtBest = -1;
+    // anomaly: per-image reconstruction error (mean squared error) distribution on validation
+    double errorMean = -1, errorP50 = -1, errorP95 = -1, errorP99 = -1, errorMax = -1;
+    double anomalyThreshold = -1; ///< the 99th percentile
+    uint64_t gpuPeakBytes = 0;    ///< peak allocated GPU memory during the epoch (0 on the CPU)
+    double score = 0;             ///< what early stopping maximises
+    bool improved = false;        ///< best so far: the model file was rewritten
+};
+
+/// Receives the job's events. Implementations must be cheap and thread-safe.
+class TrainSink
+{
+public:
+    virtual ~TrainSink() = default;
+    virtual void started(const TrainStarted&) {}
+    virtual void batch(const BatchProgress&) {}
+    virtual void epoch(const EpochMetrics&) {}
+    /// Something the user should know: "out_of_memory", "early_stop", "resumed", "cancelled".
+    virtual void notice(const std::string& code, const std::string& message)
+    {
+        (void)code, (void)message;
+    }
+};
+
+struct TrainResult {
+    std::string modelPath, checkpointPath, splitPath;
+    int epochsRun = 0; ///< epochs completed in total (including before a resume)
+    bool cancelled = false;
+    bool stoppedEarly = false;
+    bool paused = false; ///< stopAfterEpoch reached
+    int bestEpoch = -1;
+    EpochMetrics best;
+    std::vector<EpochMetrics> history;
+    ExecutionPolicy policy;
+    int finalBatchSize = 0;
+    int outOfMemoryRecoveries = 0;
+    double seconds = 0;
+    std::vector<std::string> notices;
+};
+
+/// Run a training job. Cancellation is answered within half a second; the last completed epoch's
+/// checkpoint and the best model stay intact and the result says cancelled. Errors (bad data,
+/// unusable resume file, ...) come back as Status.
+Result<TrainResult> train(const TrainOptions& options, const CancelToken& cancel = {},
+                          TrainSink* sink = nullptr);
+
+std::string toJson(const EpochMetrics& m);
+std::string toJson(const TrainResult& r, int indent = 2);
+std::string toJson(const ExecutionPolicy& p);
+
+namespace testing
+{
+/// Throw a CUDA-style out-of-memory error in the forward pass of optimiser step `step`
+/// (counted from 0 over the whole job); -1 turns it off.
+void injectOutOfMemoryAtStep(int step);
+} // namespace testing
+
+} // namespace fisura

@@ -1,0 +1,416 @@
+// Worker threads decode, crop/resize and augment samples into a bounded queue of host batches.
+// Batch k of an epoch goes to whichever worker claims it, but only while k < consumed + prefetch:
+// that claim rule alone bounds memory to prefetch + 1 batches (the one the trainer holds).
+#include "compat/torch_compat.h"
+
+#include "data/loader_impl.h"
+
+#include <cstring>
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "fisura/image.h"
+
+namespace fisura
+{
+
+namespace data
+{
+
+uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+namespace
+{
+
+// Segmentation images smaller than the input are scaled up so a crop fits.
+cv::Size scaledSize(int w, int h, int s)
+{
+    if (w >= s && h >= s)
+        return {w, h};
+    const double f = double(s) / std::min(w, h);
+    return {std::max(s, int(std::ceil(w * f))), std::max(s, int(std::ceil(h * f)))};
+}
+
+std::vector<int> gridPositions(int length, int s)
+{
+    if (length <= s)
+        return {0};
+    const int n = (length + s - 1) / s;
+    std::vector<int> p;
+    for (int i = 0; i < n; ++i)
+        p.push_back(int(int64_t(i) * (length - s) / (n - 1)));
+    return p;
+}
+
+cv::Mat toRgb(const Image& im)
+{
+    cv::Mat src(im.height, im.width, CV_8UC(im.channels), const_cast<uint8_t*>(im.pixels.data()));
+    cv::Mat out;
+    if (im.channels == 3)
+        out = src.clone();
+    else if (im.channels == 1)
+        cv::cvtColor(src, out, cv::COLOR_GRAY2RGB);
+    else
+        cv::cvtColor(src, out, cv::COLOR_RGBA2RGB);
+    return out;
+}
+
+cv::Mat toBinaryMask(const Image& im)
+{
+    cv::Mat src(im.height, im.width, CV_8UC(im.channels), const_cast<uint8_t*>(im.pixels.data()));
+    cv::Mat any;
+    if (im.channels == 1) {
+        any = src;
+    } else {
+        std::vector<cv::Mat> ch;
+        cv::split(src, ch);
+        any = ch[0];
+        for (size_t i = 1; i < ch.size() && i < 3; ++i)
+            cv::max(any, ch[i], any);
+    }
+    cv::Mat out;
+    cv::threshold(any, out, 0, 1, cv::THRESH_BINARY);
+    return out;
+}
+
+void rotate90(cv::Mat& m, int k)
+{
+    static const int codes[] = {0, cv::ROTATE_90_CLOCKWISE, cv::ROTATE_180,
+                                cv::ROTATE_90_COUNTERCLOCKWISE};
+    if (k % 4 != 0)
+        cv::rotate(m, m, codes[k % 4]);
+}
+
+} // namespace
+
+Status decodeSample(const Dataset& d, const Sample& s, const LoaderOptions& o, uint64_t rngSeed,
+                    Batch& batch, int slot)
+{
+    const DatasetItem& item = d.items[size_t(s.item)];
+    auto img = readImage(item.image);
+    if (!img)
+        return img.status();
+    const int S = o.inputSize;
+    uint64_t r = rngSeed;
+    auto rnd = [&r] { return (r = mix(r)); };
+    auto uniform = [&](double a, double b) {
+        return a + (b - a) * double(rnd() >> 11) * 0x1.0p-53;
+    };
+    try {
+        cv::Mat rgb = toRgb(*img);
+        cv::Mat mask;
+        if (d.task == TaskKind::Segment) {
+            auto m = readImage(item.mask);
+            if (!m)
+                return m.status();
+            mask = toBinaryMask(*m);
+            if (mask.size() != rgb.size())
+                return Status(ErrorCode::Corrupt, "mask size differs from image: " + item.mask);
+            const cv::Size sz = scaledSize(rgb.cols, rgb.rows, S);
+            if (sz != rgb.size()) {
+                cv::resize(rgb, rgb, sz, 0, 0, cv::INTER_LINEAR);
+                cv::resize(mask, mask, sz, 0, 0, cv::INTER_NEAREST);
+            }
+            int x = s.x, y = s.y;
+            if (x < 0) {
+                x = int(rnd() % uint64_t(rgb.cols - S + 1));
+                y = int(rnd() % uint64_t(rgb.rows - S + 1));
+            }
+            x = std::clamp(x, 0, rgb.cols - S);
+            y = std::clamp(y, 0, rgb.rows - S);
+            const cv::Rect roi(x, y, S, S);
+            rgb = rgb(roi).clone();
+            mask = mask(roi).clone();
+        } else if (rgb.cols != S || rgb.rows != S) {
+            const bool shrink = rgb.cols > S && rgb.rows > S;
+            cv::resize(rgb, rgb, cv::Size(S, S), 0, 0, shrink ? cv::INTER_AREA : cv::INTER_LINEAR);
+        }
+        if (o.augment) {
+            const bool fh = rnd() & 1, fv = rnd() & 1;
+            const int rot = int(rnd() % 4);
+            const double contrast = uniform(0.8, 1.2), brightness = uniform(-20.0, 20.0);
+            auto geo = [&](cv::Mat& m) {
+                if (fh)
+                    cv::flip(m, m, 1);
+                if (fv)
+                    cv::flip(m, m, 0);
+                rotate90(m, rot);
+            };
+            geo(rgb);
+            if (!mask.empty())
+                geo(mask);
+            // Contrast about mid-grey, then brightness; saturating in uint8.
+            rgb.convertTo(rgb, CV_8U, contrast, brightness + 128.0 * (1.0 - contrast));
+        }
+        if (!rgb.isContinuous())
+            rgb = rgb.clone();
+        std::memcpy(batch.pixels[slot].data_ptr<uint8_t>(), rgb.data, size_t(S) * S * 3);
+        if (!mask.empty()) {
+            if (!mask.isContinuous())
+                mask = mask.clone();
+            std::memcpy(batch.masks[slot].data_ptr<uint8_t>(), mask.data, size_t(S) * S);
+        }
+        if (batch.labels.defined())
+            batch.labels.data_ptr<int64_t>()[slot] = item.label;
+    } catch (const cv::Exception& e) {
+        return Status(ErrorCode::Internal, item.image + ": " + e.what());
+    }
+    return Status::ok();
+}
+
+} // namespace data
+
+BatchLoader::Impl::Impl(const Dataset& d, std::vector<int> idx, const LoaderOptions& o)
+    : dataset(d), indices(std::move(idx)), options(o)
+{
+    options.inputSize = std::max(8, options.inputSize);
+    options.threads = std::max(1, options.threads);
+    options.prefetch = std::max(1, options.prefetch);
+    batchSize_ = std::max(1, options.batchSize);
+#ifdef FISURA_TORCH_CUDA
+    options.pinned = options.pinned && torch::cuda::is_available();
+#else
+    options.pinned = false;
+#endif
+    for (int t = 0; t < options.threads; ++t)
+        workers.emplace_back([this] { work(); });
+}
+
+BatchLoader::Impl::~Impl()
+{
+    {
+        std::lock_guard<std::mutex> lock(m);
+        stopping = true;
+    }
+    workCv.notify_all();
+    readyCv.notify_all();
+    for (auto& t : workers)
+        t.join();
+}
+
+std::vector<data::Sample> BatchLoader::Impl::samplesFor(int ep) const
+{
+    std::vector<data::Sample> out;
+    const bool randomCrops = options.augment && options.randomCrop;
+    std::vector<int> order = indices;
+    if (options.shuffle) {
+        uint64_t s = data::mix(options.seed ^ (uint64_t(ep) * 0x9e3779b97f4a7c15ull));
+        for (size_t i = order.size(); i > 1; --i) {
+            s = data::mix(s);
+            std::swap(order[i - 1], order[s % i]);
+        }
+    }
+    for (int i : order) {
+        const DatasetItem& it = dataset.items[size_t(i)];
+        if (dataset.task != TaskKind::Segment || randomCrops || it.width <= 0) {
+            out.push_back({i, -1, -1});
+            continue;
+        }
+        // Validation covers each image with a fixed grid of crops.
+        const cv::Size sz = data::scaledSize(it.width, it.height, options.inputSize);
+        for (int y : data::gridPositions(sz.height, options.inputSize))
+            for (int x : data::gridPositions(sz.width, options.inputSize))
+                out.push_back({i, x, y});
+    }
+    return out;
+}
+
+int BatchLoader::Impl::samplesPerEpoch() const
+{
+    std::lock_guard<std::mutex> lock(m);
+    return int(samples.size());
+}
+
+int BatchLoader::Impl::batchesPerEpoch() const
+{
+    std::lock_guard<std::mutex> lock(m);
+    const int n = int(samples.size()) - firstSample;
+    return options.dropLast ? n / batchSize_ : (n + batchSize_ - 1) / batchSize_;
+}
+
+void BatchLoader::Impl::start(int ep, int first, int bs)
+{
+    auto order = samplesFor(ep);
+    {
+        std::lock_guard<std::mutex> lock(m);
+        ++generation;
+        epoch = ep;
+        samples = std::move(order);
+        batchSize_ = std::max(1, bs);
+        firstSample = std::clamp(first, 0, int(samples.size()));
+        const int n = int(samples.size()) - firstSample;
+        totalBatches = options.dropLast ? n / batchSize_ : (n + batchSize_ - 1) / batchSize_;
+        nextClaim = 0;
+        consumed = 0;
+        for (auto& [k, b] : ready)
+            liveBytes -= b.bytes;
+        ready.clear();
+        liveBytes -= held.bytes;
+        held = {};
+        error = Status::ok();
+    }
+    workCv.notify_all();
+}
+
+void BatchLoader::Impl::work()
+{
+    for (;;) {
+        int k = 0, first = 0, bs = 0, ep = 0;
+        uint64_t gen = 0;
+        std::vector<data::Sample> slice;
+        {
+            std::unique_lock<std::mutex> lock(m);
+            workCv.wait(lock, [&] {
+                return stopping ||
+                       (nextClaim < totalBatches && nextClaim < consumed + options.prefetch);
+            });
+            if (stopping)
+                return;
+            k = nextClaim++;
+            gen = generation;
+            bs = batchSize_;
+            ep = epoch;
+            first = firstSample + k * bs;
+            const int last = std::min(int(samples.size()), first + bs);
+            slice.assign(samples.begin() + first, samples.begin() + last);
+        }
+        const int n = int(slice.size());
+        const int S = options.inputSize;
+        data::Batch b;
+        b.count = n;
+        try {
+            auto u8 = torch::TensorOptions().dtype(torch::kUInt8).pinned_memory(options.pinned);
+            b.pixels = torch::empty({n, S, S, 3}, u8);
+            b.bytes = uint64_t(b.pixels.nbytes());
+            if (dataset.task == TaskKind::Segment) {
+                b.masks = torch::empty({n, S, S}, u8);
+                b.bytes += uint64_t(b.masks.nbytes());
+            } else if (dataset.task == TaskKind::Classify) {
+                b.labels = torch::empty(
+                    {n}, torch::TensorOptions().dtype(torch::kInt64).pinned_memory(options.pinned));
+                b.bytes += uint64_t(b.labels.nbytes());
+            }
+        } catch (const c10::Error& e) { // host memory exhausted: the epoch fails, the process lives
+            std::lock_guard<std::mutex> lock(m);
+            if (gen == generation) {
+                if (error.isOk())
+                    error = Status(ErrorCode::OutOfMemory, e.what_without_backtrace());
+                ready.emplace(k, data::Batch{});
+            }
+            readyCv.notify_all();
+            continue;
+        }
+        {
+            std::lock_guard<std::mutex> lock(m);
+            liveBytes += b.bytes;
+            peakBytes = std::max(peakBytes, liveBytes);
+        }
+        Status st;
+        for (int i = 0; i < n && st.isOk(); ++i) {
+            b.items.push_back(slice[size_t(i)].item);
+            const uint64_t seed =
+                data::mix(options.seed ^ data::mix(uint64_t(ep) << 32 ^ uint64_t(first + i)));
+            st = data::decodeSample(dataset, slice[size_t(i)], options, seed, b, i);
+        }
+        {
+            std::lock_guard<std::mutex> lock(m);
+            if (gen != generation || stopping) {
+                liveBytes -= b.bytes;
+                continue;
+            }
+            if (!st.isOk() && error.isOk())
+                error = st;
+            ready.emplace(k, std::move(b));
+        }
+        readyCv.notify_all();
+    }
+}
+
+bool BatchLoader::Impl::next(data::Batch& out, const CancelToken& cancel)
+{
+    std::unique_lock<std::mutex> lock(m);
+    liveBytes -= held.bytes;
+    held = {};
+    out = {};
+    if (consumed >= totalBatches || cancel.isCancelled())
+        return false;
+    // Poll so cancellation is seen within a fraction of a second even while workers decode.
+    while (!ready.count(consumed)) {
+        if (cancel.isCancelled() || stopping)
+            return false;
+        readyCv.wait_for(lock, std::chrono::milliseconds(20));
+    }
+    if (!error.isOk())
+        return false;
+    held = std::move(ready[consumed]);
+    ready.erase(consumed);
+    ++consumed;
+    out = held;
+    lock.unlock();
+    workCv.notify_all();
+    return true;
+}
+
+BatchLoader::BatchLoader(const Dataset& dataset, std::vector<int> indices,
+                         const LoaderOptions& options)
+    : impl_(std::make_unique<Impl>(dataset, std::move(indices), options))
+{
+}
+
+BatchLoader::~BatchLoader() = default;
+
+int BatchLoader::batchesPerEpoch() const
+{
+    return impl_->batchesPerEpoch();
+}
+
+void BatchLoader::startEpoch(int epoch)
+{
+    impl_->start(epoch, 0, impl_->options.batchSize);
+}
+
+bool BatchLoader::next(BatchView& out, const CancelToken& cancel)
+{
+    data::Batch b;
+    out = {};
+    if (!impl_->next(b, cancel))
+        return false;
+    out.count = b.count;
+    out.size = impl_->options.inputSize;
+    out.pixels = b.pixels.data_ptr<uint8_t>();
+    if (b.labels.defined())
+        out.labels = b.labels.data_ptr<int64_t>();
+    if (b.masks.defined())
+        out.masks = b.masks.data_ptr<uint8_t>();
+    out.items = b.items;
+    return true;
+}
+
+Status BatchLoader::status() const
+{
+    std::lock_guard<std::mutex> lock(impl_->m);
+    return impl_->error;
+}
+
+uint64_t BatchLoader::peakBatchBytes() const
+{
+    std::lock_guard<std::mutex> lock(impl_->m);
+    return impl_->peakBytes;
+}
+
+uint64_t BatchLoader::batchBytes() const
+{
+    const uint64_t s = uint64_t(impl_->options.inputSize);
+    const uint64_t per = s * s * 3 + (impl_->dataset.task == TaskKind::Segment ? s * s : 0) +
+                         (impl_->dataset.task == TaskKind::Classify ? 8 : 0);
+    return per * uint64_t(impl_->batchSize());
+}
+
+} // namespace fisura

@@ -1,0 +1,81 @@
+// The loader's internals, shared with the trainer: batches are LibTorch host tensors so the
+// trainer can copy them to the GPU without another conversion.
+#pragma once
+
+#include "compat/torch_compat.h"
+
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "fisura/dataset.h"
+
+namespace fisura
+{
+
+namespace data
+{
+
+struct Batch {
+    int count = 0;
+    torch::Tensor pixels; ///< uint8 N x S x S x 3
+    torch::Tensor labels; ///< int64 N (classify)
+    torch::Tensor masks;  ///< uint8 N x S x S, 0/1 (segment)
+    std::vector<int> items;
+    uint64_t bytes = 0;
+};
+
+struct Sample {
+    int item = 0;
+    int x = -1, y = -1; ///< crop origin in the (possibly upscaled) image; -1 = random
+};
+
+/// Deterministic 64-bit mixing (splitmix64): seeds per sample, shuffles, independent of thread
+/// timing and of the standard library.
+uint64_t mix(uint64_t x);
+
+/// Decode one sample into the batch slot `slot`. Throws nothing; returns the failure.
+Status decodeSample(const Dataset& d, const Sample& s, const LoaderOptions& o, uint64_t rngSeed,
+                    Batch& batch, int slot);
+
+} // namespace data
+
+struct BatchLoader::Impl {
+    Impl(const Dataset& d, std::vector<int> idx, const LoaderOptions& o);
+    ~Impl();
+
+    /// (Re)start at `firstSample` of `epoch` with `batchSize` (the trainer halves it on OOM).
+    void start(int epoch, int firstSample, int batchSize);
+    bool next(data::Batch& out, const CancelToken& cancel);
+    int batchesPerEpoch() const;
+    int samplesPerEpoch() const;
+    int batchSize() const { return batchSize_; }
+
+    const Dataset& dataset;
+    std::vector<int> indices;
+    LoaderOptions options;
+
+    mutable std::mutex m;
+    std::condition_variable workCv, readyCv;
+    std::vector<std::thread> workers;
+    std::vector<data::Sample> samples; ///< this epoch's order
+    int batchSize_ = 1;
+    int firstSample = 0;
+    int totalBatches = 0;
+    int nextClaim = 0;
+    int consumed = 0;
+    uint64_t generation = 0;
+    int epoch = 0;
+    bool stopping = false;
+    std::map<int, data::Batch> ready;
+    data::Batch held;
+    uint64_t liveBytes = 0, peakBytes = 0;
+    Status error;
+
+private:
+    void work();
+    std::vector<data::Sample> samplesFor(int epoch) const;
+};
+
+} // namespace fisura

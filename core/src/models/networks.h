@@ -1,0 +1,63 @@
+// The networks themselves (LibTorch modules). Internal: the facade is fisura/model.h.
+#pragma once
+
+#include "compat/torch_compat.h"
+
+#include "fisura/model.h"
+
+namespace fisura::models
+{
+
+/// Conv-BN-ReLU twice: the U-Net and autoencoder building block.
+struct DoubleConvImpl : torch::nn::Module {
+    DoubleConvImpl(int in, int out);
+    torch::Tensor forward(const torch::Tensor& x);
+    torch::nn::Sequential body{nullptr};
+};
+TORCH_MODULE(DoubleConv);
+
+struct ResidualBlockImpl : torch::nn::Module {
+    ResidualBlockImpl(int in, int out, int stride);
+    torch::Tensor forward(const torch::Tensor& x);
+    torch::nn::Conv2d c1{nullptr}, c2{nullptr};
+    torch::nn::BatchNorm2d b1{nullptr}, b2{nullptr};
+    torch::nn::Sequential shortcut{nullptr};
+};
+TORCH_MODULE(ResidualBlock);
+
+/// Small residual CNN: stem, `depth` stages of two residual blocks (stride 2), global pooling.
+struct ClassifierImpl : torch::nn::Module {
+    explicit ClassifierImpl(const ModelConfig& c);
+    torch::Tensor forward(torch::Tensor x);
+    torch::nn::Sequential stem{nullptr}, stages{nullptr};
+    torch::nn::Linear head{nullptr};
+};
+TORCH_MODULE(Classifier);
+
+/// U-Net: `depth` downsamplings, `width` channels at full resolution; one logit channel.
+struct UNetImpl : torch::nn::Module {
+    explicit UNetImpl(const ModelConfig& c);
+    torch::Tensor forward(torch::Tensor x);
+    torch::nn::ModuleList down{nullptr}, up{nullptr}, upconv{nullptr};
+    DoubleConv bottom{nullptr};
+    torch::nn::Conv2d out{nullptr};
+};
+TORCH_MODULE(UNet);
+
+/// Convolutional autoencoder: strided convs down to an 8-16 px code, transposed convs back;
+/// sigmoid output in [0, 1].
+struct AutoencoderImpl : torch::nn::Module {
+    explicit AutoencoderImpl(const ModelConfig& c);
+    torch::Tensor forward(torch::Tensor x);
+    torch::nn::Sequential encoder{nullptr}, decoder{nullptr};
+};
+TORCH_MODULE(Autoencoder);
+
+/// Number of autoencoder downsamplings for an input size (code of 8-16 px).
+int autoencoderDepth(int inputSize);
+
+/// One network of any type behind a common forward.
+std::shared_ptr<torch::nn::Module> makeNetwork(const ModelConfig& c);
+torch::Tensor forwardNetwork(torch::nn::Module& net, ModelType type, const torch::Tensor& x);
+
+} // namespace fisura::models

@@ -1,0 +1,3 @@
+list(APPEND FISURA_CORE_TORCH_SOURCES
+    src/models/networks.cpp
+    src/models/model.cpp)

@@ -1,0 +1,3 @@
+list(APPEND FISURA_CORE_TORCH_SOURCES
+    src/train/metrics.cpp
+    src/train/trainer.cpp)

@@ -1,0 +1,716 @@
+// The training loop. Data arrives from BatchLoader as uint8 NHWC host batches; the conversion to
+// normalised float NCHW (channels-last when the policy says so) happens on the device.
+#include "compat/torch_compat.h"
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "data/loader_impl.h"
+#include "fisura/sysinfo.h"
+#include "fisura/train.h"
+#include "models/model_impl.h"
+#include "train/metrics.h"
+#include "util/atomic_file.h"
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace fisura
+{
+
+namespace
+{
+
+std::atomic<int> g_oomAtStep{-1};
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point t)
+{
+    return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+std::string utcNow()
+{
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+/// Learning rate at `p` in [0, 1] of the whole job (by samples seen, so halving the batch after
+/// an out-of-memory does not bend the schedule).
+double lrAt(Schedule s, double base, double p)
+{
+    p = std::clamp(p, 0.0, 1.0);
+    const double pi = 3.14159265358979323846;
+    if (s == Schedule::OneCycle) {
+        const double warm = 0.3, start = base / 25.0, end = base / 1e4;
+        if (p < warm)
+            return start + (base - start) * 0.5 * (1.0 - std::cos(pi * p / warm));
+        return end + (base - end) * 0.5 * (1.0 + std::cos(pi * (p - warm) / (1.0 - warm)));
+    }
+    const double warm = 0.05;
+    if (p < warm)
+        return base * (p / warm);
+    return base * 1e-3 +
+           base * (1.0 - 1e-3) * 0.5 * (1.0 + std::cos(pi * (p - warm) / (1.0 - warm)));
+}
+
+/// Dynamic loss scaling for fp16 on ATen's amp kernels (what torch.cuda.amp.GradScaler does).
+struct LossScaler {
+    bool enabled = false;
+    torch::Tensor scale, growthTracker, foundInf;
+    void init(const torch::Device& dev)
+    {
+        scale = torch::full({1}, 65536.0, torch::TensorOptions().dtype(torch::kFloat).device(dev));
+        growthTracker = torch::zeros({1}, torch::TensorOptions().dtype(torch::kInt).device(dev));
+        foundInf = torch::zeros({1}, torch::TensorOptions().dtype(torch::kFloat).device(dev));
+    }
+    /// Unscale gradients in place; returns false when they overflowed (skip the step).
+    bool unscale(const std::vector<torch::Tensor>& params)
+    {
+        std::vector<torch::Tensor> grads;
+        for (const auto& p : params)
+            if (p.grad().defined())
+                grads.push_back(p.grad());
+        foundInf.zero_();
+        at::_amp_foreach_non_finite_check_and_unscale_(grads, foundInf, scale.reciprocal());
+        return foundInf.item<float>() == 0.0f;
+    }
+    void update() { at::_amp_update_scale_(scale, growthTracker, foundInf, 2.0, 0.5, 2000); }
+};
+
+struct Event {
+    TrainSink* sink;
+    TrainResult& result;
+    void notice(const std::string& code, const std::string& msg)
+    {
+        result.notices.push_back(code + ": " + msg);
+        if (sink)
+            sink->notice(code, msg);
+    }
+};
+
+void toChannelsLast(torch::nn::Module& net)
+{
+    for (auto& p : net.parameters())
+        if (p.dim() == 4)
+            p.set_data(p.data().contiguous(at::MemoryFormat::ChannelsLast));
+}
+
+json metricsJson(const EpochMetrics& m)
+{
+    json j{{"epoch", m.epoch},      {"train_loss", m.trainLoss},
+           {"val_loss", m.valLoss}, {"learning_rate", m.learningRate},
+           {"seconds", m.seconds},  {"images_per_second", m.imagesPerSecond},
+           {"score", m.score},      {"improved", m.improved}};
+    auto put = [&](const char* k, double v) {
+        if (v >= 0)
+            j[k] = v;
+    };
+    if (m.gpuPeakBytes)
+        j["gpu_peak_bytes"] = m.gpuPeakBytes;
+    put("accuracy", m.accuracy);
+    put("precision", m.precision);
+    put("recall", m.recall);
+    put("f1", m.f1);
+    put("iou", m.iou);
+    put("seg_f1", m.segF1);
+    put("seg_precision", m.segPrecision);
+    put("seg_recall", m.segRecall);
+    put("best_threshold", m.bestThreshold);
+    put("iou_at_best", m.iouAtBest);
+    put("f1_at_best", m.f1AtBest);
+    put("precision_at_best", m.precisionAtBest);
+    put("recall_at_best", m.recallAtBest);
+    put("error_mean", m.errorMean);
+    put("error_p50", m.errorP50);
+    put("error_p95", m.errorP95);
+    put("error_p99", m.errorP99);
+    put("error_max", m.errorMax);
+    put("anomaly_threshold", m.anomalyThreshold);
+    return j;
+}
+
+EpochMetrics metricsFromJson(const json& j)
+{
+    EpochMetrics m;
+    auto get = [&](const char* k, double& v) {
+        if (j.contains(k))
+            v = j[k].get<double>();
+    };
+    m.epoch = j.value("epoch", 0);
+    get("train_loss", m.trainLoss);
+    get("val_loss", m.valLoss);
+    get("learning_rate", m.learningRate);
+    get("seconds", m.seconds);
+    get("images_per_second", m.imagesPerSecond);
+    get("score", m.score);
+    m.improved = j.value("improved", false);
+    m.gpuPeakBytes = j.value("gpu_peak_bytes", uint64_t(0));
+    get("accuracy", m.accuracy);
+    get("precision", m.precision);
+    get("recall", m.recall);
+    get("f1", m.f1);
+    get("iou", m.iou);
+    get("seg_f1", m.segF1);
+    get("seg_precision", m.segPrecision);
+    get("seg_recall", m.segRecall);
+    get("best_threshold", m.bestThreshold);
+    get("iou_at_best", m.iouAtBest);
+    get("f1_at_best", m.f1AtBest);
+    get("precision_at_best", m.precisionAtBest);
+    get("recall_at_best", m.recallAtBest);
+    get("error_mean", m.errorMean);
+    get("error_p50", m.errorP50);
+    get("error_p95", m.errorP95);
+    get("error_p99", m.errorP99);
+    get("error_max", m.errorMax);
+    get("anomaly_threshold", m.anomalyThreshold);
+    return m;
+}
+
+json policyJson(const ExecutionPolicy& p)
+{
+    json choices = json::array();
+    for (const auto& c : p.choices)
+        choices.push_back({{"what", c.what}, {"value", c.value}, {"reason", c.reason}});
+    return {{"device", p.useCuda ? "cuda:" + std::to_string(p.deviceIndex) : "cpu"},
+            {"precision", precisionName(p.precision)},
+            {"loss_scaling", p.lossScaling},
+            {"tf32", p.tf32},
+            {"cudnn_benchmark", p.cudnnBenchmark},
+            {"channels_last", p.channelsLast},
+            {"pinned_memory", p.pinnedMemory},
+            {"batch_size", p.batchSize},
+            {"batch_size_measured", p.batchSizeMeasured},
+            {"loader_threads", p.loaderThreads},
+            {"choices", choices}};
+}
+
+/// Everything a resumed job needs besides weights and optimiser moments.
+struct JobState {
+    int epochsDone = 0;
+    int batchSize = 0;
+    double bestScore = -1e300;
+    int bestEpoch = -1;
+    int badEpochs = 0;
+    int oomRecoveries = 0;
+    int64_t step = 0;
+    std::vector<EpochMetrics> history;
+    double lossScale = 65536.0;
+};
+
+Status saveCheckpoint(const std::string& path, Model& model, torch::optim::Optimizer& opt,
+                      const JobState& st, const TrainOptions& o)
+{
+    try {
+        json h = json::array();
+        for (const auto& m : st.history)
+            h.push_back(metricsJson(m));
+        json j{{"format", "fisura-checkpoint"},
+               {"version", 1},
+               {"task", taskName(o.task)},
+               {"epochs_done", st.epochsDone},
+               {"batch_size", st.batchSize},
+               {"best_score", st.bestScore},
+               {"best_epoch", st.bestEpoch},
+               {"bad_epochs", st.badEpochs},
+               {"oom_recoveries", st.oomRecoveries},
+               {"step", st.step},
+               {"loss_scale", st.lossScale},
+               {"history", h},
+               {"model", json::parse(model.metadataJson())}};
+        torch::serialize::OutputArchive ar, mar, oar;
+        model.impl()->net->save(mar);
+        opt.save(oar);
+        ar.write("model", mar);
+        ar.write("optimizer", oar);
+        ar.write("state", c10::IValue(j.dump()));
+        ar.write("rng", compat::cpuRngState());
+        std::ostringstream os;
+        ar.save_to(os);
+        return writeFileAtomic(path, os.str());
+    } catch (const c10::Error& e) {
+        return Status(ErrorCode::IoError, path + ": " + e.what_without_backtrace());
+    }
+}
+
+} // namespace
+
+void testing::injectOutOfMemoryAtStep(int step)
+{
+    g_oomAtStep.store(step);
+}
+
+std::string toJson(const EpochMetrics& m)
+{
+    return metricsJson(m).dump();
+}
+
+std::string toJson(const ExecutionPolicy& p)
+{
+    return policyJson(p).dump();
+}
+
+std::string toJson(const TrainResult& r, int indent)
+{
+    json h = json::array();
+    for (const auto& m : r.history)
+        h.push_back(metricsJson(m));
+    json j{{"model", r.modelPath},
+           {"checkpoint", r.checkpointPath},
+           {"split", r.splitPath},
+           {"epochs_run", r.epochsRun},
+           {"cancelled", r.cancelled},
+           {"stopped_early", r.stoppedEarly},
+           {"paused", r.paused},
+           {"best_epoch", r.bestEpoch},
+           {"best", r.bestEpoch >= 0 ? metricsJson(r.best) : json(nullptr)},
+           {"final_batch_size", r.finalBatchSize},
+           {"out_of_memory_recoveries", r.outOfMemoryRecoveries},
+           {"seconds", r.seconds},
+           {"policy", policyJson(r.policy)},
+           {"notices", r.notices},
+           {"history", h}};
+    return j.dump(indent);
+}
+
+Result<TrainResult> train(const TrainOptions& o, const CancelToken& cancel, TrainSink* sink)
+{
+    const auto t0 = Clock::now();
+    TrainResult res;
+    Event ev{sink, res};
+    if (o.outPath.empty())
+        return Status(ErrorCode::InvalidArgument, "no output model path");
+    if (o.epochs < 1)
+        return Status(ErrorCode::InvalidArgument, "epochs must be at least 1");
+    res.modelPath = o.outPath;
+    res.checkpointPath = o.checkpointPath.empty() ? o.outPath + ".ckpt" : o.checkpointPath;
+    res.splitPath = o.splitPath.empty() ? o.outPath + ".split.json" : o.splitPath;
+
+    // Data.
+    auto scanned = scanDataset(o.dataDir, o.task, o.scan, cancel);
+    if (!scanned)
+        return scanned.status();
+    const Dataset& ds = *scanned;
+    for (const auto& p : ds.problems)
+        ev.notice("skipped_file", p.path + ": " + p.reason);
+    DatasetSplit split;
+    std::error_code ec;
+    if (fs::exists(res.splitPath, ec)) {
+        auto loaded = loadSplit(res.splitPath, ds);
+        if (!loaded)
+            return loaded.status();
+        split = *loaded;
+        ev.notice("split_reused", res.splitPath);
+    } else {
+        split = makeSplit(ds, o.valFraction, 0.0, o.seed);
+        if (Status st = saveSplit(res.splitPath, ds, split); !st)
+            return st;
+    }
+    if (split.train.empty())
+        return Status(ErrorCode::InvalidArgument, "the training split is empty");
+
+    // Policy and model.
+    ModelConfig mc = o.model;
+    mc.type = modelTypeFor(o.task);
+    if (o.task == TaskKind::Classify)
+        mc.classes = int(std::max<size_t>(2, ds.classes.size()));
+    PolicyRequest req;
+    req.kind = JobKind::Train;
+    req.model = modelTypeName(mc.type);
+    req.inputSize = mc.inputSize;
+    req.precision = o.precision;
+    req.batchSize = o.batchSize;
+    req.preferCpu = o.preferCpu;
+    res.policy = choosePolicy(queryMachine(), req);
+    const ExecutionPolicy& pol = res.policy;
+
+    try {
+        const torch::Device device =
+            pol.useCuda ? torch::Device(torch::kCUDA, pol.deviceIndex) : torch::Device(torch::kCPU);
+        if (pol.useCuda) {
+            at::globalContext().setAllowTF32CuBLAS(pol.tf32);
+            at::globalContext().setAllowTF32CuDNN(pol.tf32);
+            at::globalContext().setBenchmarkCuDNN(pol.cudnnBenchmark);
+        }
+        auto created = Model::create(mc, o.seed);
+        if (!created)
+            return created.status();
+        Model model = std::move(*created);
+        ModelInfo& info = model.info();
+        info.classNames = ds.classes;
+        info.policyJson = policyJson(pol).dump();
+        info.datasetJson = datasetSummaryJson(ds);
+        auto& net = *model.impl()->net;
+        net.to(device);
+        if (pol.channelsLast)
+            toChannelsLast(net);
+        auto params = net.parameters();
+        torch::optim::AdamW opt(
+            params, torch::optim::AdamWOptions(o.learningRate).weight_decay(o.weightDecay));
+
+        JobState st;
+        st.batchSize = pol.batchSize;
+        LossScaler scaler;
+        scaler.enabled = pol.useCuda && pol.precision == Precision::FP16 && pol.lossScaling;
+        if (scaler.enabled)
+            scaler.init(device);
+
+        if (!o.resumeFrom.empty()) {
+            torch::serialize::InputArchive ar, mar, oar;
+            std::error_code fec;
+            if (!fs::is_regular_file(o.resumeFrom, fec))
+                return Status(ErrorCode::NotFound, "no checkpoint at " + o.resumeFrom);
+            try {
+                ar.load_from(o.resumeFrom, device);
+            } catch (const c10::Error& e) {
+                return Status(ErrorCode::Corrupt, o.resumeFrom + " is not a Fisura checkpoint: " +
+                                                      e.what_without_backtrace());
+            }
+            c10::IValue sv;
+            if (!ar.try_read("state", sv) || !sv.isString())
+                return Status(ErrorCode::Corrupt, o.resumeFrom + " is not a Fisura checkpoint");
+            json j = json::parse(sv.toStringRef(), nullptr, false);
+            if (j.is_discarded() || j.value("format", "") != "fisura-checkpoint")
+                return Status(ErrorCode::Corrupt, o.resumeFrom + " is not a Fisura checkpoint");
+            if (j.value("task", "") != taskName(o.task))
+                return Status(ErrorCode::InvalidArgument,
+                              o.resumeFrom + " is a " + j.value("task", "?") + " checkpoint");
+            const json& mj = j["model"];
+            if (mj.value("input_size", 0) != mc.inputSize || mj.value("depth", 0) != mc.depth ||
+                mj.value("width", 0) != mc.width || mj.value("classes", 0) != mc.classes)
+                return Status(ErrorCode::InvalidArgument,
+                              o.resumeFrom + " was trained with another model configuration");
+            ar.read("model", mar);
+            ar.read("optimizer", oar);
+            net.load(mar);
+            if (pol.channelsLast)
+                toChannelsLast(net);
+            opt.load(oar);
+            st.epochsDone = j.value("epochs_done", 0);
+            st.batchSize = o.batchSize > 0 ? o.batchSize : j.value("batch_size", st.batchSize);
+            st.bestScore = j.value("best_score", -1e300);
+            st.bestEpoch = j.value("best_epoch", -1);
+            st.badEpochs = j.value("bad_epochs", 0);
+            st.oomRecoveries = j.value("oom_recoveries", 0);
+            st.step = j.value("step", int64_t(0));
+            st.lossScale = j.value("loss_scale", 65536.0);
+            for (const auto& h : j.value("history", json::array()))
+                st.history.push_back(metricsFromJson(h));
+            torch::Tensor rng;
+            if (ar.try_read("rng", rng))
+                compat::setCpuRngState(rng);
+            if (scaler.enabled)
+                scaler.scale.fill_(st.lossScale);
+            ev.notice("resumed", "continuing after epoch " + std::to_string(st.epochsDone) +
+                                     " from " + o.resumeFrom);
+        }
+        res.history = st.history;
+        if (st.bestEpoch >= 0)
+            for (const auto& h : st.history)
+                if (h.epoch == st.bestEpoch)
+                    res.best = h;
+        res.bestEpoch = st.bestEpoch;
+
+        LoaderOptions lo;
+        lo.inputSize = mc.inputSize;
+        lo.batchSize = st.batchSize;
+        lo.threads = o.loaderThreads > 0 ? o.loaderThreads : pol.loaderThreads;
+        lo.prefetch = o.prefetch > 0 ? o.prefetch : 2 * lo.threads;
+        lo.augment = o.augment;
+        lo.shuffle = true;
+        lo.dropLast = int(split.train.size()) > st.batchSize; // BatchNorm dislikes a batch of 1
+        lo.pinned = pol.pinnedMemory;
+        lo.seed = o.seed;
+        BatchLoader trainLoader(ds, split.train, lo);
+        LoaderOptions vo = lo;
+        vo.augment = false;
+        vo.shuffle = false;
+        vo.dropLast = false;
+        vo.threads = std::max(1, lo.threads / 2);
+        vo.prefetch = 2 * vo.threads;
+        BatchLoader valLoader(ds, split.val, vo);
+        auto& tl = *trainLoader.impl();
+        auto& vl = *valLoader.impl();
+
+        tl.start(st.epochsDone, 0, st.batchSize);
+        const int samplesPerEpoch = tl.samplesPerEpoch();
+        int batchesPerEpoch = std::max(1, tl.batchesPerEpoch());
+        if (o.maxBatchesPerEpoch > 0)
+            batchesPerEpoch = std::min(batchesPerEpoch, o.maxBatchesPerEpoch);
+        if (sink) {
+            TrainStarted s;
+            s.policy = pol;
+            s.datasetJson = info.datasetJson;
+            s.trainItems = int(split.train.size());
+            s.valItems = int(split.val.size());
+            s.batchesPerEpoch = batchesPerEpoch;
+            s.parameters = model.parameterCount();
+            s.startEpoch = st.epochsDone;
+            sink->started(s);
+        }
+
+        const auto optF = torch::TensorOptions().dtype(torch::kFloat).device(device);
+        const torch::Tensor mean = torch::tensor(info.mean, optF).view({1, 3, 1, 1}) * 255.0;
+        const torch::Tensor stdv = torch::tensor(info.std, optF).view({1, 3, 1, 1}) * 255.0;
+        const at::ScalarType amp = pol.precision == Precision::BF16 ? at::kBFloat16 : at::kHalf;
+        const bool useAmp = pol.useCuda && pol.precision != Precision::FP32;
+
+        auto toInput = [&](const torch::Tensor& pixels) {
+            auto x =
+                pixels.to(device, /*non_blocking=*/true).permute({0, 3, 1, 2}).to(torch::kFloat);
+            x = (x - mean) / stdv; // NHWC storage permuted = channels-last already
+            return pol.channelsLast ? x.contiguous(at::MemoryFormat::ChannelsLast) : x.contiguous();
+        };
+        auto lossOf = [&](const torch::Tensor& out, const torch::Tensor& x, const data::Batch& b,
+                          torch::Tensor* target) {
+            if (o.task == TaskKind::Classify) {
+                *target = b.labels.to(device, true);
+                return torch::nn::functional::cross_entropy(out.to(torch::kFloat), *target);
+            }
+            if (o.task == TaskKind::Segment) {
+                *target = b.masks.to(device, true).unsqueeze(1).to(torch::kFloat);
+                const auto logits = out.to(torch::kFloat);
+                const auto bce =
+                    torch::nn::functional::binary_cross_entropy_with_logits(logits, *target);
+                const auto p = torch::sigmoid(logits);
+                const auto dice =
+                    1.0 - (2.0 * (p * *target).sum() + 1.0) / (p.sum() + target->sum() + 1.0);
+                return bce + dice;
+            }
+            return torch::mse_loss(out.to(torch::kFloat), x);
+        };
+
+        const int64_t jobSamples =
+            int64_t(o.epochs) * (o.maxBatchesPerEpoch > 0
+                                     ? int64_t(o.maxBatchesPerEpoch) * st.batchSize
+                                     : int64_t(samplesPerEpoch));
+        double smoothedRate = -1;
+        for (int epoch = st.epochsDone; epoch < o.epochs; ++epoch) {
+            const auto te = Clock::now();
+            compat::resetGpuPeak(pol.deviceIndex);
+            net.train();
+            int samplesDone = 0, batchIndex = 0;
+            double lossSum = 0;
+            int lossCount = 0;
+            tl.start(epoch, 0, st.batchSize);
+            batchesPerEpoch = std::max(1, tl.batchesPerEpoch());
+            if (o.maxBatchesPerEpoch > 0)
+                batchesPerEpoch = std::min(batchesPerEpoch, o.maxBatchesPerEpoch);
+            int epochImages = 0;
+            while (batchIndex < batchesPerEpoch) {
+                auto tb = Clock::now();
+                data::Batch b;
+                if (!tl.next(b, cancel)) {
+                    if (cancel.isCancelled())
+                        break;
+                    if (!tl.error.isOk())
+                        return tl.error;
+                    break;
+                }
+                const double p = double(int64_t(epoch) * (jobSamples / o.epochs) + samplesDone) /
+                                 double(std::max<int64_t>(1, jobSamples));
+                const double lr = lrAt(o.schedule, o.learningRate, p);
+                for (auto& g : opt.param_groups())
+                    static_cast<torch::optim::AdamWOptions&>(g.options()).lr(lr);
+                float lossValue = 0;
+                try {
+                    if (g_oomAtStep.load() >= 0 && g_oomAtStep.load() == st.step) {
+                        g_oomAtStep.store(-1);
+                        compat::throwOutOfMemory("Injected for a test.");
+                    }
+                    const auto x = toInput(b.pixels);
+                    torch::Tensor out;
+                    {
+                        compat::CudaAutocast ac(useAmp, amp);
+                        out = model.impl()->forward(x);
+                    }
+                    torch::Tensor target;
+                    auto loss = lossOf(out, x, b, &target);
+                    opt.zero_grad();
+                    bool finite = true;
+                    if (scaler.enabled) {
+                        (loss * scaler.scale).backward();
+                        finite = scaler.unscale(params);
+                    } else {
+                        loss.backward();
+                    }
+                    if (finite && o.clipNorm > 0)
+                        torch::nn::utils::clip_grad_norm_(params, o.clipNorm);
+                    if (finite)
+                        opt.step();
+                    if (scaler.enabled) {
+                        scaler.update();
+                        st.lossScale = scaler.scale.item<double>();
+                    }
+                    lossValue = loss.item<float>();
+                } catch (const c10::Error& e) {
+                    if (!compat::isOutOfMemory(e))
+                        throw;
+                    opt.zero_grad();
+                    compat::releaseGpuCache();
+                    if (st.batchSize <= 1)
+                        return Status(ErrorCode::OutOfMemory,
+                                      "out of memory even with a batch of 1");
+                    const int old = st.batchSize;
+                    st.batchSize = std::max(1, st.batchSize / 2);
+                    ++st.oomRecoveries;
+                    ev.notice("out_of_memory", "out of memory with a batch of " +
+                                                   std::to_string(old) +
+                                                   "; released the cache and continue with " +
+                                                   std::to_string(st.batchSize));
+                    b = {};
+                    tl.start(epoch, samplesDone, st.batchSize);
+                    const int remaining = std::max(1, tl.batchesPerEpoch());
+                    batchesPerEpoch = batchIndex + remaining;
+                    if (o.maxBatchesPerEpoch > 0)
+                        batchesPerEpoch = std::min(
+                            batchesPerEpoch, batchIndex + 2 * (o.maxBatchesPerEpoch - batchIndex));
+                    continue;
+                }
+                ++st.step;
+                ++batchIndex;
+                samplesDone += b.count;
+                epochImages += b.count;
+                lossSum += lossValue * b.count;
+                lossCount += b.count;
+                const double rate = b.count / std::max(1e-6, secondsSince(tb));
+                smoothedRate = smoothedRate < 0 ? rate : 0.9 * smoothedRate + 0.1 * rate;
+                if (sink) {
+                    BatchProgress bp;
+                    bp.epoch = epoch;
+                    bp.epochs = o.epochs;
+                    bp.batch = batchIndex;
+                    bp.batches = batchesPerEpoch;
+                    bp.batchSize = st.batchSize;
+                    bp.loss = lossValue;
+                    bp.learningRate = lr;
+                    bp.imagesPerSecond = smoothedRate;
+                    const int64_t left =
+                        int64_t(o.epochs - epoch) * (jobSamples / o.epochs) - samplesDone;
+                    bp.etaSeconds =
+                        smoothedRate > 0 ? double(std::max<int64_t>(0, left)) / smoothedRate : -1;
+                    const auto gm = compat::gpuMemory(pol.deviceIndex);
+                    bp.gpuAllocatedBytes = gm.allocated;
+                    bp.gpuReservedBytes = gm.reserved;
+                    bp.gpuPeakBytes = gm.peak;
+                    sink->batch(bp);
+                }
+                if (cancel.isCancelled())
+                    break;
+            }
+            if (cancel.isCancelled()) {
+                res.cancelled = true;
+                ev.notice("cancelled", "stopped during epoch " + std::to_string(epoch + 1) +
+                                           "; the checkpoint of the last completed epoch is kept");
+                break;
+            }
+            const double trainSeconds = secondsSince(te);
+
+            // Validation.
+            EpochMetrics m;
+            m.epoch = epoch;
+            m.trainLoss = lossCount ? lossSum / lossCount : -1;
+            m.learningRate = lrAt(o.schedule, o.learningRate,
+                                  double(int64_t(epoch + 1) * (jobSamples / o.epochs)) /
+                                      double(std::max<int64_t>(1, jobSamples)));
+            m.imagesPerSecond = epochImages / std::max(1e-6, trainSeconds);
+            m.gpuPeakBytes = compat::gpuMemory(pol.deviceIndex).peak;
+            if (!split.val.empty()) {
+                net.eval();
+                torch::NoGradGuard ng;
+                train_detail::MetricAccumulator acc(o.task, ds.positiveClass(), device);
+                vl.start(0, 0, st.batchSize);
+                data::Batch b;
+                double vloss = 0;
+                int vcount = 0;
+                while (vl.next(b, cancel)) {
+                    const auto x = toInput(b.pixels);
+                    torch::Tensor out;
+                    {
+                        compat::CudaAutocast ac(useAmp, amp);
+                        out = model.impl()->forward(x);
+                    }
+                    torch::Tensor target;
+                    vloss += lossOf(out, x, b, &target).item<double>() * b.count;
+                    vcount += b.count;
+                    acc.add(out.to(torch::kFloat), x, target);
+                }
+                if (cancel.isCancelled()) {
+                    res.cancelled = true;
+                    ev.notice("cancelled",
+                              "stopped while validating epoch " + std::to_string(epoch + 1) +
+                                  "; the checkpoint of the last completed epoch is kept");
+                    break;
+                }
+                if (!vl.error.isOk())
+                    return vl.error;
+                m.valLoss = vcount ? vloss / vcount : -1;
+                acc.finish(m);
+            } else {
+                m.score = -m.trainLoss;
+            }
+            m.seconds = secondsSince(te);
+            m.improved = m.score > st.bestScore;
+            if (m.improved) {
+                st.bestScore = m.score;
+                st.bestEpoch = epoch;
+                st.badEpochs = 0;
+                info.threshold = o.task == TaskKind::Segment
+                                     ? (m.bestThreshold > 0 ? m.bestThreshold : 0.5)
+                                 : o.task == TaskKind::Anomaly ? m.anomalyThreshold
+                                                               : 0.5;
+                info.metricsJson = metricsJson(m).dump();
+                info.trainedAt = utcNow();
+                if (Status s = model.save(o.outPath); !s)
+                    return s;
+                res.best = m;
+                res.bestEpoch = epoch;
+            } else {
+                ++st.badEpochs;
+            }
+            st.history.push_back(m);
+            res.history = st.history;
+            st.epochsDone = epoch + 1;
+            if (Status s = saveCheckpoint(res.checkpointPath, model, opt, st, o); !s)
+                return s;
+            if (sink)
+                sink->epoch(m);
+            if (o.patience > 0 && st.badEpochs >= o.patience && epoch + 1 < o.epochs) {
+                res.stoppedEarly = true;
+                ev.notice("early_stop",
+                          "no improvement for " + std::to_string(st.badEpochs) + " epochs");
+                break;
+            }
+            if (o.stopAfterEpoch > 0 && st.epochsDone >= o.stopAfterEpoch && epoch + 1 < o.epochs) {
+                res.paused = true;
+                ev.notice("paused",
+                          "stopped after epoch " + std::to_string(st.epochsDone) + " as asked");
+                break;
+            }
+        }
+        res.epochsRun = st.epochsDone;
+        res.finalBatchSize = st.batchSize;
+        res.outOfMemoryRecoveries = st.oomRecoveries;
+    } catch (const c10::Error& e) {
+        if (compat::isOutOfMemory(e))
+            return Status(ErrorCode::OutOfMemory, e.what_without_backtrace());
+        return Status(ErrorCode::DeviceError, e.what_without_backtrace());
+    } catch (const std::exception& e) {
+        return Status(ErrorCode::Internal, e.what());
+    }
+    res.seconds = secondsSince(t0);
+    return res;
+}
+
+} // namespace fisura

@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""PyTorch peer of `fisura-cli train --task segment`: the same U-Net, loss, optimiser, schedule,
+augmentation and data files (TIFF images/ + masks/), read by a DataLoader with workers.
+Prints one JSON line: images/s per epoch (training only), peak GPU memory."""
+import argparse, glob, json, math, os, random, sys, time
+
+import numpy as np
+import tifffile
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class DoubleConv(nn.Sequential):
+    def __init__(self, i, o):
+        super().__init__(nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(True),
+                         nn.Conv2d(o, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(True))
+
+
+class UNet(nn.Module):
+    def __init__(self, depth=4, width=32):
+        super().__init__()
+        self.down = nn.ModuleList()
+        c = 3
+        for i in range(depth):
+            self.down.append(DoubleConv(c, width << i))
+            c = width << i
+        self.bottom = DoubleConv(c, width << depth)
+        self.upconv = nn.ModuleList()
+        self.up = nn.ModuleList()
+        for i in reversed(range(depth)):
+            self.upconv.append(nn.ConvTranspose2d(width << (i + 1), width << i, 2, stride=2))
+            self.up.append(DoubleConv(width << (i + 1), width << i))
+        self.out = nn.Conv2d(width, 1, 1)
+
+    def forward(self, x):
+        skips = []
+        for d in self.down:
+            x = d(x)
+            skips.append(x)
+            x = F.max_pool2d(x, 2)
+        x = self.bottom(x)
+        for uc, u, s in zip(self.upconv, self.up, reversed(skips)):
+            x = u(torch.cat([s, uc(x)], 1))
+        return self.out(x)
+
+
+class CrackCrops(torch.utils.data.Dataset):
+    """Random crops with flips, 90-degree rotations, brightness/contrast (as Fisura's loader)."""
+
+    def __init__(self, root, size):
+        self.images = sorted(glob.glob(os.path.join(root, "images", "*.tif")))
+        self.size = size
+
+    def __len__(self):
+        return len(self.images)
+
+    def __getitem__(self, i):
+        p = self.images[i]
+        img = tifffile.imread(p)
+        mask = tifffile.imread(os.path.join(os.path.dirname(os.path.dirname(p)), "masks", os.path.basename(p)))
+        if img.ndim == 2:
+            img = np.repeat(img[..., None], 3, axis=2)
+        img = img[..., :3]
+        if mask.ndim == 3:
+            mask = mask.max(axis=2)
+        s = self.size
+        h, w = mask.shape
+        y, x = random.randint(0, h - s), random.randint(0, w - s)
+        img, mask = img[y:y + s, x:x + s], (mask[y:y + s, x:x + s] > 0).astype(np.uint8)
+        if random.random() < 0.5:
+            img, mask = img[:, ::-1], mask[:, ::-1]
+        if random.random() < 0.5:
+            img, mask = img[::-1], mask[::-1]
+        k = random.randint(0, 3)
+        img, mask = np.rot90(img, k), np.rot90(mask, k)
+        c, b = random.uniform(0.8, 1.2), random.uniform(-20, 20)
+        img = np.clip(img.astype(np.float32) * c + b + 128 * (1 - c), 0, 255).astype(np.uint8)
+        return torch.from_numpy(np.ascontiguousarray(img)), torch.from_numpy(np.ascontiguousarray(mask))
+
+
+def lr_at(base, p):  # one-cycle, as Fisura's trainer
+    warm, start, end = 0.3, base / 25, base / 1e4
+    if p < warm:
+        return start + (base - start) * 0.5 * (1 - math.cos(math.pi * p / warm))
+    return end + (base - end) * 0.5 * (1 + math.cos(math.pi * (p - warm) / (1 - warm)))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", required=True)
+    ap.add_argument("--epochs", type=int, default=6)
+    ap.add_argument("--batch", type=int, default=32)
+    ap.add_argument("--size", type=int, default=256)
+    ap.add_argument("--workers", type=int, default=8)
+    ap.add_argument("--precision", choices=["bf16", "fp32"], default="bf16")
+    ap.add_argument("--compile", action="store_true")
+    ap.add_argument("--depth", type=int, default=4)
+    ap.add_argument("--width", type=int, default=32)
+    ap.add_argument("--in-memory", action="store_true",
+                    help="reuse one batch already on the GPU: the compute ceiling without the loader")
+    a = ap.parse_args()
+
+    torch.backends.cudnn.benchmark = True
+    torch.backends.cuda.matmul.allow_tf32 = True
+    torch.backends.cudnn.allow_tf32 = True
+    dev = torch.device("cuda")
+    torch.manual_seed(1)
+    net = UNet(a.depth, a.width).to(dev)
+    cl = a.precision == "bf16"
+    if cl:
+        net = net.to(memory_format=torch.channels_last)
+    fwd = torch.compile(net) if a.compile else net
+    opt = torch.optim.AdamW(net.parameters(), lr=1e-3, weight_decay=1e-4)
+    ds = CrackCrops(a.data, a.size)
+    dl = torch.utils.data.DataLoader(ds, batch_size=a.batch, shuffle=True, drop_last=True, num_workers=a.workers,
+                                     pin_memory=True, persistent_workers=a.workers > 0)
+    mean = torch.full((1, 3, 1, 1), 0.5 * 255, device=dev)
+    std = torch.full((1, 3, 1, 1), 0.25 * 255, device=dev)
+    total = a.epochs * len(dl) * a.batch
+    seen, rates = 0, []
+    compile_s = None
+    cached = None
+    if a.in_memory:
+        img, mask = next(iter(dl))
+        cached = [(img.to(dev), mask.to(dev))] * len(dl)
+    for ep in range(a.epochs):
+        net.train()
+        torch.cuda.reset_peak_memory_stats()
+        t0, n = time.perf_counter(), 0
+        for img, mask in (cached if cached is not None else dl):
+            tb = time.perf_counter()
+            for g in opt.param_groups:
+                g["lr"] = lr_at(1e-3, seen / total)
+            x = img.to(dev, non_blocking=True).permute(0, 3, 1, 2).float()
+            x = (x - mean) / std
+            x = x.contiguous(memory_format=torch.channels_last) if cl else x.contiguous()
+            t = mask.to(dev, non_blocking=True).unsqueeze(1).float()
+            with torch.autocast("cuda", dtype=torch.bfloat16, enabled=cl):
+                out = fwd(x)
+            logits = out.float()
+            p = torch.sigmoid(logits)
+            loss = F.binary_cross_entropy_with_logits(logits, t) + \
+                1 - (2 * (p * t).sum() + 1) / (p.sum() + t.sum() + 1)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+            opt.step()
+            loss.item()  # per-batch loss report, as Fisura's progress does
+            if compile_s is None and a.compile:
+                compile_s = time.perf_counter() - tb
+            n += img.shape[0]
+            seen += img.shape[0]
+        dt = time.perf_counter() - t0
+        rates.append(n / dt)
+        print(json.dumps({"epoch": ep + 1, "images_per_second": n / dt, "loss": loss.item()}), file=sys.stderr,
+              flush=True)
+    steady = rates[1:] if len(rates) > 1 else rates
+    print(json.dumps({"peer": "pytorch", "torch": torch.__version__, "precision": a.precision,
+                      "compile": a.compile, "in_memory": a.in_memory, "batch": a.batch, "workers": a.workers,
+                      "epoch_images_per_second": rates,
+                      "images_per_second": sum(steady) / len(steady),
+                      "first_step_seconds": compile_s,
+                      "peak_gpu_bytes": torch.cuda.max_memory_allocated(),
+                      "device": torch.cuda.get_device_name(0)}), flush=True)
+
+
+if __name__ == "__main__":
+    main()

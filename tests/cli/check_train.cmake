@@ -1,0 +1,46 @@
+# fisura-cli train as a script uses it: JSON summary on stdout, model file, clear failures.
+# -DCLI=<exe> -DWORK=<dir> -DCASE=segment|bad_data|bad_batch
+macro(expect cond msg)
+    cmake_language(EVAL CODE "if(NOT (${cond}))\n message(FATAL_ERROR \"${msg}\")\nendif()")
+endmacro()
+
+file(REMOVE_RECURSE "${WORK}")
+if(CASE STREQUAL "segment")
+    execute_process(COMMAND "${CLI}" demo-data "${WORK}/demo" --segmentation 6 --classification 0
+                            --patch 64 --scan 0 RESULT_VARIABLE rc OUTPUT_QUIET)
+    expect("rc EQUAL 0" "demo-data exited ${rc}")
+    execute_process(COMMAND "${CLI}" train --task segment --data "${WORK}/demo/segmentation"
+                            --out "${WORK}/m.fisura" --epochs 2 --batch 4 --size 32 --depth 2
+                            --width 4 --precision fp32 --cpu
+                    OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+    expect("rc EQUAL 0" "train exited ${rc}: ${err}")
+    expect("err MATCHES \"epoch 2/2 batch\"" "no progress lines: ${err}")
+    string(JSON epochs GET "${out}" epochs_run)
+    expect("epochs EQUAL 2" "epochs_run = ${epochs}")
+    string(JSON f1 GET "${out}" best f1_at_best)
+    expect("f1 GREATER_EQUAL 0" "best.f1_at_best = ${f1}")
+    expect("EXISTS \"${WORK}/m.fisura\"" "no model file")
+    expect("EXISTS \"${WORK}/m.fisura.ckpt\"" "no checkpoint")
+    # Resume from the checkpoint for one more epoch.
+    execute_process(COMMAND "${CLI}" train --task segment --data "${WORK}/demo/segmentation"
+                            --out "${WORK}/m.fisura" --epochs 3 --size 32 --depth 2 --width 4 --cpu
+                            --resume "${WORK}/m.fisura.ckpt" --quiet
+                    OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+    expect("rc EQUAL 0" "resume exited ${rc}: ${err}")
+    string(JSON epochs GET "${out}" epochs_run)
+    expect("epochs EQUAL 3" "epochs_run after resume = ${epochs}")
+elseif(CASE STREQUAL "bad_data")
+    execute_process(COMMAND "${CLI}" train --task classify --data "${WORK}/none" --out "${WORK}/m.fisura"
+                    OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+    expect("rc EQUAL 1" "train on a missing folder exited ${rc}")
+    string(JSON code GET "${out}" error)
+    expect("code STREQUAL \"not_found\"" "error = ${code}")
+    expect("NOT EXISTS \"${WORK}/m.fisura\"" "a model file appeared")
+elseif(CASE STREQUAL "bad_batch")
+    execute_process(COMMAND "${CLI}" train --data "${WORK}" --out "${WORK}/m.fisura" --batch many
+                    ERROR_VARIABLE err RESULT_VARIABLE rc)
+    expect("NOT rc EQUAL 0" "--batch many accepted")
+    expect("err MATCHES \"auto or a positive number\"" "unclear message: ${err}")
+else()
+    message(FATAL_ERROR "unknown CASE ${CASE}")
+endif()

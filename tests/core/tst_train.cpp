@@ -1,0 +1,310 @@
+#include <QtTest>
+
+#include <QDir>
+#include <QTemporaryDir>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <fstream>
+#include <future>
+#include <mutex>
+
+#include "fisura/model.h"
+#include "fisura/synth.h"
+#include "fisura/train.h"
+
+using namespace fisura;
+
+namespace
+{
+
+std::string s(const QString& q)
+{
+    return q.toStdString();
+}
+
+/// Records events; lets a test wait for a given number of batches or epochs.
+class RecordingSink final : public TrainSink
+{
+public:
+    void batch(const BatchProgress& b) override
+    {
+        std::lock_guard<std::mutex> l(m);
+        ++batches;
+        lastBatch = b;
+        cv.notify_all();
+    }
+    void epoch(const EpochMetrics& e) override
+    {
+        std::lock_guard<std::mutex> l(m);
+        epochs.push_back(e);
+        cv.notify_all();
+    }
+    void notice(const std::string& code, const std::string&) override
+    {
+        std::lock_guard<std::mutex> l(m);
+        notices.push_back(code);
+    }
+    bool waitFor(int nEpochs, int nBatchesAfter, std::chrono::seconds timeout)
+    {
+        std::unique_lock<std::mutex> l(m);
+        if (!cv.wait_for(l, timeout, [&] { return int(epochs.size()) >= nEpochs; }))
+            return false;
+        const int target = batches + nBatchesAfter;
+        return cv.wait_for(l, timeout, [&] { return batches >= target; });
+    }
+    std::mutex m;
+    std::condition_variable cv;
+    int batches = 0;
+    BatchProgress lastBatch;
+    std::vector<EpochMetrics> epochs;
+    std::vector<std::string> notices;
+};
+
+} // namespace
+
+class TstTrain : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir data_;
+    std::string seg_, cls_, clean_;
+
+    TrainOptions segOptions(const QString& out) const
+    {
+        TrainOptions o;
+        o.task = TaskKind::Segment;
+        o.dataDir = seg_;
+        o.outPath = s(out);
+        o.epochs = 2;
+        o.batchSize = 4;
+        o.preferCpu = true;
+        o.model.inputSize = 32;
+        o.model.depth = 2;
+        o.model.width = 4;
+        o.loaderThreads = 1;
+        o.patience = 0;
+        return o;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        synth::DemoDatasetOptions demo;
+        demo.segmentationImages = 12;
+        demo.classificationImages = 8;
+        demo.patchSize = 64;
+        demo.scanSize = 0;
+        QVERIFY(synth::writeDemoDataset(s(data_.path()), demo));
+        seg_ = s(data_.path()) + "/segmentation";
+        cls_ = s(data_.path()) + "/classification";
+        clean_ = s(data_.path()) + "/classification/uncracked";
+    }
+
+    void modelRoundTrip_data()
+    {
+        QTest::addColumn<int>("type");
+        QTest::newRow("classifier") << int(ModelType::Classifier);
+        QTest::newRow("unet") << int(ModelType::UNet);
+        QTest::newRow("autoencoder") << int(ModelType::Autoencoder);
+    }
+    void modelRoundTrip()
+    {
+        QFETCH(int, type);
+        QTemporaryDir tmp;
+        ModelConfig c;
+        c.type = ModelType(type);
+        c.inputSize = 64;
+        c.depth = 2;
+        c.width = 4;
+        auto m = Model::create(c, 3);
+        QVERIFY2(m, m.status().toString().c_str());
+        m->info().classNames = {"cracked", "uncracked"};
+        m->info().threshold = 0.42;
+        const std::string path = s(tmp.filePath(QStringLiteral("m.fisura")));
+        QVERIFY(m->save(path));
+        auto back = Model::load(path);
+        QVERIFY2(back, back.status().toString().c_str());
+        QCOMPARE(int(back->info().config.type), type);
+        QCOMPARE(back->info().threshold, 0.42);
+        QCOMPARE(back->info().classNames, m->info().classNames);
+        QCOMPARE(back->parameterCount(), m->parameterCount());
+        QVERIFY(back->metadataJson() == m->metadataJson());
+    }
+
+    void atomicSaveSurvivesInjectedFailure()
+    {
+        QTemporaryDir tmp;
+        ModelConfig c;
+        c.inputSize = 32;
+        c.depth = 2;
+        c.width = 4;
+        auto good = Model::create(c, 1);
+        good->info().threshold = 0.25;
+        const std::string path = s(tmp.filePath(QStringLiteral("m.fisura")));
+        QVERIFY(good->save(path));
+        std::ifstream before(path, std::ios::binary);
+        const std::string bytes((std::istreambuf_iterator<char>(before)), {});
+
+        auto other = Model::create(c, 2);
+        other->info().threshold = 0.75;
+        testing::failNextAtomicWriteAfter(1000);
+        const Status st = other->save(path);
+        QCOMPARE(st.code(), ErrorCode::IoError);
+
+        std::ifstream after(path, std::ios::binary);
+        const std::string now((std::istreambuf_iterator<char>(after)), {});
+        QVERIFY(now == bytes); // the good model is untouched
+        QCOMPARE(QDir(tmp.path()).entryList(QDir::Files | QDir::Hidden).size(), 1); // no temp left
+        auto loaded = Model::load(path);
+        QVERIFY(loaded);
+        QCOMPARE(loaded->info().threshold, 0.25);
+        QVERIFY(other->save(path)); // the injection fires once
+    }
+
+    void loadRefusesBadFiles()
+    {
+        QTemporaryDir tmp;
+        const std::string junk = s(tmp.filePath(QStringLiteral("junk.fisura")));
+        std::ofstream(junk) << "not a model";
+        QCOMPARE(Model::load(junk).status().code(), ErrorCode::Corrupt);
+        QVERIFY(!Model::load(junk + ".missing"));
+        ModelConfig c;
+        c.inputSize = 36; // not a multiple of 2^depth
+        QCOMPARE(Model::create(c).status().code(), ErrorCode::InvalidArgument);
+    }
+
+    void cancelIsQuickAndKeepsCheckpoint()
+    {
+        QTemporaryDir tmp;
+        TrainOptions o = segOptions(tmp.filePath(QStringLiteral("seg.fisura")));
+        o.epochs = 1000;
+        CancelToken cancel;
+        RecordingSink sink;
+        auto fut = std::async(std::launch::async, [&] { return train(o, cancel, &sink); });
+        QVERIFY(sink.waitFor(1, 2, std::chrono::seconds(60)));
+        const auto t0 = std::chrono::steady_clock::now();
+        cancel.cancel();
+        QVERIFY(fut.wait_for(std::chrono::seconds(5)) == std::future_status::ready);
+        const double latency =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        auto r = fut.get();
+        QVERIFY2(r, r.status().toString().c_str());
+        QVERIFY(r->cancelled);
+        QVERIFY2(latency < 0.5, qPrintable(QStringLiteral("cancel took %1 s").arg(latency)));
+        QVERIFY(r->epochsRun >= 1);
+        QVERIFY(Model::load(o.outPath));
+        // The checkpoint is complete: training continues from it.
+        TrainOptions again = o;
+        again.resumeFrom = r->checkpointPath;
+        again.epochs = r->epochsRun + 1;
+        auto resumed = train(again);
+        QVERIFY2(resumed, resumed.status().toString().c_str());
+        QCOMPARE(resumed->epochsRun, r->epochsRun + 1);
+    }
+
+    void resumeEqualsUninterrupted()
+    {
+        QTemporaryDir tmp;
+        TrainOptions a = segOptions(tmp.filePath(QStringLiteral("a.fisura")));
+        a.epochs = 3;
+        auto full = train(a);
+        QVERIFY2(full, full.status().toString().c_str());
+
+        TrainOptions b = segOptions(tmp.filePath(QStringLiteral("b.fisura")));
+        b.epochs = 3;
+        b.stopAfterEpoch = 1;
+        auto first = train(b);
+        QVERIFY2(first, first.status().toString().c_str());
+        QVERIFY(first->paused);
+        QCOMPARE(first->epochsRun, 1);
+        b.stopAfterEpoch = 0;
+        b.resumeFrom = first->checkpointPath;
+        auto rest = train(b);
+        QVERIFY2(rest, rest.status().toString().c_str());
+        QCOMPARE(rest->epochsRun, 3);
+        QCOMPARE(int(rest->history.size()), 3);
+        for (int e = 0; e < 3; ++e) {
+            const auto& x = full->history[size_t(e)];
+            const auto& y = rest->history[size_t(e)];
+            QVERIFY2(std::abs(x.trainLoss - y.trainLoss) < 1e-5 * std::max(1.0, x.trainLoss),
+                     qPrintable(QStringLiteral("epoch %1 train loss %2 vs %3")
+                                    .arg(e)
+                                    .arg(x.trainLoss)
+                                    .arg(y.trainLoss)));
+            QVERIFY(std::abs(x.valLoss - y.valLoss) < 1e-5 * std::max(1.0, x.valLoss));
+        }
+        // A checkpoint of another task is refused with a clear code.
+        TrainOptions wrong = b;
+        wrong.task = TaskKind::Anomaly;
+        wrong.dataDir = clean_;
+        wrong.outPath = s(tmp.filePath(QStringLiteral("w.fisura")));
+        QCOMPARE(train(wrong).status().code(), ErrorCode::InvalidArgument);
+        wrong.resumeFrom = a.outPath + ".split.json";
+        QCOMPARE(train(wrong).status().code(), ErrorCode::Corrupt);
+    }
+
+    void outOfMemoryHalvesBatch()
+    {
+        QTemporaryDir tmp;
+        TrainOptions o = segOptions(tmp.filePath(QStringLiteral("oom.fisura")));
+        o.batchSize = 8;
+        o.epochs = 1;
+        RecordingSink sink;
+        testing::injectOutOfMemoryAtStep(0);
+        auto r = train(o, {}, &sink);
+        testing::injectOutOfMemoryAtStep(-1);
+        QVERIFY2(r, r.status().toString().c_str());
+        QCOMPARE(r->outOfMemoryRecoveries, 1);
+        QCOMPARE(r->finalBatchSize, 4);
+        QCOMPARE(r->epochsRun, 1);
+        QVERIFY(std::find(sink.notices.begin(), sink.notices.end(), "out_of_memory") !=
+                sink.notices.end());
+        QCOMPARE(sink.lastBatch.batchSize, 4);
+        QVERIFY(!r->history.empty() && r->history[0].trainLoss > 0);
+    }
+
+    void classifierAndAutoencoderRun()
+    {
+        QTemporaryDir tmp;
+        TrainOptions c = segOptions(tmp.filePath(QStringLiteral("cls.fisura")));
+        c.task = TaskKind::Classify;
+        c.dataDir = cls_;
+        c.model.depth = 2;
+        auto r = train(c);
+        QVERIFY2(r, r.status().toString().c_str());
+        const auto& m = r->history.back();
+        QVERIFY(m.accuracy >= 0 && m.accuracy <= 1 && m.f1 >= 0 && m.f1 <= 1);
+        auto model = Model::load(c.outPath);
+        QVERIFY(model);
+        QCOMPARE(model->info().classNames, (std::vector<std::string>{"cracked", "uncracked"}));
+
+        TrainOptions a = segOptions(tmp.filePath(QStringLiteral("ae.fisura")));
+        a.task = TaskKind::Anomaly;
+        a.dataDir = clean_;
+        a.model.depth = 0; // sized from the input
+        auto ae = train(a);
+        QVERIFY2(ae, ae.status().toString().c_str());
+        const auto& e = ae->history.back();
+        QVERIFY(e.errorP50 > 0);
+        QVERIFY(e.errorP50 <= e.errorP95 && e.errorP95 <= e.errorP99 && e.errorP99 <= e.errorMax);
+        QCOMPARE(e.anomalyThreshold, e.errorP99);
+        auto aem = Model::load(a.outPath);
+        QVERIFY(aem);
+        QVERIFY(aem->info().threshold > 0);
+    }
+
+    void badDataIsAnError()
+    {
+        QTemporaryDir tmp;
+        TrainOptions o = segOptions(tmp.filePath(QStringLiteral("x.fisura")));
+        o.dataDir = s(tmp.path()) + "/missing";
+        QCOMPARE(train(o).status().code(), ErrorCode::NotFound);
+        o.dataDir = seg_;
+        o.epochs = 0;
+        QCOMPARE(train(o).status().code(), ErrorCode::InvalidArgument);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstTrain)
+#include "tst_train.moc"
