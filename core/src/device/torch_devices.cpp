@@ -82,7 +82,7 @@ void queryTorchDevices(MachineInfo& m)
             deriveGpuFeatures(g);
             m.gpus.push_back(g);
         }
-        if (at::detail::getCUDAHooks().hasCuDNN()) {
+        if (at::detail::getCUDAHooks().compiledWithCuDNN()) {
             const long v = at::detail::getCUDAHooks().versionCuDNN(); // 90102 or 8906
             const long major = v >= 10000 ? v / 10000 : v / 1000;
             const long minor = v >= 10000 ? (v / 100) % 100 : (v / 100) % 10;
