@@ -1,11 +1,13 @@
 # Compiler launcher, warnings and sanitizers shared by every Fisura target.
 
-find_program(FISURA_CCACHE ccache)
-if(FISURA_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
-    set(CMAKE_CXX_COMPILER_LAUNCHER "${FISURA_CCACHE}")
-    set(CMAKE_CUDA_COMPILER_LAUNCHER "${FISURA_CCACHE}")
-    # Precompiled headers are only cacheable with these sloppiness settings.
-    set(ENV{CCACHE_SLOPPINESS} "pch_defines,time_macros,include_file_mtime,include_file_ctime")
+option(FISURA_CCACHE "Compile through ccache when it is installed" ON)
+find_program(FISURA_CCACHE_PROGRAM ccache)
+if(FISURA_CCACHE AND FISURA_CCACHE_PROGRAM AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
+    # Precompiled headers are cacheable only with this sloppiness; paths are made relative to the
+    # source tree so another clone of the project (CI) hits the same cache entries.
+    set(CMAKE_CXX_COMPILER_LAUNCHER
+        env "CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime"
+            "CCACHE_BASEDIR=${PROJECT_SOURCE_DIR}" CCACHE_NOHASHDIR=1 "${FISURA_CCACHE_PROGRAM}")
 endif()
 
 add_library(fisura_options INTERFACE)

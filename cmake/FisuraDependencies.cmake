@@ -10,10 +10,16 @@ else()
 endif()
 
 find_package(OpenCV REQUIRED COMPONENTS core imgproc OPTIONAL_COMPONENTS imgcodecs)
+# A trimmed OpenCV (only core and imgproc installed) may still declare every module's target:
+# trust imgcodecs only when its library file is really there.
+set(FISURA_HAVE_IMGCODECS OFF)
 if(TARGET opencv_imgcodecs)
-    set(FISURA_HAVE_IMGCODECS ON)
-else()
-    set(FISURA_HAVE_IMGCODECS OFF)
+    foreach(prop IMPORTED_LOCATION_RELEASE IMPORTED_LOCATION_NONE IMPORTED_LOCATION)
+        get_target_property(loc opencv_imgcodecs ${prop})
+        if(loc AND EXISTS "${loc}")
+            set(FISURA_HAVE_IMGCODECS ON)
+        endif()
+    endforeach()
 endif()
 
 find_package(TIFF 4.5 REQUIRED)

@@ -25,6 +25,9 @@ struct GpuInfo {
 /// Fill fp16/bf16/tf32 from the compute capability (one rule for real and test devices).
 void deriveGpuFeatures(GpuInfo& gpu);
 
+/// Why CUDA is or is not usable, for translated UI text (cudaStatus has the English detail).
+enum class CudaState { Usable, NotBuilt, NoDriver, NoDevice, InitFailed };
+
 struct MachineInfo {
     std::string os; ///< "Debian GNU/Linux 12 (bookworm)"
     std::string cpuModel;
@@ -36,6 +39,7 @@ struct MachineInfo {
     std::string torchVersion;
     bool torchBuiltWithCuda = false;
     bool cudaUsable = false;
+    CudaState cudaState = CudaState::NotBuilt;
     std::string cudaStatus;          ///< why CUDA is (not) usable, one untranslated sentence
     std::string cudaRuntimeVersion;  ///< e.g. "13.0"; empty without CUDA
     std::string cudaDriverVersion;   ///< newest CUDA the driver supports, e.g. "13.0"

@@ -38,6 +38,7 @@ void queryTorchDevices(MachineInfo& m)
     m.torchBuiltWithCuda = false;
 #endif
     if (!m.torchBuiltWithCuda) {
+        m.cudaState = CudaState::NotBuilt;
         m.cudaStatus = "this LibTorch was built without CUDA (CPU only)";
         return;
     }
@@ -52,11 +53,13 @@ void queryTorchDevices(MachineInfo& m)
             m.cudaDriverVersion =
                 std::to_string(driver / 1000) + "." + std::to_string((driver % 1000) / 10);
         if (!driverLibraryPresent()) {
+            m.cudaState = CudaState::NoDriver;
             m.cudaStatus = "no NVIDIA driver found (libcuda.so.1 is missing)";
             return;
         }
         const auto count = static_cast<int>(torch::cuda::device_count());
         if (count == 0) {
+            m.cudaState = CudaState::NoDevice;
             m.cudaStatus = "the NVIDIA driver is installed but reports no usable GPU";
             return;
         }
@@ -91,8 +94,10 @@ void queryTorchDevices(MachineInfo& m)
                 std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
         }
         m.cudaUsable = true;
+        m.cudaState = CudaState::Usable;
         m.cudaStatus = std::to_string(count) + " CUDA device(s) usable";
     } catch (const c10::Error& e) {
+        m.cudaState = CudaState::InitFailed;
         m.cudaStatus = std::string("CUDA initialisation failed: ") + e.what_without_backtrace();
     }
 #endif

@@ -1,0 +1,120 @@
+#include <QtTest>
+
+#include <QComboBox>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenuBar>
+
+#include "languagemanager.h"
+#include "mainwindow.h"
+#include "pane.h"
+#include "settingsdialog.h"
+
+using namespace fisura;
+using fisura::ui::LanguageManager;
+
+namespace
+{
+QStringList menuTitles(QMainWindow& w)
+{
+    QStringList t;
+    for (QAction* a : w.menuBar()->actions())
+        t << a->text();
+    return t;
+}
+QStringList navTexts(QMainWindow& w)
+{
+    auto* nav = w.findChild<QListWidget*>(QStringLiteral("navigation"));
+    QStringList t;
+    for (int i = 0; i < nav->count(); ++i)
+        t << nav->item(i)->text();
+    return t;
+}
+} // namespace
+
+class TstMainWindow : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().clear();
+        LanguageManager::instance().setLanguage(LanguageManager::Language::English);
+    }
+    void cleanup() { LanguageManager::instance().setLanguage(LanguageManager::Language::English); }
+
+    void composesTheFivePanes()
+    {
+        app::MainWindow w;
+        w.show();
+        QStringList ids;
+        for (auto* p : w.panes())
+            ids << p->paneId();
+        QCOMPARE(ids, (QStringList{QStringLiteral("data"), QStringLiteral("train"),
+                                   QStringLiteral("analyze"), QStringLiteral("inspect"),
+                                   QStringLiteral("system")}));
+        QCOMPARE(navTexts(w), (QStringList{QStringLiteral("Data"), QStringLiteral("Train"),
+                                           QStringLiteral("Analyze"), QStringLiteral("Inspect"),
+                                           QStringLiteral("System")}));
+        w.showPane(QStringLiteral("system"));
+        QCOMPARE(w.currentPane()->paneId(), QStringLiteral("system"));
+        // The device summary lands in the status bar once detection finishes.
+        auto* device = w.findChild<QLabel*>(QStringLiteral("deviceLabel"));
+        QTRY_VERIFY_WITH_TIMEOUT(!device->text().contains(QStringLiteral("Detecting")), 20000);
+        QVERIFY(!device->text().isEmpty());
+    }
+
+    void languageSwitchesLiveEverywhere()
+    {
+        app::MainWindow w;
+        w.show();
+        QCOMPARE(menuTitles(w).first(), QStringLiteral("&File"));
+        LanguageManager::instance().setLanguage(LanguageManager::Language::Spanish);
+        QCOMPARE(LanguageManager::instance().effectiveLocale(), QStringLiteral("es"));
+        QTRY_COMPARE(menuTitles(w).first(), QStringLiteral("&Archivo"));
+        QCOMPARE(navTexts(w).first(), QStringLiteral("Datos"));
+        QCOMPARE(navTexts(w).last(), QStringLiteral("Sistema"));
+        QVERIFY(w.windowTitle().contains(QStringLiteral("grietas")));
+        // A placeholder pane's body text follows too.
+        auto* train = w.pane(QStringLiteral("train"));
+        bool spanishBody = false;
+        for (auto* l : train->findChildren<QLabel*>())
+            spanishBody |= l->text().contains(QStringLiteral("Entrena"));
+        QVERIFY(spanishBody);
+        // And back.
+        LanguageManager::instance().setLanguage(LanguageManager::Language::English);
+        QTRY_COMPARE(menuTitles(w).first(), QStringLiteral("&File"));
+        QCOMPARE(navTexts(w).first(), QStringLiteral("Data"));
+    }
+
+    void preferencesDialogSwitchesAndRemembers()
+    {
+        app::MainWindow w;
+        w.show();
+        w.showPreferences();
+        auto* dlg = w.findChild<ui::SettingsDialog*>();
+        QVERIFY(dlg);
+        QCOMPARE(dlg->languageBox()->count(), 3);
+        dlg->languageBox()->setCurrentIndex(int(LanguageManager::Language::Spanish));
+        QTRY_COMPARE(dlg->windowTitle(), QStringLiteral("Preferencias"));
+        QCOMPARE(dlg->languageBox()->itemText(0), QStringLiteral("Idioma del sistema"));
+        QCOMPARE(QSettings().value(QStringLiteral("ui/language")).toInt(),
+                 int(LanguageManager::Language::Spanish));
+        QTRY_COMPARE(menuTitles(w).at(2), QStringLiteral("&Configuración"));
+    }
+
+    void remembersCurrentPane()
+    {
+        {
+            app::MainWindow w;
+            w.showPane(QStringLiteral("inspect"));
+            w.close();
+        }
+        app::MainWindow again;
+        QCOMPARE(again.currentPane()->paneId(), QStringLiteral("inspect"));
+    }
+};
+
+QTEST_MAIN(TstMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,333 @@
+#include "datapane.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFileSystemModel>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QStyle>
+#include <QToolBar>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include "errortext.h"
+#include "fisura/synth.h"
+#include "imageconvert.h"
+#include "jobrunner.h"
+
+namespace fisura::ui
+{
+
+namespace
+{
+
+const QStringList kImageFilters = {QStringLiteral("*.tif"),  QStringLiteral("*.tiff"),
+                                   QStringLiteral("*.png"),  QStringLiteral("*.jpg"),
+                                   QStringLiteral("*.jpeg"), QStringLiteral("*.bmp")};
+
+/// images/<stem>.* pairs with masks/<stem>.*: find the mask next to an image, if any.
+QString maskFor(const QString& imagePath)
+{
+    const QFileInfo fi(imagePath);
+    QDir dir = fi.dir();
+    if (dir.dirName() != QStringLiteral("images") || !dir.cdUp() ||
+        !dir.cd(QStringLiteral("masks")))
+        return {};
+    const QStringList hits =
+        dir.entryList({fi.completeBaseName() + QStringLiteral(".*")}, QDir::Files);
+    return hits.isEmpty() ? QString() : dir.filePath(hits.first());
+}
+
+} // namespace
+
+DataPane::DataPane(QWidget* parent)
+    : Pane(parent), toolbar_(new QToolBar(this)), folderLabel_(new QLabel(this)),
+      model_(new QFileSystemModel(this)), tree_(new QTreeView(this)), preview_(new QLabel(this)),
+      info_(new QLabel(this)), showMask_(new QCheckBox(this)), progress_(new QProgressBar(this)),
+      progressText_(new QLabel(this)), cancel_(new QPushButton(this)),
+      imageJob_(new JobRunner(this)), demoJob_(new JobRunner(this))
+{
+    openAction_ = toolbar_->addAction(style()->standardIcon(QStyle::SP_DirOpenIcon), QString(),
+                                      this, &DataPane::chooseFolder);
+    openAction_->setObjectName(QStringLiteral("openFolderAction"));
+    openAction_->setShortcut(QKeySequence::Open);
+    demoAction_ = toolbar_->addAction(style()->standardIcon(QStyle::SP_FileDialogNewFolder),
+                                      QString(), this, &DataPane::chooseDemoFolder);
+    demoAction_->setObjectName(QStringLiteral("demoDataAction"));
+    toolbar_->addSeparator();
+    toolbar_->addWidget(folderLabel_);
+
+    model_->setNameFilters(kImageFilters);
+    model_->setNameFilterDisables(false);
+    model_->setReadOnly(true);
+    tree_->setModel(model_);
+    tree_->setObjectName(QStringLiteral("fileTree"));
+    tree_->hideColumn(2); // type
+    tree_->hideColumn(3); // date: name and size are what matter here
+    tree_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    tree_->setEnabled(false);
+    connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
+            [this](const QModelIndex& idx) {
+                if (idx.isValid() && !model_->isDir(idx))
+                    previewImage(model_->filePath(idx));
+            });
+
+    preview_->setObjectName(QStringLiteral("preview"));
+    preview_->setAlignment(Qt::AlignCenter);
+    preview_->setMinimumSize(240, 240);
+    preview_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
+    info_->setObjectName(QStringLiteral("previewInfo"));
+    info_->setWordWrap(true);
+    info_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    showMask_->setChecked(true);
+    connect(showMask_, &QCheckBox::toggled, this, &DataPane::refreshPreview);
+
+    auto* right = new QWidget(this);
+    auto* rl = new QVBoxLayout(right);
+    rl->addWidget(preview_, 1);
+    rl->addWidget(showMask_);
+    rl->addWidget(info_);
+
+    auto* split = new QSplitter(this);
+    split->setObjectName(QStringLiteral("dataSplitter"));
+    split->addWidget(tree_);
+    split->addWidget(right);
+    split->setStretchFactor(1, 2);
+
+    auto* bottom = new QHBoxLayout;
+    progress_->setRange(0, 1000);
+    bottom->addWidget(progress_, 1);
+    bottom->addWidget(progressText_);
+    bottom->addWidget(cancel_);
+    cancel_->setObjectName(QStringLiteral("cancelButton"));
+    connect(cancel_, &QPushButton::clicked, demoJob_, &JobRunner::cancel);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(toolbar_);
+    layout->addWidget(split, 1);
+    layout->addLayout(bottom);
+    setBusy(false);
+
+    connect(demoJob_, &JobRunner::progress, this,
+            [this](double fraction, const QString& message, double eta) {
+                progress_->setValue(int(std::max(0.0, fraction) * 1000));
+                progressText_->setText(formatEta(eta));
+                Q_EMIT statusMessage(message);
+            });
+    retranslateUi();
+}
+
+DataPane::~DataPane() = default;
+
+QString DataPane::title() const
+{
+    return tr("Data");
+}
+
+QIcon DataPane::icon() const
+{
+    return style()->standardIcon(QStyle::SP_DirHomeIcon);
+}
+
+void DataPane::retranslateUi()
+{
+    openAction_->setText(tr("Open folder…"));
+    openAction_->setToolTip(tr("Choose a folder of images to browse"));
+    demoAction_->setText(tr("Generate demo data…"));
+    demoAction_->setToolTip(tr("Write a synthetic crack dataset with exact masks"));
+    folderLabel_->setText(root_.isEmpty() ? tr("No folder open") : QDir::toNativeSeparators(root_));
+    showMask_->setText(tr("Show crack mask"));
+    cancel_->setText(tr("Cancel"));
+    if (image_.isNull())
+        preview_->setText(tr("Select an image to preview it."));
+    info_->setText(previewInfo());
+}
+
+QString DataPane::previewInfo() const
+{
+    if (!lastError_.isEmpty())
+        return lastError_;
+    if (image_.isNull())
+        return {};
+    QString text = tr("%1 × %2 px").arg(image_.width()).arg(image_.height());
+    if (crackFraction_ >= 0)
+        text += QStringLiteral(" · ") +
+                tr("crack pixels: %1 %").arg(QLocale().toString(crackFraction_ * 100, 'f', 2));
+    else
+        text += QStringLiteral(" · ") + tr("no mask");
+    return text;
+}
+
+void DataPane::setRootFolder(const QString& folder)
+{
+    if (!QFileInfo(folder).isDir())
+        return;
+    root_ = QFileInfo(folder).absoluteFilePath();
+    const QModelIndex idx = model_->setRootPath(root_);
+    tree_->setRootIndex(idx);
+    tree_->setEnabled(true);
+    folderLabel_->setText(QDir::toNativeSeparators(root_));
+}
+
+void DataPane::chooseFolder()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open image folder"), root_);
+    if (!dir.isEmpty())
+        setRootFolder(dir);
+}
+
+void DataPane::chooseDemoFolder()
+{
+    const QString base = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
+    const QString dir = QFileDialog::getExistingDirectory(
+        this, tr("Folder for the demo dataset (empty, or an earlier demo dataset)"), base);
+    if (!dir.isEmpty())
+        generateDemoData(dir);
+}
+
+void DataPane::cancelDemoData()
+{
+    demoJob_->cancel();
+}
+
+void DataPane::generateDemoData(const QString& folder, const synth::DemoDatasetOptions& options)
+{
+    const std::string dir = folder.toStdString();
+    const bool ok = demoJob_->start([dir, options](const CancelToken& c, ProgressSink* sink) {
+        return synth::writeDemoDataset(dir, options, c, sink).status();
+    });
+    if (!ok)
+        return;
+    setBusy(true);
+    connect(
+        demoJob_, &JobRunner::finished, this,
+        [this, folder](const Status& s) {
+            setBusy(false);
+            if (s.isOk()) {
+                setRootFolder(folder);
+                Q_EMIT statusMessage(tr("Demo dataset ready."), 5000);
+                Q_EMIT demoDataReady(folder);
+            } else {
+                Q_EMIT statusMessage(errorMessage(s).section(QLatin1Char('\n'), 0, 0), 0);
+                lastError_ = errorMessage(s);
+                info_->setText(lastError_);
+                Q_EMIT demoDataFailed(s);
+            }
+        },
+        Qt::SingleShotConnection);
+}
+
+void DataPane::previewImage(const QString& path)
+{
+    imagePath_ = path;
+    maskPath_ = maskFor(path);
+    if (imageJob_->isRunning()) {
+        // Newest request wins: the running decode is dropped when it lands.
+        imageJob_->cancel();
+        return;
+    }
+    auto image = std::make_shared<QImage>();
+    auto mask = std::make_shared<Image>();
+    const std::string ip = path.toStdString(), mp = maskPath_.toStdString();
+    imageJob_->start([=](const CancelToken&, ProgressSink*) -> Status {
+        auto im = readImage(ip);
+        if (!im)
+            return im.status();
+        *image = toQImage(*im);
+        if (!mp.empty()) {
+            auto m = readImage(mp);
+            if (m && m->width == im->width && m->height == im->height)
+                *mask = std::move(*m);
+        }
+        return Status::ok();
+    });
+    connect(
+        imageJob_, &JobRunner::finished, this,
+        [this, path, image, mask](const Status& s) {
+            if (path != imagePath_) { // a newer selection arrived meanwhile
+                previewImage(imagePath_);
+                return;
+            }
+            lastError_.clear();
+            if (!s.isOk()) {
+                image_ = QImage();
+                overlay_ = QImage();
+                lastError_ = errorMessage(s);
+                preview_->setPixmap({});
+                preview_->setText(tr("Cannot show this image."));
+            } else {
+                image_ = *image;
+                if (!mask->empty()) {
+                    size_t n = 0;
+                    for (size_t i = 0; i < mask->pixels.size(); i += mask->channels)
+                        n += mask->pixels[i] != 0;
+                    crackFraction_ = double(n) / (double(mask->width) * mask->height);
+                    overlay_ = overlayMask(image_, *mask, QColor(255, 40, 40), 0.6);
+                } else {
+                    crackFraction_ = -1;
+                    overlay_ = QImage();
+                }
+            }
+            refreshPreview();
+            Q_EMIT previewReady();
+        },
+        Qt::SingleShotConnection);
+}
+
+void DataPane::refreshPreview()
+{
+    showMask_->setEnabled(!overlay_.isNull());
+    shown_ = (showMask_->isChecked() && !overlay_.isNull()) ? overlay_ : image_;
+    info_->setText(previewInfo());
+    if (shown_.isNull())
+        return;
+    // Nearest-neighbour when enlarging keeps thin cracks crisp; smooth when shrinking.
+    const QSize target = preview_->size();
+    const bool enlarge = shown_.width() < target.width() && shown_.height() < target.height();
+    preview_->setPixmap(QPixmap::fromImage(shown_.scaled(
+        target, Qt::KeepAspectRatio, enlarge ? Qt::FastTransformation : Qt::SmoothTransformation)));
+}
+
+void DataPane::resizeEvent(QResizeEvent* e)
+{
+    Pane::resizeEvent(e);
+    refreshPreview();
+}
+
+void DataPane::setBusy(bool busy)
+{
+    progress_->setVisible(busy);
+    progressText_->setVisible(busy);
+    cancel_->setVisible(busy);
+    demoAction_->setEnabled(!busy);
+    if (busy)
+        progress_->setValue(0);
+}
+
+bool DataPane::isBusy() const
+{
+    return demoJob_->isRunning() || imageJob_->isRunning();
+}
+
+void DataPane::saveState(QSettings& s) const
+{
+    s.setValue(QStringLiteral("data/folder"), root_);
+}
+
+void DataPane::restoreState(QSettings& s)
+{
+    const QString f = s.value(QStringLiteral("data/folder")).toString();
+    if (!f.isEmpty() && QFileInfo(f).isDir())
+        setRootFolder(f);
+}
+
+} // namespace fisura::ui

@@ -1,0 +1,60 @@
+// A pane is one workspace of the main window (Data, Train, Analyze, Inspect, System). It owns
+// its widgets, actions and saved state; MainWindow only composes panes.
+#pragma once
+
+#include <QIcon>
+#include <QSettings>
+#include <QWidget>
+
+class QLabel;
+
+namespace fisura::ui
+{
+
+class Pane : public QWidget
+{
+    Q_OBJECT
+public:
+    using QWidget::QWidget;
+
+    /// Stable id for settings and tests ("data", "train", ...).
+    virtual QString paneId() const = 0;
+    /// Translated title for navigation.
+    virtual QString title() const = 0;
+    virtual QIcon icon() const { return {}; }
+    virtual void saveState(QSettings&) const {}
+    virtual void restoreState(QSettings&) {}
+
+Q_SIGNALS:
+    /// The title changed (language switch); navigation relabels.
+    void titleChanged();
+    /// A short message for the main window's status bar.
+    void statusMessage(const QString& text, int timeoutMs = 0);
+
+protected:
+    /// Re-set every visible string; called on language change.
+    virtual void retranslateUi() = 0;
+    void changeEvent(QEvent* e) override;
+};
+
+/// A pane whose feature is not built yet: it says what will come, in the user's language.
+class PlaceholderPane : public Pane
+{
+    Q_OBJECT
+public:
+    enum class Kind { Train, Analyze, Inspect };
+    explicit PlaceholderPane(Kind kind, QWidget* parent = nullptr);
+    QString paneId() const override;
+    QString title() const override;
+    QIcon icon() const override;
+
+protected:
+    void retranslateUi() override;
+
+private:
+    Kind kind_;
+    QLabel* heading_;
+    QLabel* body_;
+};
+
+} // namespace fisura::ui
