@@ -1,15 +1,16 @@
 // Batch-size probe on a U-Net-like segmentation net (encoder-decoder with skips, BatchNorm,
 // transpose convolutions; a stand-in written for this benchmark only). Measures:
-//  1. fisura::probeBatchSize() for bf16 training: chosen batch, largest fit, time taken;
-//  2. an independent sweep (more steps per size) -> probed batch as % of the best throughput;
-//  3. fp32, fp32+TF32 and bf16 at one batch: images/s and peak allocated memory;
-//  4. the cost of releasing cached blocks after every step.
+//  1. fp32, fp32+TF32 and bf16 at one batch: images/s and peak allocated memory;
+//  2. the cost of releasing cached blocks after every step;
+//  3. fisura::probeBatchSize() for bf16 training: chosen batch, largest fit, time taken;
+//  4. an independent sweep (more steps per size) -> probed batch as % of the best throughput.
 // Usage: bench_probe [input=512] [base=32] [max_batch=1024] [fixed_batch=32]
 // Prints one JSON object per measurement line (JSON Lines) on stdout.
 #include "compat/torch_compat.h"
 
 #include <ATen/autocast_mode.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -210,7 +211,39 @@ int main(int argc, char** argv)
                 cuda ? "true" : "false");
     std::fflush(stdout);
 
-    // 1. The probe, as the product runs it (bf16 on a GPU that has it).
+    // 1. Precision at a fixed batch.
+    for (Mode m : {Mode::FP32, Mode::TF32, Mode::BF16}) {
+        if (!cuda && m != Mode::FP32)
+            continue;
+        trainer.setMode(m);
+        double ips = 0;
+        uint64_t peak = 0;
+        const bool ok = timeSteps(trainer, dev, fixedBatch, 2, 5, ips, peak);
+        trainer.dropInputs();
+        fisura::releaseGpuMemory(dev);
+        std::printf("{\"what\": \"precision\", \"mode\": \"%s\", \"batch\": %d, \"ok\": %s, "
+                    "\"images_per_second\": %.1f, \"peak_bytes\": %llu}\n",
+                    modeName(m), fixedBatch, ok ? "true" : "false", ips,
+                    static_cast<unsigned long long>(peak));
+        std::fflush(stdout);
+    }
+
+    // 2. Releasing cached blocks after every step (what the product does not do).
+    if (cuda) {
+        trainer.setMode(Mode::BF16);
+        double keep = 0, release = 0;
+        uint64_t peak = 0;
+        timeSteps(trainer, dev, fixedBatch, 2, 10, keep, peak, false);
+        timeSteps(trainer, dev, fixedBatch, 2, 10, release, peak, true);
+        trainer.dropInputs();
+        fisura::releaseGpuMemory(dev);
+        std::printf("{\"what\": \"release_each_step\", \"batch\": %d, \"keep_ips\": %.1f, "
+                    "\"release_ips\": %.1f, \"slowdown\": %.3f}\n",
+                    fixedBatch, keep, release, keep / release);
+        std::fflush(stdout);
+    }
+
+    // 3. The probe, as the product runs it (bf16 on a GPU that has it).
     trainer.setMode(cuda ? Mode::BF16 : Mode::FP32);
     fisura::BatchProbeOptions o;
     o.deviceIndex = dev;
@@ -222,8 +255,10 @@ int main(int argc, char** argv)
     trainer.dropInputs();
     fisura::releaseGpuMemory(dev);
     if (!probe) {
-        std::printf("{\"what\": \"probe\", \"error\": \"%s\"}\n",
-                    probe.status().toString().c_str());
+        std::string why = probe.status().toString();
+        std::replace(why.begin(), why.end(), '"', '\'');
+        std::replace(why.begin(), why.end(), '\n', ' ');
+        std::printf("{\"what\": \"probe\", \"error\": \"%s\"}\n", why.c_str());
         return 1;
     }
     std::printf("{\"what\": \"probe\", \"mode\": \"%s\", \"seconds\": %.1f, \"result\": %s}\n",
@@ -231,7 +266,7 @@ int main(int argc, char** argv)
                 fisura::toJson(*probe, -1).c_str());
     std::fflush(stdout);
 
-    // 2. Independent sweep: powers of two up to the headroom limit, plus the probed size.
+    // 4. Independent sweep: powers of two up to the headroom limit, plus the probed size.
     std::map<int, double> sweep;
     for (int b = 8; b <= probe->headroomLimit; b *= 2)
         sweep[b] = 0;
@@ -253,35 +288,5 @@ int main(int argc, char** argv)
                 probe->batchSize, sweep[probe->batchSize], best, sweep[probe->batchSize] / best);
     fisura::releaseGpuMemory(dev);
 
-    // 3. Precision at a fixed batch.
-    for (Mode m : {Mode::FP32, Mode::TF32, Mode::BF16}) {
-        if (!cuda && m != Mode::FP32)
-            continue;
-        trainer.setMode(m);
-        double ips = 0;
-        uint64_t peak = 0;
-        const bool ok = timeSteps(trainer, dev, fixedBatch, 2, 5, ips, peak);
-        trainer.dropInputs();
-        fisura::releaseGpuMemory(dev);
-        std::printf("{\"what\": \"precision\", \"mode\": \"%s\", \"batch\": %d, \"ok\": %s, "
-                    "\"images_per_second\": %.1f, \"peak_bytes\": %llu}\n",
-                    modeName(m), fixedBatch, ok ? "true" : "false", ips,
-                    static_cast<unsigned long long>(peak));
-        std::fflush(stdout);
-    }
-
-    // 4. Releasing cached blocks after every step (what the product does not do).
-    if (cuda) {
-        trainer.setMode(Mode::BF16);
-        double keep = 0, release = 0;
-        uint64_t peak = 0;
-        timeSteps(trainer, dev, fixedBatch, 2, 10, keep, peak, false);
-        timeSteps(trainer, dev, fixedBatch, 2, 10, release, peak, true);
-        trainer.dropInputs();
-        fisura::releaseGpuMemory(dev);
-        std::printf("{\"what\": \"release_each_step\", \"batch\": %d, \"keep_ips\": %.1f, "
-                    "\"release_ips\": %.1f, \"slowdown\": %.3f}\n",
-                    fixedBatch, keep, release, keep / release);
-    }
     return 0;
 }

@@ -14,6 +14,8 @@ log "build $(date -u +%FT%TZ)"
   cmake --build "$B" -j16 --target fisura-cli bench_probe bench_sampler; } > "$OUT/build.log" 2>&1 ||
   { tail -60 "$OUT/build.log"; exit 1; }
 CLI=$B/app/cli/fisura-cli
+ctest --test-dir "$B" -R "cli_(version|info_json|monitor|policy)" --output-on-failure 2>&1 |
+    tail -15 >> "$OUT/session.txt"
 
 log "inventory"
 nvidia-smi --query-gpu=index,name,pci.bus_id,driver_version,memory.total,compute_cap \
@@ -49,11 +51,11 @@ kill $SMI
 log "probe benchmark with monitor running"
 "$CLI" monitor --hz 2 --seconds 0 --json > "$OUT/monitor.jsonl" 2>> "$OUT/session.txt" &
 MON=$!
-timeout 170 "$B/tests/bench/bench_probe" 512 32 1024 32 > "$OUT/probe.jsonl" 2>> "$OUT/session.txt"
+timeout 200 "$B/tests/bench/bench_probe" 512 32 1024 32 > "$OUT/probe.jsonl" 2>> "$OUT/session.txt"
 log "bench_probe rc=$?"
 kill -INT $MON; wait $MON
 PROBED=$(python3 -c "import json,sys;[print(j['result']['batch_size']) for j in map(json.loads,open(sys.argv[1])) if j.get('what')=='probe' and 'result' in j]" "$OUT/probe.jsonl")
 log "peer (PyTorch) probed=${PROBED:-none}"
-timeout 60 python3 "$S/tests/bench/unet_peer.py" 512 32 fp32:32 tf32:32 bf16:32 ${PROBED:+bf16:$PROBED} \
+timeout 75 python3 "$S/tests/bench/unet_peer.py" 512 32 fp32:32 tf32:32 bf16:32 ${PROBED:+bf16:$PROBED} \
     > "$OUT/peer.jsonl" 2>> "$OUT/session.txt"
 log "peer rc=$? $(date -u +%FT%TZ)"
