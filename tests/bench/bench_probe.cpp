@@ -4,7 +4,10 @@
 //  2. the cost of releasing cached blocks after every step;
 //  3. fisura::probeBatchSize() for bf16 training: chosen batch, largest fit, time taken;
 //  4. an independent sweep (more steps per size) -> probed batch as % of the best throughput.
-// Usage: bench_probe [input=512] [base=32] [max_batch=1024] [fixed_batch=32]
+// Usage: bench_probe [input=512] [base=32] [max_batch=1024] [fixed_batch=32] [cudnn_benchmark=0]
+// cuDNN autotuning is off by default: with it every new batch size re-tunes every convolution.
+// With it on, the first fp32 measurement (batch 32, 512 px, 7 steps) did not finish within 200 s
+// on an H200 (GPU busy throughout); autotuning is the suspected cause, not yet confirmed.
 // Prints one JSON object per measurement line (JSON Lines) on stdout.
 #include "compat/torch_compat.h"
 
@@ -202,10 +205,11 @@ int main(int argc, char** argv)
     const int base = argc > 2 ? std::atoi(argv[2]) : 32;
     const int maxBatch = argc > 3 ? std::atoi(argv[3]) : 1024;
     const int fixedBatch = argc > 4 ? std::atoi(argv[4]) : 32;
+    const bool autotune = argc > 5 && std::atoi(argv[5]) != 0;
     const bool cuda = torch::cuda::is_available();
     const int dev = cuda ? 0 : -1;
     torch::manual_seed(0);
-    at::globalContext().setBenchmarkCuDNN(cuda);
+    at::globalContext().setBenchmarkCuDNN(cuda && autotune);
     Trainer trainer(input, base, cuda ? torch::Device(torch::kCUDA, 0) : torch::kCPU);
     std::printf("{\"what\": \"setup\", \"input\": %d, \"base\": %d, \"cuda\": %s}\n", input, base,
                 cuda ? "true" : "false");

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """PyTorch peer of bench_probe: the same U-Net-like net, loss, optimizer and settings
-(channels-last, cuDNN benchmark, Adam), timed the same way (2 warm-up + N timed steps).
+(channels-last, no cuDNN autotuning, Adam), timed the same way (2 warm-up + N timed steps).
 Usage: unet_peer.py INPUT BASE MODE:BATCH [MODE:BATCH ...]   MODE = fp32 | tf32 | bf16
 Prints one JSON object per line."""
 import json
@@ -50,7 +50,7 @@ def main():
     size, base = int(sys.argv[1]), int(sys.argv[2])
     dev = torch.device("cuda")
     torch.manual_seed(0)
-    torch.backends.cudnn.benchmark = True
+    torch.backends.cudnn.benchmark = False  # as bench_probe's default
     net = UNet(base).to(dev).to(memory_format=torch.channels_last)
     opt = torch.optim.Adam(net.parameters(), lr=1e-3)
     for spec in sys.argv[3:]:
