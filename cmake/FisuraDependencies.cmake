@@ -35,6 +35,5 @@ find_package(Threads REQUIRED)
 
 if(FISURA_BUILD_GUI)
     find_package(Qt6 6.4 REQUIRED COMPONENTS Core Gui Widgets PrintSupport LinguistTools Test)
-    qt_standard_project_setup()
     include(FisuraQCustomPlot)
 endif()

@@ -4,6 +4,7 @@
 function(fisura_add_qtest name)
     cmake_parse_arguments(T "GUI" "" "SOURCES;LIBS;LABELS" ${ARGN})
     add_executable(${name} ${T_SOURCES})
+    set_target_properties(${name} PROPERTIES AUTOMOC ON)
     target_link_libraries(${name} PRIVATE Qt6::Test fisura_options ${T_LIBS})
     target_compile_definitions(${name} PRIVATE
         FISURA_SHARED_DATA="${PROJECT_SOURCE_DIR}/../shared/data")

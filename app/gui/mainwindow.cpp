@@ -60,7 +60,8 @@ MainWindow::MainWindow(QWidget* parent)
     retranslateUi();
 
     QSettings s;
-    restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
+    if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1100, 720);
     for (ui::Pane* p : panes_)
         p->restoreState(s);
     showPane(s.value(QStringLiteral("window/pane"), QStringLiteral("data")).toString());

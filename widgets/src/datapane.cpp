@@ -62,6 +62,7 @@ DataPane::DataPane(QWidget* parent)
     demoAction_ = toolbar_->addAction(style()->standardIcon(QStyle::SP_FileDialogNewFolder),
                                       QString(), this, &DataPane::chooseDemoFolder);
     demoAction_->setObjectName(QStringLiteral("demoDataAction"));
+    toolbar_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     toolbar_->addSeparator();
     toolbar_->addWidget(folderLabel_);
 
@@ -72,11 +73,13 @@ DataPane::DataPane(QWidget* parent)
     tree_->setObjectName(QStringLiteral("fileTree"));
     tree_->hideColumn(2); // type
     tree_->hideColumn(3); // date: name and size are what matter here
+    tree_->header()->setStretchLastSection(false);
     tree_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    tree_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     tree_->setEnabled(false);
     connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& idx) {
-                if (idx.isValid() && !model_->isDir(idx))
+                if (idx.isValid() && !model_->isDir(idx) && model_->filePath(idx) != imagePath_)
                     previewImage(model_->filePath(idx));
             });
 
@@ -101,6 +104,7 @@ DataPane::DataPane(QWidget* parent)
     split->addWidget(tree_);
     split->addWidget(right);
     split->setStretchFactor(1, 2);
+    split->setSizes({360, 640});
 
     auto* bottom = new QHBoxLayout;
     progress_->setRange(0, 1000);
@@ -230,6 +234,11 @@ void DataPane::previewImage(const QString& path)
 {
     imagePath_ = path;
     maskPath_ = maskFor(path);
+    if (!root_.isEmpty() && path.startsWith(root_)) {
+        const QModelIndex idx = model_->index(path); // keep the browser in step
+        tree_->setCurrentIndex(idx);
+        tree_->scrollTo(idx);
+    }
     if (imageJob_->isRunning()) {
         // Newest request wins: the running decode is dropped when it lands.
         imageJob_->cancel();
