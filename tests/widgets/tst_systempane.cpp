@@ -212,6 +212,12 @@ private Q_SLOTS:
         QCOMPARE(pane.memoryBar()->total(), 80ull << 30);
         QCOMPARE(pane.memoryBar()->caption(), QStringLiteral("20.0 / 80.0 GiB"));
         QCOMPARE(pane.gauge()->gpuPercent(), 9.0);
+        // FISURA_GRAB=<file.png> saves how the pane looks (for reviewing layout by eye).
+        if (qEnvironmentVariableIsSet("FISURA_GRAB")) {
+            pane.resize(1100, 800);
+            pane.showSamples(samples(300, true));
+            pane.grab().save(qEnvironmentVariable("FISURA_GRAB"));
+        }
     }
 
     void liveSamplerFeedsThePlot()
