@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cmd_train.h"
+#include "cmd_device.h"
 #include "fisura/job.h"
 #include "fisura/synth.h"
 #include "fisura/sysinfo.h"
@@ -45,11 +46,16 @@ void printInfoText(const fisura::MachineInfo& m)
               << "libtiff:   " << fisura::libtiffVersion() << "\n"
               << "CUDA:      " << (m.cudaUsable ? "usable" : "not usable") << " - " << m.cudaStatus
               << "\n";
+    if (!m.cudaRuntimeVersion.empty())
+        std::cout << "Versions:  CUDA runtime " << m.cudaRuntimeVersion << ", driver API "
+                  << m.cudaDriverVersion << ", NVIDIA driver " << m.nvidiaDriverVersion
+                  << ", cuDNN " << m.cudnnVersion << "\n";
     for (const auto& g : m.gpus)
         std::cout << "GPU " << g.index << ":     " << g.name << ", compute " << g.computeMajor
                   << "." << g.computeMinor << ", " << g.multiprocessors << " SMs, "
                   << gib(g.totalMemoryBytes) << " (" << gib(g.freeMemoryBytes) << " free)"
-                  << (g.bf16 ? ", bf16" : "") << (g.tf32 ? ", TF32" : "") << "\n";
+                  << (g.fp16 ? ", fp16" : "") << (g.bf16 ? ", bf16" : "")
+                  << (g.tf32 ? ", TF32" : "") << ", PCI " << g.pciBusId << "\n";
 }
 
 /// Progress as one updating line on a terminal, one line per report otherwise.
@@ -111,6 +117,7 @@ int main(int argc, char** argv)
     registerPyramidCommand(app);
     registerTrainCommand(app);
 
+    fisura::cli::registerDeviceCommands(app);
     CLI11_PARSE(app, argc, argv);
 
     if (showVersion) {

@@ -19,6 +19,7 @@
 #include "pane.h"
 #include "settingsdialog.h"
 #include "systempane.h"
+#include "usagegauge.h"
 
 namespace fisura::app
 {
@@ -51,6 +52,8 @@ MainWindow::MainWindow(QWidget* parent)
 
     deviceLabel_->setObjectName(QStringLiteral("deviceLabel"));
     statusBar()->addPermanentWidget(deviceLabel_);
+    statusBar()->addPermanentWidget(system_->gauge());
+    system_->gauge()->show();
     connect(system_, &ui::SystemPane::machineChanged, this,
             [this] { deviceLabel_->setText(system_->summary()); });
 
@@ -64,6 +67,7 @@ MainWindow::MainWindow(QWidget* parent)
         p->restoreState(s);
     showPane(s.value(QStringLiteral("window/pane"), QStringLiteral("data")).toString());
     system_->refresh();
+    system_->startTelemetry();
 }
 
 MainWindow::~MainWindow() = default;

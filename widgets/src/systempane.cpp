@@ -1,21 +1,33 @@
 #include "systempane.h"
 
+#include <QAction>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
+#include <QPushButton>
+#include <QSplitter>
 #include <QStyle>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include "fisura/gpumemory.h"
+#include "fisura/policy.h"
 #include "fisura/version.h"
 #include "jobrunner.h"
+#include "telemetryplot.h"
+#include "usagegauge.h"
 
 namespace fisura::ui
 {
 
 SystemPane::SystemPane(QWidget* parent)
     : Pane(parent), job_(new JobRunner(this)), heading_(new QLabel(this)),
-      explanation_(new QLabel(this)), facts_(new QTreeWidget(this))
+      explanation_(new QLabel(this)), facts_(new QTreeWidget(this)), liveHeading_(new QLabel(this)),
+      telemetryNote_(new QLabel(this)), memoryBar_(new MemoryBar(this)),
+      releaseButton_(new QPushButton(this)), releaseAction_(new QAction(this)),
+      plot_(new TelemetryPlot(this)), gauge_(new UsageGauge(this)), poll_(new QTimer(this))
 {
     QFont f = heading_->font();
     f.setPointSizeF(f.pointSizeF() * 1.3);
@@ -24,13 +36,39 @@ SystemPane::SystemPane(QWidget* parent)
     explanation_->setWordWrap(true);
     explanation_->setObjectName(QStringLiteral("explanation"));
     facts_->setObjectName(QStringLiteral("facts"));
-    facts_->setColumnCount(2);
+    facts_->setColumnCount(3);
     facts_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    facts_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     facts_->setRootIsDecorated(true);
+    telemetryNote_->setObjectName(QStringLiteral("telemetryNote"));
+    telemetryNote_->setWordWrap(true);
+    releaseButton_->setObjectName(QStringLiteral("releaseGpuMemory"));
+    releaseAction_->setObjectName(QStringLiteral("releaseGpuMemoryAction"));
+    connect(releaseAction_, &QAction::triggered, this, &SystemPane::releaseGpuMemoryNow);
+    connect(releaseButton_, &QPushButton::clicked, releaseAction_, &QAction::trigger);
+    connect(poll_, &QTimer::timeout, this, &SystemPane::pollTelemetry);
+    liveHeading_->setFont(heading_->font());
+    gauge_->hide(); // lives in the main window's status bar, not in this pane's layout
+
+    auto* live = new QWidget(this);
+    auto* liveLayout = new QVBoxLayout(live);
+    liveLayout->setContentsMargins(0, 0, 0, 0);
+    liveLayout->addWidget(liveHeading_);
+    liveLayout->addWidget(telemetryNote_);
+    auto* memRow = new QHBoxLayout;
+    memRow->addWidget(memoryBar_, 1);
+    memRow->addWidget(releaseButton_);
+    liveLayout->addLayout(memRow);
+    liveLayout->addWidget(plot_, 1);
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(facts_);
+    split->addWidget(live);
+    split->setStretchFactor(1, 2);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(heading_);
     layout->addWidget(explanation_);
-    layout->addWidget(facts_, 1);
+    layout->addWidget(split, 1);
     retranslateUi();
 }
 
@@ -77,8 +115,80 @@ QString SystemPane::summary() const
 void SystemPane::retranslateUi()
 {
     heading_->setText(tr("This computer"));
-    facts_->setHeaderLabels({tr("Item"), tr("Value")});
+    liveHeading_->setText(tr("Live activity"));
+    releaseAction_->setText(tr("Release GPU memory"));
+    releaseAction_->setToolTip(tr("Hand memory that Fisura keeps cached on the GPU back to the "
+                                  "driver, for other programs"));
+    releaseButton_->setText(releaseAction_->text());
+    releaseButton_->setToolTip(releaseAction_->toolTip());
+    facts_->setHeaderLabels({tr("Item"), tr("Value"), tr("Why")});
     rebuild();
+}
+
+void SystemPane::startTelemetry(double hz)
+{
+    if (!sampler_) {
+        TelemetryOptions o;
+        o.hz = hz;
+        sampler_ = std::make_unique<TelemetrySampler>(o);
+    } else {
+        sampler_->setRate(hz);
+    }
+    sampler_->start();
+    poll_->start(std::max(100, int(500 / hz)));
+    rebuild();
+}
+
+void SystemPane::stopTelemetry()
+{
+    poll_->stop();
+    if (sampler_)
+        sampler_->stop();
+}
+
+void SystemPane::pollTelemetry()
+{
+    if (!sampler_)
+        return;
+    const uint64_t pushed = sampler_->history().pushed();
+    if (pushed == seen_)
+        return;
+    seen_ = pushed;
+    showSamples(sampler_->history().snapshot());
+}
+
+void SystemPane::showSamples(const std::vector<TelemetrySample>& samples)
+{
+    plot_->setSamples(samples);
+    if (samples.empty())
+        return;
+    const TelemetrySample& last = samples.back();
+    gauge_->setSample(last);
+    const bool gpu = !last.gpus.empty();
+    memoryBar_->setVisible(gpu);
+    if (gpu) {
+        uint64_t allocated = 0, reserved = 0;
+        if (machine_.cudaUsable) {
+            if (auto m = gpuMemoryStats(0)) {
+                allocated = m->allocatedBytes;
+                reserved = m->reservedBytes;
+            }
+        }
+        const GpuSample& g = last.gpus.front();
+        memoryBar_->setValues(g.memoryUsedBytes, g.memoryTotalBytes, allocated, reserved);
+    }
+}
+
+void SystemPane::releaseGpuMemoryNow()
+{
+    auto r = releaseGpuMemory(0);
+    const QLocale loc;
+    if (r)
+        Q_EMIT statusMessage(tr("Released %1 MiB of cached GPU memory")
+                                 .arg(loc.toString(double(*r) / 1048576.0, 'f', 0)),
+                             5000);
+    else
+        Q_EMIT statusMessage(tr("There is no GPU memory to release on this computer"), 5000);
 }
 
 void SystemPane::rebuild()
@@ -144,7 +254,31 @@ void SystemPane::rebuild()
         add(gi, tr("Memory"),
             tr("%1 total, %2 free").arg(gib(g.totalMemoryBytes), gib(g.freeMemoryBytes)));
     }
+    // What Fisura would choose for training a segmentation model here, and why.
+    PolicyRequest request;
+    const ExecutionPolicy policy = choosePolicy(machine_, request);
+    auto* chosen = add(nullptr, tr("Chosen settings"),
+                       tr("for training a U-Net on %1 px images").arg(request.inputSize));
+    chosen->setData(0, Qt::UserRole, QStringLiteral("policy"));
+    for (const PolicyChoice& c : policy.choices) {
+        auto* it = add(chosen, QString::fromStdString(c.what), QString::fromStdString(c.value));
+        it->setText(2, QString::fromStdString(c.reason));
+        it->setToolTip(2, it->text(2));
+    }
     facts_->expandAll();
+
+    releaseAction_->setEnabled(machine_.cudaUsable);
+    releaseButton_->setEnabled(machine_.cudaUsable);
+    if (sampler_ && !sampler_->hasGpuTelemetry())
+        telemetryNote_->setText(
+            machine_.cudaUsable
+                ? tr("GPU figures are unavailable (the NVIDIA management library could not be "
+                     "loaded); processor and memory are shown.")
+                : tr("There is no GPU to watch on this computer; the plot shows the processor "
+                     "and memory."));
+    else
+        telemetryNote_->clear();
+    telemetryNote_->setVisible(!telemetryNote_->text().isEmpty());
 }
 
 } // namespace fisura::ui

@@ -1,16 +1,27 @@
-// The System pane: what this machine can do for Fisura (CPU, RAM, LibTorch, CUDA, GPUs).
+// The System pane: what this machine can do for Fisura (CPU, RAM, LibTorch, CUDA, GPUs), the
+// settings Fisura chooses for it and why, and live telemetry (plots, memory bar, status gauge).
 #pragma once
 
+#include <memory>
+#include <vector>
+
 #include "fisura/sysinfo.h"
+#include "fisura/telemetry.h"
 #include "pane.h"
 
+class QAction;
 class QLabel;
+class QPushButton;
+class QTimer;
 class QTreeWidget;
 
 namespace fisura::ui
 {
 
 class JobRunner;
+class MemoryBar;
+class TelemetryPlot;
+class UsageGauge;
 
 class SystemPane : public Pane
 {
@@ -29,6 +40,19 @@ public:
     /// One line for the status bar: "NVIDIA H200 · bf16" or "CPU · 2 cores".
     QString summary() const;
 
+    /// Start sampling (NVML when present, /proc always) and refresh the plots from it.
+    void startTelemetry(double hz = 2.0);
+    void stopTelemetry();
+    /// Show these samples as if the sampler had produced them (tests, replay).
+    void showSamples(const std::vector<TelemetrySample>& samples);
+    /// The compact GPU/CPU meter the main window puts in its status bar (hidden until shown
+    /// there).
+    UsageGauge* gauge() const { return gauge_; }
+    TelemetryPlot* telemetryPlot() const { return plot_; }
+    MemoryBar* memoryBar() const { return memoryBar_; }
+    /// "Release GPU memory": hands LibTorch's cached blocks back to the driver.
+    QAction* releaseGpuMemoryAction() const { return releaseAction_; }
+
 Q_SIGNALS:
     void machineChanged();
 
@@ -37,6 +61,8 @@ protected:
 
 private:
     void rebuild();
+    void pollTelemetry();
+    void releaseGpuMemoryNow();
 
     JobRunner* job_;
     QLabel* heading_;
@@ -44,6 +70,17 @@ private:
     QTreeWidget* facts_;
     MachineInfo machine_;
     bool haveMachine_ = false;
+
+    QLabel* liveHeading_;
+    QLabel* telemetryNote_;
+    MemoryBar* memoryBar_;
+    QPushButton* releaseButton_;
+    QAction* releaseAction_;
+    TelemetryPlot* plot_;
+    UsageGauge* gauge_;
+    QTimer* poll_;
+    std::unique_ptr<TelemetrySampler> sampler_;
+    uint64_t seen_ = 0;
 };
 
 } // namespace fisura::ui

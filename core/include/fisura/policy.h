@@ -2,9 +2,12 @@
 // UI can show. Analysts never have to know what TF32 is; they can still override.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "fisura/job.h"
+#include "fisura/status.h"
 #include "fisura/sysinfo.h"
 
 namespace fisura
@@ -54,5 +57,57 @@ ExecutionPolicy choosePolicy(const MachineInfo& machine, const PolicyRequest& re
 
 /// The fallback batch size of the original write-ups' memory table.
 int fallbackBatchSize(unsigned long long deviceMemoryBytes);
+
+// ---- Batch size by measurement ----------------------------------------------------------------
+
+/// One training (forward + backward + optimizer) or inference step at `batch` samples, supplied
+/// by the caller so the probe stays model-agnostic. Return ErrorCode::OutOfMemory when the batch
+/// does not fit (see device/torch_step.h for the LibTorch-side guard that maps the exception);
+/// any other error aborts the probe.
+using BatchStep = std::function<Status(int batch)>;
+
+struct BatchProbeOptions {
+    int deviceIndex = -1; ///< CUDA device to synchronize and measure; -1 = CPU
+    int minBatch = 1;
+    int maxBatch = 1024;         ///< never probe beyond this
+    double headroom = 0.10;      ///< keep this fraction below the largest batch that ran
+    int warmupSteps = 1;         ///< untimed steps per size (cuDNN autotuning, allocator warm-up)
+    int timedSteps = 3;          ///< timed steps per size
+    double maxStepSeconds = 2.0; ///< stop growing once one step takes longer (the CPU sweep)
+};
+
+struct BatchProbeSample {
+    int batch = 0;
+    bool fits = false;          ///< ran without running out of memory
+    double imagesPerSecond = 0; ///< 0 when it did not fit or was not timed
+    double stepSeconds = 0;     ///< mean timed step
+    uint64_t peakBytes = 0;     ///< peak allocated by the caching allocator (GPU only)
+};
+
+struct BatchProbeResult {
+    int batchSize = 0;     ///< the choice: best images/s among sizes within the headroom
+    int largestFit = 0;    ///< largest size that ran without running out of memory
+    int headroomLimit = 0; ///< largestFit less the headroom: no size above it is chosen
+    bool hitOutOfMemory = false;
+    double imagesPerSecond = 0;            ///< of the chosen size
+    std::vector<BatchProbeSample> samples; ///< in probing order
+    std::string reason;                    ///< one untranslated sentence for the UI
+};
+
+/// Probe the batch size: double from minBatch until a step runs out of memory, exceeds
+/// maxStepSeconds or reaches maxBatch; binary-search the boundary after an out-of-memory; keep
+/// `headroom` below the largest size that ran; pick the best images/s among the timed sizes that
+/// fit. Releases cached GPU blocks after every out-of-memory and at the end, so the allocator is
+/// clean for the job. Errors other than out-of-memory (and cancellation) are returned.
+Result<BatchProbeResult> probeBatchSize(const BatchStep& step, const BatchProbeOptions& options,
+                                        const CancelToken& cancel,
+                                        ProgressSink* progress = nullptr);
+
+/// Stable JSON (keys used by `fisura-cli policy --json`).
+std::string toJson(const ExecutionPolicy& policy, int indent = 2);
+std::string toJson(const BatchProbeResult& probe, int indent = 2);
+
+/// Replace the table's batch size in `policy` with a probed one (reason included).
+void applyProbe(ExecutionPolicy& policy, const BatchProbeResult& probe);
 
 } // namespace fisura

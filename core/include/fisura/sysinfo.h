@@ -16,9 +16,14 @@ struct GpuInfo {
     int multiprocessors = 0;
     uint64_t totalMemoryBytes = 0;
     uint64_t freeMemoryBytes = 0; ///< 0 when unknown
+    std::string pciBusId;         ///< "0000:3b:00.0"; matches NVML's bus id (telemetry)
+    bool fp16 = false;            ///< fp16 tensor cores (compute capability >= 7.0)
     bool bf16 = false;            ///< native bf16 math (compute capability >= 8.0)
     bool tf32 = false;            ///< TF32 tensor cores (compute capability >= 8.0)
 };
+
+/// Fill fp16/bf16/tf32 from the compute capability (one rule for real and test devices).
+void deriveGpuFeatures(GpuInfo& gpu);
 
 /// Why CUDA is or is not usable, for translated UI text (cudaStatus has the English detail).
 enum class CudaState { Usable, NotBuilt, NoDriver, NoDevice, InitFailed };
@@ -35,8 +40,11 @@ struct MachineInfo {
     bool torchBuiltWithCuda = false;
     bool cudaUsable = false;
     CudaState cudaState = CudaState::NotBuilt;
-    std::string cudaStatus;         ///< why CUDA is (not) usable, one untranslated sentence
-    std::string cudaRuntimeVersion; ///< e.g. "13.0"; empty without CUDA
+    std::string cudaStatus;          ///< why CUDA is (not) usable, one untranslated sentence
+    std::string cudaRuntimeVersion;  ///< e.g. "13.0"; empty without CUDA
+    std::string cudaDriverVersion;   ///< newest CUDA the driver supports, e.g. "13.0"
+    std::string nvidiaDriverVersion; ///< e.g. "580.95.05" (from NVML); empty without a driver
+    std::string cudnnVersion;        ///< e.g. "9.10.2"; empty when LibTorch has no cuDNN
     std::vector<GpuInfo> gpus;
 };
 

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "device/nvml.h"
 #include "device/torch_devices.h"
 #include "fisura/version.h"
 
@@ -43,6 +44,13 @@ uint64_t meminfoBytes(const std::string& key)
 
 } // namespace
 
+void deriveGpuFeatures(GpuInfo& g)
+{
+    g.fp16 = g.computeMajor >= 7;
+    g.bf16 = g.computeMajor >= 8;
+    g.tf32 = g.computeMajor >= 8;
+}
+
 MachineInfo queryMachine()
 {
     MachineInfo m;
@@ -54,6 +62,9 @@ MachineInfo queryMachine()
     m.fisuraVersion = version();
     m.torchVersion = torchVersion();
     detail::queryTorchDevices(m);
+    // The driver's own version only NVML knows; without it the CUDA status already says why.
+    detail::Nvml nvml;
+    m.nvidiaDriverVersion = nvml.driverVersion();
     return m;
 }
 
@@ -71,7 +82,10 @@ std::string toJson(const MachineInfo& m, int indent)
     j["cuda"] = {{"torch_built_with_cuda", m.torchBuiltWithCuda},
                  {"usable", m.cudaUsable},
                  {"status", m.cudaStatus},
-                 {"runtime_version", m.cudaRuntimeVersion}};
+                 {"runtime_version", m.cudaRuntimeVersion},
+                 {"driver_api_version", m.cudaDriverVersion},
+                 {"driver_version", m.nvidiaDriverVersion},
+                 {"cudnn_version", m.cudnnVersion}};
     nlohmann::json gpus = nlohmann::json::array();
     for (const auto& g : m.gpus)
         gpus.push_back({{"index", g.index},
@@ -81,6 +95,8 @@ std::string toJson(const MachineInfo& m, int indent)
                         {"multiprocessors", g.multiprocessors},
                         {"memory_total_bytes", g.totalMemoryBytes},
                         {"memory_free_bytes", g.freeMemoryBytes},
+                        {"pci_bus_id", g.pciBusId},
+                        {"fp16", g.fp16},
                         {"bf16", g.bf16},
                         {"tf32", g.tf32}});
     j["gpus"] = gpus;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <nlohmann/json.hpp>
+
 namespace fisura
 {
 
@@ -57,37 +59,50 @@ ExecutionPolicy choosePolicy(const MachineInfo& m, const PolicyRequest& r)
                r.preferCpu ? "the CPU was requested" : "no usable GPU: " + m.cudaStatus);
     }
 
-    // Precision.
+    // Precision. Decided from the compute capability (not the derived flags) so fake devices in
+    // tests and real ones follow the same rule.
+    const int cc = gpu ? gpu->computeMajor : 0;
+    const std::string ccText =
+        gpu ? std::to_string(gpu->computeMajor) + "." + std::to_string(gpu->computeMinor) : "";
     if (r.precision != Precision::Auto) {
         p.precision = r.precision;
         if (!gpu && r.precision != Precision::FP32) {
             p.precision = Precision::FP32;
             choose("precision", "fp32",
                    "reduced precision was requested but only runs on a GPU here");
+        } else if (gpu && r.precision == Precision::BF16 && cc < 8) {
+            p.precision = cc >= 7 ? Precision::FP16 : Precision::FP32;
+            choose("precision", precisionName(p.precision),
+                   "bf16 was requested but compute capability " + ccText +
+                       " has no bf16 tensor cores");
+        } else if (gpu && r.precision == Precision::FP16 && cc < 7) {
+            p.precision = Precision::FP32;
+            choose("precision", "fp32",
+                   "fp16 was requested but compute capability " + ccText +
+                       " has no fp16 tensor cores");
         } else {
             choose("precision", precisionName(p.precision), "requested by the user");
         }
     } else if (!gpu) {
         p.precision = Precision::FP32;
         choose("precision", "fp32", "the CPU computes in fp32");
-    } else if (gpu->computeMajor >= 8) {
+    } else if (cc >= 8) {
         p.precision = Precision::BF16;
         choose("precision", "bf16",
-               "compute capability " + std::to_string(gpu->computeMajor) + "." +
-                   std::to_string(gpu->computeMinor) +
-                   " has bf16 tensor cores; no loss scaling needed");
-    } else if (gpu->computeMajor == 7) {
+               "compute capability " + ccText + " has bf16 tensor cores; no loss scaling needed");
+    } else if (cc == 7) {
         p.precision = Precision::FP16;
         choose("precision", "fp16", "compute capability 7.x has fp16 tensor cores but no bf16");
     } else {
         p.precision = Precision::FP32;
-        choose("precision", "fp32", "this GPU has no tensor cores for reduced precision");
+        choose("precision", "fp32",
+               "compute capability " + ccText + " has no tensor cores for reduced precision");
     }
     p.lossScaling = p.precision == Precision::FP16 && r.kind == JobKind::Train;
     if (p.lossScaling)
         choose("loss_scaling", "dynamic", "fp16 gradients underflow without it");
 
-    p.tf32 = gpu && gpu->tf32;
+    p.tf32 = gpu && cc >= 8;
     choose("tf32", p.tf32 ? "on" : "off",
            p.tf32 ? "Ampere or later: fp32 matrix products run on tensor cores"
                   : "needs an Ampere or later GPU");
@@ -111,7 +126,8 @@ ExecutionPolicy choosePolicy(const MachineInfo& m, const PolicyRequest& r)
     } else if (gpu) {
         p.batchSize = fallbackBatchSize(gpu->totalMemoryBytes);
         choose("batch_size", std::to_string(p.batchSize),
-               "from the memory table (probing not run)");
+               "from the memory table for " +
+                   std::to_string(gpu->totalMemoryBytes / 1000000000ull) + " GB (probing not run)");
     } else {
         p.batchSize = 16;
         choose("batch_size", "16", "a moderate CPU batch");
@@ -123,6 +139,44 @@ ExecutionPolicy choosePolicy(const MachineInfo& m, const PolicyRequest& r)
            gpu ? "all cores but two decode while the GPU computes"
                : "half the cores decode, the rest compute");
     return p;
+}
+
+std::string toJson(const ExecutionPolicy& p, int indent)
+{
+    nlohmann::json choices = nlohmann::json::array();
+    for (const auto& c : p.choices)
+        choices.push_back({{"what", c.what}, {"value", c.value}, {"reason", c.reason}});
+    nlohmann::json j{{"device", p.useCuda ? "cuda:" + std::to_string(p.deviceIndex) : "cpu"},
+                     {"precision", precisionName(p.precision)},
+                     {"loss_scaling", p.lossScaling},
+                     {"tf32", p.tf32},
+                     {"cudnn_benchmark", p.cudnnBenchmark},
+                     {"channels_last", p.channelsLast},
+                     {"pinned_memory", p.pinnedMemory},
+                     {"batch_size", p.batchSize},
+                     {"batch_size_measured", p.batchSizeMeasured},
+                     {"loader_threads", p.loaderThreads},
+                     {"choices", choices}};
+    return j.dump(indent);
+}
+
+std::string toJson(const BatchProbeResult& r, int indent)
+{
+    nlohmann::json samples = nlohmann::json::array();
+    for (const auto& s : r.samples)
+        samples.push_back({{"batch", s.batch},
+                           {"fits", s.fits},
+                           {"images_per_second", s.imagesPerSecond},
+                           {"step_seconds", s.stepSeconds},
+                           {"peak_bytes", s.peakBytes}});
+    nlohmann::json j{{"batch_size", r.batchSize},
+                     {"largest_fit", r.largestFit},
+                     {"headroom_limit", r.headroomLimit},
+                     {"hit_out_of_memory", r.hitOutOfMemory},
+                     {"images_per_second", r.imagesPerSecond},
+                     {"reason", r.reason},
+                     {"samples", samples}};
+    return j.dump(indent);
 }
 
 } // namespace fisura

@@ -2,10 +2,13 @@
 
 #include <dlfcn.h>
 
+#include <cstdio>
+
 #include "compat/torch_compat.h"
 
 #ifdef FISURA_TORCH_CUDA
 #include <ATen/cuda/CUDAContext.h>
+#include <ATen/detail/CUDAHooksInterface.h>
 #include <cuda_runtime_api.h>
 #endif
 
@@ -45,6 +48,10 @@ void queryTorchDevices(MachineInfo& m)
         if (cudaRuntimeGetVersion(&runtime) == cudaSuccess)
             m.cudaRuntimeVersion =
                 std::to_string(runtime / 1000) + "." + std::to_string((runtime % 1000) / 10);
+        int driver = 0;
+        if (cudaDriverGetVersion(&driver) == cudaSuccess && driver > 0)
+            m.cudaDriverVersion =
+                std::to_string(driver / 1000) + "." + std::to_string((driver % 1000) / 10);
         if (!driverLibraryPresent()) {
             m.cudaState = CudaState::NoDriver;
             m.cudaStatus = "no NVIDIA driver found (libcuda.so.1 is missing)";
@@ -71,8 +78,20 @@ void queryTorchDevices(MachineInfo& m)
             if (cudaSetDevice(i) == cudaSuccess && cudaMemGetInfo(&freeB, &totalB) == cudaSuccess)
                 g.freeMemoryBytes = freeB;
             cudaSetDevice(prev);
-            g.bf16 = g.tf32 = p->major >= 8;
+            char bus[32];
+            std::snprintf(bus, sizeof bus, "%04x:%02x:%02x.0", p->pciDomainID, p->pciBusID,
+                          p->pciDeviceID);
+            g.pciBusId = bus;
+            deriveGpuFeatures(g);
             m.gpus.push_back(g);
+        }
+        if (at::detail::getCUDAHooks().compiledWithCuDNN()) {
+            const long v = at::detail::getCUDAHooks().versionCuDNN(); // 90102 or 8906
+            const long major = v >= 10000 ? v / 10000 : v / 1000;
+            const long minor = v >= 10000 ? (v / 100) % 100 : (v / 100) % 10;
+            const long patch = v % 100;
+            m.cudnnVersion =
+                std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
         }
         m.cudaUsable = true;
         m.cudaState = CudaState::Usable;

@@ -1,0 +1,32 @@
+// LibTorch side of batch probing and job steps: map a CUDA out-of-memory to a Status so callers
+// (the probe, the trainer) can back off instead of dying. Include after compat/torch_compat.h.
+#pragma once
+
+#include <new>
+#include <string>
+
+#include "compat/torch_compat.h"
+#include "fisura/status.h"
+
+namespace fisura::detail
+{
+
+/// Run `fn` (one forward/backward step); OutOfMemory for a CUDA or host out-of-memory,
+/// DeviceError for any other LibTorch error. The tensors of the failed step are gone when this
+/// returns, so releasing cached blocks afterwards actually frees them.
+template <class F> Status guardTorchStep(F&& fn)
+{
+    try {
+        fn();
+        return Status::ok();
+    } catch (const c10::Error& e) {
+        const std::string what = e.what_without_backtrace();
+        if (compat::isOutOfMemory(e))
+            return {ErrorCode::OutOfMemory, what.substr(0, what.find('\n'))};
+        return {ErrorCode::DeviceError, what};
+    } catch (const std::bad_alloc&) {
+        return {ErrorCode::OutOfMemory, "host memory exhausted"};
+    }
+}
+
+} // namespace fisura::detail

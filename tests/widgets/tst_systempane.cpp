@@ -1,0 +1,236 @@
+// The System pane's telemetry: plots, gauge and memory bar driven by given samples (offscreen),
+// with axes and values checked; the no-GPU case; exports.
+#include <QtTest>
+
+#include <QAction>
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTreeWidget>
+
+#include "qcp.h"
+#include "systempane.h"
+#include "telemetryplot.h"
+#include "usagegauge.h"
+
+using namespace fisura;
+using namespace fisura::ui;
+
+namespace
+{
+
+/// `n` samples one second apart; the GPU ramps its utilization 0, 1, 2, ... %.
+std::vector<TelemetrySample> samples(int n, bool gpu, double start = 0)
+{
+    std::vector<TelemetrySample> out;
+    for (int i = 0; i < n; ++i) {
+        TelemetrySample s;
+        s.seconds = start + i;
+        s.unixMillis = 1795670000000 + i * 1000;
+        s.systemCpuPercent = 25;
+        s.processCpuPercent = 10;
+        s.ramTotalBytes = 16ull << 30;
+        s.ramUsedBytes = 4ull << 30; // 25 %
+        if (gpu) {
+            GpuSample g;
+            g.name = "Test GPU";
+            g.utilizationGpu = i % 101;
+            g.memoryTotalBytes = 80ull << 30;
+            g.memoryUsedBytes = 20ull << 30; // 25 %
+            g.temperatureC = 60;
+            g.powerW = 350;
+            g.powerLimitW = 700; // 50 %
+            s.gpus.push_back(g);
+        }
+        out.push_back(s);
+    }
+    return out;
+}
+
+MachineInfo cpuMachine()
+{
+    MachineInfo m;
+    m.cpuModel = "Test CPU";
+    m.logicalCores = 4;
+    m.totalRamBytes = 16ull << 30;
+    m.cudaState = CudaState::NoDriver;
+    m.cudaStatus = "no NVIDIA driver found";
+    return m;
+}
+
+} // namespace
+
+class TstSystemPane : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void plotShowsWindowAndValues_data()
+    {
+        QTest::addColumn<double>("window");
+        QTest::addColumn<int>("expectedPoints");
+        QTest::newRow("1 min") << 60.0 << 61;
+        QTest::newRow("5 min") << 300.0 << 200;
+    }
+    void plotShowsWindowAndValues()
+    {
+        QFETCH(double, window);
+        QFETCH(int, expectedPoints);
+        TelemetryPlot plot;
+        plot.resize(800, 400);
+        plot.setWindowSeconds(window);
+        plot.setSamples(samples(200, true)); // t = 0 .. 199 s
+        QCustomPlot* p = plot.plot();
+        QCOMPARE(p->xAxis->range().upper, 199.0);
+        QCOMPARE(p->xAxis->range().lower, 199.0 - window);
+        QCOMPARE(p->yAxis->range().lower, 0.0);
+        QCOMPARE(p->yAxis->range().upper, 100.0);
+        QVERIFY(plot.hasGpu());
+        QCOMPARE(p->graphCount(), int(TelemetryPlot::SeriesCount));
+        QCPGraph* util = p->graph(TelemetryPlot::GpuUtil);
+        QCOMPARE(util->dataCount(), expectedPoints);
+        QCOMPARE(util->data()->at(util->dataCount() - 1)->key, 199.0);
+        QCOMPARE(util->data()->at(util->dataCount() - 1)->value, double(199 % 101));
+        QCOMPARE(p->graph(TelemetryPlot::GpuMemory)->data()->at(0)->value, 25.0);
+        QCOMPARE(p->graph(TelemetryPlot::GpuPower)->data()->at(0)->value, 50.0);
+        QCOMPARE(p->graph(TelemetryPlot::GpuTemperature)->valueAxis(), p->yAxis2);
+        QCOMPARE(p->graph(TelemetryPlot::GpuTemperature)->data()->at(0)->value, 60.0);
+        QCOMPARE(p->graph(TelemetryPlot::Ram)->data()->at(0)->value, 25.0);
+        QCOMPARE(p->graph(TelemetryPlot::Cpu)->data()->at(0)->value, 25.0);
+        QVERIFY(p->graph(TelemetryPlot::GpuUtil)->visible());
+    }
+
+    void pauseFreezesThePlot()
+    {
+        TelemetryPlot plot;
+        plot.setSamples(samples(10, true));
+        plot.setPaused(true);
+        plot.setSamples(samples(20, true));
+        QCOMPARE(plot.plot()->xAxis->range().upper, 9.0);
+        plot.setPaused(false);
+        plot.setSamples(samples(20, true));
+        QCOMPARE(plot.plot()->xAxis->range().upper, 19.0);
+    }
+
+    void unknownReadingsLeaveGaps()
+    {
+        auto s = samples(5, true);
+        s[2].gpus[0].powerW = -1; // NVML could not read it
+        TelemetryPlot plot;
+        plot.setSamples(s);
+        QCOMPARE(plot.plot()->graph(TelemetryPlot::GpuPower)->dataCount(), 4);
+    }
+
+    void hoverReadoutNamesTheNearestSample()
+    {
+        TelemetryPlot plot;
+        plot.setSamples(samples(30, true));
+        const QString r = plot.readoutAt(12.4);
+        QVERIFY2(r.contains(QStringLiteral("GPU 12 %")), qPrintable(r));
+        QVERIFY2(r.contains(QStringLiteral("350 W")), qPrintable(r));
+        QVERIFY2(r.contains(QStringLiteral("60 °C")), qPrintable(r));
+    }
+
+    void exportsPngAndCsv()
+    {
+        QTemporaryDir tmp;
+        TelemetryPlot plot;
+        plot.resize(640, 320);
+        plot.setWindowSeconds(60);
+        plot.setSamples(samples(100, true));
+        const QString png = tmp.filePath(QStringLiteral("plot.png"));
+        QVERIFY(plot.exportPng(png, 640, 320));
+        QImage img(png);
+        QCOMPARE(img.size(), QSize(640, 320));
+        const QString csv = tmp.filePath(QStringLiteral("samples.csv"));
+        QVERIFY(plot.exportCsv(csv));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines =
+            QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 1 + 61); // header + the visible minute (t = 39 .. 99)
+        QVERIFY(lines.first().startsWith(QStringLiteral("seconds,")));
+        QVERIFY(lines.last().startsWith(QStringLiteral("99.000,")));
+        // An unwritable path fails cleanly.
+        QVERIFY(!plot.exportCsv(tmp.filePath(QStringLiteral("no/such/dir/x.csv"))));
+    }
+
+    void paneWithoutGpuShowsCpuAndRam()
+    {
+        SystemPane pane;
+        pane.resize(900, 700);
+        pane.setMachine(cpuMachine());
+        pane.showSamples(samples(50, false));
+        QVERIFY(!pane.telemetryPlot()->hasGpu());
+        QCustomPlot* p = pane.telemetryPlot()->plot();
+        QVERIFY(!p->graph(TelemetryPlot::GpuUtil)->visible());
+        QVERIFY(p->graph(TelemetryPlot::Cpu)->visible());
+        QCOMPARE(p->graph(TelemetryPlot::Ram)->dataCount(), 50);
+        QVERIFY(!pane.memoryBar()->isVisibleTo(&pane));
+        QVERIFY(!pane.releaseGpuMemoryAction()->isEnabled());
+        QCOMPARE(pane.gauge()->gpuPercent(), -1.0);
+        QCOMPARE(pane.gauge()->cpuPercent(), 25.0);
+        // Asking anyway explains instead of failing.
+        QSignalSpy msg(&pane, &Pane::statusMessage);
+        pane.releaseGpuMemoryAction()->setEnabled(true);
+        pane.releaseGpuMemoryAction()->trigger();
+        QCOMPARE(msg.count(), 1);
+        QVERIFY(msg.at(0).at(0).toString().contains(QStringLiteral("no GPU memory")));
+    }
+
+    void paneListsPolicyWithReasons()
+    {
+        SystemPane pane;
+        MachineInfo m = cpuMachine();
+        GpuInfo g;
+        g.name = "Test GPU 24GB";
+        g.computeMajor = 8;
+        g.computeMinor = 6;
+        g.totalMemoryBytes = 24ull << 30;
+        deriveGpuFeatures(g);
+        m.gpus = {g};
+        m.cudaUsable = true;
+        m.cudaState = CudaState::Usable;
+        pane.setMachine(m);
+        auto* tree = pane.findChild<QTreeWidget*>(QStringLiteral("facts"));
+        const auto precision =
+            tree->findItems(QStringLiteral("precision"), Qt::MatchExactly | Qt::MatchRecursive, 0);
+        QCOMPARE(precision.size(), 1);
+        QCOMPARE(precision.first()->text(1), QStringLiteral("bf16"));
+        QVERIFY(precision.first()->text(2).contains(QStringLiteral("8.6")));
+        const auto batch =
+            tree->findItems(QStringLiteral("batch_size"), Qt::MatchExactly | Qt::MatchRecursive, 0);
+        QCOMPARE(batch.first()->text(1), QStringLiteral("128"));
+        QVERIFY(pane.releaseGpuMemoryAction()->isEnabled());
+
+        pane.showSamples(samples(10, true));
+        QVERIFY(pane.memoryBar()->isVisibleTo(&pane));
+        QCOMPARE(pane.memoryBar()->used(), 20ull << 30);
+        QCOMPARE(pane.memoryBar()->total(), 80ull << 30);
+        QCOMPARE(pane.memoryBar()->caption(), QStringLiteral("20.0 / 80.0 GiB"));
+        QCOMPARE(pane.gauge()->gpuPercent(), 9.0);
+        // FISURA_GRAB=<file.png> saves how the pane looks (for reviewing layout by eye).
+        if (qEnvironmentVariableIsSet("FISURA_GRAB")) {
+            pane.resize(1100, 800);
+            pane.showSamples(samples(300, true));
+            pane.grab().save(qEnvironmentVariable("FISURA_GRAB"));
+        }
+    }
+
+    void liveSamplerFeedsThePlot()
+    {
+        SystemPane pane;
+        pane.setMachine(cpuMachine());
+        pane.startTelemetry(10);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            pane.telemetryPlot()->plot()->graph(TelemetryPlot::Ram)->dataCount() >= 3, 5000);
+        QVERIFY(pane.gauge()->cpuPercent() >= 0);
+        pane.stopTelemetry();
+    }
+};
+
+QTEST_MAIN(TstSystemPane)
+#include "tst_systempane.moc"
