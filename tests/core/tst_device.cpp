@@ -136,6 +136,7 @@ private Q_SLOTS:
             const PolicyChoice* c = findChoice(p, what);
             QVERIFY2(c, what);
             QVERIFY2(!c->reason.empty(), what);
+            QVERIFY2(!c->reasonId.empty(), what); // the GUI translates by id
         }
         QCOMPARE(QString::fromStdString(findChoice(p, "precision")->value), precision);
         QCOMPARE(findChoice(p, "batch_size")->value, std::to_string(batch));

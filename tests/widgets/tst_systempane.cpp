@@ -197,12 +197,13 @@ private Q_SLOTS:
         pane.setMachine(m);
         auto* tree = pane.findChild<QTreeWidget*>(QStringLiteral("facts"));
         const auto precision =
-            tree->findItems(QStringLiteral("precision"), Qt::MatchExactly | Qt::MatchRecursive, 0);
+            tree->findItems(QStringLiteral("Precision"), Qt::MatchExactly | Qt::MatchRecursive, 0);
         QCOMPARE(precision.size(), 1);
         QCOMPARE(precision.first()->text(1), QStringLiteral("bf16"));
         QVERIFY(precision.first()->text(2).contains(QStringLiteral("8.6")));
+        QVERIFY(precision.first()->text(2).contains(QStringLiteral("bf16 tensor cores")));
         const auto batch =
-            tree->findItems(QStringLiteral("batch_size"), Qt::MatchExactly | Qt::MatchRecursive, 0);
+            tree->findItems(QStringLiteral("Batch size"), Qt::MatchExactly | Qt::MatchRecursive, 0);
         QCOMPARE(batch.first()->text(1), QStringLiteral("128"));
         QVERIFY(pane.releaseGpuMemoryAction()->isEnabled());
 

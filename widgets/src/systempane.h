@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "fisura/policy.h"
 #include "fisura/sysinfo.h"
 #include "fisura/telemetry.h"
 #include "pane.h"
@@ -60,6 +61,10 @@ protected:
     void retranslateUi() override;
 
 private:
+    // Translated text for the policy's stable ids (core speaks English only).
+    static QString choiceLabel(const std::string& what);
+    static QString choiceValue(const std::string& value);
+    static QString choiceReason(const PolicyChoice& choice);
     void rebuild();
     void pollTelemetry();
     void releaseGpuMemoryNow();

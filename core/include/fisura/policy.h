@@ -32,7 +32,11 @@ struct PolicyRequest {
 struct PolicyChoice {
     std::string what;   ///< "precision", "batch_size", ...
     std::string value;  ///< "bf16", "64", ...
-    std::string reason; ///< one untranslated sentence
+    std::string reason; ///< one untranslated sentence (logs, CLI, JSON)
+    /// Stable id of the reason ("bf16_tensor_cores", ...) for translated UI text, and the one
+    /// number or name it quotes (a compute capability, a memory size), if any.
+    std::string reasonId;
+    std::string reasonArg;
 };
 
 struct ExecutionPolicy {

@@ -45,18 +45,21 @@ int fallbackBatchSize(unsigned long long bytes)
 ExecutionPolicy choosePolicy(const MachineInfo& m, const PolicyRequest& r)
 {
     ExecutionPolicy p;
-    auto choose = [&](std::string what, std::string value, std::string reason) {
-        p.choices.push_back({std::move(what), std::move(value), std::move(reason)});
+    auto choose = [&](std::string what, std::string value, std::string reason, std::string id,
+                      std::string arg = {}) {
+        p.choices.push_back(
+            {std::move(what), std::move(value), std::move(reason), std::move(id), std::move(arg)});
     };
     const GpuInfo* gpu =
         (!r.preferCpu && m.cudaUsable && !m.gpus.empty()) ? &m.gpus.front() : nullptr;
     if (gpu) {
         p.useCuda = true;
         p.deviceIndex = gpu->index;
-        choose("device", gpu->name, "a usable CUDA GPU was found");
+        choose("device", gpu->name, "a usable CUDA GPU was found", "gpu_found");
     } else {
         choose("device", "cpu",
-               r.preferCpu ? "the CPU was requested" : "no usable GPU: " + m.cudaStatus);
+               r.preferCpu ? "the CPU was requested" : "no usable GPU: " + m.cudaStatus,
+               r.preferCpu ? "cpu_requested" : "no_gpu");
     }
 
     // Precision. Decided from the compute capability (not the derived flags) so fake devices in
@@ -69,75 +72,87 @@ ExecutionPolicy choosePolicy(const MachineInfo& m, const PolicyRequest& r)
         if (!gpu && r.precision != Precision::FP32) {
             p.precision = Precision::FP32;
             choose("precision", "fp32",
-                   "reduced precision was requested but only runs on a GPU here");
+                   "reduced precision was requested but only runs on a GPU here",
+                   "reduced_needs_gpu");
         } else if (gpu && r.precision == Precision::BF16 && cc < 8) {
             p.precision = cc >= 7 ? Precision::FP16 : Precision::FP32;
             choose("precision", precisionName(p.precision),
                    "bf16 was requested but compute capability " + ccText +
-                       " has no bf16 tensor cores");
+                       " has no bf16 tensor cores",
+                   "bf16_unsupported", ccText);
         } else if (gpu && r.precision == Precision::FP16 && cc < 7) {
             p.precision = Precision::FP32;
             choose("precision", "fp32",
                    "fp16 was requested but compute capability " + ccText +
-                       " has no fp16 tensor cores");
+                       " has no fp16 tensor cores",
+                   "fp16_unsupported", ccText);
         } else {
-            choose("precision", precisionName(p.precision), "requested by the user");
+            choose("precision", precisionName(p.precision), "requested by the user", "user");
         }
     } else if (!gpu) {
         p.precision = Precision::FP32;
-        choose("precision", "fp32", "the CPU computes in fp32");
+        choose("precision", "fp32", "the CPU computes in fp32", "cpu_fp32");
     } else if (cc >= 8) {
         p.precision = Precision::BF16;
         choose("precision", "bf16",
-               "compute capability " + ccText + " has bf16 tensor cores; no loss scaling needed");
+               "compute capability " + ccText + " has bf16 tensor cores; no loss scaling needed",
+               "bf16_tensor_cores", ccText);
     } else if (cc == 7) {
         p.precision = Precision::FP16;
-        choose("precision", "fp16", "compute capability 7.x has fp16 tensor cores but no bf16");
+        choose("precision", "fp16", "compute capability 7.x has fp16 tensor cores but no bf16",
+               "fp16_tensor_cores", ccText);
     } else {
         p.precision = Precision::FP32;
         choose("precision", "fp32",
-               "compute capability " + ccText + " has no tensor cores for reduced precision");
+               "compute capability " + ccText + " has no tensor cores for reduced precision",
+               "no_tensor_cores", ccText);
     }
     p.lossScaling = p.precision == Precision::FP16 && r.kind == JobKind::Train;
     if (p.lossScaling)
-        choose("loss_scaling", "dynamic", "fp16 gradients underflow without it");
+        choose("loss_scaling", "dynamic", "fp16 gradients underflow without it", "loss_scaling");
 
     p.tf32 = gpu && cc >= 8;
     choose("tf32", p.tf32 ? "on" : "off",
            p.tf32 ? "Ampere or later: fp32 matrix products run on tensor cores"
-                  : "needs an Ampere or later GPU");
+                  : "needs an Ampere or later GPU",
+           p.tf32 ? "tf32_on" : "tf32_off");
     p.cudnnBenchmark = gpu != nullptr;
     choose("cudnn_benchmark", p.cudnnBenchmark ? "on" : "off",
            p.cudnnBenchmark ? "input sizes are fixed, so autotuned convolutions pay off"
-                            : "only applies to cuDNN on a GPU");
+                            : "only applies to cuDNN on a GPU",
+           p.cudnnBenchmark ? "cudnn_on" : "cudnn_off");
     p.channelsLast = gpu && gpu->computeMajor >= 7 && p.precision != Precision::FP32;
     choose("channels_last", p.channelsLast ? "on" : "off",
            p.channelsLast ? "tensor-core convolutions prefer NHWC"
-                          : "no gain without reduced-precision tensor cores");
+                          : "no gain without reduced-precision tensor cores",
+           p.channelsLast ? "nhwc_on" : "nhwc_off");
     p.pinnedMemory = gpu != nullptr;
     choose("pinned_memory", p.pinnedMemory ? "on" : "off",
            p.pinnedMemory ? "page-locked buffers allow asynchronous copies to the GPU"
-                          : "nothing to copy to");
+                          : "nothing to copy to",
+           p.pinnedMemory ? "pinned_on" : "pinned_off");
 
     // Batch size: measured probing lives with the trainer; here the table is the fallback.
     if (r.batchSize > 0) {
         p.batchSize = r.batchSize;
-        choose("batch_size", std::to_string(p.batchSize), "requested by the user");
+        choose("batch_size", std::to_string(p.batchSize), "requested by the user", "user");
     } else if (gpu) {
         p.batchSize = fallbackBatchSize(gpu->totalMemoryBytes);
         choose("batch_size", std::to_string(p.batchSize),
                "from the memory table for " +
-                   std::to_string(gpu->totalMemoryBytes / 1000000000ull) + " GB (probing not run)");
+                   std::to_string(gpu->totalMemoryBytes / 1000000000ull) + " GB (probing not run)",
+               "batch_table", std::to_string(gpu->totalMemoryBytes / 1000000000ull));
     } else {
         p.batchSize = 16;
-        choose("batch_size", "16", "a moderate CPU batch");
+        choose("batch_size", "16", "a moderate CPU batch", "batch_cpu");
     }
 
     const int cores = std::max(1, m.logicalCores);
     p.loaderThreads = std::clamp(gpu ? cores - 2 : cores / 2, 1, 8);
     choose("loader_threads", std::to_string(p.loaderThreads),
            gpu ? "all cores but two decode while the GPU computes"
-               : "half the cores decode, the rest compute");
+               : "half the cores decode, the rest compute",
+           gpu ? "loaders_gpu" : "loaders_cpu");
     return p;
 }
 

@@ -221,9 +221,12 @@ void applyProbe(ExecutionPolicy& p, const BatchProbeResult& probe)
         if (c.what == "batch_size") {
             c.value = std::to_string(probe.batchSize);
             c.reason = probe.reason;
+            c.reasonId = "batch_probed";
+            c.reasonArg.clear();
             return;
         }
-    p.choices.push_back({"batch_size", std::to_string(probe.batchSize), probe.reason});
+    p.choices.push_back(
+        {"batch_size", std::to_string(probe.batchSize), probe.reason, "batch_probed", {}});
 }
 
 } // namespace fisura
