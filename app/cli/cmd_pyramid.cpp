@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fisura/tiledwriter.h"
+#include "terminal_progress.h"
 
 namespace
 {
@@ -22,23 +23,7 @@ extern "C" void onPyramidSignal(int)
     g_pyramidCancel.cancel();
 }
 
-class PyramidProgress final : public fisura::ProgressSink
-{
-public:
-    void report(const fisura::Progress& p) override
-    {
-        const std::string eta =
-            p.etaSeconds < 0 ? "--" : std::to_string(std::lround(p.etaSeconds)) + " s";
-        std::fprintf(stderr, "%s%5.1f%%  ETA %s  %s%s", tty_ ? "\r" : "",
-                     100.0 * std::max(0.0, p.fraction), eta.c_str(), p.message.c_str(),
-                     tty_ ? "\x1b[K" : "\n");
-        if (tty_ && p.fraction >= 1.0)
-            std::fputc('\n', stderr);
-    }
-
-private:
-    bool tty_ = ::isatty(2) != 0;
-};
+using PyramidProgress = fisura::cli::TerminalProgress;
 
 struct PyramidArgs {
     std::string in, out;

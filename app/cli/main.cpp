@@ -9,12 +9,13 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "cmd_train.h"
 #include "cmd_device.h"
+#include "cmd_train.h"
 #include "fisura/job.h"
 #include "fisura/synth.h"
 #include "fisura/sysinfo.h"
 #include "fisura/version.h"
+#include "terminal_progress.h"
 
 namespace
 {
@@ -58,24 +59,7 @@ void printInfoText(const fisura::MachineInfo& m)
                   << (g.tf32 ? ", TF32" : "") << ", PCI " << g.pciBusId << "\n";
 }
 
-/// Progress as one updating line on a terminal, one line per report otherwise.
-class TerminalProgress final : public fisura::ProgressSink
-{
-public:
-    void report(const fisura::Progress& p) override
-    {
-        const std::string eta =
-            p.etaSeconds < 0 ? "--" : std::to_string(std::lround(p.etaSeconds)) + " s";
-        std::fprintf(stderr, "%s%5.1f%%  ETA %s  %s%s", tty_ ? "\r" : "",
-                     100.0 * std::max(0.0, p.fraction), eta.c_str(), p.message.c_str(),
-                     tty_ ? "\x1b[K" : "\n");
-        if (tty_ && p.fraction >= 1.0)
-            std::fputc('\n', stderr);
-    }
-
-private:
-    bool tty_ = ::isatty(2) != 0;
-};
+using fisura::cli::TerminalProgress;
 
 } // namespace
 

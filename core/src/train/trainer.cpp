@@ -180,20 +180,7 @@ EpochMetrics metricsFromJson(const json& j)
 
 json policyJson(const ExecutionPolicy& p)
 {
-    json choices = json::array();
-    for (const auto& c : p.choices)
-        choices.push_back({{"what", c.what}, {"value", c.value}, {"reason", c.reason}});
-    return {{"device", p.useCuda ? "cuda:" + std::to_string(p.deviceIndex) : "cpu"},
-            {"precision", precisionName(p.precision)},
-            {"loss_scaling", p.lossScaling},
-            {"tf32", p.tf32},
-            {"cudnn_benchmark", p.cudnnBenchmark},
-            {"channels_last", p.channelsLast},
-            {"pinned_memory", p.pinnedMemory},
-            {"batch_size", p.batchSize},
-            {"batch_size_measured", p.batchSizeMeasured},
-            {"loader_threads", p.loaderThreads},
-            {"choices", choices}};
+    return json::parse(toJson(p, -1)); // one serialization of the policy: policy.cpp's
 }
 
 /// Everything a resumed job needs besides weights and optimiser moments.
