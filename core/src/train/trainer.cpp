@@ -2,6 +2,7 @@
 // normalised float NCHW (channels-last when the policy says so) happens on the device.
 #include "compat/torch_compat.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -11,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "data/loader_impl.h"
+#include "device/torch_step.h"
 #include "fisura/sysinfo.h"
 #include "fisura/train.h"
 #include "models/model_impl.h"
@@ -345,6 +347,46 @@ Result<TrainResult> train(const TrainOptions& o, const CancelToken& cancel, Trai
         auto params = net.parameters();
         torch::optim::AdamW opt(
             params, torch::optim::AdamWOptions(o.learningRate).weight_decay(o.weightDecay));
+
+        // Batch size by measurement on a GPU (issue: never make analysts guess): forward and
+        // backward passes of this very network on random inputs at growing sizes; the memory
+        // table stays the fallback when probing fails. A resumed job keeps its batch.
+        if (pol.useCuda && o.batchSize <= 0 && o.resumeFrom.empty()) {
+            const at::ScalarType probeAmp =
+                pol.precision == Precision::BF16 ? at::kBFloat16 : at::kHalf;
+            const bool probeUseAmp = pol.precision != Precision::FP32;
+            BatchProbeOptions po;
+            po.deviceIndex = pol.deviceIndex;
+            // A batch larger than a quarter of the training set leaves too few optimizer steps
+            // per epoch, whatever the GPU could hold.
+            po.maxBatch = std::clamp(int(split.train.size()) / 4, 1, 1024);
+            auto step = [&](int b) {
+                return detail::guardTorchStep([&] {
+                    auto x = torch::randn({b, 3, mc.inputSize, mc.inputSize},
+                                          torch::TensorOptions().device(device));
+                    if (pol.channelsLast)
+                        x = x.contiguous(at::MemoryFormat::ChannelsLast);
+                    torch::Tensor out;
+                    {
+                        compat::CudaAutocast ac(probeUseAmp, probeAmp);
+                        out = model.impl()->forward(x);
+                    }
+                    out.to(torch::kFloat).mean().backward();
+                    net.zero_grad();
+                });
+            };
+            auto probe = probeBatchSize(step, po, cancel);
+            net.zero_grad();
+            if (cancel.isCancelled())
+                return Status(ErrorCode::Cancelled, "cancelled while measuring the batch size");
+            if (probe) {
+                applyProbe(res.policy, *probe);
+                info.policyJson = policyJson(pol).dump();
+                ev.notice("batch_probed", probe->reason);
+            } else {
+                ev.notice("batch_probe_failed", probe.status().toString());
+            }
+        }
 
         JobState st;
         st.batchSize = pol.batchSize;
