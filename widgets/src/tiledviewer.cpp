@@ -338,12 +338,18 @@ void TiledViewer::closeImage()
     update();
 }
 
-Status TiledViewer::openImage(const QString& path)
+Result<std::shared_ptr<TiledImage>> TiledViewer::openTiled(const QString& path) const
 {
+    // Scan and overlays share the tile cache; one libtiff handle per decoding worker, plus one.
     TiledOpenOptions opts;
     opts.cache = cache_;
     opts.maxHandles = std::max(2, pool_.maxThreadCount() + 1);
-    auto r = TiledImage::open(path.toStdString(), opts);
+    return TiledImage::open(path.toStdString(), opts);
+}
+
+Status TiledViewer::openImage(const QString& path)
+{
+    auto r = openTiled(path);
     if (!r)
         return r.status();
     closeImage();
@@ -367,10 +373,7 @@ Status TiledViewer::addOverlay(const QString& path, const QString& name, const O
 {
     if (!hasImage())
         return Status(ErrorCode::InvalidArgument, "no scan is open");
-    TiledOpenOptions opts;
-    opts.cache = cache_;
-    opts.maxHandles = std::max(2, pool_.maxThreadCount() + 1);
-    auto r = TiledImage::open(path.toStdString(), opts);
+    auto r = openTiled(path);
     if (!r)
         return r.status();
     const auto& a = (*r)->info();

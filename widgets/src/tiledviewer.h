@@ -160,6 +160,8 @@ protected:
     bool event(QEvent* e) override;
 
 private:
+    Result<std::shared_ptr<TiledImage>> openTiled(const QString& path) const;
+
     struct Source {
         std::shared_ptr<TiledImage> img;
         QString path;
