@@ -1,6 +1,17 @@
 // Crack models behind a pimpl: a residual classifier, a U-Net and a convolutional autoencoder.
 // A model file is one LibTorch archive holding the weights and Fisura's JSON metadata; it is
 // written atomically, so a crash never leaves a broken model where a good one was.
+//
+// Inference can also run a TorchScript module exported from PyTorch (torch.jit.script/trace +
+// save): Model::load takes it when a JSON sidecar beside it (`model.pt.json` or `model.json`)
+// says what it is:
+//   {"format": "fisura-torchscript", "type": "unet" | "classifier" | "autoencoder",
+//    "input_size": 256, "input_channels": 3, "output": "logits" | "probabilities",
+//    "normalization": {"mean": [0.5, 0.5, 0.5], "std": [0.25, 0.25, 0.25]},
+//    "class_names": ["cracked", "uncracked"], "threshold": 0.5, "tile": 512, "overlap": 64}
+// Input is float NCHW, (x / 255 - mean) / std. Outputs: "unet" one channel per pixel,
+// "classifier" one score per class, "autoencoder" the reconstruction in [0, 1]. Only type and
+// input_size are required. Such models are for inference: they cannot be saved or trained.
 #pragma once
 
 #include <memory>
@@ -38,6 +49,12 @@ struct ModelInfo {
     std::string metricsJson = "{}"; ///< final and best metrics
     std::string datasetJson = "{}"; ///< datasetSummaryJson of the training data
     std::string trainedAt;          ///< ISO 8601 UTC
+    /// Tiled inference defaults (the user may override): tile edge in px, 0 = from the type and
+    /// input size; overlap between neighbouring tiles in px, -1 = from the type.
+    int tileSize = 0;
+    int tileOverlap = -1;
+    int inputChannels = 3;         ///< 3 (RGB) or 1 (gray); TorchScript models may take gray input
+    std::string source = "fisura"; ///< "fisura" (own network) or "torchscript" (imported)
 };
 
 class Model
@@ -50,7 +67,10 @@ public:
 
     /// Fresh, randomly initialised (seeded) network.
     static Result<Model> create(const ModelConfig& config, uint64_t seed = 1);
+    /// A Fisura model file, or a TorchScript module with its JSON sidecar (see above).
     static Result<Model> load(const std::string& path);
+    /// True for an imported TorchScript module (inference only).
+    bool isTorchScript() const;
     /// Atomic: temporary file, flush, fsync, rename.
     Status save(const std::string& path) const;
 

@@ -2,6 +2,7 @@
 // .cpp files that already need torch.
 #pragma once
 
+#include <torch/script.h>
 #include <torch/torch.h>
 #include <torch/version.h>
 

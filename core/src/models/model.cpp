@@ -1,5 +1,7 @@
 #include "compat/torch_compat.h"
 
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -65,7 +67,10 @@ std::string metadataOf(const ModelInfo& i, int indent)
            {"policy", parseOrEmpty(i.policyJson)},
            {"metrics", parseOrEmpty(i.metricsJson)},
            {"dataset", parseOrEmpty(i.datasetJson)},
-           {"trained_at", i.trainedAt}};
+           {"trained_at", i.trainedAt},
+           {"source", i.source},
+           {"input_channels", i.inputChannels},
+           {"inference", {{"tile", i.tileSize}, {"overlap", i.tileOverlap}}}};
     return j.dump(indent);
 }
 
@@ -102,10 +107,111 @@ Status infoFromJson(const std::string& text, ModelInfo& i)
         i.metricsJson = j.value("metrics", json::object()).dump();
         i.datasetJson = j.value("dataset", json::object()).dump();
         i.trainedAt = j.value("trained_at", "");
+        const json inf = j.value("inference", json::object());
+        i.tileSize = inf.value("tile", 0);
+        i.tileOverlap = inf.value("overlap", -1);
     } catch (const json::exception& e) {
         return Status(ErrorCode::Corrupt, std::string("model metadata: ") + e.what());
     }
     return Status::ok();
+}
+
+bool parseType(const std::string& name, ModelType& out)
+{
+    for (ModelType t : {ModelType::Classifier, ModelType::UNet, ModelType::Autoencoder})
+        if (name == modelTypeName(t)) {
+            out = t;
+            return true;
+        }
+    return false;
+}
+
+/// `model.pt.json`, else `model.json`; empty when neither exists.
+std::string sidecarFor(const std::string& path)
+{
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(path + ".json", ec))
+        return path + ".json";
+    const auto stem = std::filesystem::path(path).replace_extension(".json");
+    if (stem.string() != path && std::filesystem::is_regular_file(stem, ec))
+        return stem.string();
+    return {};
+}
+
+/// The sidecar of a TorchScript module into ModelInfo (see model.h for the format).
+Status sidecarInfo(const std::string& sidecarPath, ModelInfo& i, bool& probabilities)
+{
+    std::ifstream in(sidecarPath);
+    std::stringstream text;
+    text << in.rdbuf();
+    json j = json::parse(text.str(), nullptr, false);
+    if (!in || j.is_discarded() || !j.is_object())
+        return Status(ErrorCode::Corrupt, sidecarPath + ": not a JSON object");
+    try {
+        const std::string format = j.value("format", "fisura-torchscript");
+        if (format != "fisura-torchscript")
+            return Status(ErrorCode::Unsupported, sidecarPath + ": format " + format);
+        const std::string type = j.at("type").get<std::string>();
+        if (!parseType(type, i.config.type))
+            return Status(ErrorCode::Unsupported,
+                          sidecarPath + ": unknown type " + type +
+                              " (expected unet, classifier or autoencoder)");
+        i.config.inputSize = j.at("input_size").get<int>();
+        if (i.config.inputSize < 16 || i.config.inputSize > 4096)
+            return Status(ErrorCode::InvalidArgument,
+                          sidecarPath + ": input_size must be 16..4096");
+        i.inputChannels = j.value("input_channels", 3);
+        if (i.inputChannels != 1 && i.inputChannels != 3)
+            return Status(ErrorCode::Unsupported, sidecarPath + ": input_channels must be 1 or 3");
+        const std::string output = j.value("output", "logits");
+        if (output != "logits" && output != "probabilities")
+            return Status(ErrorCode::InvalidArgument,
+                          sidecarPath + ": output must be logits or probabilities");
+        probabilities = output == "probabilities";
+        const json norm = j.value("normalization", json::object());
+        const std::vector<float> zero(size_t(i.inputChannels), 0.f), one(zero.size(), 1.f);
+        i.mean = norm.value("mean", i.config.type == ModelType::Autoencoder
+                                        ? zero
+                                        : std::vector<float>(zero.size(), 0.5f));
+        i.std = norm.value("std", i.config.type == ModelType::Autoencoder
+                                      ? one
+                                      : std::vector<float>(zero.size(), 0.25f));
+        if (i.mean.size() != zero.size() || i.std.size() != zero.size())
+            return Status(ErrorCode::InvalidArgument,
+                          sidecarPath + ": normalization needs one mean and std per channel");
+        for (float s : i.std)
+            if (!(s > 0.f))
+                return Status(ErrorCode::InvalidArgument,
+                              sidecarPath + ": normalization std must be positive");
+        i.classNames = j.value("class_names", std::vector<std::string>{});
+        i.config.classes = i.classNames.empty() ? 2 : int(i.classNames.size());
+        i.threshold = j.value("threshold", 0.5);
+        i.tileSize = j.value("tile", 0);
+        i.tileOverlap = j.value("overlap", -1);
+        i.metricsJson = j.value("metrics", json::object()).dump();
+        i.trainedAt = j.value("trained_at", "");
+        i.source = "torchscript";
+        i.fisuraVersion.clear();
+    } catch (const json::exception& e) {
+        return Status(ErrorCode::Corrupt, sidecarPath + ": " + e.what());
+    }
+    return Status::ok();
+}
+
+Result<Model> loadTorchScript(const std::string& path, const std::string& sidecarPath)
+{
+    Model m;
+    Model::Impl& d = *m.impl();
+    if (Status st = sidecarInfo(sidecarPath, d.info, d.scriptOutputsProbabilities); !st)
+        return st;
+    try {
+        d.script = torch::jit::load(path, torch::Device(torch::kCPU));
+        d.script->eval();
+    } catch (const c10::Error& e) {
+        return Status(ErrorCode::Corrupt, path + ": not a TorchScript module: " +
+                                              std::string(e.what_without_backtrace()));
+    }
+    return m;
 }
 
 } // namespace
@@ -143,12 +249,23 @@ Result<Model> Model::create(const ModelConfig& config, uint64_t seed)
 
 Result<Model> Model::load(const std::string& path)
 {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        return Status(ErrorCode::NotFound, path + ": no such model file");
     try {
         torch::serialize::InputArchive ar;
         ar.load_from(path, torch::Device(torch::kCPU));
         c10::IValue meta;
-        if (!ar.try_read(kMetadataKey, meta) || !meta.isString())
-            return Status(ErrorCode::Corrupt, path + " has no Fisura metadata");
+        if (!ar.try_read(kMetadataKey, meta) || !meta.isString()) {
+            // Not Fisura's own: a TorchScript module exported from PyTorch, if described.
+            if (const std::string side = sidecarFor(path); !side.empty())
+                return loadTorchScript(path, side);
+            return Status(ErrorCode::Corrupt,
+                          path +
+                              " has no Fisura metadata (a TorchScript module needs a JSON "
+                              "sidecar: " +
+                              path + ".json)");
+        }
         Model m;
         if (Status st = infoFromJson(meta.toStringRef(), m.impl_->info); !st)
             return Status(st.code(), path + ": " + st.detail());
@@ -167,6 +284,9 @@ Result<Model> Model::load(const std::string& path)
 
 Status Model::save(const std::string& path) const
 {
+    if (impl_->script)
+        return Status(ErrorCode::Unsupported,
+                      "an imported TorchScript model cannot be saved as a Fisura model");
     try {
         torch::serialize::OutputArchive ar;
         impl_->net->save(ar);
@@ -191,9 +311,19 @@ const ModelInfo& Model::info() const
 int64_t Model::parameterCount() const
 {
     int64_t n = 0;
+    if (impl_->script) {
+        for (const auto& p : impl_->script->parameters())
+            n += p.numel();
+        return n;
+    }
     for (const auto& p : impl_->net->parameters())
         n += p.numel();
     return n;
+}
+
+bool Model::isTorchScript() const
+{
+    return impl_->script.has_value();
 }
 
 std::string Model::metadataJson(int indent) const

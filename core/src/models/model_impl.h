@@ -1,5 +1,7 @@
 #pragma once
 
+#include <optional>
+
 #include "compat/torch_compat.h"
 
 #include "fisura/model.h"
@@ -10,10 +12,51 @@ namespace fisura
 
 struct Model::Impl {
     ModelInfo info;
-    std::shared_ptr<torch::nn::Module> net;
+    std::shared_ptr<torch::nn::Module> net;   ///< Fisura's own network (trainable)
+    std::optional<torch::jit::Module> script; ///< or an imported TorchScript module
+    bool scriptOutputsProbabilities = false;  ///< sidecar "output": "probabilities"
+
+    /// Raw network output: U-Net logits [N,1,H,W], classifier logits [N,C], autoencoder
+    /// reconstruction [N,3,H,W] in [0, 1].
     torch::Tensor forward(const torch::Tensor& x)
     {
+        if (script)
+            return script->forward({x}).toTensor();
         return models::forwardNetwork(*net, info.config.type, x);
+    }
+
+    /// What inference wants: U-Net crack probability [N,1,H,W], classifier class probabilities
+    /// [N,C] (one column: the crack probability), autoencoder reconstruction. Float32.
+    torch::Tensor predict(const torch::Tensor& x)
+    {
+        torch::Tensor out = forward(x).to(torch::kFloat);
+        if (script && scriptOutputsProbabilities)
+            return out;
+        switch (info.config.type) {
+        case ModelType::UNet:
+            return torch::sigmoid(out);
+        case ModelType::Classifier:
+            return out.size(1) == 1 ? torch::sigmoid(out) : torch::softmax(out, 1);
+        case ModelType::Autoencoder:
+            return out;
+        }
+        return out;
+    }
+
+    void to(torch::Device device)
+    {
+        if (script)
+            script->to(device);
+        else
+            net->to(device);
+    }
+
+    void eval()
+    {
+        if (script)
+            script->eval();
+        else
+            net->eval();
     }
 };
 
