@@ -64,6 +64,7 @@ using fisura::cli::TerminalProgress;
 } // namespace
 
 void registerPyramidCommand(CLI::App& app); // cmd_pyramid.cpp
+void registerInferCommand(CLI::App& app);   // cmd_infer.cpp
 
 int main(int argc, char** argv)
 {
@@ -99,6 +100,7 @@ int main(int argc, char** argv)
     demoCmd->add_flag("--json", demoJson, "Print a JSON summary");
 
     registerPyramidCommand(app);
+    registerInferCommand(app);
     registerTrainCommand(app);
 
     fisura::cli::registerDeviceCommands(app);

@@ -1,5 +1,6 @@
 # fisura-cli train as a script uses it: JSON summary on stdout, model file, clear failures.
-# -DCLI=<exe> -DWORK=<dir> -DCASE=segment|bad_data|bad_batch
+# and fisura-cli infer with the model it trained.
+# -DCLI=<exe> -DWORK=<dir> -DCASE=segment|bad_data|bad_batch|infer_bad
 macro(expect cond msg)
     cmake_language(EVAL CODE "if(NOT (${cond}))\n message(FATAL_ERROR \"${msg}\")\nendif()")
 endmacro()
@@ -29,6 +30,28 @@ if(CASE STREQUAL "segment")
     expect("rc EQUAL 0" "resume exited ${rc}: ${err}")
     string(JSON epochs GET "${out}" epochs_run)
     expect("epochs EQUAL 3" "epochs_run after resume = ${epochs}")
+    # Tiled inference with that model: one scan, then a folder of scans.
+    file(GLOB images "${WORK}/demo/segmentation/images/*.tif")
+    list(LENGTH images nImages)
+    list(GET images 0 first)
+    execute_process(COMMAND "${CLI}" infer --model "${WORK}/m.fisura" --in "${first}"
+                            --out "${WORK}/one.tif" --tile 32 --overlap 8 --cpu --json
+                    OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+    expect("rc EQUAL 0" "infer exited ${rc}: ${err}")
+    string(JSON map GET "${out}" map)
+    expect("map STREQUAL \"probability\"" "map = ${map}")
+    string(JSON tiles GET "${out}" tiles)
+    expect("tiles GREATER 1" "tiles = ${tiles}")
+    expect("EXISTS \"${WORK}/one.tif\"" "no map written")
+    execute_process(COMMAND "${CLI}" infer --model "${WORK}/m.fisura"
+                            --in "${WORK}/demo/segmentation/images" --out "${WORK}/maps"
+                            --tile 32 --cpu
+                    OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+    expect("rc EQUAL 0" "infer over a folder exited ${rc}: ${err}")
+    expect("err MATCHES \"MP/s\"" "no progress lines: ${err}")
+    file(GLOB maps "${WORK}/maps/*.probability.tif")
+    list(LENGTH maps nMaps)
+    expect("nMaps EQUAL nImages" "${nMaps} maps for ${nImages} images")
 elseif(CASE STREQUAL "bad_data")
     execute_process(COMMAND "${CLI}" train --task classify --data "${WORK}/none" --out "${WORK}/m.fisura"
                     OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
@@ -41,6 +64,21 @@ elseif(CASE STREQUAL "bad_batch")
                     ERROR_VARIABLE err RESULT_VARIABLE rc)
     expect("NOT rc EQUAL 0" "--batch many accepted")
     expect("err MATCHES \"auto or a positive number\"" "unclear message: ${err}")
+elseif(CASE STREQUAL "infer_bad")
+    file(MAKE_DIRECTORY "${WORK}")
+    file(WRITE "${WORK}/junk.fisura" "not a model")
+    file(WRITE "${WORK}/scan.tif" "not a scan")
+    execute_process(COMMAND "${CLI}" infer --model "${WORK}/junk.fisura" --in "${WORK}/scan.tif"
+                            --out "${WORK}/map.tif"
+                    ERROR_VARIABLE err RESULT_VARIABLE rc)
+    expect("rc EQUAL 1" "infer with a broken model exited ${rc}")
+    expect("err MATCHES \"cannot load the model\"" "unclear message: ${err}")
+    expect("NOT EXISTS \"${WORK}/map.tif\"" "a map appeared")
+    execute_process(COMMAND "${CLI}" infer --model "${WORK}/junk.fisura" --in "${WORK}/scan.tif"
+                            --out "${WORK}/map.tif" --batch lots
+                    ERROR_VARIABLE err RESULT_VARIABLE rc)
+    expect("NOT rc EQUAL 0" "--batch lots accepted")
+    expect("err MATCHES \"auto or 1..4096\"" "unclear message: ${err}")
 else()
     message(FATAL_ERROR "unknown CASE ${CASE}")
 endif()

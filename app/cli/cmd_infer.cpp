@@ -1,0 +1,204 @@
+// `fisura-cli infer --model M --in SCAN|FOLDER --out MAP|FOLDER`: tiled inference over scans of
+// any size, streaming into tiled pyramidal BigTIFF maps.
+#include <algorithm>
+#include <csignal>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "fisura/infer.h"
+#include "terminal_progress.h"
+
+namespace fs = std::filesystem;
+
+namespace
+{
+
+fisura::CancelToken g_inferCancel;
+
+extern "C" void onInferSignal(int)
+{
+    g_inferCancel.cancel();
+}
+
+struct InferArgs {
+    std::string model, in, out;
+    int tile = 0;
+    int overlap = -1;
+    std::string batch = "auto";
+    std::string precision = "auto";
+    std::string window = "cosine";
+    std::string compression = "zstd";
+    int readers = 0;
+    bool cpu = false;
+    bool json = false;
+    bool quiet = false;
+    bool timeNetwork = false;
+};
+
+bool isImageFile(const fs::path& p)
+{
+    std::string ext = p.extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    return ext == ".tif" || ext == ".tiff" || ext == ".png" || ext == ".jpg" || ext == ".jpeg" ||
+           ext == ".bmp";
+}
+
+[[noreturn]] void fail(const fisura::Status& s, const std::string& what)
+{
+    std::cerr << "fisura-cli: " << what << ": " << s.toString() << "\n";
+    throw CLI::RuntimeError(s.code() == fisura::ErrorCode::Cancelled ? 130 : 1);
+}
+
+} // namespace
+
+void registerInferCommand(CLI::App& app)
+{
+    auto a = std::make_shared<InferArgs>();
+    auto* cmd = app.add_subcommand(
+        "infer", "Run a model tile by tile over a scan (or a folder of scans) and write its map "
+                 "as a tiled pyramidal TIFF");
+    cmd->add_option("--model", a->model, "Fisura model, or TorchScript module with a JSON sidecar")
+        ->required()
+        ->check(CLI::ExistingFile);
+    cmd->add_option("--in", a->in, "Input image (TIFF of any size, PNG, JPEG) or folder")
+        ->required()
+        ->check(CLI::ExistingPath);
+    cmd->add_option("--out", a->out, "Output map (TIFF), or a folder when --in is one")->required();
+    cmd->add_option("--tile", a->tile, "Tile edge in px (0 = from the model)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 4096));
+    cmd->add_option("--overlap", a->overlap, "Overlap between tiles in px (-1 = from the model)")
+        ->capture_default_str()
+        ->check(CLI::Range(-1, 2048));
+    cmd->add_option("--batch", a->batch, "Tiles per step: auto or a number")->capture_default_str();
+    cmd->add_option("--precision", a->precision, "auto, bf16, fp16 or fp32")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"auto", "bf16", "fp16", "fp32"}));
+    cmd->add_option("--window", a->window, "Blending window")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"cosine", "gaussian"}));
+    cmd->add_option("--compression", a->compression, "Map tile compression")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"zstd", "deflate"}));
+    cmd->add_option("--readers", a->readers, "Reader threads (0 = from the policy)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 64));
+    cmd->add_flag("--cpu", a->cpu, "Use the CPU even when a GPU is usable");
+    cmd->add_flag("--json", a->json, "Print a JSON summary");
+    cmd->add_flag("--quiet", a->quiet, "No progress output");
+    cmd->add_flag("--time-network", a->timeNetwork,
+                  "Also time the network alone on the same number of tiles (benchmarks)");
+    cmd->callback([a] {
+        std::signal(SIGINT, onInferSignal);
+        std::signal(SIGTERM, onInferSignal);
+        fisura::InferOptions o;
+        o.tileSize = a->tile;
+        o.overlap = a->overlap;
+        if (a->batch != "auto") {
+            try {
+                o.batchSize = std::stoi(a->batch);
+            } catch (const std::exception&) {
+                o.batchSize = -1;
+            }
+            if (o.batchSize < 1 || o.batchSize > 4096) {
+                std::cerr << "fisura-cli: --batch must be auto or 1..4096\n";
+                throw CLI::RuntimeError(2);
+            }
+        }
+        fisura::parsePrecision(a->precision, o.precision);
+        o.window =
+            a->window == "gaussian" ? fisura::BlendWindow::Gaussian : fisura::BlendWindow::Cosine;
+        o.output.compression = a->compression == "deflate" ? fisura::TileCompression::Deflate
+                                                           : fisura::TileCompression::Zstd;
+        o.readerThreads = a->readers;
+        o.preferCpu = a->cpu;
+
+        // Inputs and outputs: one file, or every image of a folder into a folder.
+        std::vector<std::pair<std::string, std::string>> jobs;
+        std::error_code ec;
+        const bool folder = fs::is_directory(a->in, ec);
+        auto model = fisura::Model::load(a->model);
+        if (!model)
+            fail(model.status(), "cannot load the model");
+        const fisura::ModelType type = model->info().config.type;
+        const std::string kindName = type == fisura::ModelType::UNet         ? "probability"
+                                     : type == fisura::ModelType::Classifier ? "heatmap"
+                                                                             : "score";
+        if (folder) {
+            fs::create_directories(a->out, ec);
+            if (!fs::is_directory(a->out, ec)) {
+                std::cerr << "fisura-cli: --out must be a folder when --in is one: " << a->out
+                          << "\n";
+                throw CLI::RuntimeError(2);
+            }
+            std::vector<fs::path> files;
+            for (const auto& e : fs::directory_iterator(a->in, ec))
+                if (e.is_regular_file() && isImageFile(e.path()))
+                    files.push_back(e.path());
+            std::sort(files.begin(), files.end());
+            for (const auto& f : files)
+                jobs.emplace_back(
+                    f.string(),
+                    (fs::path(a->out) / (f.stem().string() + "." + kindName + ".tif")).string());
+            if (jobs.empty()) {
+                std::cerr << "fisura-cli: no images in " << a->in << "\n";
+                throw CLI::RuntimeError(1);
+            }
+        } else {
+            jobs.emplace_back(a->in, a->out);
+        }
+
+        fisura::cli::TerminalProgress progress;
+        fisura::ProgressSink* sink = a->quiet || a->json ? nullptr : &progress;
+        auto engine = fisura::TiledInference::create(std::move(*model), o, g_inferCancel, sink);
+        if (!engine)
+            fail(engine.status(), "cannot prepare the model");
+        auto& inf = **engine;
+        if (!a->quiet && !a->json)
+            std::cerr << "infer: " << kindName << " map, tile " << inf.tileSize() << " px, overlap "
+                      << inf.overlap() << " px, batch " << inf.policy().batchSize << ", "
+                      << (inf.policy().useCuda ? "cuda" : "cpu") << " "
+                      << fisura::precisionName(inf.policy().precision) << "\n";
+
+        nlohmann::json results = nlohmann::json::array();
+        int failures = 0;
+        for (const auto& [in, out] : jobs) {
+            if (g_inferCancel.isCancelled())
+                break;
+            auto r = inf.run(in, out, g_inferCancel, sink);
+            if (!r) {
+                if (r.status().code() == fisura::ErrorCode::Cancelled || !folder)
+                    fail(r.status(), "inference failed on " + in);
+                std::cerr << "fisura-cli: " << in << ": " << r.status().toString() << "\n";
+                results.push_back({{"input", in},
+                                   {"error", fisura::errorCodeName(r.status().code())},
+                                   {"detail", r.status().detail()}});
+                ++failures;
+                continue;
+            }
+            nlohmann::json j = nlohmann::json::parse(fisura::toJson(*r));
+            if (a->timeNetwork) {
+                auto net = inf.timeNetworkOnly(r->tiles, g_inferCancel);
+                if (!net)
+                    fail(net.status(), "timing the network failed");
+                j["network_only_seconds"] = *net;
+                j["end_to_end_over_network"] = r->seconds / std::max(1e-9, *net);
+            }
+            j["policy"] = nlohmann::json::parse(fisura::toJson(inf.policy()));
+            if (!a->json)
+                std::cout << "Wrote " << out << ": " << r->width << " x " << r->height << ", "
+                          << r->tiles << " tiles in " << r->seconds << " s ("
+                          << r->megapixelsPerSecond << " MP/s, peak RSS "
+                          << r->peakRssBytes / 1048576 << " MiB)\n";
+            results.push_back(std::move(j));
+        }
+        if (a->json)
+            std::cout << (folder ? results.dump(2) : results.at(0).dump(2)) << "\n";
+        throw CLI::RuntimeError(failures ? 1 : 0);
+    });
+}

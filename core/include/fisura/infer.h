@@ -1,0 +1,109 @@
+// Tiled inference over scans of any size with bounded memory.
+//
+// A sliding window of tiles (size and overlap from the model, the user may override) runs the
+// model batch by batch; overlapping predictions are blended with smooth weights so no seams
+// appear. Reader threads decode tiles ahead of the device into (pinned) batches, the device
+// computes, and a writer thread blends finished rows and streams them into a tiled pyramidal
+// BigTIFF. Memory depends on the image width, the tile size and the batch size, never on the
+// image height. The output map always has the input's width and height:
+//   segmentation (U-Net)  crack probability, 0..255 = 0..1
+//   classifier            patch-grid heatmap of the crack-class probability, 0..255 = 0..1
+//   autoencoder           reconstruction-error score, 128 = the model's threshold (255 = 2x)
+// On failure or cancellation nothing is left at the output path.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fisura/job.h"
+#include "fisura/model.h"
+#include "fisura/policy.h"
+#include "fisura/status.h"
+#include "fisura/tiledwriter.h"
+
+namespace fisura
+{
+
+enum class BlendWindow { Cosine, Gaussian };
+enum class MapKind { Probability, Heatmap, Score };
+const char* mapKindName(MapKind k); ///< "probability", "heatmap", "score"
+
+struct InferOptions {
+    int tileSize = 0;  ///< 0 = from the model (U-Net: >= 512, a multiple of its stride)
+    int overlap = -1;  ///< px shared by neighbouring tiles, 0..tile/2; -1 = from the model
+    int batchSize = 0; ///< tiles per step; 0 = measured on a GPU, small on the CPU
+    Precision precision = Precision::Auto;
+    bool preferCpu = false;
+    BlendWindow window = BlendWindow::Cosine;
+    int readerThreads = 0;                 ///< 0 = the policy's loader threads
+    int prefetchBatches = 3;               ///< decoded batches waiting for the device, at most
+    uint64_t cacheBytes = 256ull << 20;    ///< decoded input blocks kept for neighbouring tiles
+    uint64_t maxFlatPixels = 256ull << 20; ///< PNG/JPEG inputs are decoded whole: refuse beyond
+    TiledWriteOptions output;              ///< tile size, codec, pyramid of the written map
+};
+
+struct InferStats {
+    std::string input;
+    std::string output;
+    int width = 0;
+    int height = 0;
+    MapKind kind = MapKind::Probability;
+    int tileSize = 0;
+    int overlap = 0;
+    int batchSize = 0;
+    int64_t tiles = 0;
+    double seconds = 0.0; ///< wall time of the whole job (reading, compute, writing)
+    double megapixelsPerSecond = 0.0;
+    /// Largest memory the pipeline itself held at once: queued input batches, outputs waiting
+    /// to be blended and the blending band. Independent of the image height.
+    uint64_t peakPipelineBytes = 0;
+    uint64_t peakRssBytes = 0; ///< of the whole process so far (VmHWM), 0 when unknown
+    std::string device;        ///< "cuda:0" or "cpu"
+    std::string precision;
+};
+std::string toJson(const InferStats& stats, int indent = 2);
+
+/// A model prepared for tiled inference on the device the policy chose (batch size measured
+/// once); run() may then be called for any number of scans, one at a time.
+class TiledInference
+{
+public:
+    static Result<std::unique_ptr<TiledInference>> create(Model model, const InferOptions& options,
+                                                          const CancelToken& cancel = {},
+                                                          ProgressSink* progress = nullptr);
+    ~TiledInference();
+    TiledInference(const TiledInference&) = delete;
+    TiledInference& operator=(const TiledInference&) = delete;
+
+    const ExecutionPolicy& policy() const;
+    const Model& model() const;
+    MapKind kind() const;
+    int tileSize() const;
+    int overlap() const;
+
+    /// Runs over `inputPath` (any image Fisura reads: TIFF of any size, PNG/JPEG) and writes
+    /// the map to `outputPath` atomically.
+    Result<InferStats> run(const std::string& inputPath, const std::string& outputPath,
+                           const CancelToken& cancel = {}, ProgressSink* progress = nullptr);
+
+    /// Benchmark aid: seconds the network alone takes for `tiles` tiles already in device
+    /// memory, at this batch size and precision (no reading, copying, blending or writing).
+    Result<double> timeNetworkOnly(int64_t tiles, const CancelToken& cancel = {});
+
+    struct Impl;
+
+private:
+    explicit TiledInference(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> d_;
+};
+
+/// Tile origins along one axis: stride tile - overlap, the last tile flush with the end (one
+/// origin 0 when the axis is shorter than a tile). Exposed for tests.
+std::vector<int> tileOrigins(int length, int tile, int overlap);
+
+/// Peak resident memory of this process (VmHWM), 0 when unknown.
+uint64_t peakResidentBytes();
+
+} // namespace fisura

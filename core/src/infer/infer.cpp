@@ -1,0 +1,864 @@
+// Tiled inference: reader threads -> device (copy stream, network, blending) -> writer thread.
+//
+// Blending happens on the device: each tile's prediction is multiplied by its separable window
+// wx(x) * wy(y) and added into a band of `tile` rows kept as a ring (row y lives in slot
+// y % tile). Because the tiles form a product grid, the sum of the windows at (x, y) is
+// Sx(x) * Sy(y), so finished rows are normalised with two precomputed vectors. Once the last
+// tile of a tile row is added, every row above the next tile row is final: it is turned into
+// uint8 on the device and only those bytes travel back to the host, where the writer compresses
+// them. Memory is O(width x tile) on the device and O(prefetch x batch x tile^2) on the host,
+// whatever the image height. (Window blending as in nnU-Net / MONAI's sliding-window
+// inference; the product-grid normalisation avoids a full-size weight map.)
+#include "compat/torch_compat.h"
+
+#include <algorithm>
+#include <cmath>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include "device/copy_stream.h"
+#include "device/torch_step.h"
+#include "fisura/infer.h"
+#include "fisura/sysinfo.h"
+#include "fisura/tiledimage.h"
+#include "models/model_impl.h"
+
+namespace fs = std::filesystem;
+
+namespace fisura
+{
+
+const char* mapKindName(MapKind k)
+{
+    switch (k) {
+    case MapKind::Probability:
+        return "probability";
+    case MapKind::Heatmap:
+        return "heatmap";
+    case MapKind::Score:
+        return "score";
+    }
+    return "probability";
+}
+
+std::vector<int> tileOrigins(int length, int tile, int overlap)
+{
+    if (length <= tile)
+        return {0};
+    const int stride = std::max(1, tile - overlap);
+    std::vector<int> origins;
+    for (int p = 0; p + tile < length; p += stride)
+        origins.push_back(p);
+    origins.push_back(length - tile);
+    return origins;
+}
+
+uint64_t peakResidentBytes()
+{
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("VmHWM:", 0) == 0)
+            return std::stoull(line.substr(6)) * 1024ull;
+    return 0;
+}
+
+std::string toJson(const InferStats& s, int indent)
+{
+    nlohmann::json j{{"input", s.input},
+                     {"output", s.output},
+                     {"width", s.width},
+                     {"height", s.height},
+                     {"map", mapKindName(s.kind)},
+                     {"tile", s.tileSize},
+                     {"overlap", s.overlap},
+                     {"batch_size", s.batchSize},
+                     {"tiles", s.tiles},
+                     {"seconds", s.seconds},
+                     {"megapixels_per_second", s.megapixelsPerSecond},
+                     {"peak_pipeline_bytes", s.peakPipelineBytes},
+                     {"peak_rss_bytes", s.peakRssBytes},
+                     {"device", s.device},
+                     {"precision", s.precision}};
+    return j.dump(indent);
+}
+
+namespace
+{
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point t)
+{
+    return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+/// Where the pixels come from: a TiledImage, or a PNG/JPEG decoded whole.
+struct Source {
+    int width = 0, height = 0, channels = 0;
+    double pixelSizeXmm = 0, pixelSizeYmm = 0;
+    std::vector<TiffTag> geoTags;
+    std::shared_ptr<TiledImage> tiled;
+    Image flat;
+
+    Result<Image> region(int x, int y, int w, int h) const
+    {
+        if (tiled)
+            return tiled->readRegion(0, x, y, w, h);
+        Image out = Image::make(w, h, flat.channels);
+        const size_t rowBytes = size_t(w) * size_t(flat.channels);
+        for (int r = 0; r < h; ++r)
+            std::copy_n(flat.row(y + r) + size_t(x) * size_t(flat.channels), rowBytes, out.row(r));
+        return out;
+    }
+};
+
+bool looksLikeTiff(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    char magic[4] = {};
+    in.read(magic, 4);
+    return in && ((magic[0] == 'I' && magic[1] == 'I') || (magic[0] == 'M' && magic[1] == 'M'));
+}
+
+Result<Source> openSource(const std::string& path, const InferOptions& o)
+{
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec))
+        return Status(ErrorCode::NotFound, path + ": no such file");
+    Source s;
+    if (looksLikeTiff(path)) {
+        TiledOpenOptions to;
+        to.cache = std::make_shared<TileCache>(size_t(o.cacheBytes));
+        to.maxHandles = 16;
+        auto opened = TiledImage::open(path, to);
+        if (!opened)
+            return opened.status();
+        s.tiled = *opened;
+        const TiledImageInfo& i = s.tiled->info();
+        s.width = i.width;
+        s.height = i.height;
+        s.channels = i.channels;
+        s.pixelSizeXmm = i.pixelSizeXmm;
+        s.pixelSizeYmm = i.pixelSizeYmm;
+        s.geoTags = i.geoTags;
+        return s;
+    }
+    auto img = readImage(path, o.maxFlatPixels);
+    if (!img)
+        return img.status();
+    s.flat = std::move(*img);
+    s.width = s.flat.width;
+    s.height = s.flat.height;
+    s.channels = s.flat.channels;
+    return s;
+}
+
+/// One tile's window along one axis: `valid` weights (the rest of the tile lies outside the
+/// image); no ramp on a side that touches the image border.
+std::vector<float> axisWindow(int tile, int valid, int overlap, bool first, bool last,
+                              BlendWindow kind)
+{
+    std::vector<float> w(size_t(tile), 0.f);
+    constexpr double halfPi = 1.5707963267948966;
+    const double sigma = tile / 8.0, centre = (tile - 1) / 2.0;
+    for (int k = 0; k < valid; ++k) {
+        double v = 1.0;
+        if (kind == BlendWindow::Cosine) {
+            if (overlap > 0 && !first && k < overlap)
+                v *= std::pow(std::sin(halfPi * (k + 0.5) / overlap), 2);
+            if (overlap > 0 && !last && k >= tile - overlap)
+                v *= std::pow(std::sin(halfPi * (tile - k - 0.5) / overlap), 2);
+        } else {
+            const bool outer = (first && k < centre) || (last && k > centre);
+            if (!outer)
+                v = std::max(1e-4, std::exp(-(k - centre) * (k - centre) / (2 * sigma * sigma)));
+        }
+        w[size_t(k)] = float(v);
+    }
+    return w;
+}
+
+/// Per-tile windows [tiles, tile] and the reciprocal of their sum per position [length].
+void axisWeights(int length, int tile, int overlap, BlendWindow kind,
+                 const std::vector<int>& origins, torch::Tensor& windows, torch::Tensor& invSum)
+{
+    const int n = int(origins.size());
+    windows = torch::zeros({n, tile}, torch::kFloat);
+    std::vector<double> sum(size_t(length), 0.0);
+    auto wa = windows.accessor<float, 2>();
+    for (int i = 0; i < n; ++i) {
+        const int valid = std::min(tile, length - origins[size_t(i)]);
+        const auto w = axisWindow(tile, valid, overlap, i == 0, i == n - 1, kind);
+        for (int k = 0; k < valid; ++k) {
+            wa[i][k] = w[size_t(k)];
+            sum[size_t(origins[size_t(i)] + k)] += w[size_t(k)];
+        }
+    }
+    invSum = torch::empty({length}, torch::kFloat);
+    auto ia = invSum.accessor<float, 1>();
+    for (int x = 0; x < length; ++x)
+        ia[x] = sum[size_t(x)] > 0 ? float(1.0 / sum[size_t(x)]) : 0.f;
+}
+
+struct TileRef {
+    int col = 0, row = 0;
+    int x = 0, y = 0, w = 0, h = 0;
+};
+
+struct InBatch {
+    torch::Tensor pixels; // uint8 [batch, tile, tile, channels], pinned on a GPU
+    uint64_t bytes = 0;
+};
+
+struct OutRows {
+    int y0 = 0, rows = 0;
+    torch::Tensor bytes; // uint8 [rows, width] on the host
+    std::shared_ptr<detail::StreamMark> ready;
+    uint64_t size = 0;
+};
+
+/// Host memory the pipeline holds right now, and the most it ever held.
+class MemoryMeter
+{
+public:
+    void add(uint64_t b)
+    {
+        const uint64_t now = live_.fetch_add(b) + b;
+        uint64_t p = peak_.load();
+        while (now > p && !peak_.compare_exchange_weak(p, now)) {
+        }
+    }
+    void sub(uint64_t b) { live_.fetch_sub(b); }
+    uint64_t peak() const { return peak_.load(); }
+
+private:
+    std::atomic<uint64_t> live_{0}, peak_{0};
+};
+
+/// First error wins; every stage stops when one is set or the job is cancelled.
+class StopFlag
+{
+public:
+    explicit StopFlag(const CancelToken& c) : cancel_(c) {}
+    void fail(const Status& s)
+    {
+        std::lock_guard<std::mutex> l(mu_);
+        if (error_.isOk())
+            error_ = s;
+        failed_ = true;
+    }
+    bool stopped() const { return failed_.load() || cancel_.isCancelled(); }
+    Status status() const
+    {
+        std::lock_guard<std::mutex> l(mu_);
+        if (!error_.isOk())
+            return error_;
+        if (cancel_.isCancelled())
+            return Status(ErrorCode::Cancelled, "inference cancelled");
+        return Status::ok();
+    }
+
+private:
+    CancelToken cancel_;
+    mutable std::mutex mu_;
+    Status error_;
+    std::atomic<bool> failed_{false};
+};
+
+/// A condition wait that also notices a cancel nobody notified (the token is only a flag).
+template <class Pred>
+void waitFor(std::condition_variable& cv, std::unique_lock<std::mutex>& l, Pred pred)
+{
+    while (!pred())
+        cv.wait_for(l, std::chrono::milliseconds(20));
+}
+
+/// Copy `src` (any of 1/3/4 channels) into a tile x tile buffer with `channels` channels,
+/// padding beyond the image by replicating the edge.
+void placeTile(const Image& src, int tile, int channels, uint8_t* dst)
+{
+    cv::Mat in(src.height, src.width, CV_8UC(src.channels),
+               const_cast<uint8_t*>(src.pixels.data()));
+    cv::Mat conv;
+    if (src.channels == channels)
+        conv = in;
+    else if (channels == 3)
+        cv::cvtColor(in, conv, src.channels == 1 ? cv::COLOR_GRAY2RGB : cv::COLOR_RGBA2RGB);
+    else
+        cv::cvtColor(in, conv, src.channels == 3 ? cv::COLOR_RGB2GRAY : cv::COLOR_RGBA2GRAY);
+    cv::Mat out(tile, tile, CV_8UC(channels), dst);
+    cv::copyMakeBorder(conv, out, 0, tile - src.height, 0, tile - src.width, cv::BORDER_REPLICATE);
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+
+struct TiledInference::Impl {
+    Model model;
+    InferOptions opt;
+    ExecutionPolicy pol;
+    torch::Device device{torch::kCPU};
+    MapKind kind = MapKind::Probability;
+    int tile = 0, overlap = 0, batch = 1, positive = 0, channels = 3;
+    bool amp = false;
+    at::ScalarType ampType = at::kBFloat16;
+    torch::Tensor mean, stdv; // [1, C, 1, 1] on the device
+    float scale = 255.f;      // map value -> byte
+
+    /// uint8 NHWC tiles on the device -> per-pixel map [n, tile, tile] (float).
+    torch::Tensor mapOf(const torch::Tensor& u8)
+    {
+        torch::Tensor x = u8.permute({0, 3, 1, 2}).to(torch::kFloat).div_(255.f);
+        x = (x - mean) / stdv;
+        x = pol.channelsLast ? x.contiguous(at::MemoryFormat::ChannelsLast) : x.contiguous();
+        torch::Tensor y;
+        {
+            compat::CudaAutocast ac(amp, ampType);
+            y = model.impl()->predict(x);
+        }
+        switch (kind) {
+        case MapKind::Probability:
+            return y.select(1, 0);
+        case MapKind::Heatmap: {
+            const int64_t col = y.size(1) == 1 ? 0 : std::min<int64_t>(positive, y.size(1) - 1);
+            return y.select(1, col).view({-1, 1, 1}).expand({y.size(0), tile, tile});
+        }
+        case MapKind::Score:
+            return (y.to(torch::kFloat) - x.to(torch::kFloat)).pow(2).mean(1);
+        }
+        return y;
+    }
+
+    Result<InferStats> run(const std::string& in, const std::string& out, const CancelToken& cancel,
+                           ProgressSink* progress);
+};
+
+namespace
+{
+
+int defaultTile(const ModelInfo& i)
+{
+    if (i.tileSize > 0)
+        return i.tileSize;
+    if (i.config.type != ModelType::UNet)
+        return i.config.inputSize;
+    // Fully convolutional: larger tiles waste less on overlap and keep the device busy.
+    const int unit = 1 << std::max(0, i.config.depth);
+    const int t = std::max(i.config.inputSize, 512);
+    return (t + unit - 1) / unit * unit;
+}
+
+int defaultOverlap(const ModelInfo& i, int tile)
+{
+    if (i.tileOverlap >= 0)
+        return std::min(i.tileOverlap, tile / 2);
+    switch (i.config.type) {
+    case ModelType::UNet:
+        return tile / 8; // the outer pixels see little context
+    case ModelType::Classifier:
+        return tile / 2; // a patch every half patch: a smoother heatmap
+    case ModelType::Autoencoder:
+        return tile / 4;
+    }
+    return tile / 8;
+}
+
+void addChoice(ExecutionPolicy& p, const std::string& what, const std::string& value,
+               const std::string& reason, const std::string& id, const std::string& arg = {})
+{
+    for (auto& c : p.choices)
+        if (c.what == what) {
+            c = {what, value, reason, id, arg};
+            return;
+        }
+    p.choices.push_back({what, value, reason, id, arg});
+}
+
+} // namespace
+
+TiledInference::TiledInference(std::unique_ptr<Impl> impl) : d_(std::move(impl)) {}
+TiledInference::~TiledInference() = default;
+const ExecutionPolicy& TiledInference::policy() const
+{
+    return d_->pol;
+}
+const Model& TiledInference::model() const
+{
+    return d_->model;
+}
+MapKind TiledInference::kind() const
+{
+    return d_->kind;
+}
+int TiledInference::tileSize() const
+{
+    return d_->tile;
+}
+int TiledInference::overlap() const
+{
+    return d_->overlap;
+}
+
+Result<std::unique_ptr<TiledInference>> TiledInference::create(Model model, const InferOptions& o,
+                                                               const CancelToken& cancel,
+                                                               ProgressSink* progress)
+{
+    if (!model.impl() || (!model.impl()->net && !model.impl()->script))
+        return Status(ErrorCode::InvalidArgument, "no model loaded");
+    auto d = std::make_unique<Impl>();
+    const ModelInfo& info = model.info();
+    d->kind = info.config.type == ModelType::UNet         ? MapKind::Probability
+              : info.config.type == ModelType::Classifier ? MapKind::Heatmap
+                                                          : MapKind::Score;
+    d->tile = o.tileSize > 0 ? o.tileSize : defaultTile(info);
+    if (d->tile < 16 || d->tile > 4096)
+        return Status(ErrorCode::InvalidArgument, "tile size must be 16..4096 px");
+    if (info.config.type != ModelType::UNet && d->tile != info.config.inputSize)
+        return Status(ErrorCode::InvalidArgument,
+                      std::string("a ") + modelTypeName(info.config.type) + " takes tiles of " +
+                          std::to_string(info.config.inputSize) + " px, its input size");
+    if (info.config.type == ModelType::UNet && !model.isTorchScript()) {
+        const int unit = 1 << std::max(0, info.config.depth);
+        if (d->tile % unit != 0)
+            return Status(ErrorCode::InvalidArgument,
+                          "this U-Net needs tiles that are a multiple of " + std::to_string(unit) +
+                              " px");
+    }
+    d->overlap = o.overlap >= 0 ? o.overlap : defaultOverlap(info, d->tile);
+    if (d->overlap > d->tile / 2)
+        return Status(ErrorCode::InvalidArgument, "overlap must be at most half the tile (" +
+                                                      std::to_string(d->tile / 2) + " px)");
+    d->channels = info.inputChannels;
+    if (int(info.mean.size()) != d->channels || int(info.std.size()) != d->channels)
+        return Status(ErrorCode::Corrupt, "model normalization does not match its channels");
+    d->positive = 1;
+    for (size_t i = 0; i < info.classNames.size(); ++i)
+        if (info.classNames[i] == "cracked" || info.classNames[i] == "crack")
+            d->positive = int(i);
+    d->scale = d->kind == MapKind::Score ? float(128.0 / std::max(1e-12, info.threshold)) : 255.f;
+    d->opt = o;
+
+    PolicyRequest req;
+    req.kind = JobKind::Infer;
+    req.model = modelTypeName(info.config.type);
+    req.inputSize = d->tile;
+    req.precision = o.precision;
+    req.batchSize = o.batchSize;
+    req.preferCpu = o.preferCpu;
+    d->pol = choosePolicy(queryMachine(), req);
+    if (o.readerThreads > 0) {
+        d->pol.loaderThreads = o.readerThreads;
+        addChoice(d->pol, "loader_threads", std::to_string(o.readerThreads),
+                  "requested by the user", "user");
+    }
+    ExecutionPolicy& pol = d->pol;
+    if (model.isTorchScript() && pol.channelsLast) {
+        pol.channelsLast = false;
+        addChoice(pol, "channels_last", "off", "imported TorchScript models keep their layout",
+                  "nhwc_script");
+    }
+    try {
+        d->device = pol.useCuda ? torch::Device(torch::kCUDA, int8_t(pol.deviceIndex))
+                                : torch::Device(torch::kCPU);
+        d->amp = pol.useCuda && pol.precision != Precision::FP32;
+        d->ampType = pol.precision == Precision::FP16 ? at::kHalf : at::kBFloat16;
+        if (pol.useCuda) {
+            at::globalContext().setAllowTF32CuBLAS(pol.tf32);
+            at::globalContext().setAllowTF32CuDNN(pol.tf32);
+            at::globalContext().setBenchmarkCuDNN(pol.cudnnBenchmark);
+        }
+        d->model = std::move(model);
+        d->model.impl()->to(d->device);
+        d->model.impl()->eval();
+        if (pol.channelsLast && d->model.impl()->net)
+            for (auto& p : d->model.impl()->net->parameters())
+                if (p.dim() == 4)
+                    p.set_data(p.data().contiguous(at::MemoryFormat::ChannelsLast));
+        const auto fopt = torch::TensorOptions().dtype(torch::kFloat).device(d->device);
+        d->mean = torch::tensor(d->model.info().mean, fopt).view({1, -1, 1, 1});
+        d->stdv = torch::tensor(d->model.info().std, fopt).view({1, -1, 1, 1});
+    } catch (const c10::Error& e) {
+        return Status(ErrorCode::DeviceError, e.what_without_backtrace());
+    }
+
+    if (o.batchSize > 0) {
+        d->batch = o.batchSize;
+    } else if (!pol.useCuda) {
+        // One forward pass cannot be interrupted: keep it short so cancel answers at once.
+        d->batch = std::max(1, (512 * 512) / (d->tile * d->tile));
+        pol.batchSize = d->batch;
+        addChoice(pol, "batch_size", std::to_string(d->batch),
+                  "small CPU batches keep cancellation prompt", "batch_cpu_infer");
+    } else {
+        Impl& di = *d;
+        auto step = [&](int b) {
+            return detail::guardTorchStep([&] {
+                c10::InferenceMode guard;
+                auto x =
+                    torch::randint(0, 256, {b, di.tile, di.tile, di.channels},
+                                   torch::TensorOptions().dtype(torch::kUInt8).device(di.device));
+                (void)di.mapOf(x);
+            });
+        };
+        BatchProbeOptions po;
+        po.deviceIndex = pol.deviceIndex;
+        po.maxBatch = 256;
+        po.timedSteps = 2;
+        const bool bench = pol.cudnnBenchmark; // autotuning every probed size costs minutes
+        at::globalContext().setBenchmarkCuDNN(false);
+        auto probe = probeBatchSize(step, po, cancel, progress);
+        at::globalContext().setBenchmarkCuDNN(bench);
+        if (cancel.isCancelled())
+            return Status(ErrorCode::Cancelled, "cancelled while measuring the batch size");
+        if (probe)
+            applyProbe(pol, *probe);
+        d->batch = pol.batchSize;
+    }
+    pol.batchSize = d->batch;
+    return std::unique_ptr<TiledInference>(new TiledInference(std::move(d)));
+}
+
+Result<InferStats> TiledInference::run(const std::string& in, const std::string& out,
+                                       const CancelToken& cancel, ProgressSink* progress)
+{
+    return d_->run(in, out, cancel, progress);
+}
+
+Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const std::string& outPath,
+                                             const CancelToken& cancel, ProgressSink* progress)
+{
+    const auto started = Clock::now();
+    std::error_code ec;
+    if (fs::exists(outPath, ec) && fs::equivalent(inPath, outPath, ec))
+        return Status(ErrorCode::InvalidArgument,
+                      "the output would overwrite the input: " + outPath);
+    auto opened = openSource(inPath, opt);
+    if (!opened)
+        return opened.status();
+    const Source src = std::move(*opened);
+    const int W = src.width, H = src.height;
+
+    TiledWriteOptions wo = opt.output;
+    wo.pixelSizeXmm = src.pixelSizeXmm;
+    wo.pixelSizeYmm = src.pixelSizeYmm;
+    wo.extraTags = src.geoTags;
+    auto created = TiledTiffWriter::create(outPath, W, H, 1, wo);
+    if (!created)
+        return created.status();
+    std::unique_ptr<TiledTiffWriter> writer = std::move(*created);
+
+    const std::vector<int> xs = tileOrigins(W, tile, overlap), ys = tileOrigins(H, tile, overlap);
+    std::vector<TileRef> tiles;
+    tiles.reserve(xs.size() * ys.size());
+    for (size_t r = 0; r < ys.size(); ++r)
+        for (size_t c = 0; c < xs.size(); ++c)
+            tiles.push_back({int(c), int(r), xs[c], ys[r], std::min(tile, W - xs[c]),
+                             std::min(tile, H - ys[r])});
+    const int64_t nTiles = int64_t(tiles.size());
+    const int64_t nBatches = (nTiles + batch - 1) / batch;
+
+    StopFlag stop(cancel);
+    MemoryMeter meter;
+    const uint64_t batchBytes =
+        uint64_t(batch) * uint64_t(tile) * uint64_t(tile) * uint64_t(channels);
+
+    // ---- readers: whole batches, in any order, at most `prefetch` ahead of the device ----
+    std::mutex inMu;
+    std::condition_variable inCv;
+    std::map<int64_t, InBatch> ready;
+    int64_t nextToClaim = 0, consumed = 0;
+    const int prefetch = std::max(1, opt.prefetchBatches);
+    auto reader = [&] {
+        for (;;) {
+            int64_t b;
+            {
+                std::unique_lock<std::mutex> l(inMu);
+                waitFor(inCv, l, [&] {
+                    return stop.stopped() || nextToClaim >= nBatches ||
+                           nextToClaim < consumed + prefetch;
+                });
+                if (stop.stopped() || nextToClaim >= nBatches)
+                    return;
+                b = nextToClaim++;
+            }
+            InBatch ib;
+            ib.bytes = batchBytes;
+            meter.add(ib.bytes);
+            try {
+                ib.pixels = torch::zeros(
+                    {batch, tile, tile, channels},
+                    torch::TensorOptions().dtype(torch::kUInt8).pinned_memory(pol.pinnedMemory));
+                uint8_t* base = ib.pixels.data_ptr<uint8_t>();
+                const size_t tileBytes = size_t(tile) * size_t(tile) * size_t(channels);
+                for (int64_t i = b * batch; i < std::min(nTiles, (b + 1) * batch); ++i) {
+                    if (stop.stopped())
+                        break;
+                    const TileRef& t = tiles[size_t(i)];
+                    auto px = src.region(t.x, t.y, t.w, t.h);
+                    if (!px) {
+                        stop.fail(px.status());
+                        break;
+                    }
+                    placeTile(*px, tile, channels, base + size_t(i - b * batch) * tileBytes);
+                }
+            } catch (const std::bad_alloc&) {
+                stop.fail(Status(ErrorCode::OutOfMemory, "host memory exhausted reading tiles"));
+            } catch (const std::exception& e) {
+                stop.fail(Status(ErrorCode::Internal, std::string("reading tiles: ") + e.what()));
+            }
+            std::lock_guard<std::mutex> l(inMu);
+            ready.emplace(b, std::move(ib));
+            inCv.notify_all();
+        }
+    };
+
+    // ---- writer: waits for finished rows, compresses and appends them in order ----
+    std::mutex outMu;
+    std::condition_variable outCv;
+    std::deque<OutRows> outQueue;
+    bool producerDone = false;
+    constexpr size_t kMaxOutQueue = 3;
+    ProgressTracker tracker(progress, double(H) * 1.02); // the last 2 %: overviews
+    auto writerLoop = [&] {
+        for (;;) {
+            OutRows o;
+            {
+                std::unique_lock<std::mutex> l(outMu);
+                waitFor(outCv, l,
+                        [&] { return !outQueue.empty() || producerDone || stop.stopped(); });
+                if (stop.stopped())
+                    return;
+                if (outQueue.empty())
+                    return; // producerDone
+                o = std::move(outQueue.front());
+                outQueue.pop_front();
+                outCv.notify_all();
+            }
+            o.ready->wait();
+            Image rows = Image::make(W, o.rows, 1);
+            std::memcpy(rows.pixels.data(), o.bytes.data_ptr<uint8_t>(), rows.pixels.size());
+            o.bytes = torch::Tensor();
+            meter.sub(o.size);
+            if (Status s = writer->appendRows(rows); !s) {
+                stop.fail(s);
+                outCv.notify_all();
+                return;
+            }
+            const int done = o.y0 + o.rows;
+            const double mps = double(done) * W / 1e6 / std::max(1e-6, secondsSince(started));
+            char msg[96];
+            std::snprintf(msg, sizeof msg, "row %d/%d, %.1f MP/s", done, H, mps);
+            tracker.update(done, msg);
+        }
+    };
+
+    std::vector<std::thread> readers;
+    const int nReaders = std::clamp(pol.loaderThreads, 1, 32);
+    for (int i = 0; i < nReaders; ++i)
+        readers.emplace_back(reader);
+    std::thread writerThread(writerLoop);
+
+    auto wakeAll = [&] {
+        {
+            std::lock_guard<std::mutex> l(inMu);
+        }
+        inCv.notify_all();
+        {
+            std::lock_guard<std::mutex> l(outMu);
+        }
+        outCv.notify_all();
+    };
+
+    // ---- device loop (this thread) ----
+    Status deviceStatus = detail::guardTorchStep([&] {
+        c10::InferenceMode guard;
+        const auto fdev = torch::TensorOptions().dtype(torch::kFloat).device(device);
+        torch::Tensor wxAll, wyAll, invX, invY;
+        axisWeights(W, tile, overlap, opt.window, xs, wxAll, invX);
+        axisWeights(H, tile, overlap, opt.window, ys, wyAll, invY);
+        wxAll = wxAll.to(device);
+        wyAll = wyAll.to(device);
+        invX = invX.to(device);
+        invY = invY.to(device);
+        torch::Tensor band = torch::zeros({tile, W}, fdev); // ring: row y in slot y % tile
+        const uint64_t bandBytes = device.is_cpu() ? uint64_t(tile) * uint64_t(W) * 4 : 0;
+        meter.add(bandBytes);
+        detail::CopyStream copier(device);
+        std::deque<std::shared_ptr<detail::StreamMark>> inFlight;
+        int emitted = 0;
+
+        auto emitRows = [&](int end) {
+            if (end <= emitted)
+                return;
+            const int n = end - emitted;
+            std::vector<int64_t> slots(static_cast<size_t>(n));
+            for (int i = 0; i < n; ++i)
+                slots[size_t(i)] = (emitted + i) % tile;
+            const auto idx = torch::tensor(slots, torch::kLong).to(device);
+            torch::Tensor rows = band.index_select(0, idx);
+            rows.mul_(invY.narrow(0, emitted, n).unsqueeze(1)).mul_(invX.unsqueeze(0));
+            rows.mul_(scale).round_().clamp_(0, 255);
+            torch::Tensor u8 = rows.to(torch::kUInt8);
+            band.index_fill_(0, idx, 0.f);
+            OutRows o;
+            o.y0 = emitted;
+            o.rows = n;
+            o.size = uint64_t(n) * uint64_t(W);
+            o.bytes = torch::empty(
+                {n, W},
+                torch::TensorOptions().dtype(torch::kUInt8).pinned_memory(pol.pinnedMemory));
+            o.bytes.copy_(u8, /*non_blocking=*/pol.pinnedMemory);
+            o.ready = std::make_shared<detail::StreamMark>(device);
+            meter.add(o.size);
+            emitted = end;
+            std::unique_lock<std::mutex> l(outMu);
+            waitFor(outCv, l, [&] { return outQueue.size() < kMaxOutQueue || stop.stopped(); });
+            if (stop.stopped())
+                return;
+            outQueue.push_back(std::move(o));
+            outCv.notify_all();
+        };
+
+        for (int64_t b = 0; b < nBatches && !stop.stopped(); ++b) {
+            InBatch ib;
+            {
+                std::unique_lock<std::mutex> l(inMu);
+                waitFor(inCv, l, [&] { return stop.stopped() || ready.count(b) > 0; });
+                if (stop.stopped())
+                    break;
+                ib = std::move(ready.at(b));
+                ready.erase(b);
+                consumed = b + 1;
+                inCv.notify_all();
+            }
+            torch::Tensor x = copier.upload(ib.pixels);
+            ib.pixels = torch::Tensor();
+            meter.sub(ib.bytes);
+
+            const int64_t first = b * batch, count = std::min<int64_t>(batch, nTiles - first);
+            torch::Tensor m = mapOf(x).narrow(0, 0, count).to(torch::kFloat);
+            // Windows of these tiles: wy[row] (x) wx[col].
+            std::vector<int64_t> cols(static_cast<size_t>(count)), rowsIdx(cols.size());
+            for (int64_t i = 0; i < count; ++i) {
+                cols[size_t(i)] = tiles[size_t(first + i)].col;
+                rowsIdx[size_t(i)] = tiles[size_t(first + i)].row;
+            }
+            const auto wx = wxAll.index_select(0, torch::tensor(cols).to(device));
+            const auto wy = wyAll.index_select(0, torch::tensor(rowsIdx).to(device));
+            m = m * wy.unsqueeze(2) * wx.unsqueeze(1);
+            for (int64_t i = 0; i < count; ++i) {
+                const TileRef& t = tiles[size_t(first + i)];
+                const torch::Tensor v = m[i];
+                const int s = t.y % tile;
+                const int h1 = std::min(t.h, tile - s);
+                band.narrow(0, s, h1)
+                    .narrow(1, t.x, t.w)
+                    .add_(v.narrow(0, 0, h1).narrow(1, 0, t.w));
+                if (h1 < t.h)
+                    band.narrow(0, 0, t.h - h1)
+                        .narrow(1, t.x, t.w)
+                        .add_(v.narrow(0, h1, t.h - h1).narrow(1, 0, t.w));
+                if (t.col == int(xs.size()) - 1)
+                    emitRows(size_t(t.row) + 1 < ys.size() ? ys[size_t(t.row) + 1] : H);
+            }
+            // Keep the device at most two batches ahead of this thread, so a cancel is
+            // answered after the work already queued, not after minutes of it.
+            inFlight.push_back(std::make_shared<detail::StreamMark>(device));
+            if (inFlight.size() > 2) {
+                inFlight.front()->wait();
+                inFlight.pop_front();
+            }
+        }
+        for (auto& m : inFlight)
+            m->wait();
+        meter.sub(bandBytes);
+    });
+    if (!deviceStatus)
+        stop.fail(deviceStatus);
+
+    {
+        std::lock_guard<std::mutex> l(outMu);
+        producerDone = true;
+    }
+    wakeAll();
+    writerThread.join();
+    {
+        std::lock_guard<std::mutex> l(inMu);
+        nextToClaim = nBatches; // readers still waiting for room: nothing left to claim
+    }
+    wakeAll();
+    for (auto& t : readers)
+        t.join();
+
+    if (Status s = stop.status(); !s) {
+        writer->abort();
+        return s;
+    }
+    if (writer->rowsWritten() != H) {
+        writer->abort();
+        return Status(ErrorCode::Internal, "tiled inference wrote " +
+                                               std::to_string(writer->rowsWritten()) + " of " +
+                                               std::to_string(H) + " rows");
+    }
+    tracker.update(H, "writing overviews");
+    if (Status s = writer->finish(cancel); !s) {
+        writer->abort();
+        return s;
+    }
+    tracker.finish("done");
+
+    InferStats st;
+    st.input = inPath;
+    st.output = outPath;
+    st.width = W;
+    st.height = H;
+    st.kind = kind;
+    st.tileSize = tile;
+    st.overlap = overlap;
+    st.batchSize = batch;
+    st.tiles = nTiles;
+    st.seconds = secondsSince(started);
+    st.megapixelsPerSecond = double(W) * double(H) / 1e6 / std::max(1e-9, st.seconds);
+    st.peakPipelineBytes = meter.peak();
+    st.peakRssBytes = peakResidentBytes();
+    st.device = pol.useCuda ? "cuda:" + std::to_string(pol.deviceIndex) : "cpu";
+    st.precision = precisionName(pol.precision);
+    return st;
+}
+
+Result<double> TiledInference::timeNetworkOnly(int64_t tiles, const CancelToken& cancel)
+{
+    Impl& d = *d_;
+    double seconds = 0;
+    Status s = detail::guardTorchStep([&] {
+        c10::InferenceMode guard;
+        auto x = torch::randint(0, 256, {d.batch, d.tile, d.tile, d.channels},
+                                torch::TensorOptions().dtype(torch::kUInt8).device(d.device));
+        (void)d.mapOf(x); // warm-up (cuDNN autotuning, allocator)
+        detail::StreamMark(d.device).wait();
+        const auto t0 = Clock::now();
+        for (int64_t done = 0; done < tiles && !cancel.isCancelled(); done += d.batch)
+            (void)d.mapOf(x);
+        detail::StreamMark(d.device).wait();
+        seconds = secondsSince(t0);
+    });
+    if (!s)
+        return s;
+    if (cancel.isCancelled())
+        return Status(ErrorCode::Cancelled, "cancelled");
+    return seconds;
+}
+
+} // namespace fisura

@@ -1,0 +1,2 @@
+list(APPEND FISURA_CORE_TORCH_SOURCES
+    src/infer/infer.cpp)
