@@ -21,6 +21,7 @@
 
 #include "fisura/tilecache.h"
 #include "fisura/tiledwriter.h"
+#include "synthetic_scan.h"
 #include "tiledviewer.h"
 
 using namespace fisura;
@@ -33,61 +34,15 @@ constexpr int kViewW = 1280, kViewH = 800;
 constexpr size_t kCoreBudget = 256u << 20;
 constexpr qint64 kPixmapBudget = 256ll << 20;
 
-std::vector<uint8_t> noiseTable()
-{
-    std::vector<uint8_t> n(8192);
-    uint32_t s = 12345;
-    for (auto& v : n) {
-        s = s * 1664525u + 1013904223u;
-        v = uint8_t((s >> 24) % 24);
-    }
-    return n;
-}
-
-// Concrete-like grey-brown blocks with texture; cheap to make, not trivially compressible.
-void fillRows(Image& band, int y0, int channels, const std::vector<uint8_t>& noise)
-{
-    static const uint8_t palette[8][3] = {{120, 112, 104}, {135, 128, 118}, {110, 104, 98},
-                                          {142, 136, 126}, {98, 94, 90},    {128, 120, 108},
-                                          {150, 140, 130}, {116, 110, 100}};
-    for (int y = 0; y < band.height; ++y) {
-        const int gy = y0 + y;
-        uint8_t* r = band.row(y);
-        const size_t off = size_t(gy) * 131u;
-        for (int x = 0; x < band.width; ++x) {
-            const uint8_t* c = palette[((x >> 9) + (gy >> 9) * 3) & 7];
-            const uint8_t n = noise[(off + size_t(x)) & 8191];
-            for (int k = 0; k < channels; ++k)
-                r[size_t(x) * channels + k] = uint8_t(c[k] + n);
-        }
-    }
-}
-
 bool writePyramid(const QString& path, int side)
 {
     TiledWriteOptions o;
     o.tileSize = 256;
     o.compressionLevel = 1;
     o.pixelSizeXmm = o.pixelSizeYmm = 0.2;
-    auto w = TiledTiffWriter::create(path.toStdString(), side, side, 3, o);
-    if (!w) {
-        std::fprintf(stderr, "create: %s\n", w.status().detail().c_str());
-        return false;
-    }
-    const auto noise = noiseTable();
-    Image band = Image::make(side, 256, 3);
-    for (int y = 0; y < side; y += 256) {
-        const int h = std::min(256, side - y);
-        if (h != band.height)
-            band = Image::make(side, h, 3);
-        fillRows(band, y, 3, noise);
-        if (Status s = (*w)->appendRows(band); !s) {
-            std::fprintf(stderr, "append: %s\n", s.detail().c_str());
-            return false;
-        }
-    }
-    if (Status s = (*w)->finish(); !s) {
-        std::fprintf(stderr, "finish: %s\n", s.detail().c_str());
+    std::string why;
+    if (!bench::writeSyntheticScan(path.toStdString(), side, side, 3, o, &why)) {
+        std::fprintf(stderr, "%s\n", why.c_str());
         return false;
     }
     return true;
@@ -113,13 +68,13 @@ bool writeStriped(const QString& path, int side)
     const uint32_t offsetsAt = uint32_t(8 + data), countsAt = offsetsAt + strips * 4;
     const uint32_t resAt = countsAt + strips * 4, ifdAt = resAt + 16;
     put<uint32_t>(f, ifdAt);
-    const auto noise = noiseTable();
+    const auto noise = bench::noiseTable();
     Image band = Image::make(side, rps, 1);
     for (int y = 0; y < side; y += rps) {
         const int h = std::min(rps, side - y);
         if (h != band.height)
             band = Image::make(side, h, 1);
-        fillRows(band, y, 1, noise);
+        bench::fillRows(band, y, 1, noise);
         f.write(reinterpret_cast<const char*>(band.pixels.data()),
                 std::streamsize(band.pixels.size()));
     }

@@ -1,0 +1,76 @@
+// Synthetic scans for the benchmarks: concrete-like grey-brown blocks with texture, cheap to
+// make and not trivially compressible, written as tiled pyramidal BigTIFFs of any size.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fisura/tiledwriter.h"
+
+namespace fisura::bench
+{
+
+inline std::vector<uint8_t> noiseTable()
+{
+    std::vector<uint8_t> n(8192);
+    uint32_t s = 12345;
+    for (auto& v : n) {
+        s = s * 1664525u + 1013904223u;
+        v = uint8_t((s >> 24) % 24);
+    }
+    return n;
+}
+
+// Concrete-like grey-brown blocks with texture; cheap to make, not trivially compressible.
+inline void fillRows(Image& band, int y0, int channels, const std::vector<uint8_t>& noise)
+{
+    static const uint8_t palette[8][3] = {{120, 112, 104}, {135, 128, 118}, {110, 104, 98},
+                                          {142, 136, 126}, {98, 94, 90},    {128, 120, 108},
+                                          {150, 140, 130}, {116, 110, 100}};
+    for (int y = 0; y < band.height; ++y) {
+        const int gy = y0 + y;
+        uint8_t* r = band.row(y);
+        const size_t off = size_t(gy) * 131u;
+        for (int x = 0; x < band.width; ++x) {
+            const uint8_t* c = palette[((x >> 9) + (gy >> 9) * 3) & 7];
+            const uint8_t n = noise[(off + size_t(x)) & 8191];
+            for (int k = 0; k < channels; ++k)
+                r[size_t(x) * channels + k] = uint8_t(c[k] + n);
+        }
+    }
+}
+
+/// `width` x `height` scan with `channels` channels, streamed band by band.
+inline bool writeSyntheticScan(const std::string& path, int width, int height, int channels,
+                               const TiledWriteOptions& options, std::string* why = nullptr)
+{
+    auto w = TiledTiffWriter::create(path, width, height, channels, options);
+    if (!w) {
+        if (why)
+            *why = "create: " + w.status().toString();
+        return false;
+    }
+    const auto noise = noiseTable();
+    Image band = Image::make(width, 256, channels);
+    for (int y = 0; y < height; y += 256) {
+        const int h = std::min(256, height - y);
+        if (h != band.height)
+            band = Image::make(width, h, channels);
+        fillRows(band, y, channels, noise);
+        if (Status s = (*w)->appendRows(band); !s) {
+            if (why)
+                *why = "append: " + s.toString();
+            return false;
+        }
+    }
+    if (Status s = (*w)->finish(); !s) {
+        if (why)
+            *why = "finish: " + s.toString();
+        return false;
+    }
+    return true;
+}
+
+} // namespace fisura::bench
