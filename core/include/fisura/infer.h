@@ -60,7 +60,13 @@ struct InferStats {
     /// to be blended and the blending band. Independent of the image height.
     uint64_t peakPipelineBytes = 0;
     uint64_t peakRssBytes = 0; ///< of the whole process so far (VmHWM), 0 when unknown
-    std::string device;        ///< "cuda:0" or "cpu"
+    /// Where the time went: the device thread waiting for decoded tiles, or for the writer;
+    /// reader threads' busy time summed over threads; writing overviews at the end.
+    double inputWaitSeconds = 0.0;
+    double outputWaitSeconds = 0.0;
+    double readSeconds = 0.0;
+    double finishSeconds = 0.0;
+    std::string device; ///< "cuda:0" or "cpu"
     std::string precision;
 };
 std::string toJson(const InferStats& stats, int indent = 2);

@@ -87,6 +87,10 @@ std::string toJson(const InferStats& s, int indent)
                      {"seconds", s.seconds},
                      {"megapixels_per_second", s.megapixelsPerSecond},
                      {"peak_pipeline_bytes", s.peakPipelineBytes},
+                     {"input_wait_seconds", s.inputWaitSeconds},
+                     {"output_wait_seconds", s.outputWaitSeconds},
+                     {"read_thread_seconds", s.readSeconds},
+                     {"finish_seconds", s.finishSeconds},
                      {"peak_rss_bytes", s.peakRssBytes},
                      {"device", s.device},
                      {"precision", s.precision}};
@@ -109,6 +113,7 @@ struct Source {
     double pixelSizeXmm = 0, pixelSizeYmm = 0;
     std::vector<TiffTag> geoTags;
     std::shared_ptr<TiledImage> tiled;
+    std::shared_ptr<TileCache> cache;
     Image flat;
 
     Result<Image> region(int x, int y, int w, int h) const
@@ -145,6 +150,7 @@ Result<Source> openSource(const std::string& path, const InferOptions& o)
         if (!opened)
             return opened.status();
         s.tiled = *opened;
+        s.cache = to.cache;
         const TiledImageInfo& i = s.tiled->info();
         s.width = i.width;
         s.height = i.height;
@@ -514,7 +520,10 @@ Result<std::unique_ptr<TiledInference>> TiledInference::create(Model model, cons
         };
         BatchProbeOptions po;
         po.deviceIndex = pol.deviceIndex;
-        po.maxBatch = 256;
+        // Host memory holds a few batches (pinned): at most 64 MB of input pixels per batch.
+        // Larger batches add nothing once the device is busy.
+        const int64_t tileBytes = int64_t(d->tile) * d->tile * d->channels;
+        po.maxBatch = int(std::clamp<int64_t>((64ll << 20) / tileBytes, 1, 256));
         po.timedSteps = 2;
         const bool bench = pol.cudnnBenchmark; // autotuning every probed size costs minutes
         at::globalContext().setBenchmarkCuDNN(false);
@@ -549,6 +558,14 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
         return opened.status();
     const Source src = std::move(*opened);
     const int W = src.width, H = src.height;
+    if (src.cache) {
+        // Neighbouring tiles and the next tile row reuse decoded blocks: keep about two tile
+        // rows of them (they are read in raster order), at least the configured budget.
+        const TiledLevel& l0 = src.tiled->info().levels.at(0);
+        const uint64_t rowBytes = uint64_t(W) * uint64_t(std::max(1, src.channels));
+        src.cache->setBudget(size_t(
+            std::max<uint64_t>(opt.cacheBytes, 2 * uint64_t(tile + l0.blockHeight) * rowBytes)));
+    }
 
     TiledWriteOptions wo = opt.output;
     wo.pixelSizeXmm = src.pixelSizeXmm;
@@ -574,53 +591,81 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     const uint64_t batchBytes =
         uint64_t(batch) * uint64_t(tile) * uint64_t(tile) * uint64_t(channels);
 
-    // ---- readers: whole batches, in any order, at most `prefetch` ahead of the device ----
+    // ---- readers: tiles in raster order, all threads on the same few batches (neighbouring
+    // tiles share decoded input blocks through the cache), at most `prefetch` batches ahead of
+    // the device. A batch is ready when its last tile is in.
+    struct Filling {
+        InBatch batch;
+        int64_t remaining = 0;
+    };
     std::mutex inMu;
     std::condition_variable inCv;
+    std::map<int64_t, Filling> filling;
     std::map<int64_t, InBatch> ready;
-    int64_t nextToClaim = 0, consumed = 0;
+    int64_t nextTile = 0, consumed = 0;
     const int prefetch = std::max(1, opt.prefetchBatches);
+    const size_t tileBytes = size_t(tile) * size_t(tile) * size_t(channels);
+    std::atomic<int64_t> readNanos{0};
     auto reader = [&] {
         for (;;) {
-            int64_t b;
+            int64_t i, b;
+            uint8_t* dst = nullptr;
             {
                 std::unique_lock<std::mutex> l(inMu);
                 waitFor(inCv, l, [&] {
-                    return stop.stopped() || nextToClaim >= nBatches ||
-                           nextToClaim < consumed + prefetch;
+                    return stop.stopped() || nextTile >= nTiles ||
+                           nextTile / batch < consumed + prefetch;
                 });
-                if (stop.stopped() || nextToClaim >= nBatches)
+                if (stop.stopped() || nextTile >= nTiles)
                     return;
-                b = nextToClaim++;
-            }
-            InBatch ib;
-            ib.bytes = batchBytes;
-            meter.add(ib.bytes);
-            try {
-                ib.pixels = torch::zeros(
-                    {batch, tile, tile, channels},
-                    torch::TensorOptions().dtype(torch::kUInt8).pinned_memory(pol.pinnedMemory));
-                uint8_t* base = ib.pixels.data_ptr<uint8_t>();
-                const size_t tileBytes = size_t(tile) * size_t(tile) * size_t(channels);
-                for (int64_t i = b * batch; i < std::min(nTiles, (b + 1) * batch); ++i) {
-                    if (stop.stopped())
-                        break;
-                    const TileRef& t = tiles[size_t(i)];
-                    auto px = src.region(t.x, t.y, t.w, t.h);
-                    if (!px) {
-                        stop.fail(px.status());
-                        break;
+                i = nextTile++;
+                b = i / batch;
+                auto it = filling.find(b);
+                if (it == filling.end()) {
+                    Filling f;
+                    f.remaining = std::min<int64_t>(batch, nTiles - b * batch);
+                    f.batch.bytes = batchBytes;
+                    try {
+                        f.batch.pixels = torch::empty({batch, tile, tile, channels},
+                                                      torch::TensorOptions()
+                                                          .dtype(torch::kUInt8)
+                                                          .pinned_memory(pol.pinnedMemory));
+                    } catch (const std::exception& e) {
+                        stop.fail(
+                            Status(ErrorCode::OutOfMemory,
+                                   std::string("no memory for a batch of tiles: ") + e.what()));
+                        return;
                     }
-                    placeTile(*px, tile, channels, base + size_t(i - b * batch) * tileBytes);
+                    if (f.remaining < batch) // padding slots of the last batch
+                        f.batch.pixels.narrow(0, f.remaining, batch - f.remaining).zero_();
+                    meter.add(f.batch.bytes);
+                    it = filling.emplace(b, std::move(f)).first;
                 }
+                dst =
+                    it->second.batch.pixels.data_ptr<uint8_t>() + size_t(i - b * batch) * tileBytes;
+            }
+            const auto t0 = Clock::now();
+            try {
+                const TileRef& t = tiles[size_t(i)];
+                auto px = src.region(t.x, t.y, t.w, t.h);
+                if (!px)
+                    stop.fail(px.status());
+                else
+                    placeTile(*px, tile, channels, dst);
             } catch (const std::bad_alloc&) {
                 stop.fail(Status(ErrorCode::OutOfMemory, "host memory exhausted reading tiles"));
             } catch (const std::exception& e) {
                 stop.fail(Status(ErrorCode::Internal, std::string("reading tiles: ") + e.what()));
             }
+            readNanos +=
+                std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
             std::lock_guard<std::mutex> l(inMu);
-            ready.emplace(b, std::move(ib));
-            inCv.notify_all();
+            auto it = filling.find(b);
+            if (--it->second.remaining == 0) {
+                ready.emplace(b, std::move(it->second.batch));
+                filling.erase(it);
+                inCv.notify_all();
+            }
         }
     };
 
@@ -664,6 +709,7 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
         }
     };
 
+    double inputWait = 0, outputWait = 0;
     std::vector<std::thread> readers;
     const int nReaders = std::clamp(pol.loaderThreads, 1, 32);
     for (int i = 0; i < nReaders; ++i)
@@ -724,7 +770,9 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
             meter.add(o.size);
             emitted = end;
             std::unique_lock<std::mutex> l(outMu);
+            const auto w0 = Clock::now();
             waitFor(outCv, l, [&] { return outQueue.size() < kMaxOutQueue || stop.stopped(); });
+            outputWait += secondsSince(w0);
             if (stop.stopped())
                 return;
             outQueue.push_back(std::move(o));
@@ -735,7 +783,9 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
             InBatch ib;
             {
                 std::unique_lock<std::mutex> l(inMu);
+                const auto w0 = Clock::now();
                 waitFor(inCv, l, [&] { return stop.stopped() || ready.count(b) > 0; });
+                inputWait += secondsSince(w0);
                 if (stop.stopped())
                     break;
                 ib = std::move(ready.at(b));
@@ -796,7 +846,7 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     writerThread.join();
     {
         std::lock_guard<std::mutex> l(inMu);
-        nextToClaim = nBatches; // readers still waiting for room: nothing left to claim
+        nextTile = nTiles; // readers still waiting for room: nothing left to claim
     }
     wakeAll();
     for (auto& t : readers)
@@ -813,6 +863,7 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
                                                std::to_string(H) + " rows");
     }
     tracker.update(H, "writing overviews");
+    const auto finishStart = Clock::now();
     if (Status s = writer->finish(cancel); !s) {
         writer->abort();
         return s;
@@ -832,6 +883,10 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     st.seconds = secondsSince(started);
     st.megapixelsPerSecond = double(W) * double(H) / 1e6 / std::max(1e-9, st.seconds);
     st.peakPipelineBytes = meter.peak();
+    st.inputWaitSeconds = inputWait;
+    st.outputWaitSeconds = outputWait;
+    st.readSeconds = double(readNanos.load()) / 1e9;
+    st.finishSeconds = secondsSince(finishStart);
     st.peakRssBytes = peakResidentBytes();
     st.device = pol.useCuda ? "cuda:" + std::to_string(pol.deviceIndex) : "cpu";
     st.precision = precisionName(pol.precision);
