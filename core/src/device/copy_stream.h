@@ -1,0 +1,96 @@
+// Host <-> GPU copies that overlap compute (LibTorch side; include after compat/torch_compat.h).
+//
+// CopyStream::upload() copies a pinned host tensor on a side CUDA stream and makes the current
+// (compute) stream wait for that copy only, so while the GPU still runs the previous batch the
+// next one is already on its way. Without CUDA (or for a CPU device) it is a plain `to(device)`.
+// Pattern from PyTorch's "CUDA semantics" notes (streams, record_stream) and NVIDIA's apex
+// data_prefetcher.
+#pragma once
+
+#include "compat/torch_compat.h"
+
+#ifdef FISURA_TORCH_CUDA
+#include <ATen/cuda/CUDAEvent.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAStream.h>
+#endif
+
+#include <optional>
+
+namespace fisura::detail
+{
+
+class CopyStream
+{
+public:
+    explicit CopyStream(torch::Device device) : device_(device)
+    {
+#ifdef FISURA_TORCH_CUDA
+        if (device_.is_cuda())
+            side_.emplace(c10::cuda::getStreamFromPool(/*isHighPriority=*/false, device_.index()));
+#endif
+    }
+
+    /// `host` on the device, usable on the current stream (which waits for the copy, the CPU
+    /// does not). `host` should be pinned for the copy to be asynchronous.
+    torch::Tensor upload(const torch::Tensor& host)
+    {
+#ifdef FISURA_TORCH_CUDA
+        if (side_) {
+            const auto compute = c10::cuda::getCurrentCUDAStream(device_.index());
+            torch::Tensor out;
+            {
+                c10::cuda::CUDAStreamGuard guard(*side_);
+                out = host.to(device_, /*non_blocking=*/true);
+            }
+            at::cuda::CUDAEvent copied;
+            copied.record(*side_);
+            copied.block(compute);
+            // The block was allocated on the side stream; tell the caching allocator the compute
+            // stream uses it too, so it is not reused before the compute that reads it is done.
+            out.record_stream(compute);
+            return out;
+        }
+#endif
+        return host.to(device_, /*non_blocking=*/host.is_pinned());
+    }
+
+private:
+    torch::Device device_;
+#ifdef FISURA_TORCH_CUDA
+    std::optional<c10::cuda::CUDAStream> side_;
+#endif
+};
+
+/// "The GPU has finished everything queued so far on the current stream": recorded by the
+/// thread that queues work, waited on by another (e.g. before reading a non-blocking download).
+class StreamMark
+{
+public:
+    explicit StreamMark(torch::Device device)
+    {
+#ifdef FISURA_TORCH_CUDA
+        if (device.is_cuda()) {
+            event_.emplace();
+            event_->record(c10::cuda::getCurrentCUDAStream(device.index()));
+        }
+#else
+        (void)device;
+#endif
+    }
+    /// Blocks the calling thread until the recorded work is done (no-op on the CPU).
+    void wait()
+    {
+#ifdef FISURA_TORCH_CUDA
+        if (event_)
+            event_->synchronize();
+#endif
+    }
+
+private:
+#ifdef FISURA_TORCH_CUDA
+    std::optional<at::cuda::CUDAEvent> event_;
+#endif
+};
+
+} // namespace fisura::detail
