@@ -1,14 +1,24 @@
 #!/usr/bin/env python3
 """PyTorch peer of `fisura-cli train --task segment`: the same U-Net, loss, optimiser, schedule,
 augmentation and data files (TIFF images/ + masks/), read by a DataLoader with workers.
-Prints one JSON line: images/s per epoch (training only), peak GPU memory."""
+Prints one JSON line: images/s per epoch (training only), peak GPU memory.
+Runs on PyTorch 2.x with CUDA (the GPU benchmark) and on Debian's python3-torch 1.13 on the CPU
+(`--device cpu --precision fp32`, TIFFs read by Pillow when tifffile is missing)."""
 import argparse, glob, json, math, os, random, sys, time
 
 import numpy as np
-import tifffile
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+
+
+try:
+    from tifffile import imread
+except ImportError:  # Debian's CPU benchmark: Pillow decodes Fisura's Deflate TIFFs
+    from PIL import Image
+
+    def imread(p):
+        return np.asarray(Image.open(p))
 
 
 class DoubleConv(nn.Sequential):
@@ -57,8 +67,8 @@ class CrackCrops(torch.utils.data.Dataset):
 
     def __getitem__(self, i):
         p = self.images[i]
-        img = tifffile.imread(p)
-        mask = tifffile.imread(os.path.join(os.path.dirname(os.path.dirname(p)), "masks", os.path.basename(p)))
+        img = imread(p)
+        mask = imread(os.path.join(os.path.dirname(os.path.dirname(p)), "masks", os.path.basename(p)))
         if img.ndim == 2:
             img = np.repeat(img[..., None], 3, axis=2)
         img = img[..., :3]
@@ -97,6 +107,9 @@ def main():
     ap.add_argument("--compile", action="store_true")
     ap.add_argument("--depth", type=int, default=4)
     ap.add_argument("--width", type=int, default=32)
+    ap.add_argument("--device", default="cuda", help="cuda | cpu")
+    ap.add_argument("--max-batches", type=int, default=0, help="cap batches per epoch (0 = all)")
+    ap.add_argument("--threads", type=int, default=0, help="intra-op threads (0 = torch's default)")
     ap.add_argument("--in-memory", action="store_true",
                     help="reuse one batch already on the GPU: the compute ceiling without the loader")
     a = ap.parse_args()
@@ -104,7 +117,12 @@ def main():
     torch.backends.cudnn.benchmark = True
     torch.backends.cuda.matmul.allow_tf32 = True
     torch.backends.cudnn.allow_tf32 = True
-    dev = torch.device("cuda")
+    dev = torch.device(a.device)
+    cuda = dev.type == "cuda"
+    if a.threads > 0:
+        torch.set_num_threads(a.threads)
+    if not cuda:  # batches by shared-memory file name: passing descriptors fails in some containers
+        torch.multiprocessing.set_sharing_strategy("file_system")
     torch.manual_seed(1)
     net = UNet(a.depth, a.width).to(dev)
     cl = a.precision == "bf16"
@@ -114,21 +132,25 @@ def main():
     opt = torch.optim.AdamW(net.parameters(), lr=1e-3, weight_decay=1e-4)
     ds = CrackCrops(a.data, a.size)
     dl = torch.utils.data.DataLoader(ds, batch_size=a.batch, shuffle=True, drop_last=True, num_workers=a.workers,
-                                     pin_memory=True, persistent_workers=a.workers > 0)
+                                     pin_memory=cuda, persistent_workers=a.workers > 0)
     mean = torch.full((1, 3, 1, 1), 0.5 * 255, device=dev)
     std = torch.full((1, 3, 1, 1), 0.25 * 255, device=dev)
-    total = a.epochs * len(dl) * a.batch
+    per_epoch = min(len(dl), a.max_batches) if a.max_batches > 0 else len(dl)
+    total = a.epochs * per_epoch * a.batch
     seen, rates = 0, []
     compile_s = None
     cached = None
     if a.in_memory:
         img, mask = next(iter(dl))
-        cached = [(img.to(dev), mask.to(dev))] * len(dl)
+        cached = [(img.to(dev), mask.to(dev))] * per_epoch
     for ep in range(a.epochs):
         net.train()
-        torch.cuda.reset_peak_memory_stats()
+        if cuda:
+            torch.cuda.reset_peak_memory_stats()
         t0, n = time.perf_counter(), 0
-        for img, mask in (cached if cached is not None else dl):
+        for i, (img, mask) in enumerate(cached if cached is not None else dl):
+            if i >= per_epoch:
+                break
             tb = time.perf_counter()
             for g in opt.param_groups:
                 g["lr"] = lr_at(1e-3, seen / total)
@@ -136,7 +158,7 @@ def main():
             x = (x - mean) / std
             x = x.contiguous(memory_format=torch.channels_last) if cl else x.contiguous()
             t = mask.to(dev, non_blocking=True).unsqueeze(1).float()
-            with torch.autocast("cuda", dtype=torch.bfloat16, enabled=cl):
+            with torch.autocast(dev.type, dtype=torch.bfloat16, enabled=cl):
                 out = fwd(x)
             logits = out.float()
             p = torch.sigmoid(logits)
@@ -161,8 +183,9 @@ def main():
                       "epoch_images_per_second": rates,
                       "images_per_second": sum(steady) / len(steady),
                       "first_step_seconds": compile_s,
-                      "peak_gpu_bytes": torch.cuda.max_memory_allocated(),
-                      "device": torch.cuda.get_device_name(0)}), flush=True)
+                      "threads": torch.get_num_threads(),
+                      "peak_gpu_bytes": torch.cuda.max_memory_allocated() if cuda else 0,
+                      "device": torch.cuda.get_device_name(0) if cuda else "cpu"}), flush=True)
 
 
 if __name__ == "__main__":

@@ -7,11 +7,13 @@
 #include <cmath>
 #include <ctime>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "data/loader_impl.h"
+#include "device/copy_stream.h"
 #include "device/torch_step.h"
 #include "fisura/sysinfo.h"
 #include "fisura/train.h"
@@ -184,6 +186,13 @@ json policyJson(const ExecutionPolicy& p)
 {
     return json::parse(toJson(p, -1)); // one serialization of the policy: policy.cpp's
 }
+
+/// A loader batch and its tensors on the training device (the same tensors on the CPU).
+struct DeviceBatch {
+    data::Batch host;
+    torch::Tensor pixels, labels, masks;
+    bool uploaded = false;
+};
 
 /// Everything a resumed job needs besides weights and optimiser moments.
 struct JobState {
@@ -495,20 +504,32 @@ Result<TrainResult> train(const TrainOptions& o, const CancelToken& cancel, Trai
         const at::ScalarType amp = pol.precision == Precision::BF16 ? at::kBFloat16 : at::kHalf;
         const bool useAmp = pol.useCuda && pol.precision != Precision::FP32;
 
+        // Batches go up on a side stream (CUDA): the compute stream waits for the copy, the CPU
+        // does not. On a GPU the next batch is fetched and sent while the GPU still runs the
+        // backward pass of the current one; on the CPU nothing changes (no copy at all).
+        detail::CopyStream copies(device);
+        const bool lookahead = device.is_cuda();
+        auto upload = [&](DeviceBatch& d) {
+            d.pixels = copies.upload(d.host.pixels);
+            if (d.host.labels.defined())
+                d.labels = copies.upload(d.host.labels);
+            if (d.host.masks.defined())
+                d.masks = copies.upload(d.host.masks);
+            d.uploaded = true;
+        };
         auto toInput = [&](const torch::Tensor& pixels) {
-            auto x =
-                pixels.to(device, /*non_blocking=*/true).permute({0, 3, 1, 2}).to(torch::kFloat);
+            auto x = pixels.permute({0, 3, 1, 2}).to(torch::kFloat);
             x = (x - mean) / stdv; // NHWC storage permuted = channels-last already
             return pol.channelsLast ? x.contiguous(at::MemoryFormat::ChannelsLast) : x.contiguous();
         };
-        auto lossOf = [&](const torch::Tensor& out, const torch::Tensor& x, const data::Batch& b,
+        auto lossOf = [&](const torch::Tensor& out, const torch::Tensor& x, const DeviceBatch& b,
                           torch::Tensor* target) {
             if (o.task == TaskKind::Classify) {
-                *target = b.labels.to(device, true);
+                *target = b.labels;
                 return torch::nn::functional::cross_entropy(out.to(torch::kFloat), *target);
             }
             if (o.task == TaskKind::Segment) {
-                *target = b.masks.to(device, true).unsqueeze(1).to(torch::kFloat);
+                *target = b.masks.unsqueeze(1).to(torch::kFloat);
                 const auto logits = out.to(torch::kFloat);
                 const auto bce =
                     torch::nn::functional::binary_cross_entropy_with_logits(logits, *target);
@@ -537,10 +558,14 @@ Result<TrainResult> train(const TrainOptions& o, const CancelToken& cancel, Trai
             if (o.maxBatchesPerEpoch > 0)
                 batchesPerEpoch = std::min(batchesPerEpoch, o.maxBatchesPerEpoch);
             int epochImages = 0;
+            std::optional<DeviceBatch> ahead; // fetched (and sent) during the previous step
             while (batchIndex < batchesPerEpoch) {
                 auto tb = Clock::now();
-                data::Batch b;
-                if (!tl.next(b, cancel)) {
+                DeviceBatch d;
+                if (ahead) {
+                    d = std::move(*ahead);
+                    ahead.reset();
+                } else if (!tl.next(d.host, cancel)) {
                     if (cancel.isCancelled())
                         break;
                     if (!tl.error.isOk())
@@ -558,22 +583,41 @@ Result<TrainResult> train(const TrainOptions& o, const CancelToken& cancel, Trai
                         g_oomAtStep.store(-1);
                         compat::throwOutOfMemory("Injected for a test.");
                     }
-                    const auto x = toInput(b.pixels);
+                    if (!d.uploaded)
+                        upload(d);
+                    const auto x = toInput(d.pixels);
                     torch::Tensor out;
                     {
                         compat::CudaAutocast ac(useAmp, amp);
                         out = model.impl()->forward(x);
                     }
                     torch::Tensor target;
-                    auto loss = lossOf(out, x, b, &target);
+                    auto loss = lossOf(out, x, d, &target);
                     opt.zero_grad();
                     bool finite = true;
-                    if (scaler.enabled) {
+                    if (scaler.enabled)
                         (loss * scaler.scale).backward();
-                        finite = scaler.unscale(params);
-                    } else {
+                    else
                         loss.backward();
+                    // The backward pass is queued, not done: fetch and send the next batch now,
+                    // before the first read-back (gradient clipping) waits for the GPU.
+                    if (lookahead && batchIndex + 1 < batchesPerEpoch) {
+                        DeviceBatch nb;
+                        if (tl.next(nb.host, cancel)) {
+                            try {
+                                upload(nb);
+                            } catch (const c10::Error& e) {
+                                if (!compat::isOutOfMemory(e))
+                                    throw;
+                                nb.pixels = nb.labels = nb.masks =
+                                    torch::Tensor(); // retried next step
+                                nb.uploaded = false;
+                            }
+                            ahead = std::move(nb);
+                        }
                     }
+                    if (scaler.enabled)
+                        finite = scaler.unscale(params);
                     if (finite && o.clipNorm > 0)
                         torch::nn::utils::clip_grad_norm_(params, o.clipNorm);
                     if (finite)
@@ -587,6 +631,8 @@ Result<TrainResult> train(const TrainOptions& o, const CancelToken& cancel, Trai
                     if (!compat::isOutOfMemory(e))
                         throw;
                     opt.zero_grad();
+                    ahead.reset(); // the loader restarts below
+                    d = {};
                     compat::releaseGpuCache();
                     if (st.batchSize <= 1)
                         return Status(ErrorCode::OutOfMemory,
@@ -598,7 +644,6 @@ Result<TrainResult> train(const TrainOptions& o, const CancelToken& cancel, Trai
                                                    std::to_string(old) +
                                                    "; released the cache and continue with " +
                                                    std::to_string(st.batchSize));
-                    b = {};
                     tl.start(epoch, samplesDone, st.batchSize);
                     const int remaining = std::max(1, tl.batchesPerEpoch());
                     batchesPerEpoch = batchIndex + remaining;
@@ -609,11 +654,11 @@ Result<TrainResult> train(const TrainOptions& o, const CancelToken& cancel, Trai
                 }
                 ++st.step;
                 ++batchIndex;
-                samplesDone += b.count;
-                epochImages += b.count;
-                lossSum += lossValue * b.count;
-                lossCount += b.count;
-                const double rate = b.count / std::max(1e-6, secondsSince(tb));
+                samplesDone += d.host.count;
+                epochImages += d.host.count;
+                lossSum += lossValue * d.host.count;
+                lossCount += d.host.count;
+                const double rate = d.host.count / std::max(1e-6, secondsSince(tb));
                 smoothedRate = smoothedRate < 0 ? rate : 0.9 * smoothedRate + 0.1 * rate;
                 if (sink) {
                     BatchProgress bp;
@@ -660,20 +705,35 @@ Result<TrainResult> train(const TrainOptions& o, const CancelToken& cancel, Trai
                 torch::NoGradGuard ng;
                 train_detail::MetricAccumulator acc(o.task, ds.positiveClass(), device);
                 vl.start(0, 0, st.batchSize);
-                data::Batch b;
+                DeviceBatch vb, vnext;
+                bool have = vl.next(vb.host, cancel);
                 double vloss = 0;
                 int vcount = 0;
-                while (vl.next(b, cancel)) {
-                    const auto x = toInput(b.pixels);
+                while (have) {
+                    if (!vb.uploaded)
+                        upload(vb);
+                    const auto x = toInput(vb.pixels);
                     torch::Tensor out;
                     {
                         compat::CudaAutocast ac(useAmp, amp);
                         out = model.impl()->forward(x);
                     }
                     torch::Tensor target;
-                    vloss += lossOf(out, x, b, &target).item<double>() * b.count;
-                    vcount += b.count;
+                    const auto batchLoss = lossOf(out, x, vb, &target);
+                    bool haveNext = false;
+                    if (lookahead) { // as in training: the next batch travels during this one
+                        haveNext = vl.next(vnext.host, cancel);
+                        if (haveNext)
+                            upload(vnext);
+                    }
+                    vloss += batchLoss.item<double>() * vb.host.count;
+                    vcount += vb.host.count;
                     acc.add(out.to(torch::kFloat), x, target);
+                    if (!lookahead)
+                        haveNext = vl.next(vnext.host, cancel);
+                    vb = std::move(vnext);
+                    vnext = {};
+                    have = haveNext;
                 }
                 if (cancel.isCancelled()) {
                     res.cancelled = true;
