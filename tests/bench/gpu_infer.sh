@@ -39,10 +39,15 @@ b = tifffile.imread(sys.argv[2], key=0).astype(int)
 print("identity check: shape", b.shape, "pixels differing:", int((a != b).sum()), "max diff", int(abs(a - b).max()))
 PY
 
+log "baseline RSS: the same CLI and U-Net on the small scan (CUDA context, libraries)"
+$BI model "$W/unet.fmodel" 16 4
+/usr/bin/time -v $CLI infer --model "$W/unet.fmodel" --in "$W/small.tif" --out "$W/small_map.tif" \
+    --compression deflate --json > "$OUT/baseline.json" 2> "$OUT/baseline.err"
+grep -E "Maximum resident" "$OUT/baseline.err" | tee -a "$OUT/session.txt"
+
 log "scan ${SIDE}x${SIDE}"
 [ -f "$W/scan.tif" ] || /usr/bin/time -v $BI scan "$W/scan.tif" "$SIDE" "$SIDE" deflate 2> "$OUT/scan_time.txt"
 ls -l "$W/scan.tif" | tee -a "$OUT/session.txt"
-$BI model "$W/unet.fmodel" 16 4
 $PEER export "$W/peer.pt" --width 16 --depth 4
 
 log "(1) Fisura, own U-Net"
@@ -77,14 +82,18 @@ import json, sys, os
 o = sys.argv[1]
 n, s, p = (json.load(open(os.path.join(o, f))) for f in ("native.json", "script.json", "peer.json"))
 w = json.load(open(os.path.join(o, "wide.json")))
+base = json.load(open(os.path.join(o, "baseline.json")))
 mp = n["width"] * n["height"] / 1e6
 print(f"scan {n['width']}x{n['height']} ({mp:.0f} MP), tile {n['tile']}, overlap {n['overlap']}, batch {n['batch_size']}, {n['precision']}")
 for name, r in (("Fisura U-Net", n), ("Fisura TorchScript", s)):
     print(f"{name}: {r['seconds']:.1f} s = {r['megapixels_per_second']:.1f} MP/s; network only "
           f"{r['network_only_seconds']:.1f} s; end-to-end / network {r['end_to_end_over_network']:.2f}; "
-          f"peak RSS {r['peak_rss_bytes']/2**20:.0f} MiB")
+          f"peak RSS {r['peak_rss_bytes']/2**20:.0f} MiB; device waited {r['input_wait_seconds']:.1f} s for tiles, "
+          f"{r['output_wait_seconds']:.1f} s for the writer; readers busy {r['read_thread_seconds']:.1f} thread-s; "
+          f"overviews {r['finish_seconds']:.1f} s")
 print(f"Python peer: {p['seconds']:.1f} s = {p['megapixels_per_second']:.1f} MP/s (read {p['read_seconds']:.1f}, "
       f"compute {p['compute_seconds']:.1f}, write {p['write_seconds']:.1f}); peak RSS {p['peak_rss_bytes']/2**20:.0f} MiB")
 print(f"Fisura (same TorchScript weights) / peer: {p['seconds']/s['seconds']:.2f}x; Fisura own U-Net / peer: {p['seconds']/n['seconds']:.2f}x")
+print(f"baseline (3001x2047 scan, same CLI and model): peak RSS {base['peak_rss_bytes']/2**20:.0f} MiB")
 print(f"wide scan {w['width']}x{w['height']}: {w['megapixels_per_second']:.1f} MP/s, peak RSS {w['peak_rss_bytes']/2**20:.0f} MiB, pipeline {w['peak_pipeline_bytes']/2**20:.0f} MiB")
 PY
