@@ -90,10 +90,11 @@ for name, r in (("Fisura U-Net", n), ("Fisura TorchScript", s)):
           f"{r['network_only_seconds']:.1f} s; end-to-end / network {r['end_to_end_over_network']:.2f}; "
           f"peak RSS {r['peak_rss_bytes']/2**20:.0f} MiB; device waited {r['input_wait_seconds']:.1f} s for tiles, "
           f"{r['output_wait_seconds']:.1f} s for the writer; readers busy {r['read_thread_seconds']:.1f} thread-s; "
-          f"overviews {r['finish_seconds']:.1f} s")
+          f"overviews {r['finish_seconds']:.1f} s; preparation (probe, warm-up) {r['prepare_seconds']:.1f} s")
 print(f"Python peer: {p['seconds']:.1f} s = {p['megapixels_per_second']:.1f} MP/s (read {p['read_seconds']:.1f}, "
       f"compute {p['compute_seconds']:.1f}, write {p['write_seconds']:.1f}); peak RSS {p['peak_rss_bytes']/2**20:.0f} MiB")
 print(f"Fisura (same TorchScript weights) / peer: {p['seconds']/s['seconds']:.2f}x; Fisura own U-Net / peer: {p['seconds']/n['seconds']:.2f}x")
+print(f"  counting Fisura's preparation too: {p['seconds']/(s['seconds']+s['prepare_seconds']):.2f}x and {p['seconds']/(n['seconds']+n['prepare_seconds']):.2f}x")
 print(f"baseline (3001x2047 scan, same CLI and model): peak RSS {base['peak_rss_bytes']/2**20:.0f} MiB")
 print(f"wide scan {w['width']}x{w['height']}: {w['megapixels_per_second']:.1f} MP/s, peak RSS {w['peak_rss_bytes']/2**20:.0f} MiB, pipeline {w['peak_pipeline_bytes']/2**20:.0f} MiB")
 PY

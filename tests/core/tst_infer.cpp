@@ -337,9 +337,9 @@ private Q_SLOTS:
             peaks[i] = r->peakPipelineBytes;
         }
         // Bound: input batches (the prefetch, one being handed to the device), finished rows
-        // (3 queued, 1 being written, 1 being made; at most a tile of rows each), the band.
+        // (2 queued, 1 being written, 1 being made; at most a tile of rows each), the band.
         const uint64_t batchBytes = 4ull * 64 * 64 * 3, rowsBytes = 64ull * 256;
-        const uint64_t bound = (2 + 1) * batchBytes + 5 * rowsBytes + 64ull * 256 * 4;
+        const uint64_t bound = (2 + 1) * batchBytes + 4 * rowsBytes + 64ull * 256 * 4;
         // The bound does not grow with the height; the tall scan is over 10x larger than it.
         for (uint64_t p : peaks) {
             QVERIFY(p > 0);

@@ -38,7 +38,7 @@ struct InferOptions {
     bool preferCpu = false;
     BlendWindow window = BlendWindow::Cosine;
     int readerThreads = 0;                 ///< 0 = the policy's loader threads
-    int prefetchBatches = 3;               ///< decoded batches waiting for the device, at most
+    int prefetchBatches = 2;               ///< decoded batches waiting for the device, at most
     uint64_t cacheBytes = 256ull << 20;    ///< decoded input blocks kept for neighbouring tiles
     uint64_t maxFlatPixels = 256ull << 20; ///< PNG/JPEG inputs are decoded whole: refuse beyond
     TiledWriteOptions output;              ///< tile size, codec, pyramid of the written map
@@ -66,6 +66,8 @@ struct InferStats {
     double outputWaitSeconds = 0.0;
     double readSeconds = 0.0;
     double finishSeconds = 0.0;
+    /// Once per TiledInference, before the first scan: device set-up, batch probe, warm-up.
+    double prepareSeconds = 0.0;
     std::string device; ///< "cuda:0" or "cpu"
     std::string precision;
 };

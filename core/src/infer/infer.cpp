@@ -91,6 +91,7 @@ std::string toJson(const InferStats& s, int indent)
                      {"output_wait_seconds", s.outputWaitSeconds},
                      {"read_thread_seconds", s.readSeconds},
                      {"finish_seconds", s.finishSeconds},
+                     {"prepare_seconds", s.prepareSeconds},
                      {"peak_rss_bytes", s.peakRssBytes},
                      {"device", s.device},
                      {"precision", s.precision}};
@@ -320,8 +321,9 @@ struct TiledInference::Impl {
     int tile = 0, overlap = 0, batch = 1, positive = 0, channels = 3;
     bool amp = false;
     at::ScalarType ampType = at::kBFloat16;
-    torch::Tensor mean, stdv; // [1, C, 1, 1] on the device
-    float scale = 255.f;      // map value -> byte
+    torch::Tensor mean, stdv;  // [1, C, 1, 1] on the device
+    float scale = 255.f;       // map value -> byte
+    double prepareSeconds = 0; // create(): device set-up, batch probe, warm-up
 
     /// uint8 NHWC tiles on the device -> per-pixel map [n, tile, tile] (float).
     torch::Tensor mapOf(const torch::Tensor& u8)
@@ -421,6 +423,7 @@ Result<std::unique_ptr<TiledInference>> TiledInference::create(Model model, cons
                                                                const CancelToken& cancel,
                                                                ProgressSink* progress)
 {
+    const auto prepareStart = Clock::now();
     if (!model.impl() || (!model.impl()->net && !model.impl()->script))
         return Status(ErrorCode::InvalidArgument, "no model loaded");
     auto d = std::make_unique<Impl>();
@@ -520,10 +523,11 @@ Result<std::unique_ptr<TiledInference>> TiledInference::create(Model model, cons
         };
         BatchProbeOptions po;
         po.deviceIndex = pol.deviceIndex;
-        // Host memory holds a few batches (pinned): at most 64 MB of input pixels per batch.
-        // Larger batches add nothing once the device is busy.
+        // Host memory holds a few batches (pinned, in power-of-two blocks): at most 32 MiB of
+        // input pixels per batch. Larger batches add little once the device is busy, and
+        // they count against the host memory bound.
         const int64_t tileBytes = int64_t(d->tile) * d->tile * d->channels;
-        po.maxBatch = int(std::clamp<int64_t>((64ll << 20) / tileBytes, 1, 256));
+        po.maxBatch = int(std::clamp<int64_t>((32ll << 20) / tileBytes, 1, 256));
         po.timedSteps = 2;
         const bool bench = pol.cudnnBenchmark; // autotuning every probed size costs minutes
         at::globalContext().setBenchmarkCuDNN(false);
@@ -536,6 +540,20 @@ Result<std::unique_ptr<TiledInference>> TiledInference::create(Model model, cons
         d->batch = pol.batchSize;
     }
     pol.batchSize = d->batch;
+    // Warm-up at the real batch size, so one-time costs (cuDNN autotuning, TorchScript's
+    // profiling runs and fusion) belong to preparation, not to the first scan.
+    Impl& di = *d;
+    Status warm = detail::guardTorchStep([&] {
+        c10::InferenceMode guard;
+        auto x = torch::randint(0, 256, {di.batch, di.tile, di.tile, di.channels},
+                                torch::TensorOptions().dtype(torch::kUInt8).device(di.device));
+        for (int i = 0; i < (di.model.isTorchScript() ? 3 : 1); ++i)
+            (void)di.mapOf(x);
+        detail::StreamMark(di.device).wait();
+    });
+    if (!warm)
+        return warm;
+    d->prepareSeconds = secondsSince(prepareStart);
     return std::unique_ptr<TiledInference>(new TiledInference(std::move(d)));
 }
 
@@ -559,12 +577,12 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     const Source src = std::move(*opened);
     const int W = src.width, H = src.height;
     if (src.cache) {
-        // Neighbouring tiles and the next tile row reuse decoded blocks: keep about two tile
-        // rows of them (they are read in raster order), at least the configured budget.
+        // Neighbouring tiles and the next tile row reuse decoded blocks (tiles are read in
+        // raster order): keep a tile row of them plus a block row either side.
         const TiledLevel& l0 = src.tiled->info().levels.at(0);
         const uint64_t rowBytes = uint64_t(W) * uint64_t(std::max(1, src.channels));
         src.cache->setBudget(size_t(
-            std::max<uint64_t>(opt.cacheBytes, 2 * uint64_t(tile + l0.blockHeight) * rowBytes)));
+            std::max<uint64_t>(opt.cacheBytes, uint64_t(tile + 2 * l0.blockHeight) * rowBytes)));
     }
 
     TiledWriteOptions wo = opt.output;
@@ -674,7 +692,7 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     std::condition_variable outCv;
     std::deque<OutRows> outQueue;
     bool producerDone = false;
-    constexpr size_t kMaxOutQueue = 3;
+    constexpr size_t kMaxOutQueue = 2;
     ProgressTracker tracker(progress, double(H) * 1.02); // the last 2 %: overviews
     auto writerLoop = [&] {
         for (;;) {
@@ -887,6 +905,7 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     st.outputWaitSeconds = outputWait;
     st.readSeconds = double(readNanos.load()) / 1e9;
     st.finishSeconds = secondsSince(finishStart);
+    st.prepareSeconds = prepareSeconds;
     st.peakRssBytes = peakResidentBytes();
     st.device = pol.useCuda ? "cuda:" + std::to_string(pol.deviceIndex) : "cpu";
     st.precision = precisionName(pol.precision);
