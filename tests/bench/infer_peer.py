@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Python peer of `fisura-cli infer`: the sliding-window script an analyst would otherwise
-write with tifffile + PyTorch. Same U-Net as Fisura's (core/src/models/networks.cpp), same tile,
+write with tifffile + PyTorch. Same U-Net as Fisura's (core/src/models/networks.cpp; the class of unet_train_peer.py), same tile,
 overlap, cosine window, batch, precision and output (uint8 probability, tiled Deflate TIFF).
 It reads the whole scan with tifffile and blends into full-size accumulators on the device, as
 MONAI's sliding_window_inference does.
@@ -22,6 +22,7 @@ import json
 import math
 import os
 import resource
+import sys
 import time
 
 import numpy as np
@@ -29,52 +30,20 @@ import tifffile
 import torch
 from torch import nn
 
-
-class DoubleConv(nn.Sequential):
-    def __init__(self, cin, cout):
-        super().__init__(
-            nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(True),
-            nn.Conv2d(cout, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(True))
-
-
-class UNet(nn.Module):
-    def __init__(self, width=16, depth=4):
-        super().__init__()
-        self.down = nn.ModuleList()
-        cin = 3
-        for i in range(depth):
-            self.down.append(DoubleConv(cin, width << i))
-            cin = width << i
-        self.bottom = DoubleConv(cin, width << depth)
-        self.upconv, self.up = nn.ModuleList(), nn.ModuleList()
-        for i in reversed(range(depth)):
-            self.upconv.append(nn.ConvTranspose2d(width << (i + 1), width << i, 2, stride=2))
-            self.up.append(DoubleConv(width << (i + 1), width << i))
-        self.out = nn.Conv2d(width, 1, 1)
-
-    def forward(self, x):
-        skips = []
-        for d in self.down:
-            x = d(x)
-            skips.append(x)
-            x = torch.max_pool2d(x, 2)
-        x = self.bottom(x)
-        for i, (uc, u) in enumerate(zip(self.upconv, self.up)):
-            x = uc(x)
-            x = torch.cat([skips[len(skips) - 1 - i], x], 1)
-            x = u(x)
-        return self.out(x)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from unet_train_peer import UNet  # noqa: E402  (the training peer's U-Net = Fisura's)
 
 
 def export(a):
     torch.manual_seed(a.seed)
-    net = UNet(a.width, a.depth).eval()
+    net = UNet(depth=a.depth, width=a.width).eval()
     for m in net.modules():  # non-trivial BatchNorm statistics, as after training
         if isinstance(m, nn.BatchNorm2d):
             m.running_mean.uniform_(-0.1, 0.1)
             m.running_var.uniform_(0.5, 1.5)
     torch.save({"width": a.width, "depth": a.depth, "state": net.state_dict()}, a.model + ".state")
-    torch.jit.script(net).save(a.model)
+    # Traced, as many exported models are; the graph holds no tile size (fully convolutional).
+    torch.jit.trace(net, torch.rand(1, 3, 256, 256)).save(a.model)
     with open(a.model + ".json", "w") as f:
         json.dump({"format": "fisura-torchscript", "type": "unet", "input_size": 256,
                    "output": "logits",
@@ -118,7 +87,7 @@ def run(a):
     dev = torch.device("cpu" if a.cpu else "cuda")
     t0 = time.perf_counter()
     ck = torch.load(a.model + ".state", map_location="cpu")
-    net = UNet(ck["width"], ck["depth"])
+    net = UNet(depth=ck["depth"], width=ck["width"])
     net.load_state_dict(ck["state"])
     net = net.eval().to(dev)
     amp = a.precision == "bf16" and not a.cpu

@@ -1,0 +1,41 @@
+#!/bin/sh
+# SIGINT during a long `fisura-cli pyramid` or `fisura-cli infer` must exit 130 and leave neither
+# output nor temporaries.
+# usage: check_sigint.sh <fisura-cli> <work dir> pyramid|infer
+set -u
+CLI="$1"
+WORK="$2"
+MODE="$3"
+rm -rf "$WORK" && mkdir -p "$WORK/out" || exit 1
+"$CLI" demo-data "$WORK/d" --segmentation 4 --classification 0 --patch 64 --scan 1024 --json \
+    >/dev/null || exit 1
+IN="$WORK/d/scan/demo_scan.tif"
+# Slowest settings, so the job is surely still running when the signal arrives.
+case "$MODE" in
+pyramid)
+    "$CLI" pyramid "$IN" "$WORK/out/out.tif" --threads 1 --level 22 2>"$WORK/err.txt" &
+    ;;
+infer)
+    "$CLI" train --task segment --data "$WORK/d/segmentation" --out "$WORK/m.fisura" --epochs 1 \
+        --batch 2 --size 32 --depth 2 --width 4 --cpu --quiet >/dev/null 2>&1 ||
+        { echo "train failed"; exit 1; }
+    "$CLI" infer --model "$WORK/m.fisura" --in "$IN" --out "$WORK/out/map.tif" --tile 32 \
+        --overlap 8 --batch 1 --cpu 2>"$WORK/err.txt" &
+    ;;
+*) echo "unknown mode $MODE"; exit 2 ;;
+esac
+PID=$!
+i=0
+until grep -q "row" "$WORK/err.txt" 2>/dev/null; do
+    i=$((i + 1))
+    if [ $i -gt 600 ]; then echo "no progress seen"; kill $PID; exit 1; fi
+    sleep 0.05
+done
+kill -INT $PID
+wait $PID
+RC=$?
+if [ $RC -ne 130 ]; then echo "exit code $RC, expected 130"; cat "$WORK/err.txt"; exit 1; fi
+grep -q "cancelled" "$WORK/err.txt" || { echo "no cancellation message"; exit 1; }
+LEFT=$(ls -A "$WORK/out")
+if [ -n "$LEFT" ]; then echo "left behind: $LEFT"; exit 1; fi
+echo "cancelled cleanly"
