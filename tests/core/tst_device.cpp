@@ -239,7 +239,9 @@ private Q_SLOTS:
         QCOMPARE(r->largestFit, 37);
         QVERIFY(r->hitOutOfMemory);
         QCOMPARE(r->headroomLimit, 33);
-        QCOMPARE(r->batchSize, 33);
+        // 33 (timed at the limit) and 32 differ by under 2 % in throughput, less than sleep
+        // jitter on a loaded machine: either is right; nothing above the headroom is.
+        QVERIFY2(r->batchSize == 33 || r->batchSize == 32, std::to_string(r->batchSize).c_str());
         QVERIFY(r->imagesPerSecond > 0);
         QVERIFY(r->reason.find("37") != std::string::npos);
         // Sizes tried: 1 2 4 8 16 32 64(oom), bisection 48 40 36 38 37, then 33.
