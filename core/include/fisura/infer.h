@@ -37,9 +37,11 @@ struct InferOptions {
     Precision precision = Precision::Auto;
     bool preferCpu = false;
     BlendWindow window = BlendWindow::Cosine;
-    int readerThreads = 0;                 ///< 0 = the policy's loader threads
-    int prefetchBatches = 2;               ///< decoded batches waiting for the device, at most
-    uint64_t cacheBytes = 256ull << 20;    ///< decoded input blocks kept for neighbouring tiles
+    int readerThreads = 0;   ///< 0 = the policy's loader threads
+    int prefetchBatches = 2; ///< decoded batches waiting for the device, at most
+    /// Decoded input blocks kept for neighbouring tiles: at least a tile row of blocks plus a
+    /// block row either side (sized from the scan); a larger value raises the budget.
+    uint64_t cacheBytes = 0;
     uint64_t maxFlatPixels = 256ull << 20; ///< PNG/JPEG inputs are decoded whole: refuse beyond
     TiledWriteOptions output;              ///< tile size, codec, pyramid of the written map
 };

@@ -145,7 +145,7 @@ Result<Source> openSource(const std::string& path, const InferOptions& o)
     Source s;
     if (looksLikeTiff(path)) {
         TiledOpenOptions to;
-        to.cache = std::make_shared<TileCache>(size_t(o.cacheBytes));
+        to.cache = std::make_shared<TileCache>(size_t(std::max<uint64_t>(o.cacheBytes, 16u << 20)));
         to.maxHandles = 16;
         auto opened = TiledImage::open(path, to);
         if (!opened)
@@ -692,7 +692,8 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     std::condition_variable outCv;
     std::deque<OutRows> outQueue;
     bool producerDone = false;
-    constexpr size_t kMaxOutQueue = 2;
+    constexpr size_t kMaxOutQueue = 6;
+    constexpr int kChunkRows = 64;
     ProgressTracker tracker(progress, double(H) * 1.02); // the last 2 %: overviews
     auto writerLoop = [&] {
         for (;;) {
@@ -763,9 +764,9 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
         std::deque<std::shared_ptr<detail::StreamMark>> inFlight;
         int emitted = 0;
 
-        auto emitRows = [&](int end) {
-            if (end <= emitted)
-                return;
+        // Finished rows go out in chunks of at most kChunkRows (small pinned blocks; the
+        // writer starts compressing early).
+        auto emitChunk = [&](int end) {
             const int n = end - emitted;
             std::vector<int64_t> slots(static_cast<size_t>(n));
             for (int i = 0; i < n; ++i)
@@ -795,6 +796,10 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
                 return;
             outQueue.push_back(std::move(o));
             outCv.notify_all();
+        };
+        auto emitRows = [&](int end) {
+            while (emitted < end && !stop.stopped())
+                emitChunk(std::min(end, emitted + kChunkRows));
         };
 
         for (int64_t b = 0; b < nBatches && !stop.stopped(); ++b) {
