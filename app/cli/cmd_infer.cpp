@@ -39,15 +39,6 @@ struct InferArgs {
     bool timeNetwork = false;
 };
 
-bool isImageFile(const fs::path& p)
-{
-    std::string ext = p.extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    return ext == ".tif" || ext == ".tiff" || ext == ".png" || ext == ".jpg" || ext == ".jpeg" ||
-           ext == ".bmp";
-}
-
 [[noreturn]] void fail(const fisura::Status& s, const std::string& what)
 {
     std::cerr << "fisura-cli: " << what << ": " << s.toString() << "\n";
@@ -125,10 +116,8 @@ void registerInferCommand(CLI::App& app)
         auto model = fisura::Model::load(a->model);
         if (!model)
             fail(model.status(), "cannot load the model");
-        const fisura::ModelType type = model->info().config.type;
-        const std::string kindName = type == fisura::ModelType::UNet         ? "probability"
-                                     : type == fisura::ModelType::Classifier ? "heatmap"
-                                                                             : "score";
+        const std::string kindName =
+            fisura::mapKindName(fisura::mapKindFor(model->info().config.type));
         if (folder) {
             fs::create_directories(a->out, ec);
             if (!fs::is_directory(a->out, ec)) {
@@ -138,7 +127,7 @@ void registerInferCommand(CLI::App& app)
             }
             std::vector<fs::path> files;
             for (const auto& e : fs::directory_iterator(a->in, ec))
-                if (e.is_regular_file() && isImageFile(e.path()))
+                if (e.is_regular_file() && fisura::hasImageExtension(e.path().string()))
                     files.push_back(e.path());
             std::sort(files.begin(), files.end());
             for (const auto& f : files)

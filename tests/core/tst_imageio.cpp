@@ -66,6 +66,14 @@ class TstImageIo : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    void imageExtensions()
+    {
+        for (const char* yes : {"a.tif", "b/c.TIFF", "d.png", "e.Jpg", "f.jpeg", "g.bmp"})
+            QVERIFY2(hasImageExtension(yes), yes);
+        for (const char* no : {"a.txt", "tif", "b.tif.json", "c.gif", "d"})
+            QVERIFY2(!hasImageExtension(no), no);
+    }
+
     void tiffRoundTrip_data()
     {
         QTest::addColumn<int>("channels");

@@ -48,6 +48,10 @@ struct TiffWriteOptions {
 /// Write an 8-bit image as TIFF, atomically (temporary file, then rename).
 Status writeTiff(const std::string& path, const Image& image, const TiffWriteOptions& options = {});
 
+/// True when the file name ends in an extension Fisura reads (.tif .tiff .png .jpg .jpeg .bmp,
+/// any case): how folder scans pick their images.
+bool hasImageExtension(const std::string& path);
+
 /// True when this build decodes PNG/JPEG/BMP (OpenCV imgcodecs present).
 bool hasImageCodecs();
 

@@ -29,6 +29,7 @@ namespace fisura
 enum class BlendWindow { Cosine, Gaussian };
 enum class MapKind { Probability, Heatmap, Score };
 const char* mapKindName(MapKind k); ///< "probability", "heatmap", "score"
+MapKind mapKindFor(ModelType type); ///< U-Net, classifier, autoencoder
 
 struct InferOptions {
     int tileSize = 0;  ///< 0 = from the model (U-Net: >= 512, a multiple of its stride)

@@ -26,15 +26,6 @@ namespace fisura
 namespace
 {
 
-bool isImageFile(const fs::path& p)
-{
-    std::string ext = p.extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    static const std::set<std::string> exts{".tif", ".tiff", ".png", ".jpg", ".jpeg", ".bmp"};
-    return exts.count(ext) != 0;
-}
-
 uint64_t splitmix(uint64_t x)
 {
     x += 0x9e3779b97f4a7c15ull;
@@ -60,12 +51,12 @@ std::vector<fs::path> listImages(const fs::path& dir, bool recursive)
     if (recursive) {
         for (auto it = fs::recursive_directory_iterator(dir, ec);
              !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-            if (it->is_regular_file(ec) && isImageFile(it->path()))
+            if (it->is_regular_file(ec) && hasImageExtension(it->path().string()))
                 out.push_back(it->path());
     } else {
         for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator();
              it.increment(ec))
-            if (it->is_regular_file(ec) && isImageFile(it->path()))
+            if (it->is_regular_file(ec) && hasImageExtension(it->path().string()))
                 out.push_back(it->path());
     }
     std::sort(out.begin(), out.end());

@@ -51,6 +51,19 @@ const char* mapKindName(MapKind k)
     return "probability";
 }
 
+MapKind mapKindFor(ModelType type)
+{
+    switch (type) {
+    case ModelType::UNet:
+        return MapKind::Probability;
+    case ModelType::Classifier:
+        return MapKind::Heatmap;
+    case ModelType::Autoencoder:
+        return MapKind::Score;
+    }
+    return MapKind::Probability;
+}
+
 std::vector<int> tileOrigins(int length, int tile, int overlap)
 {
     if (length <= tile)
@@ -428,9 +441,7 @@ Result<std::unique_ptr<TiledInference>> TiledInference::create(Model model, cons
         return Status(ErrorCode::InvalidArgument, "no model loaded");
     auto d = std::make_unique<Impl>();
     const ModelInfo& info = model.info();
-    d->kind = info.config.type == ModelType::UNet         ? MapKind::Probability
-              : info.config.type == ModelType::Classifier ? MapKind::Heatmap
-                                                          : MapKind::Score;
+    d->kind = mapKindFor(info.config.type);
     d->tile = o.tileSize > 0 ? o.tileSize : defaultTile(info);
     if (d->tile < 16 || d->tile > 4096)
         return Status(ErrorCode::InvalidArgument, "tile size must be 16..4096 px");

@@ -125,6 +125,15 @@ Result<Image> readWithOpenCV(const std::string& path, uint64_t maxPixels)
 
 } // namespace
 
+bool hasImageExtension(const std::string& path)
+{
+    std::string ext = std::filesystem::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    return ext == ".tif" || ext == ".tiff" || ext == ".png" || ext == ".jpg" || ext == ".jpeg" ||
+           ext == ".bmp";
+}
+
 bool hasImageCodecs()
 {
 #ifdef FISURA_HAVE_IMGCODECS
