@@ -7,9 +7,9 @@
 
 #include <cstdio>
 
-#include "datapane.h"
+#include "data/datapane.h"
 #include "fisura/version.h"
-#include "languagemanager.h"
+#include "common/languagemanager.h"
 #include "mainwindow.h"
 
 int main(int argc, char** argv)

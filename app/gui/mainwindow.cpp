@@ -13,13 +13,13 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 
-#include "datapane.h"
+#include "data/datapane.h"
 #include "fisura/version.h"
-#include "inspectpane.h"
-#include "pane.h"
-#include "settingsdialog.h"
-#include "systempane.h"
-#include "usagegauge.h"
+#include "inspect/inspectpane.h"
+#include "common/pane.h"
+#include "common/settingsdialog.h"
+#include "system/systempane.h"
+#include "common/usagegauge.h"
 
 namespace fisura::app
 {

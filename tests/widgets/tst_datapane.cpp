@@ -5,10 +5,10 @@
 #include <QTemporaryDir>
 #include <QTreeWidget>
 
-#include "datapane.h"
+#include "data/datapane.h"
 #include "fisura/image.h"
-#include "jobrunner.h"
-#include "systempane.h"
+#include "common/jobrunner.h"
+#include "system/systempane.h"
 
 using namespace fisura;
 using namespace fisura::ui;

@@ -2,7 +2,7 @@
 
 #include <thread>
 
-#include "jobrunner.h"
+#include "common/jobrunner.h"
 
 using namespace fisura;
 using namespace fisura::ui;

@@ -5,10 +5,10 @@
 #include <QListWidget>
 #include <QMenuBar>
 
-#include "languagemanager.h"
+#include "common/languagemanager.h"
 #include "mainwindow.h"
-#include "pane.h"
-#include "settingsdialog.h"
+#include "common/pane.h"
+#include "common/settingsdialog.h"
 
 using namespace fisura;
 using fisura::ui::LanguageManager;

@@ -10,10 +10,10 @@
 #include <QTemporaryDir>
 #include <QTreeWidget>
 
-#include "qcp.h"
-#include "systempane.h"
-#include "telemetryplot.h"
-#include "usagegauge.h"
+#include "common/qcp.h"
+#include "system/systempane.h"
+#include "common/telemetryplot.h"
+#include "common/usagegauge.h"
 
 using namespace fisura;
 using namespace fisura::ui;

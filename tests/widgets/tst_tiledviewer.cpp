@@ -9,8 +9,8 @@
 #include "fisura/synth.h"
 #include "fisura/tilecache.h"
 #include "fisura/tiledwriter.h"
-#include "inspectpane.h"
-#include "tiledviewer.h"
+#include "inspect/inspectpane.h"
+#include "common/tiledviewer.h"
 
 using namespace fisura;
 using fisura::ui::OverlayStyle;

@@ -1,4 +1,4 @@
-#include "settingsdialog.h"
+#include "common/settingsdialog.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -7,7 +7,7 @@
 #include <QLabel>
 #include <QVBoxLayout>
 
-#include "languagemanager.h"
+#include "common/languagemanager.h"
 
 namespace fisura::ui
 {

@@ -1,4 +1,4 @@
-#include "inspectpane.h"
+#include "inspect/inspectpane.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -22,9 +22,9 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-#include "errortext.h"
-#include "preference.h"
-#include "tiledviewer.h"
+#include "common/errortext.h"
+#include "common/preference.h"
+#include "common/tiledviewer.h"
 
 namespace fisura::ui
 {

@@ -1,4 +1,4 @@
-#include "systempane.h"
+#include "system/systempane.h"
 
 #include <QAction>
 #include <QHBoxLayout>
@@ -15,9 +15,9 @@
 #include "fisura/gpumemory.h"
 #include "fisura/policy.h"
 #include "fisura/version.h"
-#include "jobrunner.h"
-#include "telemetryplot.h"
-#include "usagegauge.h"
+#include "common/jobrunner.h"
+#include "common/telemetryplot.h"
+#include "common/usagegauge.h"
 
 namespace fisura::ui
 {

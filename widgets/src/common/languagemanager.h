@@ -7,7 +7,7 @@
 
 #include <memory>
 
-#include "preference.h"
+#include "common/preference.h"
 
 namespace fisura::ui
 {

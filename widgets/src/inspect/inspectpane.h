@@ -3,7 +3,7 @@
 #pragma once
 
 #include "fisura/status.h"
-#include "pane.h"
+#include "common/pane.h"
 
 class QAction;
 class QCheckBox;

@@ -5,8 +5,8 @@
 #include <QImage>
 
 #include "fisura/synth.h"
-#include "pane.h"
-#include "statusmeta.h"
+#include "common/pane.h"
+#include "common/statusmeta.h"
 
 class QAction;
 class QCheckBox;

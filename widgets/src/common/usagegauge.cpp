@@ -1,4 +1,4 @@
-#include "usagegauge.h"
+#include "common/usagegauge.h"
 
 #include <QLocale>
 #include <QPainter>

@@ -1,4 +1,4 @@
-#include "jobrunner.h"
+#include "common/jobrunner.h"
 
 #include <QMetaObject>
 

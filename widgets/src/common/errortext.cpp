@@ -1,4 +1,4 @@
-#include "errortext.h"
+#include "common/errortext.h"
 
 #include <cmath>
 

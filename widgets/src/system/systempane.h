@@ -8,7 +8,7 @@
 #include "fisura/policy.h"
 #include "fisura/sysinfo.h"
 #include "fisura/telemetry.h"
-#include "pane.h"
+#include "common/pane.h"
 
 class QAction;
 class QLabel;

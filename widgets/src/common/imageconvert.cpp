@@ -1,4 +1,4 @@
-#include "imageconvert.h"
+#include "common/imageconvert.h"
 
 #include <QPainter>
 

@@ -1,4 +1,4 @@
-#include "datapane.h"
+#include "data/datapane.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -18,10 +18,10 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
-#include "errortext.h"
+#include "common/errortext.h"
 #include "fisura/synth.h"
-#include "imageconvert.h"
-#include "jobrunner.h"
+#include "common/imageconvert.h"
+#include "common/jobrunner.h"
 
 namespace fisura::ui
 {

@@ -1,4 +1,4 @@
-#include "tiledviewer.h"
+#include "common/tiledviewer.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -19,7 +19,7 @@
 #include <functional>
 #include <mutex>
 
-#include "imageconvert.h"
+#include "common/imageconvert.h"
 
 namespace fisura::ui
 {

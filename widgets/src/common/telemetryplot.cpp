@@ -1,4 +1,4 @@
-#include "telemetryplot.h"
+#include "common/telemetryplot.h"
 
 #include <QComboBox>
 #include <QEvent>
@@ -14,7 +14,7 @@
 
 #include <algorithm>
 
-#include "qcp.h"
+#include "common/qcp.h"
 
 namespace fisura::ui
 {

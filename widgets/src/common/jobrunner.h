@@ -13,7 +13,7 @@
 
 #include "fisura/job.h"
 #include "fisura/status.h"
-#include "statusmeta.h"
+#include "common/statusmeta.h"
 
 namespace fisura::ui
 {

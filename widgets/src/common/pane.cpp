@@ -1,4 +1,4 @@
-#include "pane.h"
+#include "common/pane.h"
 
 #include <QEvent>
 #include <QLabel>

@@ -1,0 +1,2 @@
+# Analysis of maps: comparison with ground truth (no torch).
+list(APPEND FISURA_CORE_SOURCES)

@@ -1,0 +1,2 @@
+# The analyze feature of the widgets library.
+list(APPEND FISURA_WIDGETS_SOURCES)

@@ -1,0 +1,15 @@
+# Shared widgets: job runner, texts, settings, plots, gauges and the tiled viewer.
+list(APPEND FISURA_WIDGETS_SOURCES
+    src/common/errortext.cpp src/common/errortext.h
+    src/common/imageconvert.cpp src/common/imageconvert.h
+    src/common/jobrunner.cpp src/common/jobrunner.h
+    src/common/languagemanager.cpp src/common/languagemanager.h
+    src/common/pane.cpp src/common/pane.h
+    src/common/preference.h
+    src/common/qcp.h
+    src/common/settingsdialog.cpp src/common/settingsdialog.h
+    src/common/statusmeta.h
+    src/common/telemetryplot.cpp src/common/telemetryplot.h
+    src/common/tiledviewer.cpp src/common/tiledviewer.h
+    src/common/usagegauge.cpp src/common/usagegauge.h
+)

@@ -1,0 +1,2 @@
+# The train feature of the widgets library.
+list(APPEND FISURA_WIDGETS_SOURCES)
