@@ -1,0 +1,98 @@
+// What a trained model does on its validation images: the numbers and pictures the Train pane
+// shows when a run ends (precision-recall over thresholds, confusion matrix, error histogram, a
+// gallery of best and worst predictions), plus size estimates for the model presets.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fisura/dataset.h"
+#include "fisura/job.h"
+#include "fisura/model.h"
+#include "fisura/policy.h"
+#include "fisura/status.h"
+
+namespace fisura
+{
+
+struct EvaluateOptions {
+    std::string splitPath; ///< the run's split: its validation part is evaluated (required)
+    int maxItems = 0;      ///< 0 = every validation item; > 0 caps them (first by index)
+    int gallery = 6;       ///< samples in each of best and worst
+    int curvePoints = 51;  ///< thresholds 0..1 in equal steps (segmentation)
+    int histogramBins = 40; ///< anomaly error histogram
+    bool preferCpu = false;
+    int batchSize = 0; ///< 0 = small and safe for the device
+    int threads = 0;   ///< loader threads, 0 = from the policy
+};
+
+/// Pixel-level (segmentation) quality at one probability threshold.
+struct PrPoint {
+    double threshold = 0;
+    double precision = 0, recall = 0, f1 = 0, iou = 0;
+};
+
+/// One validation sample as the model saw it (inputSize x inputSize).
+struct GallerySample {
+    int item = -1; ///< index into the dataset's items
+    std::string image, mask;
+    int size = 0;             ///< edge of the square pictures below
+    std::vector<uint8_t> rgb; ///< size x size x 3, the input crop
+    /// Segmentation: the truth mask (0/255). Anomaly / classify: empty.
+    std::vector<uint8_t> truth;
+    /// Segmentation: crack probability 0..255; anomaly: per-pixel reconstruction error scaled so
+    /// 128 = the model's threshold; classify: empty.
+    std::vector<uint8_t> prediction;
+    /// How well the model did on this sample: segmentation F1 at the threshold; classify the
+    /// probability it gave the true class; anomaly the negative reconstruction error.
+    double quality = 0;
+    int trueLabel = -1, predictedLabel = -1; ///< classify
+    double value = 0; ///< classify: probability of the crack class; anomaly: the error
+};
+
+struct EvaluationReport {
+    TaskKind task = TaskKind::Segment;
+    int items = 0;
+    double threshold = 0.5; ///< the model's threshold used for the gallery and the matrix
+    // segment
+    std::vector<PrPoint> prCurve;
+    // classify: confusion[true][predicted], classes as in the model
+    std::vector<std::string> classes;
+    std::vector<std::vector<int64_t>> confusion;
+    // anomaly: per-image reconstruction errors and their histogram
+    std::vector<double> errors;
+    std::vector<double> histogramEdges; ///< bins + 1 edges
+    std::vector<int64_t> histogram;
+    // best first / worst first by GallerySample::quality
+    std::vector<GallerySample> best, worst;
+    double seconds = 0;
+};
+
+/// Evaluate the model file on the validation part of `dataDir` (scanned for the model's task)
+/// as saved in options.splitPath. Errors: NotFound / Corrupt for the model, the data or the
+/// split; InvalidArgument when the split has no validation items; Cancelled.
+Result<EvaluationReport> evaluateModel(const std::string& modelPath, const std::string& dataDir,
+                                       const EvaluateOptions& options,
+                                       const CancelToken& cancel = {},
+                                       ProgressSink* progress = nullptr);
+
+/// Size of a network before it exists on the device: exact parameter count and an estimate of
+/// the training memory at a batch (weights, gradients, AdamW state, activations kept for the
+/// backward pass at the given precision). Cheap enough to call on every preset change.
+struct ModelFootprint {
+    int64_t parameters = 0;
+    uint64_t weightBytes = 0;          ///< fp32 weights + gradients + optimizer state
+    uint64_t activationBytesPerImage = 0;
+    uint64_t trainingBytes(int batch) const
+    {
+        return weightBytes + activationBytesPerImage * uint64_t(batch > 0 ? batch : 1);
+    }
+};
+Result<ModelFootprint> estimateFootprint(const ModelConfig& config,
+                                         Precision precision = Precision::FP32);
+
+/// Rewrite the threshold stored in a Fisura model file (atomically; the weights are untouched).
+Status setModelThreshold(const std::string& modelPath, double threshold);
+
+} // namespace fisura
