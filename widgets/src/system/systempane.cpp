@@ -12,12 +12,12 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
-#include "fisura/gpumemory.h"
-#include "fisura/policy.h"
-#include "fisura/version.h"
 #include "common/jobrunner.h"
 #include "common/telemetryplot.h"
 #include "common/usagegauge.h"
+#include "fisura/gpumemory.h"
+#include "fisura/policy.h"
+#include "fisura/version.h"
 
 namespace fisura::ui
 {
@@ -245,7 +245,15 @@ void SystemPane::rebuild()
             (machine_.torchBuiltWithCuda ? tr("CUDA build") : tr("CPU build")));
     add(libs, QStringLiteral("OpenCV"), QString::fromStdString(opencvVersion()));
     add(libs, QStringLiteral("libtiff"), QString::fromStdString(libtiffVersion()));
-    add(libs, QStringLiteral("CUDA"), QString::fromStdString(machine_.cudaStatus));
+    // core's cudaStatus is English; the state says the same in the user's language. Only an
+    // initialisation failure keeps LibTorch's own words as detail.
+    QString cudaRow = machine_.cudaUsable
+                          ? tr("%n CUDA device(s) usable", nullptr, int(machine_.gpus.size()))
+                          : why;
+    if (machine_.cudaState == CudaState::InitFailed)
+        cudaRow += QStringLiteral(" (") + QString::fromStdString(machine_.cudaStatus) +
+                   QStringLiteral(")");
+    add(libs, QStringLiteral("CUDA"), cudaRow);
     for (const GpuInfo& g : machine_.gpus) {
         auto* gi = add(nullptr, tr("GPU %1").arg(g.index), QString::fromStdString(g.name));
         add(gi, tr("Compute capability"),
