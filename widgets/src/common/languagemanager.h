@@ -31,6 +31,8 @@ public:
     void setLanguage(Language lang);
     /// Apply the remembered choice (at start-up).
     void applySaved();
+    /// Switch for this run only, without remembering it (command line, screenshots).
+    void applyForSession(Language lang) { apply(lang); }
 
 Q_SIGNALS:
     void languageChanged();

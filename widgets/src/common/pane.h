@@ -25,11 +25,19 @@ public:
     virtual void saveState(QSettings&) const {}
     virtual void restoreState(QSettings&) {}
 
+    /// Work that must not be cut off (a training run, a scan queue): one translated line that
+    /// says what runs, empty when the pane is idle. The main window asks before closing.
+    virtual QString runningWork() const { return {}; }
+    /// Ask running work to stop cleanly (cancel); busyChanged(false) follows once it has.
+    virtual void stopWork() {}
+
 Q_SIGNALS:
     /// The title changed (language switch); navigation relabels.
     void titleChanged();
     /// A short message for the main window's status bar.
     void statusMessage(const QString& text, int timeoutMs = 0);
+    /// runningWork() became non-empty (true) or empty (false).
+    void busyChanged(bool busy);
 
 protected:
     /// Re-set every visible string; called on language change.
