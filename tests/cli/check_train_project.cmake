@@ -1,6 +1,6 @@
 # fisura-cli train --project: the run is recorded in project.json (state, model, history), a
 # missing project is refused clearly, and --out stays required without --project.
-# -DCLI=<exe> -DWORK=<dir> -DCASE=project|project_missing|out_required
+# -DCLI=<exe> -DWORK=<dir> -DCASE=project|project_failed|project_missing|out_required
 macro(expect cond msg)
     cmake_language(EVAL CODE "if(NOT (${cond}))\n message(FATAL_ERROR \"${msg}\")\nendif()")
 endmacro()
@@ -55,6 +55,19 @@ if(CASE STREQUAL "project")
     expect("nRuns EQUAL 2 AND nSets EQUAL 1" "${nRuns} runs, ${nSets} datasets")
     string(JSON model GET "${pj}" runs 1 model)
     expect("model STREQUAL \"${WORK}/own.fisura\"" "second model = ${model}")
+elseif(CASE STREQUAL "project_failed")
+    file(WRITE "${WORK}/proj/project.json" "{\"format\": \"fisura-project\", \"schema\": 1}")
+    execute_process(COMMAND "${CLI}" train --task classify --data "${WORK}/none"
+                            --project "${WORK}/proj"
+                    OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+    expect("rc EQUAL 1" "train on a missing folder exited ${rc}")
+    file(READ "${WORK}/proj/project.json" pj)
+    string(JSON state GET "${pj}" runs 0 state)
+    expect("state STREQUAL \"failed\"" "state = ${state}")
+    string(JSON code GET "${pj}" runs 0 error_code)
+    expect("code STREQUAL \"not_found\"" "error_code = ${code}")
+    string(JSON ended GET "${pj}" runs 0 ended_at)
+    expect("NOT ended STREQUAL \"\"" "no end time")
 elseif(CASE STREQUAL "project_missing")
     execute_process(COMMAND "${CLI}" train --data "${WORK}/data" --project "${WORK}/nothing"
                     OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
