@@ -296,6 +296,13 @@ private Q_SLOTS:
         auto p = Project::open(tmp.path().toStdString());
         QVERIFY2(p, p.status().toString().c_str());
         QVERIFY(p->runs().empty());
+        // Ids stay unique even when next_id lags behind a hand-edited file.
+        writeText(path(tmp, QStringLiteral("project.json")),
+                  R"({"format":"fisura-project","schema":1,"next_id":1,
+                      "datasets":[{"id":"ds-1","path":"/a","task":"segment"}]})");
+        auto edited = Project::open(tmp.path().toStdString());
+        QVERIFY(edited);
+        QCOMPARE(q(edited->addDataset("/b", TaskKind::Segment)), QStringLiteral("ds-2"));
     }
 
     void movedPathsAreListedNotFatal()
