@@ -66,10 +66,11 @@ using fisura::cli::TerminalProgress;
 void registerPyramidCommand(CLI::App& app);  // cmd_pyramid.cpp
 void registerInferCommand(CLI::App& app);    // cmd_infer.cpp
 void registerEvaluateCommand(CLI::App& app); // cmd_evaluate.cpp
+void registerProjectCommand(CLI::App& app);  // cmd_project.cpp
 
 int main(int argc, char** argv)
 {
-    CLI::App app{"Fisura command-line tools: machine facts, demo data and (soon) training and "
+    CLI::App app{"Fisura command-line tools: machine facts, demo data, projects, training and "
                  "inference without the GUI."};
     app.require_subcommand(0, 1);
     bool showVersion = false;
@@ -104,6 +105,7 @@ int main(int argc, char** argv)
     registerInferCommand(app);
     registerEvaluateCommand(app);
     registerTrainCommand(app);
+    registerProjectCommand(app);
 
     fisura::cli::registerDeviceCommands(app);
     CLI11_PARSE(app, argc, argv);
