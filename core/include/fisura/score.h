@@ -3,7 +3,10 @@
 // pixel with a prediction within `tolerance` px counts as found).
 //
 // One pass over the two images, band by band (memory bounded by the image width, the band
-// height and the tolerance, never the image height), collects three 256-bin histograms; from
+// height and the tolerance, never the image height: about 8 x width x (bandRows + 2 x tolerance)
+// bytes of band buffers, a decoded-block cache of a band and two block rows per TIFF input, and
+// the layer writers' few tile rows; a PNG/JPEG input has no region reads and is decoded whole,
+// up to 64 Mpx), collects three 256-bin histograms; from
 // them the counts at EVERY threshold follow without reading the images again, so a threshold
 // slider updates precision, recall, F1 and IoU at once.
 //
@@ -70,8 +73,10 @@ struct ScoreCurve {
     int bestThreshold() const;
 };
 
-/// Compare `mapPath` (any image Fisura reads; 8-bit values, 255 = certain crack) with the mask
-/// `truthPath` of the same size (TIFF or PNG). InvalidArgument when the sizes differ (detail
+/// Compare `mapPath` (any image Fisura reads; 8-bit values, 255 = certain crack; of a
+/// multi-channel map the first channel) with the mask `truthPath` of the same size (TIFF or
+/// PNG; of a colour mask the largest colour channel). Progress is reported per band; a
+/// cancellation is honoured between bands. InvalidArgument when the sizes differ (detail
 /// gives both), NotFound / Corrupt / Unsupported from reading, Cancelled on cancellation.
 Result<ScoreCurve> scoreMap(const std::string& mapPath, const std::string& truthPath,
                             const ScoreOptions& options = {}, const CancelToken& cancel = {},
