@@ -188,8 +188,7 @@ void TruthPanel::reset()
     truthPath_.clear();
     truthLayer_.clear();
     mapPath_.clear();
-    messageText_.clear();
-    message_->clear();
+    showMessage(QString());
     retranslateUi();
     updateEnabled();
 }
