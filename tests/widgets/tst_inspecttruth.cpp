@@ -106,6 +106,12 @@ private Q_SLOTS:
         QVERIFY(valueText(pane, "toleranceValue").startsWith(l.toString(2)));
         QVERIFY(valueText(pane, "comparisonThresholdValue").contains(QStringLiteral("150")));
         QCOMPARE(pane.comparison()->at(150).truePositives, c.truePositives);
+        // Each number has its name beside it.
+        auto* precision = pane.findChild<QLabel*>(QStringLiteral("precisionValue"));
+        const QList<QLabel*> labels = pane.findChildren<QLabel*>();
+        QVERIFY(std::any_of(labels.begin(), labels.end(), [precision](QLabel* l) {
+            return l->buddy() == precision && l->text() == ComparisonSummary::tr("Precision");
+        }));
 
         // Map, truth and the three comparison layers; map and truth hidden.
         ui::TiledViewer* v = pane.viewer();

@@ -3,7 +3,7 @@
 #include <QColorDialog>
 #include <QEvent>
 #include <QFormLayout>
-#include <QHBoxLayout>
+#include <QGridLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QPainter>
@@ -38,24 +38,19 @@ ComparisonSummary::ComparisonSummary(QWidget* parent)
       toleranceValue_(new QLabel(this)), thresholdValue_(new QLabel(this))
 {
     setObjectName(QStringLiteral("comparisonSummary"));
-    const std::array<const char*, 9> names = {"precisionValue",
-                                              "recallValue",
-                                              "f1Value",
-                                              "iouValue",
-                                              "truePositivesValue",
-                                              "falsePositivesValue",
-                                              "falseNegativesValue",
-                                              "toleranceValue",
-                                              "comparisonThresholdValue"};
+    const std::array<const char*, 9> names = {
+        "truePositivesValue", "falsePositivesValue", "falseNegativesValue",
+        "precisionValue",     "recallValue",         "f1Value",
+        "iouValue",           "toleranceValue",      "comparisonThresholdValue"};
     const std::array<QLabel*, 9> values = {
-        precision_, recall_, f1_, iou_, tp_, fp_, fn_, toleranceValue_, thresholdValue_};
+        tp_, fp_, fn_, precision_, recall_, f1_, iou_, toleranceValue_, thresholdValue_};
     for (size_t i = 0; i < values.size(); ++i) {
         values[i]->setObjectName(QString::fromLatin1(names[i]));
         values[i]->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
         values[i]->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        numbers_->addRow(QString(), values[i]);
     }
-    auto* legend = new QHBoxLayout;
+    // The legend is also where the counts are: swatch, name, pixels.
+    auto* grid = new QGridLayout;
     for (int k = 0; k < 3; ++k) {
         colours_[size_t(k)] = defaultColour(Kind(k));
         auto* b = new QToolButton(this);
@@ -71,13 +66,19 @@ ComparisonSummary::ComparisonSummary(QWidget* parent)
         l->setBuddy(b);
         swatches_[size_t(k)] = b;
         legend_[size_t(k)] = l;
-        legend->addWidget(b);
-        legend->addWidget(l);
+        grid->addWidget(b, k, 0);
+        grid->addWidget(l, k, 1);
+        grid->addWidget(values[size_t(k)], k, 2);
     }
-    legend->addStretch(1);
+    grid->setColumnStretch(1, 1);
+    for (size_t i = 3; i < values.size(); ++i) {
+        auto* name = new QLabel(this); // text set in retranslateUi
+        name->setBuddy(values[i]);
+        numbers_->addRow(name, values[i]);
+    }
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(legend);
+    layout->addLayout(grid);
     layout->addLayout(numbers_);
     retranslateUi();
     updateSwatches();
@@ -111,17 +112,10 @@ void ComparisonSummary::retranslateUi()
     }
     legend_[FalseNegative]->setToolTip(tr("Cracks of the ground truth with no prediction nearby "
                                           "(false negatives)"));
-    const std::array<QString, 9> rows = {tr("Precision"),
-                                         tr("Recall"),
-                                         tr("F1"),
-                                         tr("IoU"),
-                                         kindName(TruePositive),
-                                         kindName(FalsePositive),
-                                         kindName(FalseNegative),
-                                         tr("Tolerance"),
-                                         tr("Threshold")};
-    const std::array<QLabel*, 9> values = {
-        precision_, recall_, f1_, iou_, tp_, fp_, fn_, toleranceValue_, thresholdValue_};
+    const std::array<QString, 6> rows = {tr("Precision"), tr("Recall"),    tr("F1"),
+                                         tr("IoU"),       tr("Tolerance"), tr("Threshold")};
+    const std::array<QLabel*, 6> values = {precision_, recall_,         f1_,
+                                           iou_,       toleranceValue_, thresholdValue_};
     for (size_t i = 0; i < rows.size(); ++i)
         if (auto* l = qobject_cast<QLabel*>(numbers_->labelForField(values[i])))
             l->setText(rows[i]);

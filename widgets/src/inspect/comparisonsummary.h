@@ -1,6 +1,7 @@
 // The legend and the numbers of a ground-truth comparison: three colour swatches (click one to
-// change its colour) and precision, recall, F1, IoU and the counts at the current threshold,
-// formatted in the user's locale. Kept apart from TruthPanel, which runs the comparison.
+// change its colour) with the pixel counts beside them, then precision, recall, F1 and IoU at
+// the current threshold, formatted in the user's locale. Kept apart from TruthPanel, which runs the
+// comparison.
 #pragma once
 
 #include <QColor>

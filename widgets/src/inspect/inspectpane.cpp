@@ -112,6 +112,7 @@ InspectPane::InspectPane(QWidget* parent)
     auto* sideScroll = new QScrollArea(this);
     sideScroll->setWidget(side);
     sideScroll->setWidgetResizable(true);
+    sideScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     sideScroll->setFrameShape(QFrame::NoFrame);
     connect(truth_, &TruthPanel::compareRequested, this, &InspectPane::compareWithMap);
     connect(truth_, &TruthPanel::thresholdChanged, this, &InspectPane::onComparisonThreshold);
@@ -130,7 +131,7 @@ InspectPane::InspectPane(QWidget* parent)
     split->addWidget(views);
     split->addWidget(sideScroll);
     split->setStretchFactor(0, 1);
-    split->setSizes({800, 260});
+    split->setSizes({760, 300});
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
