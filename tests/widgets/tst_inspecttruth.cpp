@@ -6,6 +6,7 @@
 #include <QSlider>
 #include <QSpinBox>
 
+#include "common/statusmeta.h"
 #include "common/tiledviewer.h"
 #include "fisura/image.h"
 #include "fisura/score.h"
@@ -59,6 +60,19 @@ QRgb pixelAt(ui::TiledViewer* v, QPoint imagePixel)
 {
     const QImage img = v->snapshot().convertToFormat(QImage::Format_RGB32);
     return img.pixel(v->mapFromImage(QPointF(imagePixel) + QPointF(0.5, 0.5)).toPoint());
+}
+
+// Every comparison layer file in the cache (earlier comparisons keep their latest layers).
+QStringList layerFiles()
+{
+    const QString cache = QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation))
+                              .filePath(QStringLiteral("comparison"));
+    QStringList files;
+    QDirIterator it(cache, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext())
+        files << it.next();
+    files.sort();
+    return files;
 }
 
 } // namespace
@@ -286,6 +300,37 @@ private Q_SLOTS:
         QTRY_VERIFY(t->comparison() != nullptr);
         QCOMPARE(t->comparison()->tolerance, 1);
         QVERIFY(QFileInfo::exists(QString::fromStdString(t->comparison()->fnPath)));
+    }
+
+    void cancelLeavesNothing()
+    {
+        // Big enough for several bands, so the cancellation lands while it runs.
+        QTemporaryDir d;
+        const QString scan = d.filePath(QStringLiteral("big.tif")),
+                      map = d.filePath(QStringLiteral("big.map.tif")),
+                      mask = d.filePath(QStringLiteral("big_mask.tif"));
+        Image m = Image::make(3000, 2100, 1);
+        for (size_t i = 0; i < m.pixels.size(); i += 7)
+            m.pixels[i] = uint8_t(i % 251);
+        QVERIFY(writeTiff(scan.toStdString(), Image::make(3000, 2100, 1, 80)).isOk());
+        QVERIFY(writeTiff(map.toStdString(), m).isOk());
+        QVERIFY(writeTiff(mask.toStdString(), m).isOk());
+        const QStringList before = layerFiles();
+        InspectPane pane;
+        ui::TruthPanel* t = pane.truthPanel();
+        QSignalSpy finished(t, &ui::TruthPanel::comparisonFinished);
+        QVERIFY(pane.openWithMap(scan, map, 128).isOk());
+        QVERIFY(t->isRunning());
+        QVERIFY(pane.findChild<QWidget*>(QStringLiteral("cancelComparisonButton"))->isVisibleTo(t));
+        t->cancel();
+        QTRY_COMPARE(finished.count(), 1);
+        QCOMPARE(finished.at(0).at(0).value<Status>().code(), ErrorCode::Cancelled);
+        QVERIFY(pane.comparison() == nullptr);
+        QCOMPARE(t->message(), ui::TruthPanel::tr("The comparison was cancelled."));
+        QVERIFY(
+            !pane.findChild<QWidget*>(QStringLiteral("cancelComparisonButton"))->isVisibleTo(t));
+        QCOMPARE(pane.viewer()->overlayCount(), 2); // map and truth only
+        QCOMPARE(layerFiles(), before);             // no layer of the cancelled comparison
     }
 
     void customColourLut()
