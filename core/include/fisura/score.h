@@ -2,13 +2,14 @@
 // score (a predicted pixel within `tolerance` px of a crack pixel counts as correct, and a crack
 // pixel with a prediction within `tolerance` px counts as found).
 //
-// One pass over the two images, band by band (memory bounded by the image width, the band
-// height and the tolerance, never the image height: about 8 x width x (bandRows + 2 x tolerance)
-// bytes of band buffers, a decoded-block cache of a band and two block rows per TIFF input, and
-// the layer writers' few tile rows; a PNG/JPEG input has no region reads and is decoded whole,
-// up to 64 Mpx), collects three 256-bin histograms; from
-// them the counts at EVERY threshold follow without reading the images again, so a threshold
-// slider updates precision, recall, F1 and IoU at once.
+// One pass over the two images, band by band, collects three 256-bin histograms; from them the
+// counts at EVERY threshold follow without reading the images again, so a threshold slider
+// updates precision, recall, F1 and IoU at once. Memory depends on the image width, the band
+// height and the tolerance, never the image height: about (map channels + 8) bytes per pixel of
+// a band of width x (bandRows + 2 x tolerance), a decoded-block cache of about a band plus two
+// block rows per TIFF input, and the layer writers' few tile rows (for a 40k-wide RGB map with
+// the defaults, roughly 0.5 GB). A PNG/JPEG input cannot be read by region and is decoded
+// whole (up to 64 Mpx).
 //
 // The same pass can write three comparison layers (tiled pyramidal TIFFs with the map's size)
 // whose values make the true/false-positive colouring a pure lookup-table threshold in a viewer:
