@@ -67,6 +67,7 @@ void registerPyramidCommand(CLI::App& app);  // cmd_pyramid.cpp
 void registerInferCommand(CLI::App& app);    // cmd_infer.cpp
 void registerEvaluateCommand(CLI::App& app); // cmd_evaluate.cpp
 void registerProjectCommand(CLI::App& app);  // cmd_project.cpp
+void registerScoreCommand(CLI::App& app);    // cmd_score.cpp
 
 int main(int argc, char** argv)
 {
@@ -104,6 +105,7 @@ int main(int argc, char** argv)
     registerPyramidCommand(app);
     registerInferCommand(app);
     registerEvaluateCommand(app);
+    registerScoreCommand(app);
     registerTrainCommand(app);
     registerProjectCommand(app);
 

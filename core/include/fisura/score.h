@@ -2,10 +2,14 @@
 // score (a predicted pixel within `tolerance` px of a crack pixel counts as correct, and a crack
 // pixel with a prediction within `tolerance` px counts as found).
 //
-// One pass over the two images, band by band (memory bounded by the image width, the band
-// height and the tolerance, never the image height), collects three 256-bin histograms; from
-// them the counts at EVERY threshold follow without reading the images again, so a threshold
-// slider updates precision, recall, F1 and IoU at once.
+// One pass over the two images, band by band, collects three 256-bin histograms; from them the
+// counts at EVERY threshold follow without reading the images again, so a threshold slider
+// updates precision, recall, F1 and IoU at once. Memory depends on the image width, the band
+// height and the tolerance, never the image height: about (map channels + 8) bytes per pixel of
+// a band of width x (bandRows + 2 x tolerance), a decoded-block cache of about a band plus two
+// block rows per TIFF input, and the layer writers' few tile rows (for a 40k-wide RGB map with
+// the defaults, roughly 0.5 GB). A PNG/JPEG input cannot be read by region and is decoded
+// whole (up to 64 Mpx).
 //
 // The same pass can write three comparison layers (tiled pyramidal TIFFs with the map's size)
 // whose values make the true/false-positive colouring a pure lookup-table threshold in a viewer:
@@ -70,8 +74,10 @@ struct ScoreCurve {
     int bestThreshold() const;
 };
 
-/// Compare `mapPath` (any image Fisura reads; 8-bit values, 255 = certain crack) with the mask
-/// `truthPath` of the same size (TIFF or PNG). InvalidArgument when the sizes differ (detail
+/// Compare `mapPath` (any image Fisura reads; 8-bit values, 255 = certain crack; of a
+/// multi-channel map the first channel) with the mask `truthPath` of the same size (TIFF or
+/// PNG; of a colour mask the largest colour channel). Progress is reported per band; a
+/// cancellation is honoured between bands. InvalidArgument when the sizes differ (detail
 /// gives both), NotFound / Corrupt / Unsupported from reading, Cancelled on cancellation.
 Result<ScoreCurve> scoreMap(const std::string& mapPath, const std::string& truthPath,
                             const ScoreOptions& options = {}, const CancelToken& cancel = {},

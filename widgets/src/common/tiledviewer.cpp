@@ -59,6 +59,8 @@ QRgb baseColour(ColorMap m, int v)
         return qRgb(255, 0, 220);
     case ColorMap::Heat:
         return heat(v);
+    case ColorMap::Custom:
+        break;
     }
     return qRgb(255, 0, 0);
 }
@@ -242,8 +244,9 @@ QVector<QRgb> overlayLut(const OverlayStyle& style)
 {
     QVector<QRgb> lut(256, 0);
     const int a = int(std::clamp(style.opacity, 0.0, 1.0) * 255 + 0.5);
+    const QRgb custom = style.color.isValid() ? style.color.rgb() : qRgb(255, 32, 32);
     for (int v = std::clamp(style.threshold, 0, 256); v < 256; ++v) {
-        const QRgb c = baseColour(style.colorMap, v);
+        const QRgb c = style.colorMap == ColorMap::Custom ? custom : baseColour(style.colorMap, v);
         lut[v] = qPremultiply(qRgba(qRed(c), qGreen(c), qBlue(c), a));
     }
     return lut;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <QCache>
+#include <QColor>
 #include <QImage>
 #include <QPixmap>
 #include <QPointer>
@@ -26,13 +27,15 @@
 namespace fisura::ui
 {
 
-enum class ColorMap { Red, Green, Blue, Yellow, Magenta, Heat };
+/// Custom draws every shown value in OverlayStyle::color (comparison layers, user colours).
+enum class ColorMap { Red, Green, Blue, Yellow, Magenta, Heat, Custom };
 
 struct OverlayStyle {
     ColorMap colorMap = ColorMap::Red;
-    double opacity = 0.6; ///< 0..1
-    int threshold = 128;  ///< values at or above are shown
-    bool outline = false; ///< draw only the boundary of the shown region
+    QColor color = QColor(255, 32, 32); ///< used by ColorMap::Custom
+    double opacity = 0.6;               ///< 0..1
+    int threshold = 128;                ///< values at or above are shown; 256 shows nothing
+    bool outline = false;               ///< draw only the boundary of the shown region
     bool visible = true;
 };
 

@@ -14,6 +14,7 @@
 #include <QLocale>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QScrollArea>
 #include <QSlider>
 #include <QSplitter>
 #include <QStandardPaths>
@@ -25,6 +26,7 @@
 #include "common/errortext.h"
 #include "common/preference.h"
 #include "common/tiledviewer.h"
+#include "inspect/truthpanel.h"
 
 namespace fisura::ui
 {
@@ -39,17 +41,18 @@ const QString kTiffFilter = QStringLiteral(" (*.tif *.tiff *.TIF *.TIFF)");
 InspectPane::InspectPane(QWidget* parent)
     : Pane(parent), viewer_(new TiledViewer(this)),
       second_(new TiledViewer(this, viewer_->tileCache())),
-      overview_(new OverviewMap(viewer_, this)), toolbar_(new QToolBar(this)),
-      fileLabel_(new QLabel(this)), layersBox_(new QGroupBox(this)), layers_(new QListWidget(this)),
-      upButton_(new QToolButton(this)), downButton_(new QToolButton(this)),
-      removeButton_(new QToolButton(this)), colorMapLabel_(new QLabel(this)),
-      colorMap_(new QComboBox(this)), opacityLabel_(new QLabel(this)),
-      opacity_(new QSlider(Qt::Horizontal, this)), thresholdLabel_(new QLabel(this)),
-      threshold_(new QSlider(Qt::Horizontal, this)), thresholdValue_(new QLabel(this)),
-      outline_(new QCheckBox(this)), compareBox_(new QGroupBox(this)), modeLabel_(new QLabel(this)),
-      modeBox_(new QComboBox(this)), leftLabel_(new QLabel(this)), left_(new QComboBox(this)),
-      rightLabel_(new QLabel(this)), right_(new QComboBox(this)),
-      overviewProgress_(new QProgressBar(this)), overviewLabel_(new QLabel(this))
+      overview_(new OverviewMap(viewer_, this)), truth_(new TruthPanel(viewer_, this)),
+      toolbar_(new QToolBar(this)), fileLabel_(new QLabel(this)), layersBox_(new QGroupBox(this)),
+      layers_(new QListWidget(this)), upButton_(new QToolButton(this)),
+      downButton_(new QToolButton(this)), removeButton_(new QToolButton(this)),
+      colorMapLabel_(new QLabel(this)), colorMap_(new QComboBox(this)),
+      opacityLabel_(new QLabel(this)), opacity_(new QSlider(Qt::Horizontal, this)),
+      thresholdLabel_(new QLabel(this)), threshold_(new QSlider(Qt::Horizontal, this)),
+      thresholdValue_(new QLabel(this)), outline_(new QCheckBox(this)),
+      compareBox_(new QGroupBox(this)), modeLabel_(new QLabel(this)), modeBox_(new QComboBox(this)),
+      leftLabel_(new QLabel(this)), left_(new QComboBox(this)), rightLabel_(new QLabel(this)),
+      right_(new QComboBox(this)), overviewProgress_(new QProgressBar(this)),
+      overviewLabel_(new QLabel(this))
 {
     viewer_->setOverviewCacheDir(
         QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation))
@@ -79,11 +82,97 @@ InspectPane::InspectPane(QWidget* parent)
     toolbar_->addSeparator();
     toolbar_->addWidget(fileLabel_);
 
-    // Layer list, bottom to top as drawn, with its controls.
+    buildLayerControls();
+
+    left_->setObjectName(QStringLiteral("compareLeft"));
+    right_->setObjectName(QStringLiteral("compareRight"));
+    connect(left_, &QComboBox::currentIndexChanged, this, &InspectPane::updateCompare);
+    connect(right_, &QComboBox::currentIndexChanged, this, &InspectPane::updateCompare);
+    modeBox_->setObjectName(QStringLiteral("compareMode"));
+    connect(modeBox_, &QComboBox::currentIndexChanged, this, &InspectPane::updateCompare);
+    auto* cf = new QFormLayout(compareBox_);
+    cf->addRow(modeLabel_, modeBox_);
+    cf->addRow(leftLabel_, left_);
+    cf->addRow(rightLabel_, right_);
+    compareBox_->setVisible(false);
+
+    overviewProgress_->setRange(0, 1000);
+    overviewProgress_->setVisible(false);
+    overviewLabel_->setVisible(false);
+
+    auto* side = new QWidget(this);
+    auto* sl = new QVBoxLayout(side);
+    sl->setContentsMargins(4, 4, 4, 4);
+    sl->addWidget(overview_);
+    sl->addWidget(overviewLabel_);
+    sl->addWidget(overviewProgress_);
+    sl->addWidget(layersBox_, 1);
+    sl->addWidget(truth_);
+    sl->addWidget(compareBox_);
+    auto* sideScroll = new QScrollArea(this);
+    sideScroll->setWidget(side);
+    sideScroll->setWidgetResizable(true);
+    sideScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    sideScroll->setFrameShape(QFrame::NoFrame);
+    connect(truth_, &TruthPanel::compareRequested, this, &InspectPane::compareWithMap);
+    connect(truth_, &TruthPanel::thresholdChanged, this, &InspectPane::onComparisonThreshold);
+    connect(truth_, &TruthPanel::statusMessage, this, &Pane::statusMessage);
+
+    auto* split = new QSplitter(this);
+    split->setObjectName(QStringLiteral("inspectSplitter"));
+    // Side by side: both views follow each other (centre and zoom).
+    second_->setObjectName(QStringLiteral("secondViewer"));
+    second_->hide();
+    auto* views = new QSplitter(this);
+    views->addWidget(viewer_);
+    views->addWidget(second_);
+    connect(viewer_, &TiledViewer::viewChanged, this, [this] { followView(viewer_, second_); });
+    connect(second_, &TiledViewer::viewChanged, this, [this] { followView(second_, viewer_); });
+    split->addWidget(views);
+    split->addWidget(sideScroll);
+    split->setStretchFactor(0, 1);
+    split->setSizes({760, 300});
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(toolbar_);
+    layout->addWidget(split, 1);
+
+    connect(viewer_, &TiledViewer::overlaysChanged, this, &InspectPane::refreshLayers);
+    const auto showCursor = [this](QPoint at, const QString& values) {
+        if (at.x() < 0)
+            return;
+        QString text = tr("x %1, y %2").arg(at.x()).arg(at.y());
+        if (!values.isEmpty())
+            text += QStringLiteral(": ") + values;
+        const double mm = viewer_->pixelSizeMm();
+        if (mm > 0)
+            text += QStringLiteral("  (") +
+                    tr("%1 × %2 mm")
+                        .arg(QLocale().toString(at.x() * mm, 'f', 1),
+                             QLocale().toString(at.y() * mm, 'f', 1)) +
+                    QStringLiteral(")");
+        Q_EMIT statusMessage(text, 0);
+    };
+    connect(viewer_, &TiledViewer::cursorInfo, this, showCursor);
+    connect(second_, &TiledViewer::cursorInfo, this, showCursor);
+    connect(viewer_, &TiledViewer::overviewProgress, this, [this](double f) {
+        const bool busy = f < 1.0;
+        overviewProgress_->setVisible(busy);
+        overviewLabel_->setVisible(busy);
+        overviewProgress_->setValue(int(f * 1000));
+    });
+    retranslateUi();
+    refreshLayers();
+}
+
+// The layer list, bottom to top as drawn, with its order buttons and style controls.
+void InspectPane::buildLayerControls()
+{
     layers_->setObjectName(QStringLiteral("layerList"));
     upButton_->setArrowType(Qt::UpArrow);
     downButton_->setArrowType(Qt::DownArrow);
-    removeButton_->setIcon(st->standardIcon(QStyle::SP_DialogDiscardButton));
+    removeButton_->setIcon(style()->standardIcon(QStyle::SP_DialogDiscardButton));
     connect(upButton_, &QToolButton::clicked, this, [this] { moveLayer(+1); });
     connect(downButton_, &QToolButton::clicked, this, [this] { moveLayer(-1); });
     connect(removeButton_, &QToolButton::clicked, this,
@@ -128,78 +217,6 @@ InspectPane::InspectPane(QWidget* parent)
     ll->addWidget(layers_, 1);
     ll->addLayout(order);
     ll->addLayout(form);
-
-    left_->setObjectName(QStringLiteral("compareLeft"));
-    right_->setObjectName(QStringLiteral("compareRight"));
-    connect(left_, &QComboBox::currentIndexChanged, this, &InspectPane::updateCompare);
-    connect(right_, &QComboBox::currentIndexChanged, this, &InspectPane::updateCompare);
-    modeBox_->setObjectName(QStringLiteral("compareMode"));
-    connect(modeBox_, &QComboBox::currentIndexChanged, this, &InspectPane::updateCompare);
-    auto* cf = new QFormLayout(compareBox_);
-    cf->addRow(modeLabel_, modeBox_);
-    cf->addRow(leftLabel_, left_);
-    cf->addRow(rightLabel_, right_);
-    compareBox_->setVisible(false);
-
-    overviewProgress_->setRange(0, 1000);
-    overviewProgress_->setVisible(false);
-    overviewLabel_->setVisible(false);
-
-    auto* side = new QWidget(this);
-    auto* sl = new QVBoxLayout(side);
-    sl->setContentsMargins(4, 4, 4, 4);
-    sl->addWidget(overview_);
-    sl->addWidget(overviewLabel_);
-    sl->addWidget(overviewProgress_);
-    sl->addWidget(layersBox_, 1);
-    sl->addWidget(compareBox_);
-
-    auto* split = new QSplitter(this);
-    split->setObjectName(QStringLiteral("inspectSplitter"));
-    // Side by side: both views follow each other (centre and zoom).
-    second_->setObjectName(QStringLiteral("secondViewer"));
-    second_->hide();
-    auto* views = new QSplitter(this);
-    views->addWidget(viewer_);
-    views->addWidget(second_);
-    connect(viewer_, &TiledViewer::viewChanged, this, [this] { followView(viewer_, second_); });
-    connect(second_, &TiledViewer::viewChanged, this, [this] { followView(second_, viewer_); });
-    split->addWidget(views);
-    split->addWidget(side);
-    split->setStretchFactor(0, 1);
-    split->setSizes({800, 260});
-
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(toolbar_);
-    layout->addWidget(split, 1);
-
-    connect(viewer_, &TiledViewer::overlaysChanged, this, &InspectPane::refreshLayers);
-    const auto showCursor = [this](QPoint at, const QString& values) {
-        if (at.x() < 0)
-            return;
-        QString text = tr("x %1, y %2").arg(at.x()).arg(at.y());
-        if (!values.isEmpty())
-            text += QStringLiteral(": ") + values;
-        const double mm = viewer_->pixelSizeMm();
-        if (mm > 0)
-            text += QStringLiteral("  (") +
-                    tr("%1 × %2 mm")
-                        .arg(QLocale().toString(at.x() * mm, 'f', 1),
-                             QLocale().toString(at.y() * mm, 'f', 1)) +
-                    QStringLiteral(")");
-        Q_EMIT statusMessage(text, 0);
-    };
-    connect(viewer_, &TiledViewer::cursorInfo, this, showCursor);
-    connect(second_, &TiledViewer::cursorInfo, this, showCursor);
-    connect(viewer_, &TiledViewer::overviewProgress, this, [this](double f) {
-        const bool busy = f < 1.0;
-        overviewProgress_->setVisible(busy);
-        overviewLabel_->setVisible(busy);
-        overviewProgress_->setValue(int(f * 1000));
-    });
-    retranslateUi();
-    refreshLayers();
 }
 
 InspectPane::~InspectPane() = default;
@@ -218,11 +235,13 @@ void InspectPane::saveState(QSettings& s) const
 {
     if (!lastDir_.isEmpty())
         s.setValue(kLastDir.key(), lastDir_);
+    truth_->saveState(s);
 }
 
 void InspectPane::restoreState(QSettings& s)
 {
     lastDir_ = s.value(kLastDir.key()).toString();
+    truth_->restoreState(s);
 }
 
 void InspectPane::retranslateUi()
@@ -268,7 +287,7 @@ void InspectPane::retranslateUi()
     const int cm = colorMap_->currentIndex();
     colorMap_->clear();
     colorMap_->addItems({tr("Red"), tr("Green"), tr("Blue"), tr("Yellow"), tr("Magenta"),
-                         tr("Heat (black–red–yellow–white)")});
+                         tr("Heat (black–red–yellow–white)"), tr("Custom colour")});
     colorMap_->setCurrentIndex(std::max(0, cm));
 }
 
@@ -281,12 +300,9 @@ Status InspectPane::openScan(const QString& path)
     const QFileInfo fi(path);
     const QString mask =
         fi.dir().filePath(fi.completeBaseName() + QStringLiteral("_mask.") + fi.suffix());
-    if (QFileInfo::exists(mask)) {
-        OverlayStyle style;
-        style.colorMap = ColorMap::Green;
-        style.opacity = 0.5;
-        viewer_->addOverlay(mask, tr("Ground truth"), style);
-    }
+    truth_->reset();
+    if (QFileInfo::exists(mask))
+        truth_->attachTruth(mask); // a mask of another size is not the scan's: left out
     retranslateUi();
     Q_EMIT statusMessage(tr("Opened %1.").arg(fi.fileName()), 5000);
     return {};
@@ -305,6 +321,73 @@ Status InspectPane::addOverlay(const QString& path)
 Status InspectPane::saveSnapshot(const QString& path)
 {
     return viewer_->saveSnapshot(path);
+}
+
+Status InspectPane::openWithMap(const QString& scan, const QString& map, int threshold,
+                                const QString& truth)
+{
+    if (const Status s = openScan(scan); !s)
+        return s;
+    OverlayStyle style;
+    style.threshold = std::clamp(threshold, 0, 256);
+    if (const Status s = viewer_->addOverlay(map, QFileInfo(map).completeBaseName(), style); !s)
+        return s;
+    layers_->setCurrentRow(viewer_->overlayCount() - 1);
+    if (!truth.isEmpty())
+        if (const Status s = attachTruth(truth); !s)
+            return s;
+    truth_->setThreshold(threshold);
+    if (truth_->truthPath().isEmpty())
+        return {};
+    return truth_->compare(map);
+}
+
+Status InspectPane::attachTruth(const QString& path)
+{
+    const Status s = truth_->attachTruth(path);
+    if (!s)
+        Q_EMIT statusMessage(truth_->message(), 0);
+    return s;
+}
+
+const ScoreCurve* InspectPane::comparison() const
+{
+    return truth_->comparison();
+}
+
+void InspectPane::compareWithMap()
+{
+    // The map is the selected layer, or else the first one that is neither the truth nor a
+    // comparison layer.
+    QString map;
+    const int current = currentLayer();
+    const auto candidate = [this](int i) {
+        return i >= 0 && i < viewer_->overlayCount() && !truth_->isTruthLayer(i) &&
+               !truth_->isComparisonLayer(i);
+    };
+    if (candidate(current))
+        map = viewer_->overlayPath(current);
+    for (int i = 0; map.isEmpty() && i < viewer_->overlayCount(); ++i)
+        if (candidate(i))
+            map = viewer_->overlayPath(i);
+    truth_->compare(map);
+}
+
+void InspectPane::onComparisonThreshold(int threshold)
+{
+    // The compared map's own layer follows the comparison threshold (and the other way round in
+    // applyLayerControls), so both sliders always agree.
+    for (int i = 0; i < viewer_->overlayCount(); ++i)
+        if (viewer_->overlayPath(i) == truth_->comparedMap() &&
+            viewer_->overlayStyle(i).threshold != threshold) {
+            OverlayStyle s = viewer_->overlayStyle(i);
+            s.threshold = threshold;
+            viewer_->setOverlayStyle(i, s);
+        }
+    if (second_->isVisible())
+        for (int i = 0; i < viewer_->overlayCount(); ++i)
+            second_->setOverlayStyle(i, viewer_->overlayStyle(i));
+    showLayerControls();
 }
 
 void InspectPane::reportError(const Status& s)
@@ -394,6 +477,8 @@ void InspectPane::showLayerControls()
         w->setEnabled(has);
     if (!has)
         return;
+    // Comparison layers follow the comparison threshold of the Ground truth section.
+    threshold_->setEnabled(!truth_->isComparisonLayer(i));
     const OverlayStyle s = viewer_->overlayStyle(i);
     updating_ = true;
     colorMap_->setCurrentIndex(int(s.colorMap));
@@ -420,6 +505,8 @@ void InspectPane::applyLayerControls()
     viewer_->setOverlayStyle(i, s);
     if (second_->isVisible())
         second_->setOverlayStyle(i, s);
+    if (!truth_->comparedMap().isEmpty() && viewer_->overlayPath(i) == truth_->comparedMap())
+        truth_->setThreshold(s.threshold);
 }
 
 void InspectPane::moveLayer(int delta)

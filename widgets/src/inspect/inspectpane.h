@@ -1,9 +1,11 @@
 // The Inspect pane: open a scan of any size, lay model outputs and masks over it, compare two
-// layers with a swipe divider and save what is on screen.
+// layers with a swipe divider, check a map against a ground-truth mask (TruthPanel) and save
+// what is on screen.
 #pragma once
 
-#include "fisura/status.h"
 #include "common/pane.h"
+#include "fisura/score.h"
+#include "fisura/status.h"
 
 class QAction;
 class QCheckBox;
@@ -21,6 +23,7 @@ namespace fisura::ui
 
 class OverviewMap;
 class TiledViewer;
+class TruthPanel;
 
 class InspectPane : public Pane
 {
@@ -35,10 +38,21 @@ public:
     void saveState(QSettings& s) const override;
     void restoreState(QSettings& s) override;
 
-    /// Opens a scan; a `<name>_mask.tif` beside it is added as the ground-truth layer.
+    /// Opens a scan; a `<name>_mask.tif` beside it is attached as the ground truth.
     Status openScan(const QString& path);
     Status addOverlay(const QString& path);
     Status saveSnapshot(const QString& path);
+    /// Opens `scan`, adds `map` as an overlay shown from `threshold` (0..255) and selects it,
+    /// attaches `truth` when given (else the `_mask` beside the scan, if any) and, when a truth
+    /// is attached, starts comparing the map with it in the background.
+    Status openWithMap(const QString& scan, const QString& map, int threshold,
+                       const QString& truth = {});
+    /// Attaches a ground-truth mask (TIFF or PNG) of the scan's size; a different size is refused
+    /// with a translated message in the Ground truth section.
+    Status attachTruth(const QString& path);
+    /// The finished comparison of the map with the truth, or null.
+    const ScoreCurve* comparison() const;
+    TruthPanel* truthPanel() const { return truth_; }
 
     TiledViewer* viewer() const { return viewer_; }
     QListWidget* layerList() const { return layers_; }
@@ -56,6 +70,7 @@ protected:
     void retranslateUi() override;
 
 private:
+    void buildLayerControls();
     void chooseScan();
     void chooseOverlay();
     void chooseSnapshot();
@@ -68,10 +83,13 @@ private:
     void followView(TiledViewer* from, TiledViewer* to);
     int currentLayer() const;
     void reportError(const Status& s);
+    void compareWithMap();
+    void onComparisonThreshold(int threshold);
 
     TiledViewer* viewer_;
     TiledViewer* second_;
     OverviewMap* overview_;
+    TruthPanel* truth_;
     QToolBar* toolbar_;
     QAction* openAction_;
     QAction* overlayAction_;

@@ -1,0 +1,109 @@
+// `fisura-cli score --map MAP --truth MASK`: precision, recall, F1 and IoU of a map against a
+// ground-truth mask with a pixel tolerance, band by band (any scan size).
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
+#include "fisura/score.h"
+#include "terminal_progress.h"
+
+namespace
+{
+
+fisura::CancelToken g_scoreCancel;
+
+extern "C" void onScoreSignal(int)
+{
+    g_scoreCancel.cancel();
+}
+
+struct ScoreArgs {
+    std::string map, truth, layers;
+    double threshold = 0.5;
+    int tolerance = 2;
+    bool json = false;
+    bool quiet = false;
+};
+
+std::string fixed(double v, int decimals)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+void printText(const fisura::ScoreCurve& curve, int threshold)
+{
+    const fisura::ScoreCounts c = curve.at(threshold);
+    const int best = curve.bestThreshold();
+    std::cout << "Map:        " << curve.mapPath << " (" << curve.width << " x " << curve.height
+              << " px)\n"
+              << "Truth:      " << curve.truthPath << " (" << c.truthPixels << " crack px)\n"
+              << "Tolerance:  " << curve.tolerance << " px\n"
+              << "Threshold:  " << fixed(threshold / 255.0, 3) << " (" << threshold << "/255)\n"
+              << "Precision:  " << fixed(c.precision, 4) << "\n"
+              << "Recall:     " << fixed(c.recall, 4) << "\n"
+              << "F1:         " << fixed(c.f1, 4) << "\n"
+              << "IoU:        " << fixed(c.iou, 4) << "\n"
+              << "Counts:     TP " << c.truePositives << ", FP " << c.falsePositives << ", FN "
+              << c.falseNegatives << " (predicted " << c.predictedPixels << ")\n"
+              << "Best F1:    " << fixed(curve.at(best).f1, 4) << " at threshold "
+              << fixed(best / 255.0, 3) << " (" << best << "/255)\n";
+    if (!curve.tpPath.empty())
+        std::cout << "Layers:     " << curve.tpPath << ", " << curve.fpPath << ", " << curve.fnPath
+                  << "\n";
+}
+
+} // namespace
+
+void registerScoreCommand(CLI::App& app)
+{
+    auto a = std::make_shared<ScoreArgs>();
+    auto* cmd = app.add_subcommand(
+        "score", "Compare a map with a ground-truth mask of the same size: precision, recall, F1 "
+                 "and IoU with a pixel tolerance");
+    cmd->add_option("--map", a->map, "Probability map (TIFF of any size, PNG; 255 = crack)")
+        ->required()
+        ->check(CLI::ExistingFile);
+    cmd->add_option("--truth", a->truth, "Ground-truth mask (TIFF or PNG; non-zero = crack)")
+        ->required()
+        ->check(CLI::ExistingFile);
+    cmd->add_option("--threshold", a->threshold,
+                    "Crack probability from which a pixel counts as predicted (0..1; the map "
+                    "value is round(t x 255))")
+        ->capture_default_str()
+        ->check(CLI::Range(0.0, 1.0));
+    cmd->add_option("--tolerance", a->tolerance,
+                    "Pixels a prediction may lie from the truth and still count")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 32));
+    cmd->add_option("--layers", a->layers,
+                    "Also write PREFIX.tp.tif, PREFIX.fp.tif and PREFIX.fn.tif (comparison "
+                    "layers for a viewer)");
+    cmd->add_flag("--json", a->json, "Print JSON instead of text");
+    cmd->add_flag("--quiet", a->quiet, "No progress output");
+    cmd->callback([a] {
+        std::signal(SIGINT, onScoreSignal);
+        std::signal(SIGTERM, onScoreSignal);
+        fisura::ScoreOptions o;
+        o.tolerance = a->tolerance;
+        o.layersPrefix = a->layers;
+        const int threshold = int(std::lround(a->threshold * 255.0));
+        fisura::cli::TerminalProgress progress;
+        auto r = fisura::scoreMap(a->map, a->truth, o, g_scoreCancel,
+                                  a->quiet || a->json ? nullptr : &progress);
+        if (!r) {
+            std::cerr << "fisura-cli: score failed: " << r.status().toString() << "\n";
+            throw CLI::RuntimeError(r.status().code() == fisura::ErrorCode::Cancelled ? 130 : 1);
+        }
+        if (a->json)
+            std::cout << fisura::toJson(*r, threshold) << "\n";
+        else
+            printText(*r, threshold);
+        throw CLI::RuntimeError(0);
+    });
+}
