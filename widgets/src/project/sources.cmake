@@ -1,2 +1,5 @@
-# The project feature of the widgets library.
-list(APPEND FISURA_WIDGETS_SOURCES src/project/projectsession.cpp src/project/projectsession.h)
+# Projects in the GUI: the session every pane shares, and the File-menu commands.
+list(APPEND FISURA_WIDGETS_SOURCES
+    src/project/projectactions.cpp src/project/projectactions.h
+    src/project/projectsession.cpp src/project/projectsession.h
+)
