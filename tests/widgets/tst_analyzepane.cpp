@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
@@ -179,6 +180,37 @@ private Q_SLOTS:
         QVERIFY(!pane.controller()->model().ok);
         QVERIFY(!pane.findChild<QPushButton*>(QStringLiteral("runButton"))->isEnabled());
         QVERIFY(!pane.run());
+    }
+
+    void droppedFolderAddsItsScans()
+    {
+        const QString dir = freshDir(QStringLiteral("drop"));
+        writeScan(QStringLiteral("drop/one.tif"), 96, 64, 5);
+        writeScan(QStringLiteral("drop/two.tif"), 64, 96, 6);
+        QFile notes(QDir(dir).filePath(QStringLiteral("notes.txt")));
+        QVERIFY(notes.open(QIODevice::WriteOnly));
+        notes.write("not a scan");
+        notes.close();
+
+        AnalyzePane pane;
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(dir)});
+        QDragEnterEvent enter(QPoint(5, 5), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&pane, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(5, 5), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&pane, &drop);
+        AnalyzeQueueModel* q = pane.queue();
+        QCOMPARE(q->rowCount(), 2);
+        QCOMPARE(QFileInfo(q->at(0).input).fileName(), QStringLiteral("one.tif"));
+        QCOMPARE(q->at(0).width, 96);
+        QCOMPARE(q->at(1).height, 96);
+        QCOMPARE(q->at(0).state, ScanState::Waiting);
+        QCOMPARE(q->data(q->index(0, AnalyzeQueueModel::SizeColumn), Qt::DisplayRole).toString(),
+                 QStringLiteral("96 × 64 px"));
+        // Without a model nothing runs yet; without a project the map goes beside the scan.
+        QVERIFY(!pane.findChild<QPushButton*>(QStringLiteral("runButton"))->isEnabled());
+        QCOMPARE(q->at(1).output, QDir(dir).filePath(QStringLiteral("two.probability.tif")));
     }
 
     void queueOfThreeWithABrokenScan()

@@ -97,6 +97,8 @@ void AnalyzeController::reloadQueue()
 
 void AnalyzeController::setModel(const AnalyzeModelChoice& model)
 {
+    if (model.path != model_.path && !running_)
+        runner_->releaseModel(); // frees the device memory the previous one held
     model_ = model;
     refreshPlannedOutputs();
 }

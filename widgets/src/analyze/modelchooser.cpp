@@ -54,10 +54,11 @@ void ModelChooser::setProjectSession(ProjectSession* session)
         disconnect(session_, nullptr, this, nullptr);
     session_ = session;
     if (session_) {
-        connect(session_, &ProjectSession::projectChanged, this, &ModelChooser::refresh);
-        connect(session_, &ProjectSession::contentChanged, this, &ModelChooser::refresh);
+        // Another project: its newest finished run. New content: keep what the user chose.
+        connect(session_, &ProjectSession::projectChanged, this, [this] { refresh(true); });
+        connect(session_, &ProjectSession::contentChanged, this, [this] { refresh(); });
     }
-    refresh();
+    refresh(true);
 }
 
 void ModelChooser::setModelFile(const QString& path)
@@ -88,7 +89,7 @@ int ModelChooser::indexOfPath(const QString& path) const
     return -1;
 }
 
-void ModelChooser::refresh()
+void ModelChooser::refresh(bool newest)
 {
     const QString current = box_->currentData(kPathRole).toString();
     refreshing_ = true;
@@ -122,7 +123,7 @@ void ModelChooser::refresh()
         box_->setItemData(i, -1.0, kThresholdRole);
         box_->setItemData(i, QDir::toNativeSeparators(f), Qt::ToolTipRole);
     }
-    const int keep = indexOfPath(current);
+    const int keep = newest && box_->count() > 0 ? 0 : indexOfPath(current);
     box_->setCurrentIndex(keep >= 0 ? keep : (box_->count() > 0 ? 0 : -1));
     refreshing_ = false;
     const int now = box_->currentIndex();

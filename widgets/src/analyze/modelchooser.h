@@ -45,8 +45,8 @@ Q_SIGNALS:
 
 private:
     /// Rebuild the list from the project's runs and the files chosen so far; keep the current
-    /// model when it is still listed, else choose the newest finished run.
-    void refresh();
+    /// model when it is still listed (unless `newest`), else choose the newest finished run.
+    void refresh(bool newest = false);
     void chooseFile();
     void onCurrentChanged(int index);
     int indexOfPath(const QString& path) const;
