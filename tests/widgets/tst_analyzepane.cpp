@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -187,6 +188,9 @@ private Q_SLOTS:
         const QString dir = freshDir(QStringLiteral("drop"));
         writeScan(QStringLiteral("drop/one.tif"), 96, 64, 5);
         writeScan(QStringLiteral("drop/two.tif"), 64, 96, 6);
+        QImage png(80, 48, QImage::Format_RGB32);
+        png.fill(Qt::gray);
+        QVERIFY(png.save(QDir(dir).filePath(QStringLiteral("one.png"))));
         QFile notes(QDir(dir).filePath(QStringLiteral("notes.txt")));
         QVERIFY(notes.open(QIODevice::WriteOnly));
         notes.write("not a scan");
@@ -201,16 +205,21 @@ private Q_SLOTS:
         QDropEvent drop(QPointF(5, 5), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
         QCoreApplication::sendEvent(&pane, &drop);
         AnalyzeQueueModel* q = pane.queue();
-        QCOMPARE(q->rowCount(), 2);
-        QCOMPARE(QFileInfo(q->at(0).input).fileName(), QStringLiteral("one.tif"));
-        QCOMPARE(q->at(0).width, 96);
-        QCOMPARE(q->at(1).height, 96);
-        QCOMPARE(q->at(0).state, ScanState::Waiting);
-        QCOMPARE(q->data(q->index(0, AnalyzeQueueModel::SizeColumn), Qt::DisplayRole).toString(),
+        QCOMPARE(q->rowCount(), 3); // one.png, one.tif, two.tif; not the notes
+        QCOMPARE(QFileInfo(q->at(0).input).fileName(), QStringLiteral("one.png"));
+        QCOMPARE(q->at(0).width, 80);
+        QCOMPARE(q->at(0).height, 48);
+        QCOMPARE(q->at(1).width, 96);
+        QCOMPARE(q->at(2).height, 96);
+        QCOMPARE(q->at(1).state, ScanState::Waiting);
+        QCOMPARE(q->data(q->index(1, AnalyzeQueueModel::SizeColumn), Qt::DisplayRole).toString(),
                  QStringLiteral("96 × 64 px"));
-        // Without a model nothing runs yet; without a project the map goes beside the scan.
+        // Without a model nothing runs yet; without a project the map goes beside the scan, and
+        // two scans of one name do not share a map.
         QVERIFY(!pane.findChild<QPushButton*>(QStringLiteral("runButton"))->isEnabled());
-        QCOMPARE(q->at(1).output, QDir(dir).filePath(QStringLiteral("two.probability.tif")));
+        QCOMPARE(q->at(0).output, QDir(dir).filePath(QStringLiteral("one.probability.tif")));
+        QCOMPARE(q->at(1).output, QDir(dir).filePath(QStringLiteral("one.probability-2.tif")));
+        QCOMPARE(q->at(2).output, QDir(dir).filePath(QStringLiteral("two.probability.tif")));
     }
 
     void queueOfThreeWithABrokenScan()

@@ -118,11 +118,28 @@ QString AnalyzeController::outputFor(const QString& input) const
     return in.dir().filePath(QStringLiteral("%1.%2.tif").arg(in.completeBaseName(), kind));
 }
 
+QString AnalyzeController::uniqueOutput(const QString& rowId, const QString& input) const
+{
+    // Two scans with one name (a.tif and a.png, or a.tif from two folders into the project's
+    // maps/) must not write the same map: the later one gets a number.
+    const QString first = outputFor(input);
+    QString out = first;
+    for (int n = 2;; ++n) {
+        const bool taken =
+            std::any_of(queue_->rows().begin(), queue_->rows().end(), [&](const ScanRow& r) {
+                return r.id != rowId && r.input != input && r.output == out;
+            });
+        if (!taken)
+            return out;
+        out = first.left(first.size() - 4) + QStringLiteral("-%1.tif").arg(n);
+    }
+}
+
 void AnalyzeController::refreshPlannedOutputs()
 {
     for (const ScanRow& r : queue_->rows())
         if (r.state == ScanState::Waiting)
-            queue_->update(r.id, [this](ScanRow& w) { w.output = outputFor(w.input); });
+            queue_->update(r.id, [this](ScanRow& w) { w.output = uniqueOutput(w.id, w.input); });
 }
 
 QStringList AnalyzeController::addScans(const QStringList& paths)
@@ -140,7 +157,7 @@ QStringList AnalyzeController::addScans(const QStringList& paths)
         ScanRow r;
         r.input = f;
         probeScan(f, r.width, r.height, r.pixelSizeMm); // unreadable: listed, fails when run
-        r.output = outputFor(f);
+        r.output = uniqueOutput(QString(), f);
         ids << queue_->append(r);
     }
     if (!ids.isEmpty())
@@ -176,7 +193,7 @@ void AnalyzeController::runNext()
         return;
     }
     const QString id = queue_->at(i).id;
-    const QString output = outputFor(queue_->at(i).input);
+    const QString output = uniqueOutput(id, queue_->at(i).input);
     queue_->update(id, [&](ScanRow& r) {
         r.state = ScanState::Running;
         r.preparing = false;

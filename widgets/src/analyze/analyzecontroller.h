@@ -97,6 +97,8 @@ private:
                     const fisura::InferStats& stats);
     void recordInProject(const ScanRow& row, const InferStats& stats);
     void refreshPlannedOutputs();
+    /// outputFor(), numbered when another scan of the queue already has that map.
+    QString uniqueOutput(const QString& rowId, const QString& input) const;
     void setRunning(bool running);
 
     AnalyzeQueueModel* queue_;

@@ -75,7 +75,7 @@ bool AnalyzeRunner::start(const AnalyzeTask& task)
         latest_ = Progress();
     }
     progressPending_ = false;
-    thread_ = std::thread([this, task, token = cancel_, gen = generation_]() {
+    thread_ = std::thread([this, task, token = cancel_, gen = generation_.load()]() {
         Outcome out;
         try {
             out = work(task, token);
@@ -103,7 +103,12 @@ AnalyzeRunner::Outcome AnalyzeRunner::work(const AnalyzeTask& task, const Cancel
     if (!engine_ || key != engineKey_) {
         engine_.reset();
         QMetaObject::invokeMethod(
-            this, [this, id = task.rowId] { Q_EMIT preparing(id); }, Qt::QueuedConnection);
+            this,
+            [this, id = task.rowId, gen = generation_.load()] {
+                if (gen == generation_)
+                    Q_EMIT preparing(id);
+            },
+            Qt::QueuedConnection);
         auto model = Model::load(task.modelPath.toStdString());
         if (!model) {
             out.status = model.status();

@@ -68,7 +68,7 @@ private:
     void deliverProgress();
 
     bool running_ = false;
-    int generation_ = 0; ///< finished() of an abandoned scan is not emitted
+    std::atomic<int> generation_{0}; ///< an abandoned scan's signals are not emitted
     QString current_;
     CancelToken cancel_;
     std::thread thread_;
