@@ -273,6 +273,12 @@ private Q_SLOTS:
         table->setCurrentIndex(q->index(1, 0));
         QVERIFY(pane.openSelectedInInspect()); // falls back to the last finished scan
         QCOMPARE(open.last().at(1).toString(), q->at(2).output);
+        // Advanced shows what the policy chose for the prepared model, with its reasons.
+        pane.advancedOptions()->setExpanded(true);
+        auto* policy = pane.findChild<QTreeWidget*>(QStringLiteral("policyTree"));
+        QVERIFY(policy->topLevelItemCount() > 0);
+        for (int i = 0; i < policy->topLevelItemCount(); ++i)
+            QVERIFY(!policy->topLevelItem(i)->text(2).isEmpty());
     }
 
     void cancelMidScanLeavesNoFileAndKeepsTheEarlierMap()

@@ -71,6 +71,7 @@ AdvancedOptionsWidget::AdvancedOptionsWidget(QWidget* parent)
 
     connect(toggle_, &QToolButton::toggled, this, &AdvancedOptionsWidget::setExpanded);
     auto changed = [this] {
+        showingPrepared_ = false;
         refreshPolicy();
         Q_EMIT optionsChanged();
     };
@@ -87,6 +88,7 @@ AdvancedOptionsWidget::AdvancedOptionsWidget(QWidget* parent)
 void AdvancedOptionsWidget::setModel(const ModelInfo& info)
 {
     model_ = info;
+    showingPrepared_ = false;
     retranslateUi(); // the defaults' texts name the model's values
 }
 
@@ -166,14 +168,27 @@ void AdvancedOptionsWidget::retranslateUi()
     window_->setItemText(0, tr("cosine"));
     window_->setItemText(1, tr("Gaussian"));
     cpu_->setText(tr("Use the processor even when a GPU is usable"));
-    policyHeading_->setText(tr("What Fisura chooses on this computer, and why:"));
+    policyHeading_->setText(showingPrepared_
+                                ? tr("What Fisura chose for this model, and why:")
+                                : tr("What Fisura chooses on this computer, and why:"));
     policy_->setHeaderLabels({tr("Setting"), tr("Choice"), tr("Reason")});
     if (isExpanded())
         refreshPolicy();
 }
 
+void AdvancedOptionsWidget::showPreparedPolicy(const ExecutionPolicy& policy)
+{
+    prepared_ = policy;
+    showingPrepared_ = true;
+    retranslateUi();
+}
+
 void AdvancedOptionsWidget::refreshPolicy()
 {
+    if (showingPrepared_) {
+        fillPolicy(prepared_);
+        return;
+    }
     if (!isExpanded())
         return; // the machine is queried only when someone looks
     if (!haveMachine_) {
@@ -188,13 +203,27 @@ void AdvancedOptionsWidget::refreshPolicy()
     request.precision = o.precision;
     request.batchSize = o.batchSize;
     request.preferCpu = o.preferCpu;
-    const ExecutionPolicy policy = choosePolicy(machine_, request);
+    fillPolicy(choosePolicy(machine_, request));
+}
+
+QString AdvancedOptionsWidget::inferReason(const PolicyChoice& c)
+{
+    // Reasons only tiled inference gives (core/src/infer/infer.cpp); the rest are shared.
+    if (c.reasonId == "batch_cpu_infer")
+        return tr("small batches on the processor keep cancelling prompt");
+    if (c.reasonId == "nhwc_script")
+        return tr("imported TorchScript models keep their layout");
+    return policyChoiceReason(c);
+}
+
+void AdvancedOptionsWidget::fillPolicy(const ExecutionPolicy& policy)
+{
     policy_->clear();
     for (const PolicyChoice& c : policy.choices) {
         auto* item = new QTreeWidgetItem(policy_);
         item->setText(0, policyChoiceLabel(c.what));
         item->setText(1, policyChoiceValue(c.value));
-        item->setText(2, policyChoiceReason(c));
+        item->setText(2, inferReason(c));
         item->setToolTip(2, item->text(2));
     }
 }

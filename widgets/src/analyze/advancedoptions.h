@@ -30,6 +30,9 @@ public:
     void setModel(const ModelInfo& info);
     /// Machine facts for the policy preview (queried on first use when never set).
     void setMachine(const MachineInfo& machine);
+    /// Show what the policy chose for the prepared model (batch size measured, CPU batch)
+    /// instead of the preview, until the model or an option changes.
+    void showPreparedPolicy(const ExecutionPolicy& policy);
     InferOptions options() const;
     void setOptions(const InferOptions& options);
     bool isExpanded() const;
@@ -41,10 +44,14 @@ Q_SIGNALS:
 
 private:
     void refreshPolicy();
+    void fillPolicy(const ExecutionPolicy& policy);
+    static QString inferReason(const PolicyChoice& choice);
 
     ModelInfo model_;
     MachineInfo machine_;
     bool haveMachine_ = false;
+    bool showingPrepared_ = false;
+    ExecutionPolicy prepared_;
     QToolButton* toggle_;
     QWidget* body_;
     QFormLayout* form_;

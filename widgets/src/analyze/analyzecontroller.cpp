@@ -46,6 +46,8 @@ AnalyzeController::AnalyzeController(AnalyzeQueueModel* queue, QObject* parent)
 {
     connect(runner_, &AnalyzeRunner::preparing, this, &AnalyzeController::onPreparing);
     connect(runner_, &AnalyzeRunner::progress, this, &AnalyzeController::onProgress);
+    connect(runner_, &AnalyzeRunner::prepared, this,
+            [this](const QString&, const ExecutionPolicy& p) { Q_EMIT modelPrepared(p); });
     connect(runner_, &AnalyzeRunner::finished, this, &AnalyzeController::onFinished);
 }
 

@@ -82,6 +82,8 @@ Q_SIGNALS:
     void scanFinished(const QString& rowId);
     /// Nothing waits any more (or the queue was stopped).
     void queueFinished();
+    /// The model was prepared for the device with this policy.
+    void modelPrepared(const fisura::ExecutionPolicy& policy);
     /// The model could not be prepared: the queue stopped.
     void modelFailed(const fisura::Status& status);
     /// The project or the queue file could not be written.

@@ -12,6 +12,7 @@
 #include <QMimeData>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStyle>
 #include <QTableView>
@@ -83,6 +84,8 @@ AnalyzePane::AnalyzePane(QWidget* parent)
     });
     connect(controller_, &AnalyzeController::queueFinished, this, &AnalyzePane::onQueueFinished);
     connect(controller_, &AnalyzeController::queueRestored, this, &AnalyzePane::onQueueRestored);
+    connect(controller_, &AnalyzeController::modelPrepared, advanced_,
+            &AdvancedOptionsWidget::showPreparedPolicy);
     connect(controller_, &AnalyzeController::modelFailed, this, [this](const Status& s) {
         message_->setText(tr("The model could not be prepared: %1").arg(errorMessage(s)));
         message_->show();
@@ -160,9 +163,13 @@ void AnalyzePane::buildUi()
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->verticalHeader()->hide();
     table_->horizontalHeader()->setStretchLastSection(true);
-    table_->setColumnWidth(AnalyzeQueueModel::ScanColumn, 180);
-    table_->setColumnWidth(AnalyzeQueueModel::ProgressColumn, 230);
-    table_->setColumnWidth(AnalyzeQueueModel::MapColumn, 200);
+    QHeaderView* header = table_->horizontalHeader();
+    for (int c : {AnalyzeQueueModel::SizeColumn, AnalyzeQueueModel::PixelColumn,
+                  AnalyzeQueueModel::StateColumn})
+        header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    table_->setColumnWidth(AnalyzeQueueModel::ScanColumn, 150);
+    table_->setColumnWidth(AnalyzeQueueModel::ProgressColumn, 200);
+    table_->setColumnWidth(AnalyzeQueueModel::MapColumn, 170);
     dropHint_ = new QLabel(this);
     dropHint_->setAlignment(Qt::AlignCenter);
     dropHint_->setWordWrap(true);
@@ -197,7 +204,11 @@ void AnalyzePane::buildUi()
     splitter_->addWidget(scroll);
     splitter_->addWidget(right);
     splitter_->setStretchFactor(1, 1);
-    splitter_->setSizes({360, 740});
+    // The left column is as wide as its content needs; the queue takes the rest.
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(left->minimumSizeHint().width() +
+                            scroll->verticalScrollBar()->sizeHint().width());
+    splitter_->setSizes({scroll->minimumWidth(), 800});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter_);

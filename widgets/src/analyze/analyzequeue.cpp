@@ -142,8 +142,9 @@ QVariant AnalyzeQueueModel::data(const QModelIndex& index, int role) const
             return QDir::toNativeSeparators(r.input);
         case MapColumn:
             return QDir::toNativeSeparators(r.output);
+        case StateColumn:
         case ErrorColumn:
-            return r.error;
+            return r.error.isEmpty() ? QVariant() : QVariant(r.error);
         default:
             return {};
         }
@@ -163,8 +164,10 @@ QVariant AnalyzeQueueModel::data(const QModelIndex& index, int role) const
         return stateText(r);
     case ProgressColumn:
         return progressText(r);
-    case MapColumn:
-        return QFileInfo(r.output).fileName();
+    case MapColumn: // planned, being written or written; none for a failed or cancelled scan
+        return r.state == ScanState::Failed || r.state == ScanState::Cancelled
+                   ? QStringLiteral("—")
+                   : QFileInfo(r.output).fileName();
     case ErrorColumn:
         return r.error;
     default:

@@ -121,6 +121,13 @@ AnalyzeRunner::Outcome AnalyzeRunner::work(const AnalyzeTask& task, const Cancel
         }
         engine_ = std::move(*created);
         engineKey_ = key;
+        QMetaObject::invokeMethod(
+            this,
+            [this, id = task.rowId, gen = generation_.load(), policy = engine_->policy()] {
+                if (gen == generation_)
+                    Q_EMIT prepared(id, policy);
+            },
+            Qt::QueuedConnection);
     }
     if (cancel.isCancelled()) {
         out.status = Status(ErrorCode::Cancelled, "inference cancelled");

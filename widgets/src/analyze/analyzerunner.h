@@ -53,6 +53,8 @@ public:
 Q_SIGNALS:
     /// The model is being loaded and prepared for the device (before the first scan).
     void preparing(const QString& rowId);
+    /// The model is ready on the device: what the policy chose (batch measured on a GPU).
+    void prepared(const QString& rowId, const fisura::ExecutionPolicy& policy);
     /// Tiles are being computed: fraction 0..1, seconds left (-1 unknown), seconds so far.
     void progress(const QString& rowId, double fraction, double etaSeconds, double elapsedSeconds);
     void finished(const QString& rowId, const fisura::Status& status,

@@ -32,7 +32,7 @@ ModelChooser::ModelChooser(QWidget* parent)
     box_->setObjectName(QStringLiteral("modelBox"));
     chooseButton_->setObjectName(QStringLiteral("chooseModelButton"));
     box_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    box_->setMinimumContentsLength(24);
+    box_->setMinimumContentsLength(18);
     label_->setBuddy(box_);
     auto* row = new QHBoxLayout;
     row->addWidget(label_);
