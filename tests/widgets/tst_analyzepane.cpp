@@ -305,10 +305,14 @@ private Q_SLOTS:
         const QString bigId = q->at(0).id;
         // Cancel as soon as the first tiles are done.
         bool cancelled = false;
+        QString progressText;
         connect(q, &QAbstractItemModel::dataChanged, this, [&] {
             const ScanRow* r = q->find(bigId);
             if (!cancelled && r && r->state == ScanState::Running && r->fraction > 0) {
                 cancelled = true;
+                progressText =
+                    q->data(q->index(0, AnalyzeQueueModel::ProgressColumn), Qt::DisplayRole)
+                        .toString();
                 pane.controller()->cancel(bigId);
             }
         });
@@ -317,6 +321,9 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeout);
         waitIdle(pane);
         QVERIFY(cancelled);
+        QVERIFY2(progressText.contains(QStringLiteral(" %")) &&
+                     progressText.contains(QStringLiteral("MP/s")),
+                 qPrintable(progressText));
         QCOMPARE(q->at(0).state, ScanState::Cancelled);
         QCOMPARE(readAll(earlier), before);        // untouched
         QCOMPARE(q->at(1).state, ScanState::Done); // the queue went on
