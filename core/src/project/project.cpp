@@ -340,7 +340,9 @@ std::string Project::addDataset(const std::string& pathText, TaskKind task, cons
         if (d.path == path && d.task == task)
             return d.id;
     ProjectDataset d;
-    d.id = "ds-" + std::to_string(nextId_++);
+    do // next_id may lag behind the ids of a hand-edited file
+        d.id = "ds-" + std::to_string(nextId_++);
+    while (findDataset(d.id));
     d.name = name.empty() ? fs::path(path).filename().string() : name;
     d.path = path;
     d.task = task;
@@ -497,7 +499,7 @@ std::string Project::recordScan(const ProjectScan& scan)
             old = s;
             return s.id;
         }
-    if (s.id.empty() || findScan(s.id))
+    while (s.id.empty() || findScan(s.id))
         s.id = "scan-" + std::to_string(nextId_++);
     if (s.analysedAt.empty())
         s.analysedAt = utcNowIso();
