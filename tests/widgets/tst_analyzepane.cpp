@@ -343,6 +343,29 @@ private Q_SLOTS:
         QCOMPARE(QDir(QFileInfo(big).absolutePath()).entryList(QDir::Files).size(), 4);
     }
 
+    void aModelThatCannotBePreparedStopsTheQueue()
+    {
+        freshDir(QStringLiteral("gone"));
+        const QString copy = QDir(tmp_.path()).filePath(QStringLiteral("gone/model.fisura"));
+        QVERIFY(QFile::copy(model_, copy));
+        const QString a = writeScan(QStringLiteral("gone/a.tif"), 64, 64, 51);
+        const QString b = writeScan(QStringLiteral("gone/b.tif"), 64, 64, 52);
+        AnalyzePane pane;
+        pane.setModelFile(copy);
+        QVERIFY(pane.controller()->model().ok);
+        pane.addScans({a, b});
+        QVERIFY(QFile::remove(copy)); // gone before it could be prepared
+        QSignalSpy finished(&pane, &AnalyzePane::queueFinished);
+        QVERIFY(pane.run());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeout);
+        AnalyzeQueueModel* q = pane.queue();
+        QCOMPARE(q->at(0).state, ScanState::Failed);
+        QCOMPARE(q->at(1).state, ScanState::Waiting); // not failed for the same reason
+        auto* message = pane.findChild<QLabel*>(QStringLiteral("queueMessage"));
+        QVERIFY(message->isVisibleTo(&pane));
+        QVERIFY(message->text().contains(QStringLiteral("model.fisura")));
+    }
+
     void interruptedQueueIsRestoredAndResumes()
     {
         freshDir(QStringLiteral("resume"));
