@@ -13,6 +13,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 
+#include "analyze/analyzepane.h"
 #include "data/datapane.h"
 #include "fisura/version.h"
 #include "inspect/inspectpane.h"
@@ -38,7 +39,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     addPane(data_);
     addPane(new ui::PlaceholderPane(ui::PlaceholderPane::Kind::Train, this));
-    addPane(new ui::PlaceholderPane(ui::PlaceholderPane::Kind::Analyze, this));
+    addPane(new ui::AnalyzePane(this));
     addPane(new ui::InspectPane(this));
     addPane(system_);
 

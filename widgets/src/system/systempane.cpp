@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "common/jobrunner.h"
+#include "common/policytext.h"
 #include "common/telemetryplot.h"
 #include "common/usagegauge.h"
 #include "fisura/gpumemory.h"
@@ -269,8 +270,8 @@ void SystemPane::rebuild()
                        tr("for training a U-Net on %1 px images").arg(request.inputSize));
     chosen->setData(0, Qt::UserRole, QStringLiteral("policy"));
     for (const PolicyChoice& c : policy.choices) {
-        auto* it = add(chosen, choiceLabel(c.what), choiceValue(c.value));
-        it->setText(2, choiceReason(c));
+        auto* it = add(chosen, policyChoiceLabel(c.what), policyChoiceValue(c.value));
+        it->setText(2, policyChoiceReason(c));
         it->setToolTip(2, it->text(2));
     }
     facts_->expandAll();
@@ -287,101 +288,6 @@ void SystemPane::rebuild()
     else
         telemetryNote_->clear();
     telemetryNote_->setVisible(!telemetryNote_->text().isEmpty());
-}
-
-QString SystemPane::choiceLabel(const std::string& what)
-{
-    const QString w = QString::fromStdString(what);
-    if (w == QStringLiteral("device"))
-        return tr("Device");
-    if (w == QStringLiteral("precision"))
-        return tr("Precision");
-    if (w == QStringLiteral("loss_scaling"))
-        return tr("Loss scaling");
-    if (w == QStringLiteral("tf32"))
-        return tr("TF32 matrix maths");
-    if (w == QStringLiteral("cudnn_benchmark"))
-        return tr("Convolution autotuning");
-    if (w == QStringLiteral("channels_last"))
-        return tr("Channels-last layout");
-    if (w == QStringLiteral("pinned_memory"))
-        return tr("Pinned host memory");
-    if (w == QStringLiteral("batch_size"))
-        return tr("Batch size");
-    if (w == QStringLiteral("loader_threads"))
-        return tr("Loader threads");
-    return w;
-}
-
-QString SystemPane::choiceValue(const std::string& value)
-{
-    const QString v = QString::fromStdString(value);
-    if (v == QStringLiteral("on"))
-        return tr("on");
-    if (v == QStringLiteral("off"))
-        return tr("off");
-    if (v == QStringLiteral("cpu"))
-        return tr("processor (CPU)");
-    if (v == QStringLiteral("dynamic"))
-        return tr("dynamic");
-    return v; // numbers, fp32/bf16/fp16 and GPU names read the same in every language
-}
-
-QString SystemPane::choiceReason(const PolicyChoice& c)
-{
-    const QString id = QString::fromStdString(c.reasonId);
-    const QString arg = QString::fromStdString(c.reasonArg);
-    if (id == QStringLiteral("gpu_found"))
-        return tr("a usable CUDA GPU was found");
-    if (id == QStringLiteral("cpu_requested"))
-        return tr("the processor was requested");
-    if (id == QStringLiteral("no_gpu"))
-        return tr("there is no usable GPU");
-    if (id == QStringLiteral("reduced_needs_gpu"))
-        return tr("reduced precision was requested but needs a GPU");
-    if (id == QStringLiteral("bf16_unsupported"))
-        return tr("bf16 was requested but compute capability %1 has no bf16 tensor cores").arg(arg);
-    if (id == QStringLiteral("fp16_unsupported"))
-        return tr("fp16 was requested but compute capability %1 has no fp16 tensor cores").arg(arg);
-    if (id == QStringLiteral("user"))
-        return tr("requested by the user");
-    if (id == QStringLiteral("cpu_fp32"))
-        return tr("the processor computes in fp32");
-    if (id == QStringLiteral("bf16_tensor_cores"))
-        return tr("compute capability %1 has bf16 tensor cores; no loss scaling needed").arg(arg);
-    if (id == QStringLiteral("fp16_tensor_cores"))
-        return tr("compute capability %1 has fp16 tensor cores but no bf16").arg(arg);
-    if (id == QStringLiteral("no_tensor_cores"))
-        return tr("compute capability %1 has no tensor cores for reduced precision").arg(arg);
-    if (id == QStringLiteral("loss_scaling"))
-        return tr("fp16 gradients underflow without it");
-    if (id == QStringLiteral("tf32_on"))
-        return tr("Ampere or later: fp32 matrix products run on tensor cores");
-    if (id == QStringLiteral("tf32_off"))
-        return tr("needs an Ampere or later GPU");
-    if (id == QStringLiteral("cudnn_on"))
-        return tr("input sizes are fixed, so autotuned convolutions pay off");
-    if (id == QStringLiteral("cudnn_off"))
-        return tr("only applies on a GPU");
-    if (id == QStringLiteral("nhwc_on"))
-        return tr("tensor-core convolutions prefer this layout");
-    if (id == QStringLiteral("nhwc_off"))
-        return tr("no gain without reduced-precision tensor cores");
-    if (id == QStringLiteral("pinned_on"))
-        return tr("page-locked buffers allow asynchronous copies to the GPU");
-    if (id == QStringLiteral("pinned_off"))
-        return tr("there is no GPU to copy to");
-    if (id == QStringLiteral("batch_table"))
-        return tr("from the memory table for %1 GB (not measured)").arg(arg);
-    if (id == QStringLiteral("batch_probed"))
-        return tr("measured: the fastest batch that fits with headroom");
-    if (id == QStringLiteral("batch_cpu"))
-        return tr("a moderate batch for the processor");
-    if (id == QStringLiteral("loaders_gpu"))
-        return tr("all cores but two decode images while the GPU computes");
-    if (id == QStringLiteral("loaders_cpu"))
-        return tr("half the cores decode images, the rest compute");
-    return QString::fromStdString(c.reason);
 }
 
 } // namespace fisura::ui

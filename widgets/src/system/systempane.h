@@ -5,10 +5,10 @@
 #include <memory>
 #include <vector>
 
+#include "common/pane.h"
 #include "fisura/policy.h"
 #include "fisura/sysinfo.h"
 #include "fisura/telemetry.h"
-#include "common/pane.h"
 
 class QAction;
 class QLabel;
@@ -61,10 +61,6 @@ protected:
     void retranslateUi() override;
 
 private:
-    // Translated text for the policy's stable ids (core speaks English only).
-    static QString choiceLabel(const std::string& what);
-    static QString choiceValue(const std::string& value);
-    static QString choiceReason(const PolicyChoice& choice);
     void rebuild();
     void pollTelemetry();
     void releaseGpuMemoryNow();

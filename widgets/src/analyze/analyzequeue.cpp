@@ -1,0 +1,361 @@
+#include "analyze/analyzequeue.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QImageReader>
+#include <QJsonArray>
+#include <QLocale>
+#include <QPainter>
+#include <QStyle>
+#include <QStyleOptionProgressBar>
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/errortext.h"
+#include "fisura/tiledimage.h"
+
+namespace fisura::ui
+{
+
+namespace
+{
+
+struct StateName {
+    ScanState state;
+    const char* name;
+};
+constexpr StateName kStates[] = {{ScanState::Waiting, "waiting"},
+                                 {ScanState::Running, "running"},
+                                 {ScanState::Done, "done"},
+                                 {ScanState::Failed, "failed"},
+                                 {ScanState::Cancelled, "cancelled"}};
+
+} // namespace
+
+QString scanStateName(ScanState s)
+{
+    for (const StateName& n : kStates)
+        if (n.state == s)
+            return QString::fromLatin1(n.name);
+    return {};
+}
+
+bool parseScanState(const QString& text, ScanState& out)
+{
+    for (const StateName& n : kStates)
+        if (text == QLatin1String(n.name)) {
+            out = n.state;
+            return true;
+        }
+    return false;
+}
+
+bool probeScan(const QString& path, int& width, int& height, double& pixelSizeMm)
+{
+    width = height = 0;
+    pixelSizeMm = 0.0;
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QStringLiteral("tif") || suffix == QStringLiteral("tiff")) {
+        auto opened = TiledImage::open(path.toStdString());
+        if (!opened)
+            return false;
+        const TiledImageInfo& info = (*opened)->info();
+        width = info.width;
+        height = info.height;
+        pixelSizeMm = info.pixelSizeXmm;
+        return true;
+    }
+    QImageReader reader(path); // reads the header only
+    const QSize size = reader.size();
+    if (!size.isValid())
+        return false;
+    width = size.width();
+    height = size.height();
+    return true;
+}
+
+AnalyzeQueueModel::AnalyzeQueueModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+int AnalyzeQueueModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(rows_.size());
+}
+
+int AnalyzeQueueModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString AnalyzeQueueModel::stateText(const ScanRow& r) const
+{
+    switch (r.state) {
+    case ScanState::Waiting:
+        return tr("Waiting");
+    case ScanState::Running:
+        return r.preparing ? tr("Preparing the model") : tr("Running");
+    case ScanState::Done:
+        return tr("Done");
+    case ScanState::Failed:
+        return tr("Failed");
+    case ScanState::Cancelled:
+        return tr("Cancelled");
+    }
+    return {};
+}
+
+QString AnalyzeQueueModel::progressText(const ScanRow& r) const
+{
+    const QLocale loc;
+    if (r.state == ScanState::Done)
+        return tr("%1 s · %2 MP/s")
+            .arg(loc.toString(r.seconds, 'f', 1), loc.toString(r.megapixelsPerSecond, 'f', 1));
+    if (r.state != ScanState::Running || r.preparing)
+        return {};
+    QStringList parts{loc.toString(int(std::lround(r.fraction * 100))) + QStringLiteral(" %")};
+    if (r.megapixelsPerSecond > 0)
+        parts << tr("%1 MP/s").arg(loc.toString(r.megapixelsPerSecond, 'f', 1));
+    if (const QString eta = formatEta(r.etaSeconds); !eta.isEmpty())
+        parts << eta;
+    return parts.join(QStringLiteral(" · "));
+}
+
+QVariant AnalyzeQueueModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= rows_.size())
+        return {};
+    const ScanRow& r = rows_.at(index.row());
+    if (role == IdRole)
+        return r.id;
+    if (role == StateRole)
+        return int(r.state);
+    if (role == ProgressRole && index.column() == ProgressColumn) {
+        if (r.state == ScanState::Done)
+            return 1.0;
+        return r.state == ScanState::Running && !r.preparing ? r.fraction : -1.0;
+    }
+    const QLocale loc;
+    if (role == Qt::ToolTipRole) {
+        switch (index.column()) {
+        case ScanColumn:
+            return QDir::toNativeSeparators(r.input);
+        case MapColumn:
+            return QDir::toNativeSeparators(r.output);
+        case StateColumn:
+        case ErrorColumn:
+            return r.error.isEmpty() ? QVariant() : QVariant(r.error);
+        default:
+            return {};
+        }
+    }
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (index.column()) {
+    case ScanColumn:
+        return QFileInfo(r.input).fileName();
+    case SizeColumn:
+        return r.width > 0 ? tr("%1 × %2 px").arg(loc.toString(r.width), loc.toString(r.height))
+                           : QStringLiteral("—");
+    case PixelColumn:
+        return r.pixelSizeMm > 0 ? tr("%1 mm").arg(loc.toString(r.pixelSizeMm, 'g', 3))
+                                 : QStringLiteral("—");
+    case StateColumn:
+        return stateText(r);
+    case ProgressColumn:
+        return progressText(r);
+    case MapColumn: // planned, being written or written; none for a failed or cancelled scan
+        return r.state == ScanState::Failed || r.state == ScanState::Cancelled
+                   ? QStringLiteral("—")
+                   : QFileInfo(r.output).fileName();
+    case ErrorColumn:
+        return r.error;
+    default:
+        return {};
+    }
+}
+
+QVariant AnalyzeQueueModel::headerData(int section, Qt::Orientation o, int role) const
+{
+    if (o != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case ScanColumn:
+        return tr("Scan");
+    case SizeColumn:
+        return tr("Size");
+    case PixelColumn:
+        return tr("Pixel size");
+    case StateColumn:
+        return tr("State");
+    case ProgressColumn:
+        return tr("Progress");
+    case MapColumn:
+        return tr("Map");
+    case ErrorColumn:
+        return tr("Error");
+    default:
+        return {};
+    }
+}
+
+int AnalyzeQueueModel::indexOf(const QString& id) const
+{
+    for (int i = 0; i < rows_.size(); ++i)
+        if (rows_[i].id == id)
+            return i;
+    return -1;
+}
+
+const ScanRow* AnalyzeQueueModel::find(const QString& id) const
+{
+    const int i = indexOf(id);
+    return i < 0 ? nullptr : &rows_[i];
+}
+
+QString AnalyzeQueueModel::append(ScanRow row)
+{
+    if (row.id.isEmpty() || indexOf(row.id) >= 0)
+        row.id = QStringLiteral("scan-%1").arg(nextId_++);
+    beginInsertRows({}, int(rows_.size()), int(rows_.size()));
+    rows_.push_back(std::move(row));
+    endInsertRows();
+    return rows_.back().id;
+}
+
+void AnalyzeQueueModel::update(const QString& id, const std::function<void(ScanRow&)>& edit)
+{
+    const int i = indexOf(id);
+    if (i < 0)
+        return;
+    edit(rows_[i]);
+    Q_EMIT dataChanged(index(i, 0), index(i, ColumnCount - 1));
+}
+
+void AnalyzeQueueModel::remove(const QStringList& ids)
+{
+    for (const QString& id : ids) {
+        const int i = indexOf(id);
+        if (i < 0 || rows_[i].state == ScanState::Running)
+            continue;
+        beginRemoveRows({}, i, i);
+        rows_.removeAt(i);
+        endRemoveRows();
+    }
+}
+
+int AnalyzeQueueModel::firstWaiting() const
+{
+    for (int i = 0; i < rows_.size(); ++i)
+        if (rows_[i].state == ScanState::Waiting)
+            return i;
+    return -1;
+}
+
+int AnalyzeQueueModel::count(ScanState state) const
+{
+    return int(std::count_if(rows_.begin(), rows_.end(),
+                             [state](const ScanRow& r) { return r.state == state; }));
+}
+
+QJsonObject AnalyzeQueueModel::toJson() const
+{
+    QJsonArray rows;
+    for (const ScanRow& r : rows_) {
+        QJsonObject o{{QStringLiteral("id"), r.id},
+                      {QStringLiteral("input"), r.input},
+                      {QStringLiteral("output"), r.output},
+                      {QStringLiteral("width"), r.width},
+                      {QStringLiteral("height"), r.height},
+                      {QStringLiteral("pixel_size_mm"), r.pixelSizeMm},
+                      {QStringLiteral("state"), scanStateName(r.state)},
+                      {QStringLiteral("model"), r.modelPath},
+                      {QStringLiteral("run"), r.runId},
+                      {QStringLiteral("threshold"), r.threshold},
+                      {QStringLiteral("seconds"), r.seconds},
+                      {QStringLiteral("megapixels_per_second"), r.megapixelsPerSecond},
+                      {QStringLiteral("error"), r.error}};
+        rows.append(o);
+    }
+    return {{QStringLiteral("format"), QStringLiteral("fisura-analyze-queue")},
+            {QStringLiteral("version"), 1},
+            {QStringLiteral("rows"), rows}};
+}
+
+int AnalyzeQueueModel::fromJson(const QJsonObject& json)
+{
+    beginResetModel();
+    rows_.clear();
+    int waiting = 0;
+    for (const QJsonValue& v : json.value(QStringLiteral("rows")).toArray()) {
+        const QJsonObject o = v.toObject();
+        ScanRow r;
+        r.id = o.value(QStringLiteral("id")).toString();
+        r.input = o.value(QStringLiteral("input")).toString();
+        if (r.input.isEmpty())
+            continue;
+        r.output = o.value(QStringLiteral("output")).toString();
+        r.width = o.value(QStringLiteral("width")).toInt();
+        r.height = o.value(QStringLiteral("height")).toInt();
+        r.pixelSizeMm = o.value(QStringLiteral("pixel_size_mm")).toDouble();
+        if (!parseScanState(o.value(QStringLiteral("state")).toString(), r.state))
+            r.state = ScanState::Waiting;
+        if (r.state == ScanState::Running) // the application stopped during this scan
+            r.state = ScanState::Waiting;
+        r.modelPath = o.value(QStringLiteral("model")).toString();
+        r.runId = o.value(QStringLiteral("run")).toString();
+        r.threshold = o.value(QStringLiteral("threshold")).toInt(128);
+        r.seconds = o.value(QStringLiteral("seconds")).toDouble();
+        r.megapixelsPerSecond = o.value(QStringLiteral("megapixels_per_second")).toDouble();
+        r.error = o.value(QStringLiteral("error")).toString();
+        if (r.state == ScanState::Done)
+            r.fraction = 1.0;
+        waiting += r.state == ScanState::Waiting;
+        if (r.id.isEmpty() || indexOf(r.id) >= 0)
+            r.id = QStringLiteral("scan-%1").arg(nextId_++);
+        rows_.push_back(std::move(r));
+    }
+    // Fresh ids never collide with restored ones.
+    for (const ScanRow& r : rows_)
+        if (r.id.startsWith(QStringLiteral("scan-")))
+            nextId_ = std::max(nextId_, r.id.mid(5).toInt() + 1);
+    endResetModel();
+    return waiting;
+}
+
+void AnalyzeQueueModel::clear()
+{
+    beginResetModel();
+    rows_.clear();
+    endResetModel();
+}
+
+void AnalyzeQueueModel::retranslate()
+{
+    Q_EMIT headerDataChanged(Qt::Horizontal, 0, ColumnCount - 1);
+    if (!rows_.isEmpty())
+        Q_EMIT dataChanged(index(0, 0), index(int(rows_.size()) - 1, ColumnCount - 1));
+}
+
+void ScanProgressDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
+                                 const QModelIndex& index) const
+{
+    const double fraction = index.data(AnalyzeQueueModel::ProgressRole).toDouble();
+    if (fraction < 0) {
+        QStyledItemDelegate::paint(painter, option, index);
+        return;
+    }
+    QStyleOptionProgressBar bar;
+    bar.rect = option.rect.adjusted(2, 2, -2, -2);
+    bar.minimum = 0;
+    bar.maximum = 1000;
+    bar.progress = int(std::lround(std::clamp(fraction, 0.0, 1.0) * 1000));
+    bar.text = index.data(Qt::DisplayRole).toString();
+    bar.textVisible = true;
+    bar.state = option.state | QStyle::State_Horizontal;
+    const QWidget* w = option.widget;
+    QStyle* style = w ? w->style() : QApplication::style();
+    style->drawControl(QStyle::CE_ProgressBar, &bar, painter, w);
+}
+
+} // namespace fisura::ui

@@ -1,0 +1,187 @@
+#include "analyze/analyzerunner.h"
+
+#include <QDateTime>
+#include <QFileInfo>
+#include <QMetaObject>
+
+namespace fisura::ui
+{
+
+namespace
+{
+
+/// What decides whether a prepared model can be reused: the file (and its time stamp) and every
+/// option that changes the prepared engine.
+std::string engineKeyOf(const AnalyzeTask& t)
+{
+    const InferOptions& o = t.options;
+    const QFileInfo fi(t.modelPath);
+    return QStringLiteral("%1|%2|%3|%4|%5|%6|%7|%8")
+        .arg(fi.absoluteFilePath())
+        .arg(fi.lastModified().toMSecsSinceEpoch())
+        .arg(o.tileSize)
+        .arg(o.overlap)
+        .arg(o.batchSize)
+        .arg(int(o.precision))
+        .arg(int(o.window))
+        .arg(o.preferCpu)
+        .toStdString();
+}
+
+} // namespace
+
+class AnalyzeRunner::Sink final : public ProgressSink
+{
+public:
+    explicit Sink(AnalyzeRunner* owner) : owner_(owner) {}
+    void report(const Progress& p) override
+    {
+        {
+            std::lock_guard<std::mutex> lock(owner_->mutex_);
+            owner_->latest_ = p;
+        }
+        // Post once; later reports overwrite latest_ until the GUI picks it up.
+        if (!owner_->progressPending_.exchange(true))
+            QMetaObject::invokeMethod(
+                owner_, [o = owner_] { o->deliverProgress(); }, Qt::QueuedConnection);
+    }
+
+private:
+    AnalyzeRunner* owner_;
+};
+
+AnalyzeRunner::AnalyzeRunner(QObject* parent) : QObject(parent), sink_(std::make_unique<Sink>(this))
+{
+    qRegisterMetaType<fisura::Status>();
+    qRegisterMetaType<fisura::InferStats>();
+}
+
+AnalyzeRunner::~AnalyzeRunner()
+{
+    cancel();
+    wait();
+}
+
+bool AnalyzeRunner::start(const AnalyzeTask& task)
+{
+    if (running_)
+        return false;
+    wait(); // join a finished worker
+    running_ = true;
+    current_ = task.rowId;
+    cancel_ = CancelToken();
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        latest_ = Progress();
+    }
+    progressPending_ = false;
+    thread_ = std::thread([this, task, token = cancel_, gen = generation_.load()]() {
+        Outcome out;
+        try {
+            out = work(task, token);
+        } catch (const std::exception& e) {
+            out.status = Status(ErrorCode::Internal, e.what());
+        }
+        QMetaObject::invokeMethod(
+            this,
+            [this, out, gen, id = task.rowId] {
+                if (gen != generation_)
+                    return;
+                running_ = false;
+                progressPending_ = false;
+                Q_EMIT finished(id, out.status, out.stats);
+            },
+            Qt::QueuedConnection);
+    });
+    return true;
+}
+
+AnalyzeRunner::Outcome AnalyzeRunner::work(const AnalyzeTask& task, const CancelToken& cancel)
+{
+    Outcome out;
+    const std::string key = engineKeyOf(task);
+    if (!engine_ || key != engineKey_) {
+        engine_.reset();
+        QMetaObject::invokeMethod(
+            this,
+            [this, id = task.rowId, gen = generation_.load()] {
+                if (gen == generation_)
+                    Q_EMIT preparing(id);
+            },
+            Qt::QueuedConnection);
+        auto model = Model::load(task.modelPath.toStdString());
+        if (!model) {
+            out.status = model.status();
+            return out;
+        }
+        auto created = TiledInference::create(std::move(*model), task.options, cancel);
+        if (!created) {
+            out.status = created.status();
+            return out;
+        }
+        engine_ = std::move(*created);
+        engineKey_ = key;
+        QMetaObject::invokeMethod(
+            this,
+            [this, id = task.rowId, gen = generation_.load(), policy = engine_->policy()] {
+                if (gen == generation_)
+                    Q_EMIT prepared(id, policy);
+            },
+            Qt::QueuedConnection);
+    }
+    if (cancel.isCancelled()) {
+        out.status = Status(ErrorCode::Cancelled, "inference cancelled");
+        return out;
+    }
+    sink_->report(Progress{0.0, -1.0, 0.0, {}});
+    auto r = engine_->run(task.input.toStdString(), task.output.toStdString(), cancel, sink_.get());
+    if (r)
+        out.stats = std::move(*r);
+    else
+        out.status = r.status();
+    return out;
+}
+
+void AnalyzeRunner::cancel()
+{
+    if (running_)
+        cancel_.cancel();
+}
+
+void AnalyzeRunner::wait()
+{
+    if (thread_.joinable())
+        thread_.join();
+}
+
+void AnalyzeRunner::abandon()
+{
+    cancel();
+    wait();
+    ++generation_;
+    running_ = false;
+    progressPending_ = false;
+}
+
+void AnalyzeRunner::releaseModel()
+{
+    if (running_)
+        return;
+    wait();
+    engine_.reset();
+    engineKey_.clear();
+}
+
+void AnalyzeRunner::deliverProgress()
+{
+    if (!progressPending_.exchange(false) || !running_)
+        return;
+    Progress p;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        p = latest_;
+    }
+    Q_EMIT progress(current_, p.fraction, p.etaSeconds, p.elapsedSeconds);
+}
+
+} // namespace fisura::ui

@@ -1,0 +1,181 @@
+#include "analyze/modelchooser.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+#include "analyze/modelfacts.h"
+#include "fisura/project.h"
+#include "project/projectsession.h"
+
+namespace fisura::ui
+{
+
+namespace
+{
+constexpr int kPathRole = Qt::UserRole;
+constexpr int kRunRole = Qt::UserRole + 1;
+constexpr int kThresholdRole = Qt::UserRole + 2;
+} // namespace
+
+ModelChooser::ModelChooser(QWidget* parent)
+    : QWidget(parent), label_(new QLabel(this)), box_(new QComboBox(this)),
+      chooseButton_(new QPushButton(this)), facts_(new ModelFactsWidget(this))
+{
+    box_->setObjectName(QStringLiteral("modelBox"));
+    chooseButton_->setObjectName(QStringLiteral("chooseModelButton"));
+    box_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box_->setMinimumContentsLength(18);
+    label_->setBuddy(box_);
+    auto* row = new QHBoxLayout;
+    row->addWidget(label_);
+    row->addWidget(box_, 1);
+    row->addWidget(chooseButton_);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(row);
+    layout->addWidget(facts_);
+    connect(box_, qOverload<int>(&QComboBox::currentIndexChanged), this,
+            &ModelChooser::onCurrentChanged);
+    connect(chooseButton_, &QPushButton::clicked, this, &ModelChooser::chooseFile);
+    retranslateUi();
+}
+
+void ModelChooser::setProjectSession(ProjectSession* session)
+{
+    if (session_)
+        disconnect(session_, nullptr, this, nullptr);
+    session_ = session;
+    if (session_) {
+        // Another project: its newest finished run. New content: keep what the user chose.
+        connect(session_, &ProjectSession::projectChanged, this, [this] { refresh(true); });
+        connect(session_, &ProjectSession::contentChanged, this, [this] { refresh(); });
+    }
+    refresh(true);
+}
+
+void ModelChooser::setModelFile(const QString& path)
+{
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    if (indexOfPath(abs) < 0 && !files_.contains(abs))
+        files_.prepend(abs);
+    refresh();
+    box_->setCurrentIndex(indexOfPath(abs));
+}
+
+bool ModelChooser::setModelFromRun(const QString& runId)
+{
+    refresh();
+    for (int i = 0; i < box_->count(); ++i)
+        if (box_->itemData(i, kRunRole).toString() == runId) {
+            box_->setCurrentIndex(i);
+            return true;
+        }
+    return false;
+}
+
+int ModelChooser::indexOfPath(const QString& path) const
+{
+    for (int i = 0; i < box_->count(); ++i)
+        if (box_->itemData(i, kPathRole).toString() == path)
+            return i;
+    return -1;
+}
+
+void ModelChooser::refresh(bool newest)
+{
+    const QString current = box_->currentData(kPathRole).toString();
+    refreshing_ = true;
+    box_->clear();
+    if (session_ && session_->hasProject()) {
+        std::vector<const ProjectRun*> runs;
+        for (const ProjectRun& r : session_->project().runs())
+            if (r.state == RunState::Finished && !r.modelPath.empty())
+                runs.push_back(&r);
+        std::sort(runs.begin(), runs.end(), [](const ProjectRun* a, const ProjectRun* b) {
+            return a->startedAt != b->startedAt ? a->startedAt > b->startedAt : a->id > b->id;
+        });
+        for (const ProjectRun* r : runs) {
+            const QString id = QString::fromStdString(r->id);
+            const QString data = QFileInfo(QString::fromStdString(r->datasetPath)).fileName();
+            box_->addItem(data.isEmpty() ? tr("Run %1").arg(id) : tr("Run %1 (%2)").arg(id, data));
+            const int i = box_->count() - 1;
+            box_->setItemData(i, QString::fromStdString(r->modelPath), kPathRole);
+            box_->setItemData(i, id, kRunRole);
+            box_->setItemData(i, r->threshold, kThresholdRole);
+            box_->setItemData(i, QDir::toNativeSeparators(QString::fromStdString(r->modelPath)),
+                              Qt::ToolTipRole);
+        }
+    }
+    for (const QString& f : files_) {
+        if (indexOfPath(f) >= 0)
+            continue;
+        box_->addItem(QFileInfo(f).fileName());
+        const int i = box_->count() - 1;
+        box_->setItemData(i, f, kPathRole);
+        box_->setItemData(i, -1.0, kThresholdRole);
+        box_->setItemData(i, QDir::toNativeSeparators(f), Qt::ToolTipRole);
+    }
+    const int keep = newest && box_->count() > 0 ? 0 : indexOfPath(current);
+    box_->setCurrentIndex(keep >= 0 ? keep : (box_->count() > 0 ? 0 : -1));
+    refreshing_ = false;
+    const int now = box_->currentIndex();
+    const QString path = box_->currentData(kPathRole).toString();
+    const QString run = box_->currentData(kRunRole).toString();
+    if (path != choice_.path || run != choice_.runId)
+        onCurrentChanged(now);
+}
+
+void ModelChooser::chooseFile()
+{
+    QString path;
+    if (dialog_)
+        path = dialog_();
+    else
+        path = QFileDialog::getOpenFileName(this, tr("Choose a model"),
+                                            QFileInfo(choice_.path).absolutePath(),
+                                            tr("Models (*.fisura *.pt *.pth *.ts);;All files (*)"));
+    if (!path.isEmpty())
+        setModelFile(path);
+}
+
+void ModelChooser::onCurrentChanged(int index)
+{
+    if (refreshing_)
+        return;
+    choice_ = AnalyzeModelChoice();
+    if (index < 0) {
+        facts_->clear();
+    } else {
+        const ModelDescription d = describeModel(box_->itemData(index, kPathRole).toString());
+        facts_->setDescription(d);
+        choice_.path = d.path;
+        choice_.runId = box_->itemData(index, kRunRole).toString();
+        choice_.threshold = box_->itemData(index, kThresholdRole).toDouble();
+        choice_.info = d.info;
+        choice_.ok = d.ok;
+    }
+    Q_EMIT modelChosen(choice_);
+}
+
+void ModelChooser::retranslateUi()
+{
+    label_->setText(tr("&Model:"));
+    chooseButton_->setText(tr("Model file…"));
+    chooseButton_->setToolTip(
+        tr("A Fisura model, or a TorchScript module exported from PyTorch with its JSON "
+           "sidecar (model.pt.json)"));
+    box_->setPlaceholderText(tr("No trained model yet: choose a model file"));
+    facts_->retranslateUi();
+    if (session_ && session_->hasProject())
+        refresh(); // run labels
+}
+
+} // namespace fisura::ui

@@ -1,0 +1,65 @@
+// Where the Analyze pane's model comes from: the project's finished training runs (the newest is
+// chosen at first) or a model file (Fisura model, or TorchScript module with its sidecar), with
+// the facts of the chosen one and the reason when it cannot be used.
+#pragma once
+
+#include <QPointer>
+#include <QStringList>
+#include <QWidget>
+
+#include <functional>
+
+#include "analyze/analyzecontroller.h"
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+
+namespace fisura::ui
+{
+
+class ModelFactsWidget;
+class ProjectSession;
+
+class ModelChooser : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ModelChooser(QWidget* parent = nullptr);
+
+    void setProjectSession(ProjectSession* session);
+    /// Use a model file (added to the list when new).
+    void setModelFile(const QString& path);
+    /// Use the model of a finished run of the project; false when there is none with this id.
+    bool setModelFromRun(const QString& runId);
+    /// Replace the "Choose a model file" dialog (tests): returns the chosen path or empty.
+    void setModelDialog(std::function<QString()> dialog) { dialog_ = std::move(dialog); }
+
+    const AnalyzeModelChoice& choice() const { return choice_; }
+    ModelFactsWidget* facts() const { return facts_; }
+    void retranslateUi();
+
+Q_SIGNALS:
+    /// The chosen model changed (it may be unusable: choice.ok is false then).
+    void modelChosen(const fisura::ui::AnalyzeModelChoice& choice);
+
+private:
+    /// Rebuild the list from the project's runs and the files chosen so far; keep the current
+    /// model when it is still listed (unless `newest`), else choose the newest finished run.
+    void refresh(bool newest = false);
+    void chooseFile();
+    void onCurrentChanged(int index);
+    int indexOfPath(const QString& path) const;
+
+    QPointer<ProjectSession> session_;
+    QStringList files_;
+    AnalyzeModelChoice choice_;
+    std::function<QString()> dialog_;
+    bool refreshing_ = false;
+    QLabel* label_;
+    QComboBox* box_;
+    QPushButton* chooseButton_;
+    ModelFactsWidget* facts_;
+};
+
+} // namespace fisura::ui

@@ -1,0 +1,71 @@
+// What the Analyze pane says about the chosen model: type, input size, normalization, threshold,
+// tile and overlap defaults; for an imported TorchScript module also what its JSON sidecar says.
+// A model that cannot be used is refused with the reason.
+#pragma once
+
+#include <QString>
+#include <QWidget>
+
+#include "fisura/model.h"
+#include "fisura/status.h"
+
+class QFormLayout;
+class QLabel;
+class QPlainTextEdit;
+
+namespace fisura::ui
+{
+
+struct ModelDescription {
+    QString path;
+    bool ok = false;
+    ModelInfo info;
+    Status status;       ///< why the model cannot be used (when !ok)
+    QString sidecarPath; ///< a TorchScript sidecar beside the file, if there is one
+    QString sidecarText; ///< its content, as written
+};
+
+/// Reads the model's metadata (Model::load) and its sidecar, if any.
+ModelDescription describeModel(const QString& path);
+
+/// The map's 0..255 value at the model's threshold: probability maps scale 0..1 to 0..255,
+/// score maps put the model's own threshold at 128. `threshold` < 0 = the model's own.
+int mapThreshold(const ModelInfo& info, double threshold = -1.0);
+
+class ModelFactsWidget : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit ModelFactsWidget(QWidget* parent = nullptr);
+
+    void setDescription(const ModelDescription& d);
+    void clear();
+    const ModelDescription& description() const { return d_; }
+    /// The refusal shown for an unusable model (empty when it is fine).
+    QString errorText() const;
+    void retranslateUi();
+
+private:
+    void refresh();
+
+    ModelDescription d_;
+    bool hasModel_ = false;
+    QFormLayout* form_;
+    QLabel* fileLabel_;
+    QLabel* typeLabel_;
+    QLabel* inputLabel_;
+    QLabel* normLabel_;
+    QLabel* thresholdLabel_;
+    QLabel* tileLabel_;
+    QLabel* file_;
+    QLabel* type_;
+    QLabel* input_;
+    QLabel* norm_;
+    QLabel* threshold_;
+    QLabel* tile_;
+    QLabel* error_;
+    QLabel* sidecarHeading_;
+    QPlainTextEdit* sidecar_;
+};
+
+} // namespace fisura::ui

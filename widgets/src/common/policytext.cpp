@@ -1,0 +1,107 @@
+#include "common/policytext.h"
+
+namespace fisura::ui
+{
+
+QString policyChoiceLabel(const std::string& what)
+{
+    const QString w = QString::fromStdString(what);
+    if (w == QStringLiteral("device"))
+        return PolicyText::tr("Device");
+    if (w == QStringLiteral("precision"))
+        return PolicyText::tr("Precision");
+    if (w == QStringLiteral("loss_scaling"))
+        return PolicyText::tr("Loss scaling");
+    if (w == QStringLiteral("tf32"))
+        return PolicyText::tr("TF32 matrix maths");
+    if (w == QStringLiteral("cudnn_benchmark"))
+        return PolicyText::tr("Convolution autotuning");
+    if (w == QStringLiteral("channels_last"))
+        return PolicyText::tr("Channels-last layout");
+    if (w == QStringLiteral("pinned_memory"))
+        return PolicyText::tr("Pinned host memory");
+    if (w == QStringLiteral("batch_size"))
+        return PolicyText::tr("Batch size");
+    if (w == QStringLiteral("loader_threads"))
+        return PolicyText::tr("Loader threads");
+    return w;
+}
+
+QString policyChoiceValue(const std::string& value)
+{
+    const QString v = QString::fromStdString(value);
+    if (v == QStringLiteral("on"))
+        return PolicyText::tr("on");
+    if (v == QStringLiteral("off"))
+        return PolicyText::tr("off");
+    if (v == QStringLiteral("cpu"))
+        return PolicyText::tr("processor (CPU)");
+    if (v == QStringLiteral("dynamic"))
+        return PolicyText::tr("dynamic");
+    return v; // numbers, fp32/bf16/fp16 and GPU names read the same in every language
+}
+
+QString policyChoiceReason(const PolicyChoice& c)
+{
+    const QString id = QString::fromStdString(c.reasonId);
+    const QString arg = QString::fromStdString(c.reasonArg);
+    if (id == QStringLiteral("gpu_found"))
+        return PolicyText::tr("a usable CUDA GPU was found");
+    if (id == QStringLiteral("cpu_requested"))
+        return PolicyText::tr("the processor was requested");
+    if (id == QStringLiteral("no_gpu"))
+        return PolicyText::tr("there is no usable GPU");
+    if (id == QStringLiteral("reduced_needs_gpu"))
+        return PolicyText::tr("reduced precision was requested but needs a GPU");
+    if (id == QStringLiteral("bf16_unsupported"))
+        return PolicyText::tr(
+                   "bf16 was requested but compute capability %1 has no bf16 tensor cores")
+            .arg(arg);
+    if (id == QStringLiteral("fp16_unsupported"))
+        return PolicyText::tr(
+                   "fp16 was requested but compute capability %1 has no fp16 tensor cores")
+            .arg(arg);
+    if (id == QStringLiteral("user"))
+        return PolicyText::tr("requested by the user");
+    if (id == QStringLiteral("cpu_fp32"))
+        return PolicyText::tr("the processor computes in fp32");
+    if (id == QStringLiteral("bf16_tensor_cores"))
+        return PolicyText::tr("compute capability %1 has bf16 tensor cores; no loss scaling needed")
+            .arg(arg);
+    if (id == QStringLiteral("fp16_tensor_cores"))
+        return PolicyText::tr("compute capability %1 has fp16 tensor cores but no bf16").arg(arg);
+    if (id == QStringLiteral("no_tensor_cores"))
+        return PolicyText::tr("compute capability %1 has no tensor cores for reduced precision")
+            .arg(arg);
+    if (id == QStringLiteral("loss_scaling"))
+        return PolicyText::tr("fp16 gradients underflow without it");
+    if (id == QStringLiteral("tf32_on"))
+        return PolicyText::tr("Ampere or later: fp32 matrix products run on tensor cores");
+    if (id == QStringLiteral("tf32_off"))
+        return PolicyText::tr("needs an Ampere or later GPU");
+    if (id == QStringLiteral("cudnn_on"))
+        return PolicyText::tr("input sizes are fixed, so autotuned convolutions pay off");
+    if (id == QStringLiteral("cudnn_off"))
+        return PolicyText::tr("only applies on a GPU");
+    if (id == QStringLiteral("nhwc_on"))
+        return PolicyText::tr("tensor-core convolutions prefer this layout");
+    if (id == QStringLiteral("nhwc_off"))
+        return PolicyText::tr("no gain without reduced-precision tensor cores");
+    if (id == QStringLiteral("pinned_on"))
+        return PolicyText::tr("page-locked buffers allow asynchronous copies to the GPU");
+    if (id == QStringLiteral("pinned_off"))
+        return PolicyText::tr("there is no GPU to copy to");
+    if (id == QStringLiteral("batch_table"))
+        return PolicyText::tr("from the memory table for %1 GB (not measured)").arg(arg);
+    if (id == QStringLiteral("batch_probed"))
+        return PolicyText::tr("measured: the fastest batch that fits with headroom");
+    if (id == QStringLiteral("batch_cpu"))
+        return PolicyText::tr("a moderate batch for the processor");
+    if (id == QStringLiteral("loaders_gpu"))
+        return PolicyText::tr("all cores but two decode images while the GPU computes");
+    if (id == QStringLiteral("loaders_cpu"))
+        return PolicyText::tr("half the cores decode images, the rest compute");
+    return QString::fromStdString(c.reason);
+}
+
+} // namespace fisura::ui
