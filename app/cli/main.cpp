@@ -63,8 +63,9 @@ using fisura::cli::TerminalProgress;
 
 } // namespace
 
-void registerPyramidCommand(CLI::App& app); // cmd_pyramid.cpp
-void registerInferCommand(CLI::App& app);   // cmd_infer.cpp
+void registerPyramidCommand(CLI::App& app);  // cmd_pyramid.cpp
+void registerInferCommand(CLI::App& app);    // cmd_infer.cpp
+void registerEvaluateCommand(CLI::App& app); // cmd_evaluate.cpp
 
 int main(int argc, char** argv)
 {
@@ -101,6 +102,7 @@ int main(int argc, char** argv)
 
     registerPyramidCommand(app);
     registerInferCommand(app);
+    registerEvaluateCommand(app);
     registerTrainCommand(app);
 
     fisura::cli::registerDeviceCommands(app);
