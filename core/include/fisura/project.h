@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -127,8 +128,17 @@ public:
     /// project filled into `options` (models/<id>.fisura, runs/<id>/checkpoint.ckpt,
     /// runs/<id>/split.json) unless the caller set them. Returns the run id.
     std::string beginRun(TrainOptions& options, const std::string& datasetId = {});
-    /// Record the end of a run from the trainer's result or error.
+    /// Record the end of a run from the trainer's result or error: Paused, Cancelled or
+    /// Finished from the result's flags; an error is Failed with its code and detail (an error
+    /// with ErrorCode::Cancelled is Cancelled). Seconds add up over resumed sessions.
     void finishRun(const std::string& runId, const Result<TrainResult>& result);
+    /// Record one finished epoch of a running run (replacing an entry of the same epoch), so the
+    /// history survives a crash mid-run; best epoch and score follow `m.improved`.
+    void recordEpoch(const std::string& runId, const EpochMetrics& m);
+    /// Prepare `options` to continue run `runId` from its checkpoint: the run's recorded options
+    /// with resumeFrom set (epochs raised to `options.epochs` when larger), the run back in state
+    /// Running. False when there is no such run, no checkpoint or unreadable recorded options.
+    bool resumeRun(const std::string& runId, TrainOptions& options);
     /// Adds (or replaces, for the same input and model) an analysed scan; returns its id.
     std::string recordScan(const ProjectScan& scan);
 
@@ -139,6 +149,8 @@ public:
     static Result<Project> fromJson(const std::string& text, const std::string& dir);
 
 private:
+    void rebaseAll(const std::function<void(std::string&)>& fn);
+
     std::string dir_;
     std::string name_;
     std::string createdAt_;
