@@ -19,6 +19,7 @@
 #include "common/pane.h"
 #include "common/settingsdialog.h"
 #include "system/systempane.h"
+#include "train/trainpane.h"
 #include "common/usagegauge.h"
 
 namespace fisura::app
@@ -37,7 +38,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(nav_, &QListWidget::currentRowChanged, stack_, &QStackedWidget::setCurrentIndex);
 
     addPane(data_);
-    addPane(new ui::PlaceholderPane(ui::PlaceholderPane::Kind::Train, this));
+    addPane(new ui::TrainPane(this));
     addPane(new ui::PlaceholderPane(ui::PlaceholderPane::Kind::Analyze, this));
     addPane(new ui::InspectPane(this));
     addPane(system_);
