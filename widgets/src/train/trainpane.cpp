@@ -527,8 +527,8 @@ void TrainPane::onFinished(const QString& runId, const Status& status)
             tr("Training finished: best score %1 at epoch %2.")
                 .arg(loc.toString(run->bestScore, 'f', 3), loc.toString(run->bestEpoch + 1)));
     }
-    if (run && status)
-        progress_->setValue(run->state == RunState::Finished ? 1000 : progress_->value());
+    if (run && status && run->state == RunState::Finished)
+        progress_->setValue(1000);
     updateButtons();
     if (run && fileExists(run->modelPath))
         evaluateRun(runId);
