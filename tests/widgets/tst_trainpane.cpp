@@ -142,7 +142,8 @@ private Q_SLOTS:
             QTreeWidget* tree = pane.policyPreview()->tree();
             for (int i = 0; i < tree->topLevelItemCount(); ++i)
                 why[tree->topLevelItem(i)->data(0, Qt::UserRole).toString()] =
-                    tree->topLevelItem(i)->text(2);
+                    tree->topLevelItem(i)->childCount() ? tree->topLevelItem(i)->child(0)->text(0)
+                                                        : QString();
             return why;
         };
         for (const char* what : {"device", "precision", "batch_size", "loader_threads"}) {

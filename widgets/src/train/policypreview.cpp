@@ -6,6 +6,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 #include "common/policytext.h"
 
 namespace fisura::ui
@@ -17,11 +19,12 @@ PolicyPreview::PolicyPreview(QWidget* parent)
 {
     tree_->setObjectName(QStringLiteral("policyTree"));
     note_->setObjectName(QStringLiteral("policyNote"));
-    tree_->setColumnCount(3);
+    tree_->setColumnCount(2);
     tree_->setRootIsDecorated(false);
+    tree_->setIndentation(12);
     tree_->setWordWrap(true);
-    tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    tree_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    tree_->header()->setSectionResizeMode(0, QHeaderView::Interactive);
+    tree_->header()->setSectionResizeMode(1, QHeaderView::Stretch);
     note_->setWordWrap(true);
     QFont f = heading_->font();
     f.setBold(true);
@@ -52,7 +55,7 @@ void PolicyPreview::setDetecting()
 void PolicyPreview::retranslateUi()
 {
     heading_->setText(tr("What Fisura will do"));
-    tree_->setHeaderLabels({tr("Setting"), tr("Choice"), tr("Why")});
+    tree_->setHeaderLabels({tr("Setting"), tr("Choice")});
     rebuild();
 }
 
@@ -64,14 +67,31 @@ void PolicyPreview::rebuild()
         note_->setText(tr("Looking at this computer…"));
         return;
     }
+    // Setting and choice on one line, the reason on the next (it reads in a narrow panel).
+    QColor grey = palette().color(QPalette::Text);
+    grey.setAlphaF(0.65f);
     for (const PolicyChoice& c : policy_.choices) {
         auto* it = new QTreeWidgetItem(tree_);
         it->setData(0, Qt::UserRole, QString::fromStdString(c.what));
         it->setText(0, policyChoiceLabel(c.what));
         it->setText(1, policyChoiceValue(c.value));
-        it->setText(2, policyChoiceReason(c));
-        it->setToolTip(2, it->text(2));
+        const QString why = policyChoiceReason(c);
+        it->setData(1, Qt::UserRole, why);
+        it->setToolTip(0, why);
+        it->setToolTip(1, why);
+        auto* reason = new QTreeWidgetItem(it);
+        reason->setText(0, why);
+        reason->setForeground(0, grey);
+        reason->setFlags(Qt::ItemIsEnabled);
+        reason->setFirstColumnSpanned(true);
     }
+    tree_->expandAll();
+    // Column 0 fits the setting names, not the reasons spanning the row below them.
+    int width = tree_->fontMetrics().horizontalAdvance(tree_->headerItem()->text(0));
+    for (int i = 0; i < tree_->topLevelItemCount(); ++i)
+        width = std::max(width,
+                         tree_->fontMetrics().horizontalAdvance(tree_->topLevelItem(i)->text(0)));
+    tree_->setColumnWidth(0, width + 2 * tree_->indentation() + 12);
     const QLocale loc;
     if (fromRun_ && policy_.batchSizeMeasured)
         note_->setText(

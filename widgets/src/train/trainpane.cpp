@@ -81,6 +81,7 @@ TrainPane::TrainPane(QWidget* parent)
     split->addWidget(buildLeft());
     split->addWidget(buildRight());
     split->setStretchFactor(1, 3);
+    split->setCollapsible(0, false);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(split);
 
@@ -152,7 +153,8 @@ QWidget* TrainPane::buildLeft()
     scroll->setWidget(inner);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setMinimumWidth(360);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(inner->minimumSizeHint().width() + 24);
     return scroll;
 }
 
@@ -532,6 +534,8 @@ void TrainPane::onFinished(const QString& runId, const Status& status)
     updateButtons();
     if (run && fileExists(run->modelPath))
         evaluateRun(runId);
+    if (run && run->state == RunState::Finished)
+        tabs_->setCurrentIndex(1); // the results of a finished run come first
     else
         results_->setBusy(tr("This run has no model yet."));
     Q_EMIT runFinished(runId);

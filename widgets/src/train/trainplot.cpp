@@ -186,8 +186,6 @@ void TrainPlot::beginLive(TaskKind task, double offsetSeconds,
     for (int i : {TrainLoss, ValLoss, Metric})
         if (i != Metric || task != TaskKind::Anomaly)
             series_[i]->addToLegend(topLegend_);
-    for (int i : {GpuUtil, GpuAllocated, GpuReserved, GpuPeak, Cpu})
-        series_[i]->addToLegend(bottomLegend_);
     // Epochs before a resume, placed at the training time they ended.
     double t = 0;
     for (const EpochMetrics& m : earlier) {
@@ -327,6 +325,15 @@ void TrainPlot::rescale()
 
 void TrainPlot::rescaleNow()
 {
+    // Series without data (GPU figures on a processor-only machine) leave the legend.
+    for (int i : {GpuUtil, GpuAllocated, GpuReserved, GpuPeak, Cpu}) {
+        if (!series_[i])
+            continue;
+        if (series_[i]->data()->isEmpty())
+            series_[i]->removeFromLegend(bottomLegend_);
+        else if (!bottomLegend_->hasItemWithPlottable(series_[i]))
+            series_[i]->addToLegend(bottomLegend_);
+    }
     QCPAxis* loss = top_->axis(QCPAxis::atLeft);
     QCPAxis* mem = bottom_->axis(QCPAxis::atRight);
     bool found = false;

@@ -156,10 +156,12 @@ void TrainSetupPanel::retranslateUi()
     precision_->setItemText(1, QStringLiteral("fp32"));
     precision_->setItemText(2, QStringLiteral("bf16"));
     precision_->setItemText(3, QStringLiteral("fp16"));
-    cpu_->setText(tr("Train on the processor even when a GPU is present"));
+    // The form's labels name the check boxes; the longer explanation is their tooltip, so the
+    // panel stays narrow.
+    cpu_->setToolTip(tr("Train on the processor even when a GPU is present"));
     schedule_->setItemText(0, tr("one cycle"));
     schedule_->setItemText(1, tr("cosine"));
-    augment_->setText(tr("Flips, rotations, brightness and contrast"));
+    augment_->setToolTip(tr("Flips, rotations, brightness and contrast"));
     updateFootprint();
 }
 
