@@ -9,11 +9,13 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QTreeWidget>
 
 #include <filesystem>
@@ -263,6 +265,46 @@ private Q_SLOTS:
         pane.runsList()->select({id, second});
         QVERIFY(pane.plot()->graphCount() >= 2);
         QVERIFY(!pane.plot()->isLive());
+    }
+
+    void closingWhileTrainingAsksAndRecords()
+    {
+        ProjectSession session;
+        QString runId;
+        {
+            TrainPane pane;
+            setUp(session, pane, data_, 500);
+            QVERIFY(pane.startTraining());
+            QTRY_VERIFY_WITH_TIMEOUT(pane.plot()->seriesLength(TrainPlot::TrainLoss) >= 1, 20000);
+            runId = pane.controller()->runId();
+            // The question: first "keep training", then "cancel training and close".
+            auto answer = [](QMessageBox::ButtonRole role) {
+                QTimer::singleShot(0, [role] {
+                    auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+                    QVERIFY(box);
+                    for (QAbstractButton* b : box->buttons())
+                        if (box->buttonRole(b) == role)
+                            b->click();
+                });
+            };
+            answer(QMessageBox::RejectRole);
+            QVERIFY(!pane.confirmClose());
+            QVERIFY(pane.isTraining());
+            answer(QMessageBox::AcceptRole);
+            QVERIFY(pane.confirmClose());
+            QVERIFY(!pane.isTraining()); // recorded before returning: the window may go now
+            QCOMPARE(session.project().findRun(runId.toStdString())->state, RunState::Cancelled);
+            // A second job destroyed with its pane is cancelled and recorded too.
+            QVERIFY(pane.startTraining());
+            QTRY_VERIFY_WITH_TIMEOUT(pane.plot()->seriesLength(TrainPlot::TrainLoss) >= 1, 20000);
+            runId = pane.controller()->runId();
+        }
+        const ProjectRun* run = session.project().findRun(runId.toStdString());
+        QVERIFY(run);
+        QCOMPARE(run->state, RunState::Cancelled);
+        // Whatever was written is whole: a model that opens, or none at all.
+        if (exists(run->modelPath))
+            QVERIFY(Model::load(run->modelPath));
     }
 
     void failingStartSaysWhy()

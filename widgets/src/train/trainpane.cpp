@@ -135,7 +135,13 @@ TrainPane::TrainPane(QWidget* parent)
     refreshProject();
 }
 
-TrainPane::~TrainPane() = default; // the controller (a child) cancels and records a running job
+TrainPane::~TrainPane()
+{
+    // A running job is cancelled and recorded now, while this pane is whole; its last events
+    // must not reach slots of a pane that is being taken apart.
+    disconnect(controller_, nullptr, nullptr, nullptr);
+    controller_->cancelAndWait();
+}
 
 QWidget* TrainPane::buildLeft()
 {
