@@ -397,6 +397,9 @@ private Q_SLOTS:
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         QVERIFY2(f, f.status().toString().c_str());
         QVERIFY2(took < 1.0, qPrintable(QStringLiteral("estimate took %1 s").arg(took)));
+        qInfo("%lld parameters, %.1f MiB of activations per 256 px image, %.0f ms",
+              static_cast<long long>(f->parameters), f->activationBytesPerImage / 1048576.0,
+              took * 1000);
         QCOMPARE(f->parameters, Model::create(c)->parameterCount());
         QCOMPARE(f->weightBytes, uint64_t(f->parameters) * 16u);
         QVERIFY(f->activationBytesPerImage > 0);

@@ -1,4 +1,7 @@
 # The train feature of the widgets library.
+list(APPEND FISURA_WIDGETS_SOURCES
+    src/train/resultsview.cpp src/train/resultsview.h
+    src/train/galleryview.cpp src/train/galleryview.h)
 list(APPEND FISURA_WIDGETS_SOURCES)
 # The Train pane: setup, policy preview, controller, live plot, log, runs and their evaluation.
 list(APPEND FISURA_WIDGETS_SOURCES
