@@ -7,9 +7,11 @@
 #include <cstdio>
 #include <iostream>
 #include <mutex>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
+#include "fisura/project.h"
 #include "fisura/train.h"
 
 namespace
@@ -74,6 +76,71 @@ private:
     std::chrono::steady_clock::time_point last_{};
 };
 
+/// Records every epoch and notice into the project's run and saves project.json after each epoch,
+/// so a crash mid-run still leaves the history up to the last epoch; forwards everything.
+class ProjectTrainSink final : public fisura::TrainSink
+{
+public:
+    ProjectTrainSink(fisura::TrainSink& inner, fisura::Project& project, std::string runId)
+        : inner_(inner), project_(project), runId_(std::move(runId))
+    {
+    }
+    void started(const fisura::TrainStarted& s) override { inner_.started(s); }
+    void batch(const fisura::BatchProgress& b) override { inner_.batch(b); }
+    void epoch(const fisura::EpochMetrics& m) override
+    {
+        inner_.epoch(m);
+        project_.recordEpoch(runId_, m);
+        save();
+    }
+    void notice(const std::string& code, const std::string& message) override
+    {
+        inner_.notice(code, message);
+        if (auto* run = project_.findRun(runId_))
+            run->notices.push_back(code + ": " + message);
+    }
+    /// Saves the project; the first failure is reported on stderr, later ones are not repeated.
+    bool save()
+    {
+        const fisura::Status s = project_.save();
+        if (!s && !warned_) {
+            warned_ = true;
+            std::fprintf(stderr, "fisura-cli: warning: cannot save the project: %s\n",
+                         s.toString().c_str());
+        }
+        return s.isOk();
+    }
+
+private:
+    fisura::TrainSink& inner_;
+    fisura::Project& project_;
+    std::string runId_;
+    bool warned_ = false;
+};
+
+[[noreturn]] void failWith(const fisura::Status& s, const std::string& what)
+{
+    std::cerr << "fisura-cli: " << what << ": " << s.toString() << "\n";
+    std::cout << nlohmann::json{{"error", fisura::errorCodeName(s.code())}, {"detail", s.detail()}}
+                     .dump(2)
+              << "\n";
+    throw CLI::RuntimeError(s.code() == fisura::ErrorCode::Cancelled ? 130 : 1);
+}
+
+/// Opens the project, adds the dataset when it is new and starts a run record (saved).
+std::string beginProjectRun(fisura::Project& project, fisura::TrainOptions& o,
+                            const std::string& datasetName, bool quiet)
+{
+    const std::string datasetId = project.addDataset(o.dataDir, o.task, datasetName);
+    const std::string runId = project.beginRun(o, datasetId);
+    if (fisura::Status s = project.save(); !s)
+        failWith(s, "cannot save the project");
+    if (!quiet)
+        std::fprintf(stderr, "project: %s, run %s, model %s\n", project.dir().c_str(),
+                     runId.c_str(), o.outPath.c_str());
+    return runId;
+}
+
 } // namespace
 
 void registerTrainCommand(CLI::App& app)
@@ -81,6 +148,7 @@ void registerTrainCommand(CLI::App& app)
     struct Args {
         std::string task = "segment", precision = "auto", batch = "auto", schedule = "onecycle";
         fisura::TrainOptions o;
+        std::string project, datasetName;
         bool quiet = false, cpu = false;
     };
     auto args = std::make_shared<Args>();
@@ -89,7 +157,13 @@ void registerTrainCommand(CLI::App& app)
         ->check(CLI::IsMember({"classify", "segment", "anomaly"}))
         ->capture_default_str();
     cmd->add_option("--data", args->o.dataDir, "Dataset folder")->required();
-    cmd->add_option("--out", args->o.outPath, "Model file to write")->required();
+    cmd->add_option("--out", args->o.outPath,
+                    "Model file to write (required without --project; with it, default "
+                    "PROJECT/models/RUN.fisura)");
+    cmd->add_option("--project", args->project,
+                    "Record the run in this Fisura project (a folder holding project.json)");
+    cmd->add_option("--dataset-name", args->datasetName,
+                    "Name of the dataset in the project when it is added (default: folder name)");
     cmd->add_option("--epochs", args->o.epochs, "Epochs")
         ->check(CLI::Range(1, 100000))
         ->capture_default_str();
@@ -136,19 +210,38 @@ void registerTrainCommand(CLI::App& app)
             if (o.batchSize < 1)
                 throw CLI::ValidationError("--batch", "must be auto or a positive number");
         }
+        if (o.outPath.empty() && args->project.empty())
+            throw CLI::RequiredError("--out (or --project)");
+        std::optional<fisura::Project> project;
+        std::string runId;
+        if (!args->project.empty()) {
+            auto opened = fisura::Project::open(args->project);
+            if (!opened)
+                failWith(opened.status(), "cannot open the project " + args->project);
+            project = std::move(*opened);
+            runId = beginProjectRun(*project, o, args->datasetName, args->quiet);
+        }
         std::signal(SIGINT, onTrainSignal);
         std::signal(SIGTERM, onTrainSignal);
-        CliTrainSink sink(args->quiet);
-        auto r = fisura::train(o, g_trainCancel, &sink);
-        if (!r) {
-            std::cerr << "fisura-cli: train failed: " << r.status().toString() << "\n";
-            std::cout << nlohmann::json{{"error", fisura::errorCodeName(r.status().code())},
-                                        {"detail", r.status().detail()}}
-                             .dump(2)
-                      << "\n";
-            throw CLI::RuntimeError(r.status().code() == fisura::ErrorCode::Cancelled ? 130 : 1);
+        CliTrainSink cliSink(args->quiet);
+        std::optional<ProjectTrainSink> projectSink;
+        if (project)
+            projectSink.emplace(cliSink, *project, runId);
+        fisura::TrainSink* sink = projectSink ? static_cast<fisura::TrainSink*>(&*projectSink)
+                                              : static_cast<fisura::TrainSink*>(&cliSink);
+        auto r = fisura::train(o, g_trainCancel, sink);
+        if (project) {
+            project->finishRun(runId, r);
+            projectSink->save();
         }
-        std::cout << fisura::toJson(*r) << "\n";
+        if (!r)
+            failWith(r.status(), "train failed");
+        nlohmann::json summary = nlohmann::json::parse(fisura::toJson(*r));
+        if (project) {
+            summary["project"] = project->dir();
+            summary["run"] = runId;
+        }
+        std::cout << summary.dump(2) << "\n";
         if (r->cancelled)
             throw CLI::RuntimeError(130);
         throw CLI::Success(); // done: main() must not go on to print the help

@@ -1,6 +1,5 @@
 // Projects: project.json round trips, path rules, atomic saves that survive interruption, refusal
-// of newer or broken files, run records for every way a run ends, Save As, and the JSON of
-// TrainOptions.
+// of newer or broken files, run records for every way a run ends, and Save As.
 #include <QtTest>
 
 #include <QDir>
@@ -14,16 +13,13 @@
 #include <fstream>
 
 #include "fisura/project.h"
+#include "project_fixtures.h"
 
 using namespace fisura;
+using namespace fisura::test;
 
 namespace
 {
-
-QString q(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 
 std::string path(const QTemporaryDir& d, const QString& rel)
 {
@@ -55,67 +51,6 @@ void writeText(const std::string& file, const QByteArray& text)
     QFile f(q(file));
     QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
     f.write(text);
-}
-
-EpochMetrics fullMetrics(int epoch)
-{
-    EpochMetrics m;
-    m.epoch = epoch;
-    double v = 0.01 + epoch;
-    for (double* f : {&m.trainLoss, &m.valLoss,         &m.learningRate,
-                      &m.seconds,   &m.imagesPerSecond, &m.accuracy,
-                      &m.precision, &m.recall,          &m.f1,
-                      &m.iou,       &m.segF1,           &m.segPrecision,
-                      &m.segRecall, &m.bestThreshold,   &m.iouAtBest,
-                      &m.f1AtBest,  &m.precisionAtBest, &m.recallAtBest,
-                      &m.errorMean, &m.errorP50,        &m.errorP95,
-                      &m.errorP99,  &m.errorMax,        &m.anomalyThreshold,
-                      &m.score})
-        *f = (v += 0.125);
-    m.gpuPeakBytes = 123456789012ull;
-    m.improved = true;
-    return m;
-}
-
-void compareMetrics(const EpochMetrics& a, const EpochMetrics& b)
-{
-    QCOMPARE(q(toJson(a)), q(toJson(b)));
-    QCOMPARE(a.epoch, b.epoch);
-    QCOMPARE(a.anomalyThreshold, b.anomalyThreshold);
-    QCOMPARE(a.gpuPeakBytes, b.gpuPeakBytes);
-    QCOMPARE(a.improved, b.improved);
-}
-
-TrainOptions fullOptions()
-{
-    TrainOptions o;
-    o.task = TaskKind::Classify;
-    o.dataDir = "/data/sdnet";
-    o.outPath = "/out/m.fisura";
-    o.checkpointPath = "/out/m.ckpt";
-    o.resumeFrom = "/out/old.ckpt";
-    o.splitPath = "/out/split.json";
-    o.epochs = 7;
-    o.batchSize = 48;
-    o.precision = Precision::BF16;
-    o.preferCpu = true;
-    o.model = {ModelType::Classifier, 224, 3, 5, 24};
-    o.learningRate = 3e-4;
-    o.weightDecay = 5e-5;
-    o.schedule = Schedule::Cosine;
-    o.clipNorm = 0;
-    o.patience = 0;
-    o.valFraction = 0.25;
-    o.seed = 18446744073709551615ull;
-    o.augment = false;
-    o.loaderThreads = 3;
-    o.prefetch = 9;
-    o.maxBatchesPerEpoch = 11;
-    o.stopAfterEpoch = 4;
-    o.scan.rules = {{"D/CD", "cracked"}, {"UD", "uncracked"}};
-    o.scan.verify = false;
-    o.scan.threads = 2;
-    return o;
 }
 
 TrainResult resultWith(double seconds)
@@ -576,109 +511,6 @@ private Q_SLOTS:
         QVERIFY(!again);
         QCOMPARE(again.status().code(), ErrorCode::InvalidArgument);
         QCOMPARE(q(Project::open(tmp.path().toStdString())->name()), QStringLiteral("a"));
-    }
-
-    void trainOptionsRoundTrip()
-    {
-        const TrainOptions o = fullOptions();
-        auto back = trainOptionsFromJson(toJson(o));
-        QVERIFY2(back, back.status().toString().c_str());
-        QCOMPARE(q(toJson(*back)), q(toJson(o)));
-        QCOMPARE(back->task, TaskKind::Classify);
-        QCOMPARE(q(back->resumeFrom), q(o.resumeFrom));
-        QCOMPARE(back->precision, Precision::BF16);
-        QCOMPARE(back->model.type, ModelType::Classifier);
-        QCOMPARE(back->model.inputSize, 224);
-        QCOMPARE(back->model.classes, 3);
-        QCOMPARE(back->model.depth, 5);
-        QCOMPARE(back->model.width, 24);
-        QCOMPARE(back->schedule, Schedule::Cosine);
-        QCOMPARE(back->seed, o.seed);
-        QCOMPARE(back->stopAfterEpoch, 4);
-        QCOMPARE(back->scan.rules.size(), size_t(2));
-        QCOMPARE(q(back->scan.rules[0].folder), QStringLiteral("D/CD"));
-        QCOMPARE(q(back->scan.rules[1].className), QStringLiteral("uncracked"));
-        QCOMPARE(back->scan.verify, false);
-        QCOMPARE(back->valFraction, 0.25);
-        const QJsonObject j =
-            QJsonDocument::fromJson(QByteArray::fromStdString(toJson(o))).object();
-        QCOMPARE(j[QStringLiteral("precision")].toString(), QStringLiteral("bf16"));
-        QCOMPARE(j[QStringLiteral("model")][QStringLiteral("type")].toString(),
-                 QStringLiteral("classifier"));
-
-        // Unknown keys are ignored, missing ones keep the defaults.
-        auto partial = trainOptionsFromJson(R"({"epochs":3,"future_option":true})");
-        QVERIFY(partial);
-        QCOMPARE(partial->epochs, 3);
-        QCOMPARE(partial->learningRate, TrainOptions().learningRate);
-    }
-
-    void trainOptionsBadValues_data()
-    {
-        QTest::addColumn<QString>("text");
-        QTest::addColumn<QString>("mentions");
-        QTest::newRow("not json") << QStringLiteral("epochs=3") << QString();
-        QTest::newRow("array") << QStringLiteral("[]") << QString();
-        QTest::newRow("zero epochs")
-            << QStringLiteral(R"({"epochs":0})") << QStringLiteral("epochs");
-        QTest::newRow("epochs text")
-            << QStringLiteral(R"({"epochs":"3"})") << QStringLiteral("epochs");
-        QTest::newRow("task") << QStringLiteral(R"({"task":"paint"})") << QStringLiteral("paint");
-        QTest::newRow("precision")
-            << QStringLiteral(R"({"precision":"fp8"})") << QStringLiteral("precision");
-        QTest::newRow("schedule") << QStringLiteral(R"({"schedule":"linear"})")
-                                  << QStringLiteral("schedule");
-        QTest::newRow("model type")
-            << QStringLiteral(R"({"model":{"type":"vit"}})") << QStringLiteral("model.type");
-        QTest::newRow("model size") << QStringLiteral(R"({"model":{"input_size":-4}})")
-                                    << QStringLiteral("model.input_size");
-        QTest::newRow("negative seed")
-            << QStringLiteral(R"({"seed":-1})") << QStringLiteral("seed");
-        QTest::newRow("val fraction")
-            << QStringLiteral(R"({"val_fraction":1.5})") << QStringLiteral("val_fraction");
-        QTest::newRow("learning rate")
-            << QStringLiteral(R"({"learning_rate":0})") << QStringLiteral("learning_rate");
-        QTest::newRow("bool") << QStringLiteral(R"({"augment":1})") << QStringLiteral("augment");
-        QTest::newRow("rules") << QStringLiteral(R"({"scan":{"rules":[{"folder":1}]}})")
-                               << QStringLiteral("scan.rules");
-    }
-
-    void trainOptionsBadValues()
-    {
-        QFETCH(QString, text);
-        QFETCH(QString, mentions);
-        auto o = trainOptionsFromJson(text.toStdString());
-        QVERIFY(!o);
-        QCOMPARE(o.status().code(), ErrorCode::InvalidArgument);
-        QVERIFY2(q(o.status().detail()).contains(mentions), o.status().detail().c_str());
-    }
-
-    void epochMetricsFromJsonRoundTrip()
-    {
-        const EpochMetrics m = fullMetrics(3);
-        auto back = epochMetricsFromJson(toJson(m));
-        QVERIFY(back);
-        compareMetrics(*back, m);
-        auto sparse = epochMetricsFromJson(toJson(EpochMetrics{}));
-        QVERIFY(sparse);
-        QCOMPARE(sparse->iou, -1.0);
-        QVERIFY(!epochMetricsFromJson("nope"));
-        QVERIFY(!epochMetricsFromJson(R"({"improved":"yes"})"));
-    }
-
-    void runStateNamesAndTime()
-    {
-        for (RunState s : {RunState::Running, RunState::Finished, RunState::Cancelled,
-                           RunState::Paused, RunState::Failed}) {
-            RunState back = RunState::Running;
-            QVERIFY(parseRunState(runStateName(s), back));
-            QCOMPARE(back, s);
-        }
-        RunState x;
-        QVERIFY(!parseRunState("dancing", x));
-        QVERIFY(QRegularExpression(QStringLiteral("^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ$"))
-                    .match(q(utcNowIso()))
-                    .hasMatch());
     }
 };
 

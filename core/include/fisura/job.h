@@ -54,15 +54,21 @@ private:
     std::function<void(const Progress&)> fn_;
 };
 
-/// Turns "done k of n" into Progress with an ETA (throughput-based, smoothed) and throttles
-/// reports to at most one per `minInterval` (the first and the last always go out).
+/// Turns "done k of n" into Progress with an ETA and throttles reports to at most one per
+/// `minInterval` (the first and the last always go out). The rate behind the ETA is measured over
+/// windows of at least a second and smoothed in time, so work that arrives in bursts (many rows
+/// within microseconds, then nothing for seconds) still gives a steady, honest ETA.
 class ProgressTracker
 {
 public:
     using Clock = std::chrono::steady_clock;
+    /// Where the tracker reads the time (tests pass a fake clock).
+    using ClockFunction = std::function<Clock::time_point()>;
 
     ProgressTracker(ProgressSink* sink, double total,
                     std::chrono::milliseconds minInterval = std::chrono::milliseconds(100));
+    ProgressTracker(ProgressSink* sink, double total, std::chrono::milliseconds minInterval,
+                    ClockFunction clock);
 
     /// Report that `done` units of `total` are complete.
     void update(double done, const std::string& message = {});
@@ -72,15 +78,19 @@ public:
     Progress last() const { return last_; }
 
 private:
+    double rate(double done, Clock::time_point now, double elapsed);
+
     ProgressSink* sink_;
     double total_;
     std::chrono::milliseconds minInterval_;
+    ClockFunction clock_;
     Clock::time_point start_;
     Clock::time_point lastReport_;
     bool reportedOnce_ = false;
-    double smoothedRate_ = -1.0; // units per second
-    double lastDone_ = 0.0;
-    Clock::time_point lastDoneTime_;
+    double smoothedRate_ = -1.0;    // units per second
+    Clock::time_point windowStart_; // the open rate window: since when, and the work done then
+    double windowDone_ = 0.0;
+    bool windowAligned_ = false; // the first window (job start to first update) has closed
     Progress last_;
 };
 

@@ -5,7 +5,7 @@
 
 #include "project/project_paths.h"
 
-using nlohmann::json;
+using json = nlohmann::ordered_json; // keys in the order written: "format" and "schema" first
 
 namespace fisura
 {
