@@ -13,6 +13,7 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/train/trainlog.cpp src/train/trainlog.h
     src/train/trainmeta.h
     src/train/trainpane.cpp src/train/trainpane.h
+    src/train/trainpaneruns.cpp
     src/train/trainplot.cpp src/train/trainplot.h
     src/train/trainsetup.cpp src/train/trainsetup.h
 )

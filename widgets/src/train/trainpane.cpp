@@ -16,8 +16,6 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
-#include <filesystem>
-
 #include "common/errortext.h"
 #include "common/jobrunner.h"
 #include "fisura/evaluate.h"
@@ -34,17 +32,6 @@
 
 namespace fisura::ui
 {
-
-namespace
-{
-
-bool fileExists(const std::string& path)
-{
-    std::error_code ec;
-    return !path.empty() && std::filesystem::is_regular_file(path, ec);
-}
-
-} // namespace
 
 TrainPane::TrainPane(QWidget* parent)
     : Pane(parent), machineJob_(new JobRunner(this)), heading_(new QLabel(this)),
@@ -366,7 +353,7 @@ void TrainPane::updateButtons()
     resume_->setEnabled(idle && r && TrainController::canResume(*r));
     setup_->setEnabled(idle);
     const ProjectRun* shown = findRun(shownRun_);
-    analyze_->setEnabled(shown && fileExists(shown->modelPath));
+    analyze_->setEnabled(shown && hasModel(*shown));
     if (!open && idle)
         showMessage(tr("Open or create a project (File menu) to train a model."));
     else if (open && idle && !setup_->datasetPicker()->hasDataset())
@@ -538,79 +525,13 @@ void TrainPane::onFinished(const QString& runId, const Status& status)
     if (run && status && run->state == RunState::Finished)
         progress_->setValue(1000);
     updateButtons();
-    if (run && fileExists(run->modelPath))
+    if (run && hasModel(*run))
         evaluateRun(runId);
     if (run && run->state == RunState::Finished)
         tabs_->setCurrentIndex(1); // the results of a finished run come first
     else
         results_->setBusy(tr("This run has no model yet."));
     Q_EMIT runFinished(runId);
-}
-
-void TrainPane::onRunsSelected(const QStringList& ids)
-{
-    updateButtons();
-    if (ids.isEmpty() || (controller_->isRunning() && ids == QStringList{controller_->runId()}))
-        return; // the live curves stay
-    if (controller_->isRunning())
-        return; // keep the live view while a job runs; selection only picks runs to resume
-    std::vector<TrainPlot::RunCurves> curves;
-    for (const QString& id : ids)
-        if (const ProjectRun* r = findRun(id))
-            curves.push_back(
-                {QLocale().toString(
-                     QDateTime::fromString(QString::fromStdString(r->startedAt), Qt::ISODate)
-                         .toLocalTime(),
-                     QLocale::ShortFormat),
-                 r->task, r->history});
-    plot_->showRuns(curves);
-    counters_->clear();
-    if (ids.size() == 1) {
-        evaluateRun(ids.front());
-    } else {
-        evaluator_->cancel();
-        shownRun_.clear();
-        results_->clear();
-        results_->setBusy(tr("Select one run to see its results."));
-    }
-    updateButtons();
-}
-
-void TrainPane::evaluateRun(const QString& runId)
-{
-    const ProjectRun* run = findRun(runId);
-    shownRun_ = runId;
-    if (!run)
-        return;
-    results_->clear();
-    results_->setRun(*run);
-    if (!fileExists(run->modelPath)) {
-        results_->setBusy(tr("This run has no model yet."));
-        Q_EMIT resultsShown(runId);
-        return;
-    }
-    results_->setBusy(tr("Evaluating the model on the validation images…"));
-    evaluator_->evaluate(*run);
-}
-
-void TrainPane::onThresholdChosen(double threshold)
-{
-    const ProjectRun* run = findRun(shownRun_);
-    if (!run || !session_)
-        return;
-    const Status s = setModelThreshold(run->modelPath, threshold);
-    if (!s) {
-        showMessage(tr("The threshold could not be saved: %1").arg(errorMessage(s)), true);
-        return;
-    }
-    const std::string id = run->id;
-    session_->update([&](Project& p) {
-        if (ProjectRun* r = p.findRun(id))
-            r->threshold = threshold;
-    });
-    Q_EMIT statusMessage(
-        tr("The model now uses the threshold %1.").arg(QLocale().toString(threshold, 'f', 2)),
-        5000);
 }
 
 void TrainPane::pollTelemetry()

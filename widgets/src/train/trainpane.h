@@ -107,6 +107,7 @@ private:
     void evaluateRun(const QString& runId);
     void pollTelemetry();
     const ProjectRun* findRun(const QString& id) const;
+    static bool hasModel(const ProjectRun& run);
 
     QPointer<ProjectSession> session_;
     TelemetrySource telemetry_;
