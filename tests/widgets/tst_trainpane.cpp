@@ -321,6 +321,30 @@ private Q_SLOTS:
         QVERIFY(session.project().runs().empty());
     }
 
+    void failedRunSaysWhatAndWhatToDo()
+    {
+        // A folder without images/ and masks/: the trainer refuses it; the run is recorded as
+        // failed, and the pane says what failed and what to do, now and when it is selected.
+        const QString empty = tmp_.filePath(QStringLiteral("empty-dataset"));
+        QVERIFY(QDir().mkpath(empty));
+        ProjectSession session;
+        TrainPane pane;
+        setUp(session, pane, empty, 1);
+        QSignalSpy ended(&pane, &TrainPane::runFinished);
+        QVERIFY(pane.startTraining());
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 10000);
+        const QString id = ended.at(0).at(0).toString();
+        const ProjectRun* run = session.project().findRun(id.toStdString());
+        QCOMPARE(run->state, RunState::Failed);
+        QVERIFY(!run->errorCode.empty());
+        QVERIFY(pane.message().startsWith(QStringLiteral("Training failed")));
+        pane.runsList()->select({});
+        pane.runsList()->select({id});
+        auto* counters = pane.findChild<QLabel*>(QStringLiteral("trainCounters"));
+        QVERIFY(counters->text().startsWith(QStringLiteral("This run failed")));
+        QVERIFY(!button(pane, "resumeButton")->isEnabled());
+    }
+
     void noticesAreTranslatedSentences()
     {
         const QString oom = TrainLog::noticeText(

@@ -81,6 +81,9 @@ TrainPane::TrainPane(QWidget* parent)
             Q_EMIT analyzeWithModel(QString::fromStdString(r->modelPath));
     });
     connect(setup_, &TrainSetupPanel::changed, this, &TrainPane::refreshPolicy);
+    connect(setup_, &TrainSetupPanel::taskChanged, this, [this](TaskKind task) {
+        setup_->datasetPicker()->rescan(task); // counts and problems depend on the task
+    });
     connect(setup_->datasetPicker(), &DatasetPicker::datasetChanged, this,
             &TrainPane::onDatasetChanged);
     connect(setup_->datasetPicker(), &DatasetPicker::folderChosen, this,

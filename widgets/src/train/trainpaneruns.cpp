@@ -16,6 +16,7 @@
 #include "train/runevaluator.h"
 #include "train/runslist.h"
 #include "train/traincontroller.h"
+#include "train/trainlog.h"
 #include "train/trainplot.h"
 
 namespace fisura::ui
@@ -45,6 +46,16 @@ void TrainPane::onRunsSelected(const QStringList& ids)
                  r->task, r->history});
     plot_->showRuns(curves);
     counters_->clear();
+    if (const ProjectRun* r = ids.size() == 1 ? findRun(ids.front()) : nullptr;
+        r && r->state == RunState::Failed) {
+        ErrorCode code = ErrorCode::Internal; // the record keeps the code's stable name
+        for (int c = int(ErrorCode::Ok); c <= int(ErrorCode::Internal); ++c)
+            if (r->errorCode == errorCodeName(ErrorCode(c)))
+                code = ErrorCode(c);
+        counters_->setText(
+            tr("This run failed: %1\n%2")
+                .arg(errorMessage(Status(code, r->errorDetail)), TrainLog::failureHint(code)));
+    }
     if (ids.size() == 1) {
         evaluateRun(ids.front());
     } else {

@@ -58,6 +58,7 @@ TrainSetupPanel::TrainSetupPanel(QWidget* parent)
 
     connect(task_, &QComboBox::currentIndexChanged, this, [this] {
         updateFootprint();
+        Q_EMIT taskChanged(task());
         Q_EMIT changed();
     });
     connect(size_, &QComboBox::currentIndexChanged, this, &TrainSetupPanel::onSizeChosen);

@@ -55,6 +55,8 @@ public:
 Q_SIGNALS:
     /// Something that changes the job (and so the policy preview) changed.
     void changed();
+    /// The task was changed (the dataset is scanned again for it).
+    void taskChanged(fisura::TaskKind task);
 
 private:
     void buildAdvanced();
