@@ -72,55 +72,9 @@ TrainPane::TrainPane(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(split);
 
-    connect(start_, &QPushButton::clicked, this, &TrainPane::startTraining);
-    connect(pause_, &QPushButton::clicked, this, &TrainPane::pauseTraining);
-    connect(resume_, &QPushButton::clicked, this, &TrainPane::resumeTraining);
-    connect(cancel_, &QPushButton::clicked, this, &TrainPane::cancelTraining);
-    connect(analyze_, &QPushButton::clicked, this, [this] {
-        if (const ProjectRun* r = findRun(shownRun_))
-            Q_EMIT analyzeWithModel(QString::fromStdString(r->modelPath));
-    });
-    connect(setup_, &TrainSetupPanel::changed, this, &TrainPane::refreshPolicy);
-    connect(setup_, &TrainSetupPanel::taskChanged, this, [this](TaskKind task) {
-        setup_->datasetPicker()->rescan(task); // counts and problems depend on the task
-    });
-    connect(setup_->datasetPicker(), &DatasetPicker::datasetChanged, this,
-            &TrainPane::onDatasetChanged);
-    connect(setup_->datasetPicker(), &DatasetPicker::folderChosen, this,
-            &TrainPane::onFolderChosen);
-    connect(setup_->datasetPicker(), &DatasetPicker::scanned, this, &TrainPane::updateButtons);
-    connect(runs_, &RunsList::selectionChanged, this, &TrainPane::onRunsSelected);
-    connect(results_, &TrainResultsView::thresholdChosen, this, &TrainPane::onThresholdChosen);
-    connect(evaluator_, &RunEvaluator::reportReady, this,
-            [this](const QString& id, const EvaluationReport& report) {
-                if (id != shownRun_)
-                    return;
-                results_->setReport(report);
-                Q_EMIT resultsShown(id);
-            });
-    connect(evaluator_, &RunEvaluator::failed, this, [this](const QString& id, const Status& s) {
-        if (id != shownRun_)
-            return;
-        results_->setBusy(tr("The model could not be evaluated: %1").arg(errorMessage(s)));
-        Q_EMIT resultsShown(id);
-    });
-    connect(telemetryTimer_, &QTimer::timeout, this, &TrainPane::pollTelemetry);
-    telemetryTimer_->setInterval(1000);
+    connectParts();
     connectController();
-
-    preview_->setDetecting();
-    auto machine = std::make_shared<MachineInfo>();
-    machineJob_->start([machine](const CancelToken&, ProgressSink*) {
-        *machine = queryMachine(); // CUDA initialisation can take seconds: off the GUI thread
-        return Status::ok();
-    });
-    connect(
-        machineJob_, &JobRunner::finished, this,
-        [this, machine](const Status&) {
-            if (!haveMachine_)
-                setMachine(*machine);
-        },
-        Qt::SingleShotConnection);
+    queryMachineInBackground();
     retranslateUi();
     refreshProject();
 }
@@ -186,6 +140,61 @@ QWidget* TrainPane::buildRight()
     split->addWidget(runsPage);
     split->setStretchFactor(0, 3);
     return split;
+}
+
+void TrainPane::connectParts()
+{
+    connect(start_, &QPushButton::clicked, this, &TrainPane::startTraining);
+    connect(pause_, &QPushButton::clicked, this, &TrainPane::pauseTraining);
+    connect(resume_, &QPushButton::clicked, this, &TrainPane::resumeTraining);
+    connect(cancel_, &QPushButton::clicked, this, &TrainPane::cancelTraining);
+    connect(analyze_, &QPushButton::clicked, this, [this] {
+        if (const ProjectRun* r = findRun(shownRun_))
+            Q_EMIT analyzeWithModel(QString::fromStdString(r->modelPath));
+    });
+    connect(setup_, &TrainSetupPanel::changed, this, &TrainPane::refreshPolicy);
+    connect(setup_, &TrainSetupPanel::taskChanged, this, [this](TaskKind task) {
+        setup_->datasetPicker()->rescan(task); // counts and problems depend on the task
+    });
+    connect(setup_->datasetPicker(), &DatasetPicker::datasetChanged, this,
+            &TrainPane::onDatasetChanged);
+    connect(setup_->datasetPicker(), &DatasetPicker::folderChosen, this,
+            &TrainPane::onFolderChosen);
+    connect(setup_->datasetPicker(), &DatasetPicker::scanned, this, &TrainPane::updateButtons);
+    connect(runs_, &RunsList::selectionChanged, this, &TrainPane::onRunsSelected);
+    connect(results_, &TrainResultsView::thresholdChosen, this, &TrainPane::onThresholdChosen);
+    connect(evaluator_, &RunEvaluator::reportReady, this,
+            [this](const QString& id, const EvaluationReport& report) {
+                if (id != shownRun_)
+                    return;
+                results_->setReport(report);
+                Q_EMIT resultsShown(id);
+            });
+    connect(evaluator_, &RunEvaluator::failed, this, [this](const QString& id, const Status& s) {
+        if (id != shownRun_)
+            return;
+        results_->setBusy(tr("The model could not be evaluated: %1").arg(errorMessage(s)));
+        Q_EMIT resultsShown(id);
+    });
+    connect(telemetryTimer_, &QTimer::timeout, this, &TrainPane::pollTelemetry);
+    telemetryTimer_->setInterval(1000);
+}
+
+void TrainPane::queryMachineInBackground()
+{
+    preview_->setDetecting();
+    auto machine = std::make_shared<MachineInfo>();
+    machineJob_->start([machine](const CancelToken&, ProgressSink*) {
+        *machine = queryMachine(); // CUDA initialisation can take seconds: off the GUI thread
+        return Status::ok();
+    });
+    connect(
+        machineJob_, &JobRunner::finished, this,
+        [this, machine](const Status&) {
+            if (!haveMachine_)
+                setMachine(*machine);
+        },
+        Qt::SingleShotConnection);
 }
 
 void TrainPane::connectController()

@@ -91,7 +91,9 @@ protected:
 private:
     QWidget* buildLeft();
     QWidget* buildRight();
+    void connectParts();
     void connectController();
+    void queryMachineInBackground();
     void refreshProject();
     void refreshPolicy();
     void updateButtons();
