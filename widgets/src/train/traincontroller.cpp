@@ -85,7 +85,9 @@ TrainController::~TrainController()
 
 bool TrainController::canResume(const ProjectRun& run)
 {
-    if (run.state != RunState::Paused && run.state != RunState::Cancelled)
+    // Paused and cancelled runs, failed ones that got past an epoch, and "running" records left
+    // by a crash (resume() refuses while a job runs here) all continue from their checkpoint.
+    if (run.state == RunState::Finished)
         return false;
     std::error_code ec;
     return !run.checkpointPath.empty() && std::filesystem::is_regular_file(run.checkpointPath, ec);

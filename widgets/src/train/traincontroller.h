@@ -40,7 +40,8 @@ public:
     /// the model, checkpoint and split paths) and start training it. Fails without a project or
     /// while another job runs; training errors arrive later through finished().
     Status start(TrainOptions options, const QString& datasetId);
-    /// Continue a paused or cancelled run from its checkpoint (same options, same record).
+    /// Continue a run that did not finish (paused, cancelled, failed, or left "running" by a
+    /// crash) from its checkpoint, with the same options and record.
     Status resume(const QString& runId);
     /// Finish the current epoch, keep its checkpoint and stop (the run becomes paused).
     void pause();
@@ -52,7 +53,7 @@ public:
     bool isRunning() const { return phase_ != Phase::Idle; }
     Phase phase() const { return phase_; }
     QString runId() const { return runId_; }
-    /// Whether the run's checkpoint exists and its state allows resuming.
+    /// Whether the run can continue: it did not finish and its checkpoint exists.
     static bool canResume(const ProjectRun& run);
 
 Q_SIGNALS:
