@@ -244,6 +244,35 @@ private Q_SLOTS:
         QCOMPARE(train(wrong).status().code(), ErrorCode::Corrupt);
     }
 
+    void pauseRequestedEndsAfterTheEpoch()
+    {
+        QTemporaryDir tmp;
+        TrainOptions o = segOptions(tmp.filePath(QStringLiteral("p.fisura")));
+        o.epochs = 5;
+        // Asked mid-epoch (on the first batch), the pause takes effect when that epoch ends.
+        struct PauseSink final : TrainSink {
+            CancelToken pause;
+            void batch(const BatchProgress&) override { pause.cancel(); }
+        } sink;
+        sink.pause = o.pauseRequested;
+        auto r = train(o, {}, &sink);
+        QVERIFY2(r, r.status().toString().c_str());
+        QVERIFY(r->paused);
+        QVERIFY(!r->cancelled);
+        QCOMPARE(r->epochsRun, 1);
+        QCOMPARE(int(r->history.size()), 1);
+        QVERIFY(std::any_of(r->notices.begin(), r->notices.end(),
+                            [](const std::string& n) { return n.rfind("paused:", 0) == 0; }));
+        // Resuming with a fresh flag runs to the end.
+        TrainOptions rest = o;
+        rest.pauseRequested = CancelToken();
+        rest.resumeFrom = r->checkpointPath;
+        auto done = train(rest);
+        QVERIFY2(done, done.status().toString().c_str());
+        QVERIFY(!done->paused);
+        QCOMPARE(done->epochsRun, 5);
+    }
+
     void outOfMemoryHalvesBatch()
     {
         QTemporaryDir tmp;

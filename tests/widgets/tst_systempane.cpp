@@ -11,9 +11,9 @@
 #include <QTreeWidget>
 
 #include "common/qcp.h"
-#include "system/systempane.h"
 #include "common/telemetryplot.h"
 #include "common/usagegauge.h"
+#include "system/systempane.h"
 
 using namespace fisura;
 using namespace fisura::ui;
@@ -225,7 +225,11 @@ private Q_SLOTS:
     {
         SystemPane pane;
         pane.setMachine(cpuMachine());
+        QVERIFY(!pane.telemetryHistory()); // no sampler yet
         pane.startTelemetry(10);
+        QVERIFY(pane.telemetryHistory());
+        // Other panes (Train) read the same history.
+        QTRY_VERIFY_WITH_TIMEOUT(pane.telemetryHistory()->snapshot(60).size() >= 2, 5000);
         QTRY_VERIFY_WITH_TIMEOUT(
             pane.telemetryPlot()->plot()->graph(TelemetryPlot::Ram)->dataCount() >= 3, 5000);
         QVERIFY(pane.gauge()->cpuPercent() >= 0);

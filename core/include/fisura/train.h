@@ -43,6 +43,9 @@ struct TrainOptions {
     int prefetch = 0;           ///< 0 = 2 x loader threads
     int maxBatchesPerEpoch = 0; ///< 0 = the whole training split (benchmarks and tests cap it)
     int stopAfterEpoch = 0;     ///< > 0: stop cleanly after this epoch, as a pause (resume later)
+    /// Pause while running: set it from any thread and the job stops cleanly at the end of the
+    /// current epoch, as stopAfterEpoch does (the result says paused). Copies share the flag.
+    CancelToken pauseRequested;
     ScanOptions scan;
 };
 

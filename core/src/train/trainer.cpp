@@ -781,7 +781,9 @@ Result<TrainResult> train(const TrainOptions& o, const CancelToken& cancel, Trai
                           "no improvement for " + std::to_string(st.badEpochs) + " epochs");
                 break;
             }
-            if (o.stopAfterEpoch > 0 && st.epochsDone >= o.stopAfterEpoch && epoch + 1 < o.epochs) {
+            const bool pauseNow = (o.stopAfterEpoch > 0 && st.epochsDone >= o.stopAfterEpoch) ||
+                                  o.pauseRequested.isCancelled();
+            if (pauseNow && epoch + 1 < o.epochs) {
                 res.paused = true;
                 ev.notice("paused",
                           "stopped after epoch " + std::to_string(st.epochsDone) + " as asked");

@@ -140,6 +140,11 @@ void SystemPane::startTelemetry(double hz)
     rebuild();
 }
 
+const fisura::TelemetryHistory* SystemPane::telemetryHistory() const
+{
+    return sampler_ ? &sampler_->history() : nullptr;
+}
+
 void SystemPane::stopTelemetry()
 {
     poll_->stop();

@@ -51,6 +51,8 @@ public:
     UsageGauge* gauge() const { return gauge_; }
     TelemetryPlot* telemetryPlot() const { return plot_; }
     MemoryBar* memoryBar() const { return memoryBar_; }
+    /// The sampler's history (null before startTelemetry()): other panes plot from it.
+    const fisura::TelemetryHistory* telemetryHistory() const;
     /// "Release GPU memory": hands LibTorch's cached blocks back to the driver.
     QAction* releaseGpuMemoryAction() const { return releaseAction_; }
 

@@ -1,0 +1,363 @@
+// The Train pane end to end on tiny data (offscreen, CPU): a project made from demo data, a short
+// run paused after its first epoch and resumed to the end, a second run cancelled; the files,
+// the run records, the plotted series and the model are checked. Also: cancel answers within
+// half a second, a start on a missing folder says why in words, the policy preview gives a
+// reason for every row, and several runs overlay.
+#include <QtTest>
+
+#include <QComboBox>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QTreeWidget>
+
+#include <filesystem>
+
+#include "common/errortext.h"
+#include "fisura/model.h"
+#include "fisura/project.h"
+#include "fisura/synth.h"
+#include "project/projectsession.h"
+#include "train/datasetpicker.h"
+#include "train/policypreview.h"
+#include "train/resultsview.h"
+#include "train/runslist.h"
+#include "train/traincontroller.h"
+#include "train/trainlog.h"
+#include "train/trainpane.h"
+#include "train/trainplot.h"
+#include "train/trainsetup.h"
+
+using namespace fisura;
+using namespace fisura::ui;
+
+namespace
+{
+
+MachineInfo cpuMachine()
+{
+    MachineInfo m;
+    m.cpuModel = "Test CPU";
+    m.logicalCores = 4;
+    m.totalRamBytes = 16ull << 30;
+    m.availableRamBytes = 8ull << 30;
+    m.cudaState = CudaState::NoDriver;
+    m.cudaStatus = "no NVIDIA driver found";
+    return m;
+}
+
+MachineInfo gpuMachine()
+{
+    MachineInfo m = cpuMachine();
+    m.cudaUsable = true;
+    m.torchBuiltWithCuda = true;
+    m.cudaState = CudaState::Usable;
+    GpuInfo g;
+    g.index = 0;
+    g.name = "Test GPU";
+    g.computeMajor = 9;
+    g.computeMinor = 0;
+    g.totalMemoryBytes = 80ull << 30;
+    g.freeMemoryBytes = 79ull << 30;
+    g.multiprocessors = 132;
+    m.gpus.push_back(g);
+    return m;
+}
+
+bool exists(const std::string& path)
+{
+    std::error_code ec;
+    return !path.empty() && std::filesystem::exists(path, ec);
+}
+
+} // namespace
+
+class TstTrainPane : public QObject
+{
+    Q_OBJECT
+    QTemporaryDir tmp_;
+    QString data_;
+    int projects_ = 0;
+
+    /// A fresh project holding the demo segmentation data, and a pane set up for a tiny CPU run.
+    void setUp(ProjectSession& session, TrainPane& pane, const QString& dataDir, int epochs)
+    {
+        const QString dir = tmp_.filePath(QStringLiteral("project-%1").arg(++projects_));
+        QVERIFY(session.newProject(dir, QStringLiteral("Test")));
+        QVERIFY(session.update(
+            [&](Project& p) { p.addDataset(dataDir.toStdString(), TaskKind::Segment, "demo"); }));
+        pane.setMachine(cpuMachine());
+        pane.setTelemetrySource([](double) {
+            TelemetrySample s; // a fake sampler: one sample, now
+            s.unixMillis = QDateTime::currentMSecsSinceEpoch();
+            s.systemCpuPercent = 40;
+            GpuSample g;
+            g.utilizationGpu = 70;
+            s.gpus.push_back(g);
+            return std::vector<TelemetrySample>{s};
+        });
+        pane.setProjectSession(&session);
+        TrainSetupPanel* setup = pane.setupPanel();
+        setup->setModelShape(4, 2);
+        setup->setCropSize(64);
+        setup->setEpochs(epochs);
+        setup->setPreferCpu(true);
+        setup->findChild<QSpinBox*>(QStringLiteral("batchSpin"))->setValue(4);
+        setup->findChild<QSpinBox*>(QStringLiteral("loaderSpin"))->setValue(1);
+        setup->findChild<QSpinBox*>(QStringLiteral("patienceSpin"))->setValue(0);
+    }
+
+    QPushButton* button(TrainPane& pane, const char* name)
+    {
+        return pane.findChild<QPushButton*>(QLatin1String(name));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(tmp_.isValid());
+        synth::DemoDatasetOptions demo;
+        demo.segmentationImages = 8;
+        demo.classificationImages = 2;
+        demo.patchSize = 64;
+        demo.scanSize = 0;
+        const QString root = tmp_.filePath(QStringLiteral("demo"));
+        auto written = synth::writeDemoDataset(root.toStdString(), demo);
+        QVERIFY2(written, written.status().toString().c_str());
+        data_ = root + QStringLiteral("/segmentation");
+    }
+
+    void policyPreviewGivesReasons()
+    {
+        TrainPane pane;
+        pane.setMachine(cpuMachine());
+        auto rows = [&pane] {
+            QMap<QString, QString> why;
+            QTreeWidget* tree = pane.policyPreview()->tree();
+            for (int i = 0; i < tree->topLevelItemCount(); ++i)
+                why[tree->topLevelItem(i)->data(0, Qt::UserRole).toString()] =
+                    tree->topLevelItem(i)->childCount() ? tree->topLevelItem(i)->child(0)->text(0)
+                                                        : QString();
+            return why;
+        };
+        for (const char* what : {"device", "precision", "batch_size", "loader_threads"}) {
+            QVERIFY2(rows().contains(QLatin1String(what)), what);
+            QVERIFY2(!rows().value(QLatin1String(what)).isEmpty(), what);
+        }
+        // On a GPU the batch is a first guess that training measures; TF32 is explained.
+        pane.setMachine(gpuMachine());
+        QVERIFY(!rows().value(QStringLiteral("tf32")).isEmpty());
+        auto* note = pane.policyPreview()->findChild<QLabel*>(QStringLiteral("policyNote"));
+        QVERIFY(note->text().contains(QStringLiteral("measures")));
+        // An explicit batch is not measured.
+        pane.setupPanel()->findChild<QSpinBox*>(QStringLiteral("batchSpin"))->setValue(8);
+        QVERIFY(!note->text().contains(QStringLiteral("measures")));
+    }
+
+    void presetsSetShapeAndFootprint()
+    {
+        TrainSetupPanel setup;
+        setup.setSize(TrainSetupPanel::Size::Large);
+        QCOMPARE(setup.options().model.width, 32);
+        setup.setModelShape(4, 2);
+        QCOMPARE(setup.size(), TrainSetupPanel::Size::Custom);
+        setup.setModelShape(8, 3);
+        QCOMPARE(setup.size(), TrainSetupPanel::Size::Small);
+        auto* info = setup.findChild<QLabel*>(QStringLiteral("sizeInfo"));
+        QVERIFY(info->text().contains(QStringLiteral("parameters")));
+    }
+
+    void trainPauseResumeCancel()
+    {
+        ProjectSession session;
+        TrainPane pane;
+        setUp(session, pane, data_, 2);
+        // The dataset is preselected and Start works with what is set.
+        QCOMPARE(pane.setupPanel()->datasetPicker()->datasetPath(), data_);
+        QCOMPARE(pane.setupPanel()->task(), TaskKind::Segment);
+        QVERIFY(button(pane, "startButton")->isEnabled());
+        QSignalSpy ended(&pane, &TrainPane::runFinished);
+
+        // Start, and ask for a pause at once: the first epoch ends, its checkpoint stays.
+        QTest::mouseClick(button(pane, "startButton"), Qt::LeftButton);
+        QVERIFY(pane.isTraining());
+        QVERIFY(button(pane, "pauseButton")->isEnabled());
+        QTest::mouseClick(button(pane, "pauseButton"), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 20000);
+        const QString id = ended.at(0).at(0).toString();
+        const ProjectRun* run = session.project().findRun(id.toStdString());
+        QVERIFY(run);
+        QCOMPARE(run->state, RunState::Paused);
+        QCOMPARE(int(run->history.size()), 1);
+        QVERIFY(exists(run->checkpointPath));
+        QVERIFY(exists(run->modelPath));
+        const int batches = pane.plot()->seriesLength(TrainPlot::TrainLoss);
+        QVERIFY(batches >= 1);
+        QCOMPARE(pane.plot()->seriesLength(TrainPlot::ValLoss), 1);
+        QCOMPARE(pane.plot()->seriesLength(TrainPlot::Metric), 1);
+        QVERIFY(pane.plot()->seriesLength(TrainPlot::Cpu) >= 1); // the fake sampler's
+        QVERIFY(pane.plot()->seriesLength(TrainPlot::GpuUtil) >= 1);
+        QCOMPARE(pane.plot()->seriesLength(TrainPlot::GpuReserved), 0); // no GPU allocator here
+
+        // Resume the selected run to the end; its results follow.
+        QSignalSpy shown(&pane, &TrainPane::resultsShown);
+        QCOMPARE(pane.runsList()->selectedIds(), QStringList{id});
+        QVERIFY(button(pane, "resumeButton")->isEnabled());
+        QTest::mouseClick(button(pane, "resumeButton"), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 2, 20000);
+        run = session.project().findRun(id.toStdString());
+        QCOMPARE(run->state, RunState::Finished);
+        QCOMPARE(int(run->history.size()), 2);
+        QCOMPARE(pane.plot()->seriesLength(TrainPlot::ValLoss), 2); // epoch 1 and epoch 2
+        QVERIFY(pane.plot()->seriesLength(TrainPlot::TrainLoss) >= 1);
+        QVERIFY(exists(run->modelPath));
+        QVERIFY(exists(run->checkpointPath));
+        auto model = Model::load(run->modelPath);
+        QVERIFY2(model, model.status().toString().c_str());
+        QCOMPARE(model->info().config.width, 4);
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() >= 1, 20000);
+        QCOMPARE(shown.last().at(0).toString(), id);
+        // Analyze with this model; a threshold chosen in the results goes to the model file and
+        // the run record.
+        QSignalSpy analyze(&pane, &TrainPane::analyzeWithModel);
+        QVERIFY(button(pane, "analyzeButton")->isEnabled());
+        QTest::mouseClick(button(pane, "analyzeButton"), Qt::LeftButton);
+        QCOMPARE(analyze.count(), 1);
+        QCOMPARE(analyze.at(0).at(0).toString(), QString::fromStdString(run->modelPath));
+        Q_EMIT pane.resultsView()->thresholdChosen(0.3);
+        QCOMPARE(Model::load(run->modelPath)->info().threshold, 0.3);
+        QCOMPARE(session.project().findRun(id.toStdString())->threshold, 0.3);
+        bool resumedLogged = false;
+        for (int i = 0; i < pane.log()->lineCount(); ++i)
+            resumedLogged |= pane.log()->line(i).contains(QStringLiteral("Resumed from"));
+        QVERIFY(resumedLogged);
+
+        // A second run, cancelled while it trains: the answer comes within half a second.
+        pane.setupPanel()->setEpochs(500);
+        QTest::mouseClick(button(pane, "startButton"), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(pane.plot()->seriesLength(TrainPlot::TrainLoss) >= 1, 20000);
+        QElapsedTimer clock;
+        qint64 latency = -1;
+        connect(&pane, &TrainPane::runFinished, &pane, [&] { latency = clock.elapsed(); });
+        clock.start();
+        QTest::mouseClick(button(pane, "cancelButton"), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 3, 5000);
+        QVERIFY2(latency >= 0 && latency < 500, qPrintable(QString::number(latency)));
+        const QString second = ended.at(2).at(0).toString();
+        QVERIFY(second != id);
+        QCOMPARE(session.project().findRun(second.toStdString())->state, RunState::Cancelled);
+        QCOMPARE(int(session.project().runs().size()), 2);
+        QVERIFY(!pane.isTraining());
+
+        // The record survives a reopen; two runs selected overlay their curves.
+        auto reopened = Project::open(session.projectDir().toStdString());
+        QVERIFY(reopened);
+        QCOMPARE(reopened->findRun(id.toStdString())->state, RunState::Finished);
+        QCOMPARE(int(reopened->findRun(id.toStdString())->history.size()), 2);
+        pane.runsList()->select({id, second});
+        QVERIFY(pane.plot()->graphCount() >= 2);
+        QVERIFY(!pane.plot()->isLive());
+    }
+
+    void closingWhileTrainingAsksAndRecords()
+    {
+        ProjectSession session;
+        QString runId;
+        {
+            TrainPane pane;
+            setUp(session, pane, data_, 500);
+            QVERIFY(pane.startTraining());
+            QTRY_VERIFY_WITH_TIMEOUT(pane.plot()->seriesLength(TrainPlot::TrainLoss) >= 1, 20000);
+            runId = pane.controller()->runId();
+            // The question: first "keep training", then "cancel training and close".
+            auto answer = [](QMessageBox::ButtonRole role) {
+                QTimer::singleShot(0, [role] {
+                    auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+                    QVERIFY(box);
+                    for (QAbstractButton* b : box->buttons())
+                        if (box->buttonRole(b) == role)
+                            b->click();
+                });
+            };
+            answer(QMessageBox::RejectRole);
+            QVERIFY(!pane.confirmClose());
+            QVERIFY(pane.isTraining());
+            answer(QMessageBox::AcceptRole);
+            QVERIFY(pane.confirmClose());
+            QVERIFY(!pane.isTraining()); // recorded before returning: the window may go now
+            QCOMPARE(session.project().findRun(runId.toStdString())->state, RunState::Cancelled);
+            // A second job destroyed with its pane is cancelled and recorded too.
+            QVERIFY(pane.startTraining());
+            QTRY_VERIFY_WITH_TIMEOUT(pane.plot()->seriesLength(TrainPlot::TrainLoss) >= 1, 20000);
+            runId = pane.controller()->runId();
+        }
+        const ProjectRun* run = session.project().findRun(runId.toStdString());
+        QVERIFY(run);
+        QCOMPARE(run->state, RunState::Cancelled);
+        // Whatever was written is whole: a model that opens, or none at all.
+        if (exists(run->modelPath))
+            QVERIFY(Model::load(run->modelPath));
+    }
+
+    void failingStartSaysWhy()
+    {
+        ProjectSession session;
+        TrainPane pane;
+        const QString gone = tmp_.filePath(QStringLiteral("no-such-folder"));
+        setUp(session, pane, gone, 1);
+        QVERIFY(button(pane, "startButton")->isEnabled());
+        QTest::mouseClick(button(pane, "startButton"), Qt::LeftButton);
+        QVERIFY(!pane.isTraining());
+        QVERIFY(pane.message().contains(errorMessage(Status(ErrorCode::NotFound, {})).trimmed()));
+        QVERIFY(pane.message().contains(TrainLog::failureHint(ErrorCode::NotFound)));
+        QVERIFY(session.project().runs().empty());
+    }
+
+    void failedRunSaysWhatAndWhatToDo()
+    {
+        // A folder without images/ and masks/: the trainer refuses it; the run is recorded as
+        // failed, and the pane says what failed and what to do, now and when it is selected.
+        const QString empty = tmp_.filePath(QStringLiteral("empty-dataset"));
+        QVERIFY(QDir().mkpath(empty));
+        ProjectSession session;
+        TrainPane pane;
+        setUp(session, pane, empty, 1);
+        QSignalSpy ended(&pane, &TrainPane::runFinished);
+        QVERIFY(pane.startTraining());
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 10000);
+        const QString id = ended.at(0).at(0).toString();
+        const ProjectRun* run = session.project().findRun(id.toStdString());
+        QCOMPARE(run->state, RunState::Failed);
+        QVERIFY(!run->errorCode.empty());
+        QVERIFY(pane.message().startsWith(QStringLiteral("Training failed")));
+        pane.runsList()->select({});
+        pane.runsList()->select({id});
+        auto* counters = pane.findChild<QLabel*>(QStringLiteral("trainCounters"));
+        QVERIFY(counters->text().startsWith(QStringLiteral("This run failed")));
+        QVERIFY(!button(pane, "resumeButton")->isEnabled());
+    }
+
+    void noticesAreTranslatedSentences()
+    {
+        const QString oom = TrainLog::noticeText(
+            QStringLiteral("out_of_memory"),
+            QStringLiteral("out of memory with a batch of 64; released the cache and continue "
+                           "with 32"));
+        QVERIFY(oom.contains(QStringLiteral("64")));
+        QVERIFY(oom.contains(QStringLiteral("32")));
+        QVERIFY(TrainLog::noticeText(QStringLiteral("early_stop"),
+                                     QStringLiteral("no improvement for 5 epochs"))
+                    .contains(QStringLiteral("5")));
+    }
+};
+
+QTEST_MAIN(TstTrainPane)
+#include "tst_trainpane.moc"

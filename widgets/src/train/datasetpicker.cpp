@@ -1,0 +1,273 @@
+#include "train/datasetpicker.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QLocale>
+#include <QMimeData>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+#include "common/errortext.h"
+#include "common/jobrunner.h"
+
+namespace fisura::ui
+{
+
+namespace
+{
+
+QString localDir(const QMimeData* mime)
+{
+    if (!mime || !mime->hasUrls())
+        return {};
+    for (const QUrl& url : mime->urls())
+        if (url.isLocalFile() && QFileInfo(url.toLocalFile()).isDir())
+            return url.toLocalFile();
+    return {};
+}
+
+} // namespace
+
+DatasetPicker::DatasetPicker(QWidget* parent)
+    : QWidget(parent), label_(new QLabel(this)), box_(new QComboBox(this)),
+      add_(new QPushButton(this)), summary_(new QLabel(this)), problems_(new QListWidget(this)),
+      job_(new JobRunner(this))
+{
+    setAcceptDrops(true);
+    box_->setObjectName(QStringLiteral("datasetBox"));
+    add_->setObjectName(QStringLiteral("addDatasetButton"));
+    summary_->setObjectName(QStringLiteral("datasetSummary"));
+    problems_->setObjectName(QStringLiteral("datasetProblems"));
+    summary_->setWordWrap(true);
+    problems_->setMaximumHeight(90);
+    problems_->hide();
+    box_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box_->setMinimumContentsLength(12);
+    connect(box_, &QComboBox::currentIndexChanged, this, [this] { Q_EMIT datasetChanged(); });
+    connect(add_, &QPushButton::clicked, this, &DatasetPicker::chooseFolder);
+
+    auto* row = new QHBoxLayout;
+    row->addWidget(box_, 1);
+    row->addWidget(add_);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(label_);
+    layout->addLayout(row);
+    layout->addWidget(summary_);
+    layout->addWidget(problems_);
+    retranslateUi();
+}
+
+void DatasetPicker::retranslateUi()
+{
+    label_->setText(tr("Dataset"));
+    add_->setText(tr("Add folder…"));
+    add_->setToolTip(tr("Add a folder of images to the project (or drop one here)"));
+    if (box_->count() == 0)
+        summary_->setText(tr("No dataset yet: add a folder of images, or drop one here."));
+    else if (lastScan_)
+        showScan(*lastScan_);
+}
+
+void DatasetPicker::setDatasets(const std::vector<ProjectDataset>& datasets)
+{
+    const QString keep = datasetId();
+    // Newest first: the dataset added last is the one the analyst most likely means (ties in
+    // the same second: the later entry of the project first).
+    datasets_.assign(datasets.rbegin(), datasets.rend());
+    std::stable_sort(
+        datasets_.begin(), datasets_.end(),
+        [](const ProjectDataset& a, const ProjectDataset& b) { return a.addedAt > b.addedAt; });
+    {
+        const QSignalBlocker block(box_);
+        box_->clear();
+        for (const ProjectDataset& d : datasets_)
+            box_->addItem(QString::fromStdString(d.name.empty() ? d.path : d.name),
+                          QString::fromStdString(d.id));
+        const int i = box_->findData(keep);
+        box_->setCurrentIndex(i >= 0 ? i : (box_->count() > 0 ? 0 : -1));
+    }
+    for (int i = 0; i < box_->count(); ++i)
+        box_->setItemData(i, QString::fromStdString(datasets_[size_t(i)].path), Qt::ToolTipRole);
+    if (box_->count() == 0) {
+        lastScan_.reset();
+        usable_ = -1;
+        problems_->hide();
+        retranslateUi();
+    }
+    if (datasetId() != keep)
+        Q_EMIT datasetChanged();
+}
+
+void DatasetPicker::selectDataset(const QString& id)
+{
+    const int i = box_->findData(id);
+    if (i >= 0)
+        box_->setCurrentIndex(i);
+}
+
+QString DatasetPicker::datasetId() const
+{
+    return box_->currentData().toString();
+}
+
+bool DatasetPicker::hasDataset() const
+{
+    return box_->currentIndex() >= 0;
+}
+
+QString DatasetPicker::datasetPath() const
+{
+    const int i = box_->currentIndex();
+    return i >= 0 ? QString::fromStdString(datasets_[size_t(i)].path) : QString();
+}
+
+TaskKind DatasetPicker::datasetTask() const
+{
+    const int i = box_->currentIndex();
+    return i >= 0 ? datasets_[size_t(i)].task : TaskKind::Segment;
+}
+
+bool DatasetPicker::isScanning() const
+{
+    return job_->isRunning();
+}
+
+void DatasetPicker::rescan(TaskKind task)
+{
+    if (!hasDataset())
+        return;
+    if (job_->isRunning()) { // the newest request wins: finish the old scan first
+        rescanPending_ = true;
+        pendingTask_ = task;
+        job_->cancel();
+        return;
+    }
+    rescanPending_ = false;
+    usable_ = -1;
+    summary_->setText(tr("Looking at the images…"));
+    problems_->hide();
+    auto result = std::make_shared<Result<Dataset>>(Status(ErrorCode::Cancelled, "not run"));
+    const std::string dir = datasetPath().toStdString();
+    job_->start([result, dir, task](const CancelToken& cancel, ProgressSink* progress) {
+        ScanOptions o;
+        o.verify = true; // decode every file once: unreadable files are listed now, not mid-run
+        *result = scanDataset(dir, task, o, cancel, progress);
+        return result->isOk() ? Status::ok() : result->status();
+    });
+    connect(
+        job_, &JobRunner::finished, this,
+        [this, result](const Status&) {
+            if (rescanPending_) {
+                rescan(pendingTask_);
+                return;
+            }
+            lastScan_ = result;
+            showScan(*result);
+            Q_EMIT scanned();
+        },
+        Qt::SingleShotConnection);
+}
+
+void DatasetPicker::showScan(const Result<Dataset>& result)
+{
+    problems_->clear();
+    if (!result) {
+        usable_ = -1;
+        summary_->setText(tr("This folder cannot be used: %1").arg(errorMessage(result.status())));
+        problems_->hide();
+        return;
+    }
+    const Dataset& d = *result;
+    const QLocale loc;
+    usable_ = int(d.items.size());
+    QStringList parts;
+    if (d.task == TaskKind::Classify) {
+        for (size_t i = 0; i < d.classes.size() && i < d.classCounts.size(); ++i)
+            parts << tr("%1: %2").arg(QString::fromStdString(d.classes[i]),
+                                      loc.toString(d.classCounts[i]));
+    } else if (d.task == TaskKind::Segment) {
+        parts << tr("%n image(s) with masks", nullptr, usable_);
+    } else {
+        parts << tr("%n crack-free image(s)", nullptr, usable_);
+    }
+    if (!d.problems.empty())
+        parts << tr("%n file(s) cannot be used", nullptr, int(d.problems.size()));
+    summary_->setText(parts.join(QStringLiteral(" · ")));
+    for (const DatasetProblem& p : d.problems) {
+        const QString name = QFileInfo(QString::fromStdString(p.path)).fileName();
+        auto* item = new QListWidgetItem(tr("%1 — %2").arg(name, problemText(p.reason)));
+        item->setToolTip(QString::fromStdString(p.path));
+        problems_->addItem(item);
+    }
+    problems_->setVisible(!d.problems.empty());
+}
+
+QString DatasetPicker::problemText(const std::string& reason)
+{
+    const QString r = QString::fromStdString(reason);
+    auto with = [&r](const QString& text, const QString& prefix) {
+        const QString detail = r.mid(prefix.size()).trimmed();
+        return detail.isEmpty() ? text : text + QStringLiteral(" (") + detail + QStringLiteral(")");
+    };
+    if (r == QStringLiteral("image without mask"))
+        return tr("image without a mask");
+    if (r == QStringLiteral("mask without image"))
+        return tr("mask without an image");
+    if (r == QStringLiteral("duplicate image stem"))
+        return tr("another image has the same name");
+    if (r == QStringLiteral("duplicate mask stem"))
+        return tr("another mask has the same name");
+    if (r == QStringLiteral("no class folder rule matches"))
+        return tr("not in a class folder");
+    if (r.startsWith(QStringLiteral("unreadable mask:")))
+        return with(tr("the mask cannot be read"), QStringLiteral("unreadable mask:"));
+    if (r.startsWith(QStringLiteral("unreadable:")))
+        return with(tr("the image cannot be read"), QStringLiteral("unreadable:"));
+    if (r.startsWith(QStringLiteral("mask size")))
+        return tr("the mask and the image differ in size");
+    return r;
+}
+
+TaskKind DatasetPicker::guessTask(const QString& dir)
+{
+    const QDir d(dir);
+    if (d.exists(QStringLiteral("images")) && d.exists(QStringLiteral("masks")))
+        return TaskKind::Segment;
+    if (!d.entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty())
+        return TaskKind::Classify;
+    return TaskKind::Anomaly;
+}
+
+void DatasetPicker::chooseFolder()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Add a dataset folder"));
+    if (!dir.isEmpty())
+        Q_EMIT folderChosen(dir, guessTask(dir));
+}
+
+void DatasetPicker::dragEnterEvent(QDragEnterEvent* e)
+{
+    if (!localDir(e->mimeData()).isEmpty())
+        e->acceptProposedAction();
+}
+
+void DatasetPicker::dropEvent(QDropEvent* e)
+{
+    const QString dir = localDir(e->mimeData());
+    if (dir.isEmpty())
+        return;
+    e->acceptProposedAction();
+    Q_EMIT folderChosen(dir, guessTask(dir));
+}
+
+} // namespace fisura::ui

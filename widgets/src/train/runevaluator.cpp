@@ -1,0 +1,73 @@
+#include "train/runevaluator.h"
+
+#include "common/jobrunner.h"
+
+namespace fisura::ui
+{
+
+RunEvaluator::RunEvaluator(QObject* parent) : QObject(parent), job_(new JobRunner(this))
+{
+    qRegisterMetaType<fisura::EvaluationReport>();
+}
+
+bool RunEvaluator::isBusy() const
+{
+    return job_->isRunning() || pending_;
+}
+
+void RunEvaluator::evaluate(const ProjectRun& run)
+{
+    runId_ = QString::fromStdString(run.id);
+    model_ = run.modelPath;
+    data_ = run.datasetPath;
+    split_.clear();
+    if (auto o = trainOptionsFromJson(run.optionsJson))
+        split_ = o->splitPath;
+    ++generation_;
+    pending_ = true;
+    if (job_->isRunning()) {
+        job_->cancel(); // launch() follows when it has stopped
+        return;
+    }
+    launch();
+}
+
+void RunEvaluator::cancel()
+{
+    ++generation_;
+    pending_ = false;
+    job_->cancel();
+}
+
+void RunEvaluator::launch()
+{
+    pending_ = false;
+    auto report = std::make_shared<Result<EvaluationReport>>(Status(ErrorCode::Cancelled, ""));
+    const std::string model = model_, data = data_, split = split_;
+    const uint64_t generation = generation_;
+    const QString id = runId_;
+    job_->start([report, model, data, split](const CancelToken& cancel, ProgressSink* progress) {
+        EvaluateOptions o;
+        o.splitPath = split;
+        o.maxItems = 1000; // enough for the curves; keeps a click on a big run responsive
+        *report = evaluateModel(model, data, o, cancel, progress);
+        return report->isOk() ? Status::ok() : report->status();
+    });
+    connect(
+        job_, &JobRunner::finished, this,
+        [this, report, generation, id](const Status&) {
+            if (pending_) {
+                launch();
+                return;
+            }
+            if (generation != generation_)
+                return;
+            if (report->isOk())
+                Q_EMIT reportReady(id, **report);
+            else
+                Q_EMIT failed(id, report->status());
+        },
+        Qt::SingleShotConnection);
+}
+
+} // namespace fisura::ui

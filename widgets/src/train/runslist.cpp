@@ -1,0 +1,139 @@
+#include "train/runslist.h"
+
+#include <QDateTime>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLocale>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace fisura::ui
+{
+
+RunsList::RunsList(QWidget* parent) : QWidget(parent), tree_(new QTreeWidget(this))
+{
+    tree_->setObjectName(QStringLiteral("runsTree"));
+    tree_->setColumnCount(ColumnCount);
+    tree_->setRootIsDecorated(false);
+    tree_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    tree_->setAlternatingRowColors(true);
+    tree_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    connect(tree_, &QTreeWidget::itemSelectionChanged, this, [this] {
+        if (!quiet_)
+            Q_EMIT selectionChanged(selectedIds());
+    });
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(tree_);
+    retranslateUi();
+}
+
+QString RunsList::taskText(TaskKind task)
+{
+    switch (task) {
+    case TaskKind::Segment:
+        return tr("segment");
+    case TaskKind::Classify:
+        return tr("classify");
+    case TaskKind::Anomaly:
+        return tr("anomaly");
+    }
+    return {};
+}
+
+QString RunsList::stateText(RunState state)
+{
+    switch (state) {
+    case RunState::Running:
+        return tr("running");
+    case RunState::Finished:
+        return tr("finished");
+    case RunState::Cancelled:
+        return tr("cancelled");
+    case RunState::Paused:
+        return tr("paused");
+    case RunState::Failed:
+        return tr("failed");
+    }
+    return {};
+}
+
+void RunsList::retranslateUi()
+{
+    tree_->setHeaderLabels(
+        {tr("Started"), tr("Dataset"), tr("Task"), tr("Best score"), tr("State")});
+    fill();
+}
+
+void RunsList::setRuns(const std::vector<ProjectRun>& runs,
+                       const std::vector<ProjectDataset>& datasets)
+{
+    runs_ = runs;
+    datasets_ = datasets;
+    std::stable_sort(runs_.begin(), runs_.end(), [](const ProjectRun& a, const ProjectRun& b) {
+        return a.startedAt > b.startedAt;
+    });
+    fill();
+}
+
+void RunsList::fill()
+{
+    const QStringList keep = selectedIds();
+    quiet_ = true;
+    tree_->clear();
+    const QLocale loc;
+    for (const ProjectRun& r : runs_) {
+        auto* it = new QTreeWidgetItem(tree_);
+        const QString id = QString::fromStdString(r.id);
+        it->setData(0, Qt::UserRole, id);
+        const QDateTime when =
+            QDateTime::fromString(QString::fromStdString(r.startedAt), Qt::ISODate);
+        it->setText(Date, when.isValid() ? loc.toString(when.toLocalTime(), QLocale::ShortFormat)
+                                         : QString::fromStdString(r.startedAt));
+        QString dataset = QFileInfo(QString::fromStdString(r.datasetPath)).fileName();
+        for (const ProjectDataset& d : datasets_)
+            if (d.id == r.datasetId && !d.name.empty())
+                dataset = QString::fromStdString(d.name);
+        it->setText(Dataset, dataset);
+        it->setToolTip(Dataset, QString::fromStdString(r.datasetPath));
+        it->setText(Task, taskText(r.task));
+        it->setText(Score, r.bestScore >= 0 ? loc.toString(r.bestScore, 'f', 3) : QString());
+        it->setText(State, stateText(r.state));
+        it->setToolTip(Date, id);
+        if (keep.contains(id))
+            it->setSelected(true);
+    }
+    quiet_ = false;
+    if (selectedIds() != keep)
+        Q_EMIT selectionChanged(selectedIds());
+}
+
+QStringList RunsList::selectedIds() const
+{
+    QStringList ids;
+    for (int i = 0; i < tree_->topLevelItemCount(); ++i)
+        if (tree_->topLevelItem(i)->isSelected())
+            ids << tree_->topLevelItem(i)->data(0, Qt::UserRole).toString();
+    return ids;
+}
+
+void RunsList::select(const QStringList& ids, bool notify)
+{
+    const bool wasQuiet = quiet_;
+    quiet_ = true;
+    tree_->clearSelection();
+    for (int i = 0; i < tree_->topLevelItemCount(); ++i) {
+        QTreeWidgetItem* it = tree_->topLevelItem(i);
+        if (ids.contains(it->data(0, Qt::UserRole).toString())) {
+            it->setSelected(true);
+            tree_->setCurrentItem(it, 0, QItemSelectionModel::NoUpdate);
+        }
+    }
+    quiet_ = wasQuiet;
+    if (notify)
+        Q_EMIT selectionChanged(selectedIds());
+}
+
+} // namespace fisura::ui

@@ -1,0 +1,49 @@
+// Every training run of the project: date, dataset, task, best score and state. Several can be
+// selected to overlay their curves.
+#pragma once
+
+#include <QStringList>
+#include <QWidget>
+
+#include <vector>
+
+#include "fisura/project.h"
+
+class QTreeWidget;
+
+namespace fisura::ui
+{
+
+class RunsList : public QWidget
+{
+    Q_OBJECT
+public:
+    enum Column { Date, Dataset, Task, Score, State, ColumnCount };
+
+    explicit RunsList(QWidget* parent = nullptr);
+
+    /// Show the project's runs (newest first); keeps the selection where it still exists.
+    void setRuns(const std::vector<ProjectRun>& runs, const std::vector<ProjectDataset>& datasets);
+    QStringList selectedIds() const;
+    /// Select exactly these runs; `notify` false keeps selectionChanged() quiet.
+    void select(const QStringList& ids, bool notify = true);
+    QTreeWidget* tree() const { return tree_; }
+
+    static QString taskText(TaskKind task);
+    static QString stateText(RunState state);
+
+    void retranslateUi();
+
+Q_SIGNALS:
+    void selectionChanged(const QStringList& ids);
+
+private:
+    void fill();
+
+    QTreeWidget* tree_;
+    std::vector<ProjectRun> runs_;
+    std::vector<ProjectDataset> datasets_;
+    bool quiet_ = false;
+};
+
+} // namespace fisura::ui

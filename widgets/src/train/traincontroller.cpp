@@ -1,0 +1,244 @@
+#include "train/traincontroller.h"
+
+#include <filesystem>
+
+#include "project/projectsession.h"
+
+namespace fisura::ui
+{
+
+/// Called on the training thread: copies the event and posts it to the controller's thread.
+class TrainController::Relay final : public TrainSink
+{
+public:
+    Relay(TrainController* c, uint64_t generation) : c_(c), generation_(generation) {}
+
+    void started(const TrainStarted& s) override
+    {
+        TrainController* c = c_;
+        QMetaObject::invokeMethod(
+            c,
+            [c, s, g = generation_] {
+                if (c->generation_ == g && c->isRunning())
+                    Q_EMIT c->trainStarted(s);
+            },
+            Qt::QueuedConnection);
+    }
+    void batch(const BatchProgress& b) override
+    {
+        {
+            std::lock_guard<std::mutex> lock(c_->mutex_);
+            c_->pending_.push_back(b);
+        }
+        if (!c_->batchesPosted_.exchange(true)) {
+            TrainController* c = c_;
+            QMetaObject::invokeMethod(
+                c, [c] { c->deliverBatches(); }, Qt::QueuedConnection);
+        }
+    }
+    void epoch(const EpochMetrics& m) override
+    {
+        TrainController* c = c_;
+        QMetaObject::invokeMethod(
+            c,
+            [c, m, g = generation_] {
+                if (c->generation_ != g || !c->isRunning())
+                    return;
+                c->deliverBatches(); // every batch of the epoch is plotted before its end
+                c->recordEpoch(m);
+                Q_EMIT c->epochDone(m);
+            },
+            Qt::QueuedConnection);
+    }
+    void notice(const std::string& code, const std::string& message) override
+    {
+        TrainController* c = c_;
+        const QString qc = QString::fromStdString(code), qm = QString::fromStdString(message);
+        QMetaObject::invokeMethod(
+            c,
+            [c, qc, qm, g = generation_] {
+                if (c->generation_ == g && c->isRunning())
+                    Q_EMIT c->notice(qc, qm);
+            },
+            Qt::QueuedConnection);
+    }
+
+private:
+    TrainController* c_;
+    uint64_t generation_; // events of a run that was already closed are dropped
+};
+
+TrainController::TrainController(QObject* parent) : QObject(parent)
+{
+    qRegisterMetaType<fisura::Status>();
+    qRegisterMetaType<fisura::TrainStarted>();
+    qRegisterMetaType<fisura::BatchProgress>();
+    qRegisterMetaType<fisura::EpochMetrics>();
+    qRegisterMetaType<fisura::ui::TrainController::Phase>();
+}
+
+TrainController::~TrainController()
+{
+    if (thread_.joinable())
+        cancelAndWait();
+}
+
+bool TrainController::canResume(const ProjectRun& run)
+{
+    // Paused and cancelled runs, failed ones that got past an epoch, and "running" records left
+    // by a crash (resume() refuses while a job runs here) all continue from their checkpoint.
+    if (run.state == RunState::Finished)
+        return false;
+    std::error_code ec;
+    return !run.checkpointPath.empty() && std::filesystem::is_regular_file(run.checkpointPath, ec);
+}
+
+Status TrainController::start(TrainOptions options, const QString& datasetId)
+{
+    if (isRunning())
+        return Status(ErrorCode::InvalidArgument, "a training job is already running");
+    if (!session_ || !session_->hasProject())
+        return Status(ErrorCode::InvalidArgument, "no project is open");
+    std::string id;
+    const Status saved =
+        session_->update([&](Project& p) { id = p.beginRun(options, datasetId.toStdString()); });
+    if (!saved)
+        return saved;
+    runId_ = QString::fromStdString(id);
+    if (Status s = launch(options); !s)
+        return s;
+    Q_EMIT runStarted(runId_, false);
+    return Status::ok();
+}
+
+Status TrainController::resume(const QString& runId)
+{
+    if (isRunning())
+        return Status(ErrorCode::InvalidArgument, "a training job is already running");
+    if (!session_ || !session_->hasProject())
+        return Status(ErrorCode::InvalidArgument, "no project is open");
+    const ProjectRun* run = session_->project().findRun(runId.toStdString());
+    if (!run)
+        return Status(ErrorCode::NotFound, "no run " + runId.toStdString());
+    if (!canResume(*run))
+        return Status(ErrorCode::NotFound, "no checkpoint to resume at " + run->checkpointPath);
+    TrainOptions options;
+    options.epochs = 0; // keep the run's own number of epochs
+    bool prepared = false;
+    const Status saved =
+        session_->update([&](Project& p) { prepared = p.resumeRun(runId.toStdString(), options); });
+    if (!saved)
+        return saved;
+    if (!prepared)
+        return Status(ErrorCode::Corrupt, "the run's recorded options cannot be read");
+    runId_ = runId;
+    if (Status s = launch(options); !s)
+        return s;
+    Q_EMIT runStarted(runId_, true);
+    return Status::ok();
+}
+
+Status TrainController::launch(const TrainOptions& given)
+{
+    TrainOptions options = given;
+    cancel_ = CancelToken();
+    pause_ = CancelToken();
+    options.pauseRequested = pause_;
+    relay_ = std::make_unique<Relay>(this, ++generation_);
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        pending_.clear();
+        result_.reset();
+    }
+    batchesPosted_ = false;
+    setPhase(Phase::Running);
+    CancelToken cancel = cancel_;
+    Relay* relay = relay_.get();
+    thread_ = std::thread([this, options, cancel, relay] {
+        Result<TrainResult> r = train(options, cancel, relay);
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            result_.emplace(std::move(r));
+        }
+        QMetaObject::invokeMethod(
+            this, [this] { deliverResult(); }, Qt::QueuedConnection);
+    });
+    return Status::ok();
+}
+
+void TrainController::pause()
+{
+    if (phase_ != Phase::Running)
+        return;
+    pause_.cancel();
+    setPhase(Phase::Pausing);
+}
+
+void TrainController::cancel()
+{
+    if (!isRunning())
+        return;
+    cancel_.cancel();
+    setPhase(Phase::Cancelling);
+}
+
+void TrainController::cancelAndWait()
+{
+    if (!thread_.joinable())
+        return;
+    cancel();
+    thread_.join();
+    deliverResult(); // the queued delivery finds nothing left to do
+}
+
+void TrainController::deliverBatches()
+{
+    std::vector<BatchProgress> batches;
+    if (!isRunning())
+        return;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        batches.swap(pending_);
+        batchesPosted_ = false;
+    }
+    for (const BatchProgress& b : batches)
+        Q_EMIT batchDone(b);
+}
+
+void TrainController::deliverResult()
+{
+    std::optional<Result<TrainResult>> result;
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        result.swap(result_);
+    }
+    if (!result)
+        return;
+    if (thread_.joinable())
+        thread_.join(); // it only has to return: the result was its last act
+    deliverBatches();
+    const std::string id = runId_.toStdString();
+    if (session_ && session_->hasProject())
+        session_->update([&](Project& p) { p.finishRun(id, *result); });
+    relay_.reset();
+    setPhase(Phase::Idle);
+    Q_EMIT finished(runId_, result->isOk() ? Status::ok() : result->status());
+}
+
+void TrainController::recordEpoch(const EpochMetrics& m)
+{
+    if (!session_ || !session_->hasProject())
+        return;
+    const std::string id = runId_.toStdString();
+    session_->update([&](Project& p) { p.recordEpoch(id, m); });
+}
+
+void TrainController::setPhase(Phase phase)
+{
+    if (phase_ == phase)
+        return;
+    phase_ = phase;
+    Q_EMIT phaseChanged(phase);
+}
+
+} // namespace fisura::ui

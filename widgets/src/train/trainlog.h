@@ -1,0 +1,40 @@
+// The training log: trainer notices (out-of-memory recovery with the new batch size, early stop,
+// resume, pause, cancel), one line per epoch, and what to do when a run fails — all translated
+// from the trainer's stable codes, with times in the user's locale.
+#pragma once
+
+#include <QString>
+#include <QWidget>
+
+#include "fisura/status.h"
+#include "fisura/train.h"
+
+class QListWidget;
+
+namespace fisura::ui
+{
+
+class TrainLog : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit TrainLog(QWidget* parent = nullptr);
+
+    void clear();
+    void addLine(const QString& text);
+    void addNotice(const QString& code, const QString& message);
+    void addEpoch(TaskKind task, const EpochMetrics& m, int epochs);
+    int lineCount() const;
+    QString line(int i) const;
+    QListWidget* list() const { return list_; }
+
+    /// One translated sentence for a trainer notice (code and English message).
+    static QString noticeText(const QString& code, const QString& message);
+    /// What the user can do about a failed run.
+    static QString failureHint(ErrorCode code);
+
+private:
+    QListWidget* list_;
+};
+
+} // namespace fisura::ui

@@ -1,0 +1,147 @@
+// The Train pane: what to train (dataset, task, size, epochs, Advanced), what Fisura will do on
+// this machine and why, Start / Pause / Resume / Cancel, live curves with the GPU and CPU under
+// them, the results of a finished run, and every run of the project.
+#pragma once
+
+#include <QPointer>
+
+#include <functional>
+#include <vector>
+
+#include "common/pane.h"
+#include "fisura/project.h"
+#include "fisura/sysinfo.h"
+#include "fisura/telemetry.h"
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTabWidget;
+class QTimer;
+
+namespace fisura::ui
+{
+
+class DatasetPicker;
+class JobRunner;
+class PolicyPreview;
+class ProjectSession;
+class RunEvaluator;
+class RunsList;
+class TrainController;
+class TrainLog;
+class TrainPlot;
+class TrainResultsView;
+class TrainSetupPanel;
+
+class TrainPane : public Pane
+{
+    Q_OBJECT
+public:
+    using TelemetrySource = std::function<std::vector<TelemetrySample>(double lastSeconds)>;
+
+    explicit TrainPane(QWidget* parent = nullptr);
+    ~TrainPane() override;
+    QString paneId() const override { return QStringLiteral("train"); }
+    QString title() const override;
+    QIcon icon() const override;
+
+    /// The project whose datasets it trains on and whose runs it records and lists.
+    void setProjectSession(ProjectSession* session);
+    /// Where GPU/CPU samples for the plot come from (the System pane's sampler history).
+    void setTelemetrySource(TelemetrySource source);
+    /// Machine facts for the policy preview (queried in the background otherwise; tests feed
+    /// fake machines).
+    void setMachine(const MachineInfo& machine);
+
+    bool isTraining() const;
+    /// Closing the window: while a job runs, ask whether to cancel it or keep waiting. Returns
+    /// true when the window may close (nothing runs any more, the run is recorded).
+    bool confirmClose();
+
+    /// Start a new run with the current setup (what the Start button does). False and a
+    /// message when it cannot start.
+    bool startTraining();
+    void pauseTraining();
+    /// Resume the selected paused or cancelled run.
+    bool resumeTraining();
+    void cancelTraining();
+
+    TrainSetupPanel* setupPanel() const { return setup_; }
+    PolicyPreview* policyPreview() const { return preview_; }
+    TrainController* controller() const { return controller_; }
+    TrainPlot* plot() const { return plot_; }
+    TrainLog* log() const { return log_; }
+    RunsList* runsList() const { return runs_; }
+    TrainResultsView* resultsView() const { return results_; }
+    /// The message line under the buttons (errors, what happened, what to do).
+    QString message() const;
+
+Q_SIGNALS:
+    /// "Analyze scans with this model": the main window opens the Analyze pane with it.
+    void analyzeWithModel(const QString& modelPath);
+    /// A run ended (finished, paused, cancelled or failed) and is recorded.
+    void runFinished(const QString& runId);
+    /// The results of a run are shown (its evaluation ended, or failed).
+    void resultsShown(const QString& runId);
+
+protected:
+    void retranslateUi() override;
+
+private:
+    QWidget* buildLeft();
+    QWidget* buildRight();
+    void connectParts();
+    void connectController();
+    void queryMachineInBackground();
+    void refreshProject();
+    void refreshPolicy();
+    void updateButtons();
+    void showMessage(const QString& text, bool error = false);
+    void onDatasetChanged();
+    void onFolderChosen(const QString& dir, TaskKind task);
+    void onRunStarted(const QString& runId, bool resumed);
+    void onBatch(const BatchProgress& b);
+    void onEpoch(const EpochMetrics& m);
+    void onFinished(const QString& runId, const Status& status);
+    void onRunsSelected(const QStringList& ids);
+    void onThresholdChosen(double threshold);
+    void evaluateRun(const QString& runId);
+    void pollTelemetry();
+    const ProjectRun* findRun(const QString& id) const;
+    static bool hasModel(const ProjectRun& run);
+
+    QPointer<ProjectSession> session_;
+    TelemetrySource telemetry_;
+    MachineInfo machine_;
+    bool haveMachine_ = false;
+    JobRunner* machineJob_;
+
+    QLabel* heading_;
+    TrainSetupPanel* setup_;
+    PolicyPreview* preview_;
+    QPushButton* start_;
+    QPushButton* pause_;
+    QPushButton* resume_;
+    QPushButton* cancel_;
+    QLabel* message_;
+
+    QLabel* counters_;
+    QProgressBar* progress_;
+    QTabWidget* tabs_;
+    TrainPlot* plot_;
+    TrainLog* log_;
+    TrainResultsView* results_;
+    QPushButton* analyze_;
+    QLabel* runsHeading_;
+    RunsList* runs_;
+
+    TrainController* controller_;
+    RunEvaluator* evaluator_;
+    QTimer* telemetryTimer_;
+    TaskKind liveTask_ = TaskKind::Segment;
+    int liveEpochs_ = 0;
+    QString shownRun_; ///< the run whose results are shown
+};
+
+} // namespace fisura::ui

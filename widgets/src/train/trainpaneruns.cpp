@@ -1,0 +1,107 @@
+// The Train pane's runs side: what selecting runs shows (one run's curves and results, several
+// runs overlaid), the background evaluation of a run and the threshold the user chooses.
+#include "train/trainpane.h"
+
+#include <QDateTime>
+#include <QLabel>
+#include <QLocale>
+#include <QTabWidget>
+
+#include <filesystem>
+
+#include "common/errortext.h"
+#include "fisura/evaluate.h"
+#include "project/projectsession.h"
+#include "train/resultsview.h"
+#include "train/runevaluator.h"
+#include "train/runslist.h"
+#include "train/traincontroller.h"
+#include "train/trainlog.h"
+#include "train/trainplot.h"
+
+namespace fisura::ui
+{
+
+bool TrainPane::hasModel(const ProjectRun& run)
+{
+    std::error_code ec;
+    return !run.modelPath.empty() && std::filesystem::is_regular_file(run.modelPath, ec);
+}
+
+void TrainPane::onRunsSelected(const QStringList& ids)
+{
+    updateButtons();
+    if (ids.isEmpty() || (controller_->isRunning() && ids == QStringList{controller_->runId()}))
+        return; // the live curves stay
+    if (controller_->isRunning())
+        return; // keep the live view while a job runs; selection only picks runs to resume
+    std::vector<TrainPlot::RunCurves> curves;
+    for (const QString& id : ids)
+        if (const ProjectRun* r = findRun(id))
+            curves.push_back(
+                {QLocale().toString(
+                     QDateTime::fromString(QString::fromStdString(r->startedAt), Qt::ISODate)
+                         .toLocalTime(),
+                     QLocale::ShortFormat),
+                 r->task, r->history});
+    plot_->showRuns(curves);
+    counters_->clear();
+    if (const ProjectRun* r = ids.size() == 1 ? findRun(ids.front()) : nullptr;
+        r && r->state == RunState::Failed) {
+        ErrorCode code = ErrorCode::Internal; // the record keeps the code's stable name
+        for (int c = int(ErrorCode::Ok); c <= int(ErrorCode::Internal); ++c)
+            if (r->errorCode == errorCodeName(ErrorCode(c)))
+                code = ErrorCode(c);
+        counters_->setText(
+            tr("This run failed: %1\n%2")
+                .arg(errorMessage(Status(code, r->errorDetail)), TrainLog::failureHint(code)));
+    }
+    if (ids.size() == 1) {
+        evaluateRun(ids.front());
+    } else {
+        evaluator_->cancel();
+        shownRun_.clear();
+        results_->clear();
+        results_->setBusy(tr("Select one run to see its results."));
+    }
+    updateButtons();
+}
+
+void TrainPane::evaluateRun(const QString& runId)
+{
+    const ProjectRun* run = findRun(runId);
+    shownRun_ = runId;
+    if (!run)
+        return;
+    results_->clear();
+    results_->setRun(*run);
+    if (!hasModel(*run)) {
+        results_->setBusy(tr("This run has no model yet."));
+        Q_EMIT resultsShown(runId);
+        return;
+    }
+    results_->setBusy(tr("Evaluating the model on the validation images…"));
+    evaluator_->evaluate(*run);
+}
+
+void TrainPane::onThresholdChosen(double threshold)
+{
+    const ProjectRun* run = findRun(shownRun_);
+    if (!run || !session_)
+        return;
+    const Status s = setModelThreshold(run->modelPath, threshold);
+    if (!s) {
+        showMessage(tr("The threshold could not be saved: %1").arg(errorMessage(s)), true);
+        return;
+    }
+    const std::string id = run->id;
+    session_->update([&](Project& p) {
+        if (ProjectRun* r = p.findRun(id))
+            r->threshold = threshold;
+    });
+    Q_EMIT statusMessage(
+        tr("The model now uses the threshold %1.").arg(QLocale().toString(threshold, 'f', 2)),
+        5000);
+}
+
+} // namespace fisura::ui

@@ -1,0 +1,324 @@
+#include "train/trainsetup.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QSpinBox>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "fisura/evaluate.h"
+#include "train/datasetpicker.h"
+
+namespace fisura::ui
+{
+
+TrainSetupPanel::TrainSetupPanel(QWidget* parent)
+    : QWidget(parent), picker_(new DatasetPicker(this)), taskLabel_(new QLabel(this)),
+      task_(new QComboBox(this)), sizeLabel_(new QLabel(this)), size_(new QComboBox(this)),
+      sizeInfo_(new QLabel(this)), epochsLabel_(new QLabel(this)), epochs_(new QSpinBox(this)),
+      advancedToggle_(new QToolButton(this)), advanced_(new QWidget(this))
+{
+    task_->setObjectName(QStringLiteral("taskBox"));
+    size_->setObjectName(QStringLiteral("sizeBox"));
+    sizeInfo_->setObjectName(QStringLiteral("sizeInfo"));
+    epochs_->setObjectName(QStringLiteral("epochsSpin"));
+    advancedToggle_->setObjectName(QStringLiteral("advancedToggle"));
+    advanced_->setObjectName(QStringLiteral("advanced"));
+    sizeInfo_->setWordWrap(true);
+    for (TaskKind t : {TaskKind::Segment, TaskKind::Classify, TaskKind::Anomaly})
+        task_->addItem(QString(), int(t));
+    for (Size s : {Size::Small, Size::Medium, Size::Large, Size::Custom})
+        size_->addItem(QString(), int(s));
+    epochs_->setRange(1, 10000);
+    TrainOptions defaults;
+    epochs_->setValue(defaults.epochs);
+    advancedToggle_->setCheckable(true);
+    advancedToggle_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    advancedToggle_->setArrowType(Qt::RightArrow);
+    advancedToggle_->setAutoRaise(true);
+    connect(advancedToggle_, &QToolButton::toggled, this, &TrainSetupPanel::setAdvancedVisible);
+    buildAdvanced();
+    advanced_->hide();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(picker_);
+    auto* basic = new QFormLayout;
+    basic->addRow(taskLabel_, task_);
+    basic->addRow(sizeLabel_, size_);
+    basic->addRow(nullptr, sizeInfo_);
+    basic->addRow(epochsLabel_, epochs_);
+    layout->addLayout(basic);
+    layout->addWidget(advancedToggle_);
+    layout->addWidget(advanced_);
+
+    connect(task_, &QComboBox::currentIndexChanged, this, [this] {
+        updateFootprint();
+        Q_EMIT taskChanged(task());
+        Q_EMIT changed();
+    });
+    connect(size_, &QComboBox::currentIndexChanged, this, &TrainSetupPanel::onSizeChosen);
+    connect(epochs_, &QSpinBox::valueChanged, this, &TrainSetupPanel::changed);
+    setSize(Size::Medium);
+    retranslateUi();
+}
+
+void TrainSetupPanel::buildAdvanced()
+{
+    form_ = new QFormLayout(advanced_);
+    form_->setContentsMargins(0, 0, 0, 0);
+    const TrainOptions d; // the engine's defaults
+    auto spin = [this](const char* name, int lo, int hi, int value) {
+        auto* s = new QSpinBox(advanced_);
+        s->setObjectName(QLatin1String(name));
+        s->setRange(lo, hi);
+        s->setValue(value);
+        connect(s, &QSpinBox::valueChanged, this, &TrainSetupPanel::changed);
+        return s;
+    };
+    batch_ = spin("batchSpin", 0, 4096, d.batchSize);
+    precision_ = new QComboBox(advanced_);
+    precision_->setObjectName(QStringLiteral("precisionBox"));
+    for (Precision p : {Precision::Auto, Precision::FP32, Precision::BF16, Precision::FP16})
+        precision_->addItem(QString(), int(p));
+    connect(precision_, &QComboBox::currentIndexChanged, this, [this] {
+        updateFootprint();
+        Q_EMIT changed();
+    });
+    cpu_ = new QCheckBox(advanced_);
+    cpu_->setObjectName(QStringLiteral("cpuCheck"));
+    cpu_->setChecked(d.preferCpu);
+    connect(cpu_, &QCheckBox::toggled, this, &TrainSetupPanel::changed);
+    lr_ = new QDoubleSpinBox(advanced_);
+    lr_->setObjectName(QStringLiteral("learningRateSpin"));
+    lr_->setDecimals(6);
+    lr_->setRange(1e-6, 1.0);
+    lr_->setSingleStep(1e-4);
+    lr_->setValue(d.learningRate);
+    schedule_ = new QComboBox(advanced_);
+    schedule_->setObjectName(QStringLiteral("scheduleBox"));
+    schedule_->addItem(QString(), int(Schedule::OneCycle));
+    schedule_->addItem(QString(), int(Schedule::Cosine));
+    valFraction_ = new QDoubleSpinBox(advanced_);
+    valFraction_->setObjectName(QStringLiteral("valFractionSpin"));
+    valFraction_->setRange(0.0, 0.5);
+    valFraction_->setSingleStep(0.05);
+    valFraction_->setValue(d.valFraction);
+    patience_ = spin("patienceSpin", 0, 1000, d.patience);
+    augment_ = new QCheckBox(advanced_);
+    augment_->setObjectName(QStringLiteral("augmentCheck"));
+    augment_->setChecked(d.augment);
+    loaders_ = spin("loaderSpin", 0, 64, d.loaderThreads);
+    seed_ = spin("seedSpin", 0, 1 << 30, int(d.seed));
+    crop_ = spin("cropSpin", 32, 2048, d.model.inputSize);
+    crop_->setSingleStep(32);
+    width_ = spin("widthSpin", 2, 256, d.model.width);
+    depth_ = spin("depthSpin", 1, 8, d.model.depth);
+    for (QSpinBox* s : {crop_, width_, depth_})
+        connect(s, &QSpinBox::valueChanged, this, &TrainSetupPanel::onShapeEdited);
+    QWidget* fields[] = {batch_,   precision_, cpu_,  lr_,   schedule_, valFraction_, patience_,
+                         augment_, loaders_,   seed_, crop_, width_,    depth_};
+    for (QWidget* field : fields) // labels are set in retranslateUi()
+        form_->addRow(new QLabel(advanced_), field);
+}
+
+void TrainSetupPanel::retranslateUi()
+{
+    picker_->retranslateUi();
+    taskLabel_->setText(tr("Task"));
+    task_->setItemText(0, tr("Segment cracks (pixel masks)"));
+    task_->setItemText(1, tr("Classify images (cracked or not)"));
+    task_->setItemText(2, tr("Detect anomalies (learn crack-free surfaces)"));
+    sizeLabel_->setText(tr("Model size"));
+    size_->setItemText(0, tr("Small"));
+    size_->setItemText(1, tr("Medium"));
+    size_->setItemText(2, tr("Large"));
+    size_->setItemText(3, tr("Custom"));
+    epochsLabel_->setText(tr("Epochs"));
+    advancedToggle_->setText(tr("Advanced"));
+    const QString labels[] = {tr("Batch size"),        tr("Precision"),
+                              tr("Processor only"),    tr("Learning rate"),
+                              tr("Schedule"),          tr("Validation fraction"),
+                              tr("Patience (epochs)"), tr("Augmentation"),
+                              tr("Loader threads"),    tr("Seed"),
+                              tr("Crop size (px)"),    tr("Width (channels)"),
+                              tr("Depth (levels)")};
+    for (int i = 0; i < 13; ++i)
+        if (auto* l = qobject_cast<QLabel*>(form_->itemAt(i, QFormLayout::LabelRole)->widget()))
+            l->setText(labels[i]);
+    batch_->setSpecialValueText(tr("automatic (measured)"));
+    loaders_->setSpecialValueText(tr("automatic"));
+    patience_->setSpecialValueText(tr("never stop early"));
+    precision_->setItemText(0, tr("automatic"));
+    precision_->setItemText(1, QStringLiteral("fp32"));
+    precision_->setItemText(2, QStringLiteral("bf16"));
+    precision_->setItemText(3, QStringLiteral("fp16"));
+    // The form's labels name the check boxes; the longer explanation is their tooltip, so the
+    // panel stays narrow.
+    cpu_->setToolTip(tr("Train on the processor even when a GPU is present"));
+    schedule_->setItemText(0, tr("one cycle"));
+    schedule_->setItemText(1, tr("cosine"));
+    augment_->setToolTip(tr("Flips, rotations, brightness and contrast"));
+    updateFootprint();
+}
+
+TaskKind TrainSetupPanel::task() const
+{
+    return TaskKind(task_->currentData().toInt());
+}
+
+void TrainSetupPanel::setTask(TaskKind task)
+{
+    task_->setCurrentIndex(task_->findData(int(task)));
+}
+
+TrainSetupPanel::Size TrainSetupPanel::size() const
+{
+    return Size(size_->currentData().toInt());
+}
+
+void TrainSetupPanel::presetShape(Size size, int& width, int& depth)
+{
+    switch (size) {
+    case Size::Small:
+        width = 8, depth = 3;
+        return;
+    case Size::Medium:
+        width = 16, depth = 4;
+        return;
+    case Size::Large:
+        width = 32, depth = 5;
+        return;
+    case Size::Custom:
+        return;
+    }
+}
+
+void TrainSetupPanel::setSize(Size size)
+{
+    size_->setCurrentIndex(size_->findData(int(size)));
+    onSizeChosen();
+}
+
+void TrainSetupPanel::onSizeChosen()
+{
+    int w = width_->value(), d = depth_->value();
+    presetShape(size(), w, d);
+    applyingPreset_ = true;
+    width_->setValue(w);
+    depth_->setValue(d);
+    applyingPreset_ = false;
+    updateFootprint();
+    Q_EMIT changed();
+}
+
+void TrainSetupPanel::onShapeEdited()
+{
+    if (!applyingPreset_) {
+        Size match = Size::Custom;
+        for (Size s : {Size::Small, Size::Medium, Size::Large}) {
+            int w = 0, d = 0;
+            presetShape(s, w, d);
+            if (w == width_->value() && d == depth_->value())
+                match = s;
+        }
+        const QSignalBlocker block(size_);
+        size_->setCurrentIndex(size_->findData(int(match)));
+    }
+    updateFootprint();
+}
+
+void TrainSetupPanel::setModelShape(int width, int depth)
+{
+    width_->setValue(width);
+    depth_->setValue(depth);
+}
+
+void TrainSetupPanel::setEpochs(int epochs)
+{
+    epochs_->setValue(epochs);
+}
+
+void TrainSetupPanel::setCropSize(int px)
+{
+    crop_->setValue(px);
+}
+
+void TrainSetupPanel::setPreferCpu(bool cpu)
+{
+    cpu_->setChecked(cpu);
+}
+
+void TrainSetupPanel::setAdvancedVisible(bool visible)
+{
+    advanced_->setVisible(visible);
+    advancedToggle_->setArrowType(visible ? Qt::DownArrow : Qt::RightArrow);
+    if (advancedToggle_->isChecked() != visible)
+        advancedToggle_->setChecked(visible);
+}
+
+void TrainSetupPanel::setPolicyBatch(int batch)
+{
+    policyBatch_ = batch > 0 ? batch : 16;
+    updateFootprint();
+}
+
+TrainOptions TrainSetupPanel::options() const
+{
+    TrainOptions o;
+    o.task = task();
+    o.dataDir = picker_->datasetPath().toStdString();
+    o.epochs = epochs_->value();
+    o.batchSize = batch_->value();
+    o.precision = Precision(precision_->currentData().toInt());
+    o.preferCpu = cpu_->isChecked();
+    o.model.type = modelTypeFor(o.task);
+    o.model.inputSize = crop_->value();
+    o.model.width = width_->value();
+    o.model.depth = depth_->value();
+    o.learningRate = lr_->value();
+    o.schedule = Schedule(schedule_->currentData().toInt());
+    o.valFraction = valFraction_->value();
+    o.patience = patience_->value();
+    o.augment = augment_->isChecked();
+    o.loaderThreads = loaders_->value();
+    o.seed = uint64_t(seed_->value());
+    return o;
+}
+
+PolicyRequest TrainSetupPanel::policyRequest() const
+{
+    const TrainOptions o = options();
+    PolicyRequest r;
+    r.kind = JobKind::Train;
+    r.model = modelTypeName(o.model.type);
+    r.inputSize = o.model.inputSize;
+    r.precision = o.precision;
+    r.batchSize = o.batchSize;
+    r.preferCpu = o.preferCpu;
+    return r;
+}
+
+void TrainSetupPanel::updateFootprint()
+{
+    const TrainOptions o = options();
+    const Precision p = o.precision == Precision::Auto ? Precision::FP32 : o.precision;
+    auto fp = estimateFootprint(o.model, p);
+    if (!fp) {
+        sizeInfo_->clear();
+        return;
+    }
+    const QLocale loc;
+    const int batch = o.batchSize > 0 ? o.batchSize : policyBatch_;
+    const double millions = double(fp->parameters) / 1e6;
+    sizeInfo_->setText(tr("%1 million parameters · about %2 of memory to train with batches of %3")
+                           .arg(loc.toString(millions, 'f', millions < 1 ? 2 : 1),
+                                loc.formattedDataSize(qint64(fp->trainingBytes(batch))),
+                                loc.toString(batch)));
+}
+
+} // namespace fisura::ui
