@@ -16,8 +16,11 @@ function(scan dir glob regex what)
         foreach(line IN LISTS lines)
             # A pane folder of the widgets library may share a name with a core area
             # ("data/datapane.h", "train/trainpane.h"): a file that exists there is no internal.
-            if(line MATCHES "\"([^\"]+)\"" AND EXISTS "${ROOT}/widgets/src/${CMAKE_MATCH_1}")
-                continue()
+            if(line MATCHES "\"([^\"]+)\"")
+                # (a separate if: arguments are expanded before the MATCHES sets CMAKE_MATCH_1)
+                if(EXISTS "${ROOT}/widgets/src/${CMAKE_MATCH_1}")
+                    continue()
+                endif()
             endif()
             if(line MATCHES "${regex}")
                 file(RELATIVE_PATH rel "${ROOT}" "${f}")
