@@ -5,23 +5,67 @@
     <name>ErrorText</name>
     <message numerus="yes">
         <source>%n s left</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n s left</numerusform>
+            <numerusform>%n s left</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>about %n min left</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>about %n min left</numerusform>
+            <numerusform>about %n min left</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>about %n h left</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>about %n h left</numerusform>
+            <numerusform>about %n h left</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::AnalyzePane</name>
+    <message numerus="yes">
+        <source>The last queue was interrupted: %n scan(s) still wait.</source>
+        <translation>
+            <numerusform>The last queue was interrupted: %n scan still wait.</numerusform>
+            <numerusform>The last queue was interrupted: %n scans still wait.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::DatasetPicker</name>
+    <message numerus="yes">
+        <source>%n image(s) with masks</source>
+        <translation>
+            <numerusform>%n image with masks</numerusform>
+            <numerusform>%n images with masks</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n crack-free image(s)</source>
+        <translation>
+            <numerusform>%n crack-free image</numerusform>
+            <numerusform>%n crack-free images</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) cannot be used</source>
+        <translation>
+            <numerusform>%n file cannot be used</numerusform>
+            <numerusform>%n files cannot be used</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::ModelFactsWidget</name>
+    <message numerus="yes">
+        <source>%1 × %1 px, %n channel(s)</source>
+        <translation>
+            <numerusform>%1 × %1 px, %n channel</numerusform>
+            <numerusform>%1 × %1 px, %n channels</numerusform>
         </translation>
     </message>
 </context>
@@ -29,9 +73,36 @@
     <name>fisura::ui::SystemPane</name>
     <message numerus="yes">
         <source>CPU · %n core(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>CPU · %n core</numerusform>
+            <numerusform>CPU · %n cores</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n CUDA device(s) usable</source>
+        <translation>
+            <numerusform>%n CUDA device usable</numerusform>
+            <numerusform>%n CUDA devices usable</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::TrainLog</name>
+    <message numerus="yes">
+        <source>No improvement for %n epoch(s): stopped early; the best model is kept.</source>
+        <translation>
+            <numerusform>No improvement for %n epoch: stopped early; the best model is kept.</numerusform>
+            <numerusform>No improvement for %n epochs: stopped early; the best model is kept.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::TrainResultsView</name>
+    <message numerus="yes">
+        <source>%n of the validation images lie above the threshold.</source>
+        <translation>
+            <numerusform>%n of the validation images lie above the threshold.</numerusform>
+            <numerusform>%n of the validation images lie above the threshold.</numerusform>
         </translation>
     </message>
 </context>

@@ -66,6 +66,161 @@
     </message>
 </context>
 <context>
+    <name>PolicyText</name>
+    <message>
+        <source>Device</source>
+        <translation>Dispositivo</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>Precisión</translation>
+    </message>
+    <message>
+        <source>Loss scaling</source>
+        <translation>Escalado de la pérdida</translation>
+    </message>
+    <message>
+        <source>TF32 matrix maths</source>
+        <translation>Cálculo matricial TF32</translation>
+    </message>
+    <message>
+        <source>Convolution autotuning</source>
+        <translation>Ajuste automático de convoluciones</translation>
+    </message>
+    <message>
+        <source>Channels-last layout</source>
+        <translation>Disposición channels-last</translation>
+    </message>
+    <message>
+        <source>Pinned host memory</source>
+        <translation>Memoria del host fijada</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>Tamaño de lote</translation>
+    </message>
+    <message>
+        <source>Loader threads</source>
+        <translation>Hilos de carga</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>activado</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>desactivado</translation>
+    </message>
+    <message>
+        <source>processor (CPU)</source>
+        <translation>procesador (CPU)</translation>
+    </message>
+    <message>
+        <source>dynamic</source>
+        <translation>dinámico</translation>
+    </message>
+    <message>
+        <source>a usable CUDA GPU was found</source>
+        <translation>se encontró una GPU CUDA utilizable</translation>
+    </message>
+    <message>
+        <source>the processor was requested</source>
+        <translation>se pidió el procesador</translation>
+    </message>
+    <message>
+        <source>there is no usable GPU</source>
+        <translation>no hay ninguna GPU utilizable</translation>
+    </message>
+    <message>
+        <source>reduced precision was requested but needs a GPU</source>
+        <translation>se pidió precisión reducida, pero necesita una GPU</translation>
+    </message>
+    <message>
+        <source>bf16 was requested but compute capability %1 has no bf16 tensor cores</source>
+        <translation>se pidió bf16, pero la capacidad de cómputo %1 no tiene núcleos tensoriales bf16</translation>
+    </message>
+    <message>
+        <source>fp16 was requested but compute capability %1 has no fp16 tensor cores</source>
+        <translation>se pidió fp16, pero la capacidad de cómputo %1 no tiene núcleos tensoriales fp16</translation>
+    </message>
+    <message>
+        <source>requested by the user</source>
+        <translation>pedido por el usuario</translation>
+    </message>
+    <message>
+        <source>the processor computes in fp32</source>
+        <translation>el procesador calcula en fp32</translation>
+    </message>
+    <message>
+        <source>compute capability %1 has bf16 tensor cores; no loss scaling needed</source>
+        <translation>la capacidad de cómputo %1 tiene núcleos tensoriales bf16; no hace falta escalar la pérdida</translation>
+    </message>
+    <message>
+        <source>compute capability %1 has fp16 tensor cores but no bf16</source>
+        <translation>la capacidad de cómputo %1 tiene núcleos tensoriales fp16 pero no bf16</translation>
+    </message>
+    <message>
+        <source>compute capability %1 has no tensor cores for reduced precision</source>
+        <translation>la capacidad de cómputo %1 no tiene núcleos tensoriales para precisión reducida</translation>
+    </message>
+    <message>
+        <source>fp16 gradients underflow without it</source>
+        <translation>sin él, los gradientes fp16 se desbordan por abajo</translation>
+    </message>
+    <message>
+        <source>Ampere or later: fp32 matrix products run on tensor cores</source>
+        <translation>Ampere o posterior: los productos de matrices fp32 usan núcleos tensoriales</translation>
+    </message>
+    <message>
+        <source>needs an Ampere or later GPU</source>
+        <translation>necesita una GPU Ampere o posterior</translation>
+    </message>
+    <message>
+        <source>input sizes are fixed, so autotuned convolutions pay off</source>
+        <translation>los tamaños de entrada son fijos, así que el ajuste automático de convoluciones compensa</translation>
+    </message>
+    <message>
+        <source>only applies on a GPU</source>
+        <translation>solo se aplica en una GPU</translation>
+    </message>
+    <message>
+        <source>tensor-core convolutions prefer this layout</source>
+        <translation>las convoluciones con núcleos tensoriales prefieren esta disposición</translation>
+    </message>
+    <message>
+        <source>no gain without reduced-precision tensor cores</source>
+        <translation>sin núcleos tensoriales de precisión reducida no aporta nada</translation>
+    </message>
+    <message>
+        <source>page-locked buffers allow asynchronous copies to the GPU</source>
+        <translation>los búferes fijados en memoria permiten copias asíncronas a la GPU</translation>
+    </message>
+    <message>
+        <source>there is no GPU to copy to</source>
+        <translation>no hay ninguna GPU a la que copiar</translation>
+    </message>
+    <message>
+        <source>from the memory table for %1 GB (not measured)</source>
+        <translation>según la tabla de memoria para %1 GB (sin medir)</translation>
+    </message>
+    <message>
+        <source>measured: the fastest batch that fits with headroom</source>
+        <translation>medido: el lote más rápido que cabe con margen</translation>
+    </message>
+    <message>
+        <source>a moderate batch for the processor</source>
+        <translation>un lote moderado para el procesador</translation>
+    </message>
+    <message>
+        <source>all cores but two decode images while the GPU computes</source>
+        <translation>todos los núcleos menos dos decodifican imágenes mientras la GPU calcula</translation>
+    </message>
+    <message>
+        <source>half the cores decode images, the rest compute</source>
+        <translation>la mitad de los núcleos decodifica imágenes y el resto calcula</translation>
+    </message>
+</context>
+<context>
     <name>fisura::app::MainWindow</name>
     <message>
         <source>Fisura — crack inspection workbench</source>
@@ -106,6 +261,373 @@
     <message>
         <source>&lt;h3&gt;Fisura %1&lt;/h3&gt;&lt;p&gt;Find and measure cracks in concrete, asphalt and masonry.&lt;/p&gt;&lt;p&gt;LibTorch %2 · OpenCV %3 · libtiff %4 · Qt %5&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Fisura %1&lt;/h3&gt;&lt;p&gt;Detecte y mida grietas en hormigón, asfalto y mampostería.&lt;/p&gt;&lt;p&gt;LibTorch %2 · OpenCV %3 · libtiff %4 · Qt %5&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Demo project ready.</source>
+        <translation>Proyecto de demostración listo.</translation>
+    </message>
+    <message>
+        <source>Project: %1</source>
+        <translation>Proyecto: %1</translation>
+    </message>
+    <message>
+        <source>No project open</source>
+        <translation>Ningún proyecto abierto</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>Proyecto</translation>
+    </message>
+    <message>
+        <source>The demo project is being generated.</source>
+        <translation>Se está generando el proyecto de demostración.</translation>
+    </message>
+    <message>
+        <source>Quit Fisura</source>
+        <translation>Salir de Fisura</translation>
+    </message>
+    <message>
+        <source>Stop it and quit? What was saved stays intact: the last completed epoch's checkpoint, the best model and finished maps.</source>
+        <translation>¿Detenerlo y salir? Lo ya guardado queda intacto: el punto de control de la última época completada, el mejor modelo y los mapas terminados.</translation>
+    </message>
+    <message>
+        <source>Stop and quit</source>
+        <translation>Detener y salir</translation>
+    </message>
+    <message>
+        <source>Keep working</source>
+        <translation>Seguir trabajando</translation>
+    </message>
+    <message>
+        <source>Stopping… Fisura closes when the work has stopped.</source>
+        <translation>Deteniendo… Fisura se cerrará cuando el trabajo se haya detenido.</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::AdvancedOptionsWidget</name>
+    <message>
+        <source>Advanced</source>
+        <translation>Avanzado</translation>
+    </message>
+    <message>
+        <source>Tile size:</source>
+        <translation>Tamaño de tesela:</translation>
+    </message>
+    <message>
+        <source>Overlap:</source>
+        <translation>Solapamiento:</translation>
+    </message>
+    <message>
+        <source>Batch:</source>
+        <translation>Lote:</translation>
+    </message>
+    <message>
+        <source>Precision:</source>
+        <translation>Precisión:</translation>
+    </message>
+    <message>
+        <source>Blending window:</source>
+        <translation>Ventana de fusión:</translation>
+    </message>
+    <message>
+        <source> px</source>
+        <translation> px</translation>
+    </message>
+    <message>
+        <source>the model's (%1 px)</source>
+        <translation>la del modelo (%1 px)</translation>
+    </message>
+    <message>
+        <source>the model's</source>
+        <translation>la del modelo</translation>
+    </message>
+    <message>
+        <source>automatic</source>
+        <translation>automático</translation>
+    </message>
+    <message>
+        <source>Edge of the square tiles the scan is cut into. Larger tiles waste less on overlap but need more memory.</source>
+        <translation>Lado de las teselas cuadradas en que se divide el escaneo. Las teselas grandes desperdician menos en el solapamiento pero necesitan más memoria.</translation>
+    </message>
+    <message>
+        <source>Pixels shared by neighbouring tiles; their predictions are blended so no seams appear.</source>
+        <translation>Píxeles que comparten las teselas vecinas; sus predicciones se mezclan para que no aparezcan costuras.</translation>
+    </message>
+    <message>
+        <source>Tiles computed at once. Automatic measures what fits on a GPU and keeps batches small on the processor so cancelling is prompt.</source>
+        <translation>Teselas calculadas a la vez. En automático se mide lo que cabe en la GPU y en el procesador se usan lotes pequeños para que cancelar sea inmediato.</translation>
+    </message>
+    <message>
+        <source>cosine</source>
+        <translation>coseno</translation>
+    </message>
+    <message>
+        <source>Gaussian</source>
+        <translation>gaussiana</translation>
+    </message>
+    <message>
+        <source>Use the processor even when a GPU is usable</source>
+        <translation>Usar el procesador aunque haya una GPU utilizable</translation>
+    </message>
+    <message>
+        <source>What Fisura chose for this model, and why:</source>
+        <translation>Lo que Fisura eligió para este modelo, y por qué:</translation>
+    </message>
+    <message>
+        <source>What Fisura chooses on this computer, and why:</source>
+        <translation>Lo que Fisura elige en este equipo, y por qué:</translation>
+    </message>
+    <message>
+        <source>Setting</source>
+        <translation>Ajuste</translation>
+    </message>
+    <message>
+        <source>Choice</source>
+        <translation>Elección</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Motivo</translation>
+    </message>
+    <message>
+        <source>small batches on the processor keep cancelling prompt</source>
+        <translation>los lotes pequeños en el procesador hacen que cancelar sea inmediato</translation>
+    </message>
+    <message>
+        <source>imported TorchScript models keep their layout</source>
+        <translation>los modelos TorchScript importados conservan su disposición</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::AnalyzePane</name>
+    <message>
+        <source>The model could not be prepared: %1</source>
+        <translation>No se pudo preparar el modelo: %1</translation>
+    </message>
+    <message>
+        <source>The result could not be recorded in the project: %1</source>
+        <translation>No se pudo registrar el resultado en el proyecto: %1</translation>
+    </message>
+    <message>
+        <source>Analyze</source>
+        <translation>Analizar</translation>
+    </message>
+    <message>
+        <source>No scans there: Fisura reads TIFF, PNG and JPEG images.</source>
+        <translation>No hay escaneos ahí: Fisura lee imágenes TIFF, PNG y JPEG.</translation>
+    </message>
+    <message>
+        <source>Add scans</source>
+        <translation>Añadir escaneos</translation>
+    </message>
+    <message>
+        <source>Scans (*.tif *.tiff *.png *.jpg *.jpeg);;All files (*)</source>
+        <translation>Escaneos (*.tif *.tiff *.png *.jpg *.jpeg);;Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <source>Add a folder of scans</source>
+        <translation>Añadir una carpeta de escaneos</translation>
+    </message>
+    <message>
+        <source>Choose a usable model first.</source>
+        <translation>Elija primero un modelo utilizable.</translation>
+    </message>
+    <message>
+        <source>Scans are being analysed.</source>
+        <translation>Se están analizando escaneos.</translation>
+    </message>
+    <message>
+        <source>Analysis finished: %1 done, %2 failed, %3 cancelled.</source>
+        <translation>Análisis terminado: %1 hechos, %2 fallidos, %3 cancelados.</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modelo</translation>
+    </message>
+    <message>
+        <source>Scans</source>
+        <translation>Escaneos</translation>
+    </message>
+    <message>
+        <source>Add scans…</source>
+        <translation>Añadir escaneos…</translation>
+    </message>
+    <message>
+        <source>Add folder…</source>
+        <translation>Añadir carpeta…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Quitar</translation>
+    </message>
+    <message numerus="yes">
+        <source>The last queue was interrupted: %n scan(s) still wait.</source>
+        <translation>
+            <numerusform>La última cola se interrumpió: queda %n escaneo por analizar.</numerusform>
+            <numerusform>La última cola se interrumpió: quedan %n escaneos por analizar.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Resume queue</source>
+        <translation>Reanudar la cola</translation>
+    </message>
+    <message>
+        <source>Drop scans or folders here (TIFF of any size, PNG, JPEG).</source>
+        <translation>Suelte aquí escaneos o carpetas (TIFF de cualquier tamaño, PNG, JPEG).</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Ejecutar</translation>
+    </message>
+    <message>
+        <source>Analyse the waiting scans one after the other</source>
+        <translation>Analizar los escaneos en espera uno tras otro</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>Stop the selected scans; the queue goes on with the next</source>
+        <translation>Detener los escaneos seleccionados; la cola sigue con el siguiente</translation>
+    </message>
+    <message>
+        <source>Cancel all</source>
+        <translation>Cancelar todo</translation>
+    </message>
+    <message>
+        <source>Open in Inspect</source>
+        <translation>Abrir en Inspeccionar</translation>
+    </message>
+    <message>
+        <source>Show the scan with its crack map at the model's threshold</source>
+        <translation>Mostrar el escaneo con su mapa de grietas al umbral del modelo</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::AnalyzeQueueModel</name>
+    <message>
+        <source>Waiting</source>
+        <translation>En espera</translation>
+    </message>
+    <message>
+        <source>Preparing the model</source>
+        <translation>Preparando el modelo</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>En curso</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>Hecho</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Fallido</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Cancelado</translation>
+    </message>
+    <message>
+        <source>%1 s · %2 MP/s</source>
+        <translation>%1 s · %2 MP/s</translation>
+    </message>
+    <message>
+        <source>%1 MP/s</source>
+        <translation>%1 MP/s</translation>
+    </message>
+    <message>
+        <source>%1 × %2 px</source>
+        <translation>%1 × %2 px</translation>
+    </message>
+    <message>
+        <source>%1 mm</source>
+        <translation>%1 mm</translation>
+    </message>
+    <message>
+        <source>Scan</source>
+        <translation>Escaneo</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Tamaño</translation>
+    </message>
+    <message>
+        <source>Pixel size</source>
+        <translation>Tamaño de píxel</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Estado</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>Progreso</translation>
+    </message>
+    <message>
+        <source>Map</source>
+        <translation>Mapa</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Error</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::ComparisonSummary</name>
+    <message>
+        <source>True positives</source>
+        <translation>Verdaderos positivos</translation>
+    </message>
+    <message>
+        <source>False positives</source>
+        <translation>Falsos positivos</translation>
+    </message>
+    <message>
+        <source>Missed cracks</source>
+        <translation>Grietas no detectadas</translation>
+    </message>
+    <message>
+        <source>Change the colour</source>
+        <translation>Cambiar el color</translation>
+    </message>
+    <message>
+        <source>Cracks of the ground truth with no prediction nearby (false negatives)</source>
+        <translation>Grietas de la referencia sin ninguna predicción cerca (falsos negativos)</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>Precisión</translation>
+    </message>
+    <message>
+        <source>Recall</source>
+        <translation>Exhaustividad</translation>
+    </message>
+    <message>
+        <source>F1</source>
+        <translation>F1</translation>
+    </message>
+    <message>
+        <source>IoU</source>
+        <translation>IoU</translation>
+    </message>
+    <message>
+        <source>Tolerance</source>
+        <translation>Tolerancia</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>Umbral</translation>
+    </message>
+    <message>
+        <source>%1 (%2 of 255)</source>
+        <translation>%1 (%2 de 255)</translation>
+    </message>
+    <message>
+        <source>%1 px</source>
+        <translation>%1 px</translation>
     </message>
 </context>
 <context>
@@ -173,6 +695,98 @@
     <message>
         <source>Cannot show this image.</source>
         <translation>No se puede mostrar esta imagen.</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::DatasetPicker</name>
+    <message>
+        <source>Dataset</source>
+        <translation>Conjunto de datos</translation>
+    </message>
+    <message>
+        <source>Add folder…</source>
+        <translation>Añadir carpeta…</translation>
+    </message>
+    <message>
+        <source>Add a folder of images to the project (or drop one here)</source>
+        <translation>Añadir al proyecto una carpeta de imágenes (o soltarla aquí)</translation>
+    </message>
+    <message>
+        <source>No dataset yet: add a folder of images, or drop one here.</source>
+        <translation>Aún no hay datos: añada una carpeta de imágenes o suéltela aquí.</translation>
+    </message>
+    <message>
+        <source>Looking at the images…</source>
+        <translation>Revisando las imágenes…</translation>
+    </message>
+    <message>
+        <source>This folder cannot be used: %1</source>
+        <translation>Esta carpeta no se puede usar: %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n image(s) with masks</source>
+        <translation>
+            <numerusform>%n imagen con máscara</numerusform>
+            <numerusform>%n imágenes con máscara</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n crack-free image(s)</source>
+        <translation>
+            <numerusform>%n imagen sin grietas</numerusform>
+            <numerusform>%n imágenes sin grietas</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) cannot be used</source>
+        <translation>
+            <numerusform>%n archivo no se puede usar</numerusform>
+            <numerusform>%n archivos no se pueden usar</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>image without a mask</source>
+        <translation>imagen sin máscara</translation>
+    </message>
+    <message>
+        <source>mask without an image</source>
+        <translation>máscara sin imagen</translation>
+    </message>
+    <message>
+        <source>another image has the same name</source>
+        <translation>otra imagen tiene el mismo nombre</translation>
+    </message>
+    <message>
+        <source>another mask has the same name</source>
+        <translation>otra máscara tiene el mismo nombre</translation>
+    </message>
+    <message>
+        <source>not in a class folder</source>
+        <translation>no está en una carpeta de clase</translation>
+    </message>
+    <message>
+        <source>the mask cannot be read</source>
+        <translation>no se puede leer la máscara</translation>
+    </message>
+    <message>
+        <source>the image cannot be read</source>
+        <translation>no se puede leer la imagen</translation>
+    </message>
+    <message>
+        <source>the mask and the image differ in size</source>
+        <translation>la máscara y la imagen tienen tamaños distintos</translation>
+    </message>
+    <message>
+        <source>Add a dataset folder</source>
+        <translation>Añadir una carpeta de datos</translation>
     </message>
 </context>
 <context>
@@ -326,10 +940,6 @@
         <translation>Calor (negro–rojo–amarillo–blanco)</translation>
     </message>
     <message>
-        <source>Ground truth</source>
-        <translation>Referencia</translation>
-    </message>
-    <message>
         <source>Opened %1.</source>
         <translation>Abierto %1.</translation>
     </message>
@@ -361,6 +971,10 @@
         <source>Saved %1.</source>
         <translation>Guardado %1.</translation>
     </message>
+    <message>
+        <source>Custom colour</source>
+        <translation>Color personalizado</translation>
+    </message>
 </context>
 <context>
     <name>fisura::ui::MemoryBar</name>
@@ -378,22 +992,301 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
     </message>
 </context>
 <context>
-    <name>fisura::ui::PlaceholderPane</name>
+    <name>fisura::ui::ModelChooser</name>
     <message>
-        <source>Train</source>
-        <translation>Entrenar</translation>
+        <source>Run %1</source>
+        <translation>Ejecución %1</translation>
     </message>
     <message>
-        <source>Analyze</source>
-        <translation>Analizar</translation>
+        <source>Run %1 (%2)</source>
+        <translation>Ejecución %1 (%2)</translation>
     </message>
     <message>
-        <source>Train crack classifiers, segmentation networks and anomaly models on your images, with live curves. Not available in this version yet.</source>
-        <translation>Entrena clasificadores de grietas, redes de segmentación y modelos de anomalías con sus imágenes, con curvas en vivo. Aún no disponible en esta versión.</translation>
+        <source>Choose a model</source>
+        <translation>Elegir un modelo</translation>
     </message>
     <message>
-        <source>Run a trained model tile by tile over large scans and measure the cracks it finds. Not available in this version yet.</source>
-        <translation>Ejecute un modelo entrenado tesela a tesela sobre escaneos grandes y mida las grietas que encuentre. Aún no disponible en esta versión.</translation>
+        <source>Models (*.fisura *.pt *.pth *.ts);;All files (*)</source>
+        <translation>Modelos (*.fisura *.pt *.pth *.ts);;Todos los archivos (*)</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>&amp;Modelo:</translation>
+    </message>
+    <message>
+        <source>Model file…</source>
+        <translation>Archivo de modelo…</translation>
+    </message>
+    <message>
+        <source>A Fisura model, or a TorchScript module exported from PyTorch with its JSON sidecar (model.pt.json)</source>
+        <translation>Un modelo de Fisura, o un módulo TorchScript exportado desde PyTorch con su archivo JSON adjunto (model.pt.json)</translation>
+    </message>
+    <message>
+        <source>No trained model yet: choose a model file</source>
+        <translation>Aún no hay un modelo entrenado: elija un archivo de modelo</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::ModelFactsWidget</name>
+    <message>
+        <source>Model file:</source>
+        <translation>Archivo del modelo:</translation>
+    </message>
+    <message>
+        <source>Type:</source>
+        <translation>Tipo:</translation>
+    </message>
+    <message>
+        <source>Input:</source>
+        <translation>Entrada:</translation>
+    </message>
+    <message>
+        <source>Normalization:</source>
+        <translation>Normalización:</translation>
+    </message>
+    <message>
+        <source>Threshold:</source>
+        <translation>Umbral:</translation>
+    </message>
+    <message>
+        <source>Tiles:</source>
+        <translation>Teselas:</translation>
+    </message>
+    <message>
+        <source>What the sidecar file says:</source>
+        <translation>Lo que dice el archivo adjunto:</translation>
+    </message>
+    <message>
+        <source>No model chosen</source>
+        <translation>Ningún modelo elegido</translation>
+    </message>
+    <message>
+        <source>imported TorchScript module</source>
+        <translation>módulo TorchScript importado</translation>
+    </message>
+    <message>
+        <source>Fisura model</source>
+        <translation>modelo de Fisura</translation>
+    </message>
+    <message>
+        <source>Crack segmentation (U-Net), %1</source>
+        <translation>Segmentación de grietas (U-Net), %1</translation>
+    </message>
+    <message>
+        <source>crack probability %1</source>
+        <translation>probabilidad de grieta %1</translation>
+    </message>
+    <message>
+        <source>Crack classifier, %1</source>
+        <translation>Clasificador de grietas, %1</translation>
+    </message>
+    <message>
+        <source>Anomaly autoencoder, %1</source>
+        <translation>Autocodificador de anomalías, %1</translation>
+    </message>
+    <message>
+        <source>reconstruction error %1</source>
+        <translation>error de reconstrucción %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 × %1 px, %n channel(s)</source>
+        <translation>
+            <numerusform>%1 × %1 px, %n canal</numerusform>
+            <numerusform>%1 × %1 px, %n canales</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>mean %1 · std %2</source>
+        <translation>media %1 · desviación %2</translation>
+    </message>
+    <message>
+        <source>%1 px</source>
+        <translation>%1 px</translation>
+    </message>
+    <message>
+        <source>chosen for the input size</source>
+        <translation>elegida según el tamaño de entrada</translation>
+    </message>
+    <message>
+        <source>chosen for the model type</source>
+        <translation>elegido según el tipo de modelo</translation>
+    </message>
+    <message>
+        <source>tile %1, overlap %2</source>
+        <translation>tesela %1, solapamiento %2</translation>
+    </message>
+    <message>
+        <source>This model cannot be used: %1</source>
+        <translation>Este modelo no se puede usar: %1</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::PolicyPreview</name>
+    <message>
+        <source>What Fisura will do</source>
+        <translation>Lo que hará Fisura</translation>
+    </message>
+    <message>
+        <source>Setting</source>
+        <translation>Ajuste</translation>
+    </message>
+    <message>
+        <source>Choice</source>
+        <translation>Elección</translation>
+    </message>
+    <message>
+        <source>Looking at this computer…</source>
+        <translation>Examinando este equipo…</translation>
+    </message>
+    <message>
+        <source>Measured on this GPU: batches of %1 images.</source>
+        <translation>Medido en esta GPU: lotes de %1 imágenes.</translation>
+    </message>
+    <message>
+        <source>The batch size is a first guess: when training starts, Fisura measures the fastest batch that fits on the GPU.</source>
+        <translation>El tamaño de lote es una primera estimación: al empezar el entrenamiento, Fisura mide el lote más rápido que cabe en la GPU.</translation>
+    </message>
+    <message>
+        <source>Training runs on the processor: slower than a GPU, same results.</source>
+        <translation>El entrenamiento se ejecuta en el procesador: más lento que en una GPU, con los mismos resultados.</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::ProjectActions</name>
+    <message>
+        <source>Generating the demo project…</source>
+        <translation>Generando el proyecto de demostración…</translation>
+    </message>
+    <message>
+        <source>&amp;New project…</source>
+        <translation>&amp;Nuevo proyecto…</translation>
+    </message>
+    <message>
+        <source>Create a project folder that keeps datasets, runs, models and maps</source>
+        <translation>Crea una carpeta de proyecto que guarda conjuntos de datos, entrenamientos, modelos y mapas</translation>
+    </message>
+    <message>
+        <source>&amp;Open project…</source>
+        <translation>&amp;Abrir proyecto…</translation>
+    </message>
+    <message>
+        <source>Open a project folder</source>
+        <translation>Abre una carpeta de proyecto</translation>
+    </message>
+    <message>
+        <source>Save project &amp;as…</source>
+        <translation>Guardar proyecto &amp;como…</translation>
+    </message>
+    <message>
+        <source>Copy the project to another folder and continue there</source>
+        <translation>Copia el proyecto a otra carpeta y sigue trabajando allí</translation>
+    </message>
+    <message>
+        <source>&amp;Close project</source>
+        <translation>&amp;Cerrar proyecto</translation>
+    </message>
+    <message>
+        <source>Open &amp;demo project</source>
+        <translation>Abrir proyecto de &amp;demostración</translation>
+    </message>
+    <message>
+        <source>A ready-made project with generated crack images, to try Fisura</source>
+        <translation>Un proyecto listo con imágenes de grietas generadas, para probar Fisura</translation>
+    </message>
+    <message>
+        <source>&amp;Recent projects</source>
+        <translation>Proyectos &amp;recientes</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>Proyecto</translation>
+    </message>
+    <message>
+        <source>New project: choose an empty folder</source>
+        <translation>Nuevo proyecto: elija una carpeta vacía</translation>
+    </message>
+    <message>
+        <source>Could not create a project in %1.</source>
+        <translation>No se pudo crear un proyecto en %1.</translation>
+    </message>
+    <message>
+        <source>Open project</source>
+        <translation>Abrir proyecto</translation>
+    </message>
+    <message>
+        <source>Could not open the project in %1.</source>
+        <translation>No se pudo abrir el proyecto en %1.</translation>
+    </message>
+    <message>
+        <source>Save project as: choose an empty folder</source>
+        <translation>Guardar proyecto como: elija una carpeta vacía</translation>
+    </message>
+    <message>
+        <source>Could not save the project to %1.</source>
+        <translation>No se pudo guardar el proyecto en %1.</translation>
+    </message>
+    <message>
+        <source>Could not open the demo project.</source>
+        <translation>No se pudo abrir el proyecto de demostración.</translation>
+    </message>
+    <message>
+        <source>Could not create the demo project.</source>
+        <translation>No se pudo crear el proyecto de demostración.</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::RunsList</name>
+    <message>
+        <source>segment</source>
+        <translation>segmentar</translation>
+    </message>
+    <message>
+        <source>classify</source>
+        <translation>clasificar</translation>
+    </message>
+    <message>
+        <source>anomaly</source>
+        <translation>anomalías</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>en curso</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>terminado</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>cancelado</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>en pausa</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fallido</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>Inicio</translation>
+    </message>
+    <message>
+        <source>Dataset</source>
+        <translation>Conjunto de datos</translation>
+    </message>
+    <message>
+        <source>Task</source>
+        <translation>Tarea</translation>
+    </message>
+    <message>
+        <source>Best score</source>
+        <translation>Mejor puntuación</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Estado</translation>
     </message>
 </context>
 <context>
@@ -556,157 +1449,12 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
         <source>There is no GPU to watch on this computer; the plot shows the processor and memory.</source>
         <translation>Este equipo no tiene GPU que observar; el gráfico muestra el procesador y la memoria.</translation>
     </message>
-    <message>
-        <source>Device</source>
-        <translation>Dispositivo</translation>
-    </message>
-    <message>
-        <source>Precision</source>
-        <translation>Precisión</translation>
-    </message>
-    <message>
-        <source>Loss scaling</source>
-        <translation>Escalado de la pérdida</translation>
-    </message>
-    <message>
-        <source>TF32 matrix maths</source>
-        <translation>Cálculo matricial TF32</translation>
-    </message>
-    <message>
-        <source>Convolution autotuning</source>
-        <translation>Ajuste automático de convoluciones</translation>
-    </message>
-    <message>
-        <source>Channels-last layout</source>
-        <translation>Disposición channels-last</translation>
-    </message>
-    <message>
-        <source>Pinned host memory</source>
-        <translation>Memoria del host fijada</translation>
-    </message>
-    <message>
-        <source>Batch size</source>
-        <translation>Tamaño de lote</translation>
-    </message>
-    <message>
-        <source>Loader threads</source>
-        <translation>Hilos de carga</translation>
-    </message>
-    <message>
-        <source>on</source>
-        <translation>activado</translation>
-    </message>
-    <message>
-        <source>off</source>
-        <translation>desactivado</translation>
-    </message>
-    <message>
-        <source>processor (CPU)</source>
-        <translation>procesador (CPU)</translation>
-    </message>
-    <message>
-        <source>dynamic</source>
-        <translation>dinámico</translation>
-    </message>
-    <message>
-        <source>a usable CUDA GPU was found</source>
-        <translation>se encontró una GPU CUDA utilizable</translation>
-    </message>
-    <message>
-        <source>the processor was requested</source>
-        <translation>se pidió el procesador</translation>
-    </message>
-    <message>
-        <source>there is no usable GPU</source>
-        <translation>no hay ninguna GPU utilizable</translation>
-    </message>
-    <message>
-        <source>reduced precision was requested but needs a GPU</source>
-        <translation>se pidió precisión reducida, pero necesita una GPU</translation>
-    </message>
-    <message>
-        <source>bf16 was requested but compute capability %1 has no bf16 tensor cores</source>
-        <translation>se pidió bf16, pero la capacidad de cómputo %1 no tiene núcleos tensoriales bf16</translation>
-    </message>
-    <message>
-        <source>fp16 was requested but compute capability %1 has no fp16 tensor cores</source>
-        <translation>se pidió fp16, pero la capacidad de cómputo %1 no tiene núcleos tensoriales fp16</translation>
-    </message>
-    <message>
-        <source>requested by the user</source>
-        <translation>pedido por el usuario</translation>
-    </message>
-    <message>
-        <source>the processor computes in fp32</source>
-        <translation>el procesador calcula en fp32</translation>
-    </message>
-    <message>
-        <source>compute capability %1 has bf16 tensor cores; no loss scaling needed</source>
-        <translation>la capacidad de cómputo %1 tiene núcleos tensoriales bf16; no hace falta escalar la pérdida</translation>
-    </message>
-    <message>
-        <source>compute capability %1 has fp16 tensor cores but no bf16</source>
-        <translation>la capacidad de cómputo %1 tiene núcleos tensoriales fp16 pero no bf16</translation>
-    </message>
-    <message>
-        <source>compute capability %1 has no tensor cores for reduced precision</source>
-        <translation>la capacidad de cómputo %1 no tiene núcleos tensoriales para precisión reducida</translation>
-    </message>
-    <message>
-        <source>fp16 gradients underflow without it</source>
-        <translation>sin él, los gradientes fp16 se desbordan por abajo</translation>
-    </message>
-    <message>
-        <source>Ampere or later: fp32 matrix products run on tensor cores</source>
-        <translation>Ampere o posterior: los productos de matrices fp32 usan núcleos tensoriales</translation>
-    </message>
-    <message>
-        <source>needs an Ampere or later GPU</source>
-        <translation>necesita una GPU Ampere o posterior</translation>
-    </message>
-    <message>
-        <source>input sizes are fixed, so autotuned convolutions pay off</source>
-        <translation>los tamaños de entrada son fijos, así que el ajuste automático de convoluciones compensa</translation>
-    </message>
-    <message>
-        <source>only applies on a GPU</source>
-        <translation>solo se aplica en una GPU</translation>
-    </message>
-    <message>
-        <source>tensor-core convolutions prefer this layout</source>
-        <translation>las convoluciones con núcleos tensoriales prefieren esta disposición</translation>
-    </message>
-    <message>
-        <source>no gain without reduced-precision tensor cores</source>
-        <translation>sin núcleos tensoriales de precisión reducida no aporta nada</translation>
-    </message>
-    <message>
-        <source>page-locked buffers allow asynchronous copies to the GPU</source>
-        <translation>los búferes fijados en memoria permiten copias asíncronas a la GPU</translation>
-    </message>
-    <message>
-        <source>there is no GPU to copy to</source>
-        <translation>no hay ninguna GPU a la que copiar</translation>
-    </message>
-    <message>
-        <source>from the memory table for %1 GB (not measured)</source>
-        <translation>según la tabla de memoria para %1 GB (sin medir)</translation>
-    </message>
-    <message>
-        <source>measured: the fastest batch that fits with headroom</source>
-        <translation>medido: el lote más rápido que cabe con margen</translation>
-    </message>
-    <message>
-        <source>a moderate batch for the processor</source>
-        <translation>un lote moderado para el procesador</translation>
-    </message>
-    <message>
-        <source>all cores but two decode images while the GPU computes</source>
-        <translation>todos los núcleos menos dos decodifican imágenes mientras la GPU calcula</translation>
-    </message>
-    <message>
-        <source>half the cores decode images, the rest compute</source>
-        <translation>la mitad de los núcleos decodifica imágenes y el resto calcula</translation>
+    <message numerus="yes">
+        <source>%n CUDA device(s) usable</source>
+        <translation>
+            <numerusform>%n dispositivo CUDA utilizable</numerusform>
+            <numerusform>%n dispositivos CUDA utilizables</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -840,6 +1588,825 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
     </message>
 </context>
 <context>
+    <name>fisura::ui::TrainGalleryView</name>
+    <message>
+        <source>%1
+F1 at the threshold: %2</source>
+        <translation>%1
+F1 en el umbral: %2</translation>
+    </message>
+    <message>
+        <source>%1
+Probability of the true class: %2</source>
+        <translation>%1
+Probabilidad de la clase real: %2</translation>
+    </message>
+    <message>
+        <source>%1
+Reconstruction error: %2</source>
+        <translation>%1
+Error de reconstrucción: %2</translation>
+    </message>
+    <message>
+        <source>True: %1
+Predicted: %2</source>
+        <translation>Real: %1
+Predicha: %2</translation>
+    </message>
+    <message>
+        <source>F1 %1</source>
+        <translation>F1 %1</translation>
+    </message>
+    <message>
+        <source>Error %1</source>
+        <translation>Error %1</translation>
+    </message>
+    <message>
+        <source>Best</source>
+        <translation>Mejores</translation>
+    </message>
+    <message>
+        <source>Worst</source>
+        <translation>Peores</translation>
+    </message>
+    <message>
+        <source>No validation samples to show yet.</source>
+        <translation>Todavía no hay muestras de validación que mostrar.</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::TrainLog</name>
+    <message>
+        <source>Epoch %1 of %2: training loss %3</source>
+        <translation>Época %1 de %2: pérdida de entrenamiento %3</translation>
+    </message>
+    <message>
+        <source>, validation loss %1</source>
+        <translation>, pérdida de validación %1</translation>
+    </message>
+    <message>
+        <source>, %1 %2</source>
+        <translation>, %1 %2</translation>
+    </message>
+    <message>
+        <source> (best so far, model saved)</source>
+        <translation> (la mejor hasta ahora, modelo guardado)</translation>
+    </message>
+    <message>
+        <source>The GPU ran out of memory with batches of %1: its cache was released and training continues with batches of %2.</source>
+        <translation>La GPU se quedó sin memoria con lotes de %1: se liberó su caché y el entrenamiento continúa con lotes de %2.</translation>
+    </message>
+    <message numerus="yes">
+        <source>No improvement for %n epoch(s): stopped early; the best model is kept.</source>
+        <translation>
+            <numerusform>Sin mejora en %n época: parada anticipada; se conserva el mejor modelo.</numerusform>
+            <numerusform>Sin mejora en %n épocas: parada anticipada; se conserva el mejor modelo.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Resumed from the checkpoint after epoch %1.</source>
+        <translation>Reanudado desde el punto de control tras la época %1.</translation>
+    </message>
+    <message>
+        <source>Paused after epoch %1; the checkpoint is kept for resuming.</source>
+        <translation>En pausa tras la época %1; se conserva el punto de control para reanudar.</translation>
+    </message>
+    <message>
+        <source>Cancelled during epoch %1; the checkpoint of the last completed epoch and the best model are kept.</source>
+        <translation>Cancelado durante la época %1; se conservan el punto de control de la última época completa y el mejor modelo.</translation>
+    </message>
+    <message>
+        <source>The batch size was measured on the GPU.</source>
+        <translation>El tamaño de lote se midió en la GPU.</translation>
+    </message>
+    <message>
+        <source>The batch size could not be measured; the memory table's size is used.</source>
+        <translation>No se pudo medir el tamaño de lote; se usa el de la tabla de memoria.</translation>
+    </message>
+    <message>
+        <source>The run's saved split of training and validation images is used again.</source>
+        <translation>Se reutiliza la división guardada de la ejecución entre imágenes de entrenamiento y de validación.</translation>
+    </message>
+    <message>
+        <source>Skipped %1: %2</source>
+        <translation>Omitido %1: %2</translation>
+    </message>
+    <message>
+        <source>Check that the dataset folder still exists (or add it again), then start again.</source>
+        <translation>Compruebe que la carpeta de datos sigue existiendo (o añádala de nuevo) y vuelva a empezar.</translation>
+    </message>
+    <message>
+        <source>Check the dataset and the settings under Advanced, then start again.</source>
+        <translation>Revise los datos y los ajustes de Avanzado y vuelva a empezar.</translation>
+    </message>
+    <message>
+        <source>A file is damaged: remove or replace it in the dataset folder, then start again.</source>
+        <translation>Hay un archivo dañado: quítelo o sustitúyalo en la carpeta de datos y vuelva a empezar.</translation>
+    </message>
+    <message>
+        <source>Choose a smaller model size or batch size, or train on the processor (Advanced).</source>
+        <translation>Elija un modelo o un lote más pequeño, o entrene en el procesador (Avanzado).</translation>
+    </message>
+    <message>
+        <source>Start again; if it keeps failing, train on the processor (Advanced).</source>
+        <translation>Vuelva a empezar; si sigue fallando, entrene en el procesador (Avanzado).</translation>
+    </message>
+    <message>
+        <source>Check that the project folder is writable and that the disk has free space.</source>
+        <translation>Compruebe que se puede escribir en la carpeta del proyecto y que el disco tiene espacio libre.</translation>
+    </message>
+    <message>
+        <source>Start again; if it keeps failing, please report it with the log below.</source>
+        <translation>Vuelva a empezar; si sigue fallando, infórmenos adjuntando el registro de abajo.</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::TrainPane</name>
+    <message>
+        <source>The model could not be evaluated: %1</source>
+        <translation>No se pudo evaluar el modelo: %1</translation>
+    </message>
+    <message>
+        <source>%1 training and %2 validation images, %3 batches per epoch, %4 parameters.</source>
+        <translation>%1 imágenes de entrenamiento y %2 de validación, %3 lotes por época, %4 parámetros.</translation>
+    </message>
+    <message>
+        <source>Train</source>
+        <translation>Entrenar</translation>
+    </message>
+    <message>
+        <source>Train a model</source>
+        <translation>Entrenar un modelo</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Empezar</translation>
+    </message>
+    <message>
+        <source>Train a new model with these settings</source>
+        <translation>Entrenar un modelo nuevo con estos ajustes</translation>
+    </message>
+    <message>
+        <source>Pausing…</source>
+        <translation>Pausando…</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Pausa</translation>
+    </message>
+    <message>
+        <source>Finish the current epoch, keep its checkpoint and stop</source>
+        <translation>Terminar la época en curso, guardar su punto de control y parar</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>Reanudar</translation>
+    </message>
+    <message>
+        <source>Continue the selected paused or cancelled run from its checkpoint</source>
+        <translation>Continuar la ejecución seleccionada (en pausa o cancelada) desde su punto de control</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>Stop now; the best model so far is kept</source>
+        <translation>Parar ahora; se conserva el mejor modelo hasta el momento</translation>
+    </message>
+    <message>
+        <source>Analyze scans with this model</source>
+        <translation>Analizar escaneos con este modelo</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>Ejecuciones</translation>
+    </message>
+    <message>
+        <source>Curves</source>
+        <translation>Curvas</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>Resultados</translation>
+    </message>
+    <message>
+        <source>Curves appear here while a model trains.</source>
+        <translation>Las curvas aparecen aquí mientras se entrena un modelo.</translation>
+    </message>
+    <message>
+        <source>Open or create a project first (File menu); datasets belong to a project.</source>
+        <translation>Primero abra o cree un proyecto (menú Archivo); los datos pertenecen a un proyecto.</translation>
+    </message>
+    <message>
+        <source>The dataset could not be added: %1</source>
+        <translation>No se pudieron añadir los datos: %1</translation>
+    </message>
+    <message>
+        <source>Open or create a project (File menu) to train a model.</source>
+        <translation>Abra o cree un proyecto (menú Archivo) para entrenar un modelo.</translation>
+    </message>
+    <message>
+        <source>Add a dataset: a folder of images, with masks for segmentation.</source>
+        <translation>Añada datos: una carpeta de imágenes, con máscaras para segmentar.</translation>
+    </message>
+    <message>
+        <source>Training cannot start: %1
+%2</source>
+        <translation>El entrenamiento no puede empezar: %1
+%2</translation>
+    </message>
+    <message>
+        <source>Pausing after this epoch…</source>
+        <translation>Pausando al terminar esta época…</translation>
+    </message>
+    <message>
+        <source>The run cannot be resumed: %1
+%2</source>
+        <translation>La ejecución no se puede reanudar: %1
+%2</translation>
+    </message>
+    <message>
+        <source>A model is training.</source>
+        <translation>Se está entrenando un modelo.</translation>
+    </message>
+    <message>
+        <source>Training is running</source>
+        <translation>Hay un entrenamiento en curso</translation>
+    </message>
+    <message>
+        <source>A model is training. Cancel it and close? The best model so far and the checkpoint of the last completed epoch are kept, so the run can be resumed later.</source>
+        <translation>Se está entrenando un modelo. ¿Cancelarlo y cerrar? Se conservan el mejor modelo hasta el momento y el punto de control de la última época completa, así que la ejecución se puede reanudar más tarde.</translation>
+    </message>
+    <message>
+        <source>Cancel training and close</source>
+        <translation>Cancelar el entrenamiento y cerrar</translation>
+    </message>
+    <message>
+        <source>Keep training</source>
+        <translation>Seguir entrenando</translation>
+    </message>
+    <message>
+        <source>Resuming the run.</source>
+        <translation>Reanudando la ejecución.</translation>
+    </message>
+    <message>
+        <source>Starting a new run.</source>
+        <translation>Empezando una ejecución nueva.</translation>
+    </message>
+    <message>
+        <source>Results appear when training ends.</source>
+        <translation>Los resultados aparecen cuando termina el entrenamiento.</translation>
+    </message>
+    <message>
+        <source>Preparing the data and the model…</source>
+        <translation>Preparando los datos y el modelo…</translation>
+    </message>
+    <message>
+        <source>Resumed.</source>
+        <translation>Reanudado.</translation>
+    </message>
+    <message>
+        <source>Training…</source>
+        <translation>Entrenando…</translation>
+    </message>
+    <message>
+        <source>Epoch %1 of %2 · batch %3 of %4 · %5 images/s</source>
+        <translation>Época %1 de %2 · lote %3 de %4 · %5 imágenes/s</translation>
+    </message>
+    <message>
+        <source>Training failed: %1
+%2</source>
+        <translation>El entrenamiento falló: %1
+%2</translation>
+    </message>
+    <message>
+        <source>Training failed: %1</source>
+        <translation>El entrenamiento falló: %1</translation>
+    </message>
+    <message>
+        <source>Paused after epoch %1. Resume continues from the checkpoint.</source>
+        <translation>En pausa tras la época %1. Reanudar continúa desde el punto de control.</translation>
+    </message>
+    <message>
+        <source>Cancelled. The best model so far is kept; Resume continues from the last completed epoch.</source>
+        <translation>Cancelado. Se conserva el mejor modelo hasta el momento; Reanudar continúa desde la última época completa.</translation>
+    </message>
+    <message>
+        <source>Training finished: best score %1 at epoch %2.</source>
+        <translation>Entrenamiento terminado: mejor puntuación %1 en la época %2.</translation>
+    </message>
+    <message>
+        <source>This run has no model yet.</source>
+        <translation>Esta ejecución aún no tiene modelo.</translation>
+    </message>
+    <message>
+        <source>This run failed: %1
+%2</source>
+        <translation>Esta ejecución falló: %1
+%2</translation>
+    </message>
+    <message>
+        <source>Select one run to see its results.</source>
+        <translation>Seleccione una sola ejecución para ver sus resultados.</translation>
+    </message>
+    <message>
+        <source>Evaluating the model on the validation images…</source>
+        <translation>Evaluando el modelo con las imágenes de validación…</translation>
+    </message>
+    <message>
+        <source>The threshold could not be saved: %1</source>
+        <translation>No se pudo guardar el umbral: %1</translation>
+    </message>
+    <message>
+        <source>The model now uses the threshold %1.</source>
+        <translation>El modelo usa ahora el umbral %1.</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::TrainPlot</name>
+    <message>
+        <source>F1 of crack pixels (best threshold)</source>
+        <translation>F1 de los píxeles de grieta (mejor umbral)</translation>
+    </message>
+    <message>
+        <source>F1 of the cracked class</source>
+        <translation>F1 de la clase con grietas</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>Pérdida</translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>Métrica</translation>
+    </message>
+    <message>
+        <source>Training time (s)</source>
+        <translation>Tiempo de entrenamiento (s)</translation>
+    </message>
+    <message>
+        <source>Use (%)</source>
+        <translation>Uso (%)</translation>
+    </message>
+    <message>
+        <source>GPU memory (GiB)</source>
+        <translation>Memoria de GPU (GiB)</translation>
+    </message>
+    <message>
+        <source>Training loss (smoothed)</source>
+        <translation>Pérdida de entrenamiento (suavizada)</translation>
+    </message>
+    <message>
+        <source>Validation loss</source>
+        <translation>Pérdida de validación</translation>
+    </message>
+    <message>
+        <source>GPU utilization</source>
+        <translation>Uso de la GPU</translation>
+    </message>
+    <message>
+        <source>GPU memory allocated</source>
+        <translation>Memoria de GPU asignada</translation>
+    </message>
+    <message>
+        <source>GPU memory reserved</source>
+        <translation>Memoria de GPU reservada</translation>
+    </message>
+    <message>
+        <source>GPU memory peak</source>
+        <translation>Pico de memoria de GPU</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>Training loss</source>
+        <translation>Pérdida de entrenamiento</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::TrainResultsView</name>
+    <message>
+        <source>Best epoch</source>
+        <translation>Mejor época</translation>
+    </message>
+    <message>
+        <source>Training loss</source>
+        <translation>Pérdida de entrenamiento</translation>
+    </message>
+    <message>
+        <source>Validation loss</source>
+        <translation>Pérdida de validación</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>Exactitud</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>Precisión</translation>
+    </message>
+    <message>
+        <source>Recall</source>
+        <translation>Exhaustividad</translation>
+    </message>
+    <message>
+        <source>F1 score</source>
+        <translation>Puntuación F1</translation>
+    </message>
+    <message>
+        <source>IoU at 0.5</source>
+        <translation>IoU en 0,5</translation>
+    </message>
+    <message>
+        <source>F1 at 0.5</source>
+        <translation>F1 en 0,5</translation>
+    </message>
+    <message>
+        <source>Precision at 0.5</source>
+        <translation>Precisión en 0,5</translation>
+    </message>
+    <message>
+        <source>Recall at 0.5</source>
+        <translation>Exhaustividad en 0,5</translation>
+    </message>
+    <message>
+        <source>Best threshold</source>
+        <translation>Mejor umbral</translation>
+    </message>
+    <message>
+        <source>IoU at the best threshold</source>
+        <translation>IoU en el mejor umbral</translation>
+    </message>
+    <message>
+        <source>F1 at the best threshold</source>
+        <translation>F1 en el mejor umbral</translation>
+    </message>
+    <message>
+        <source>Precision at the best threshold</source>
+        <translation>Precisión en el mejor umbral</translation>
+    </message>
+    <message>
+        <source>Recall at the best threshold</source>
+        <translation>Exhaustividad en el mejor umbral</translation>
+    </message>
+    <message>
+        <source>Mean error</source>
+        <translation>Error medio</translation>
+    </message>
+    <message>
+        <source>Median error</source>
+        <translation>Error mediano</translation>
+    </message>
+    <message>
+        <source>95th percentile error</source>
+        <translation>Error del percentil 95</translation>
+    </message>
+    <message>
+        <source>99th percentile error</source>
+        <translation>Error del percentil 99</translation>
+    </message>
+    <message>
+        <source>Largest error</source>
+        <translation>Error máximo</translation>
+    </message>
+    <message>
+        <source>Anomaly threshold</source>
+        <translation>Umbral de anomalía</translation>
+    </message>
+    <message>
+        <source>Epoch time</source>
+        <translation>Duración de la época</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Training images per second</source>
+        <translation>Imágenes de entrenamiento por segundo</translation>
+    </message>
+    <message>
+        <source>At %1: precision %2, recall %3, F1 %4, IoU %5</source>
+        <translation>En %1: precisión %2, exhaustividad %3, F1 %4, IoU %5</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n of the validation images lie above the threshold.</source>
+        <translation>
+            <numerusform>%n de las imágenes de validación queda por encima del umbral.</numerusform>
+            <numerusform>%n de las imágenes de validación quedan por encima del umbral.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Metric</source>
+        <translation>Métrica</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Valor</translation>
+    </message>
+    <message>
+        <source>Validation samples: best and worst predictions</source>
+        <translation>Muestras de validación: mejores y peores predicciones</translation>
+    </message>
+    <message>
+        <source>The evaluation of the model appears here when training ends.</source>
+        <translation>La evaluación del modelo aparece aquí cuando termina el entrenamiento.</translation>
+    </message>
+    <message>
+        <source>Rows: true class. Columns: predicted class.</source>
+        <translation>Filas: clase real. Columnas: clase predicha.</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>Umbral</translation>
+    </message>
+    <message>
+        <source>Move the threshold; the model keeps the one you choose</source>
+        <translation>Mueva el umbral; el modelo guarda el que elija</translation>
+    </message>
+    <message>
+        <source>Precision-recall curve</source>
+        <translation>Curva de precisión-exhaustividad</translation>
+    </message>
+    <message>
+        <source>Chosen threshold</source>
+        <translation>Umbral elegido</translation>
+    </message>
+    <message>
+        <source>Reconstruction error</source>
+        <translation>Error de reconstrucción</translation>
+    </message>
+    <message>
+        <source>Images</source>
+        <translation>Imágenes</translation>
+    </message>
+    <message>
+        <source>Precision and recall of crack pixels over thresholds</source>
+        <translation>Precisión y exhaustividad de los píxeles de grieta según el umbral</translation>
+    </message>
+    <message>
+        <source>Confusion matrix</source>
+        <translation>Matriz de confusión</translation>
+    </message>
+    <message>
+        <source>Reconstruction errors of the validation images</source>
+        <translation>Errores de reconstrucción de las imágenes de validación</translation>
+    </message>
+    <message>
+        <source>Evaluation</source>
+        <translation>Evaluación</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::TrainSetupPanel</name>
+    <message>
+        <source>Task</source>
+        <translation>Tarea</translation>
+    </message>
+    <message>
+        <source>Segment cracks (pixel masks)</source>
+        <translation>Segmentar grietas (máscaras de píxeles)</translation>
+    </message>
+    <message>
+        <source>Classify images (cracked or not)</source>
+        <translation>Clasificar imágenes (con o sin grietas)</translation>
+    </message>
+    <message>
+        <source>Detect anomalies (learn crack-free surfaces)</source>
+        <translation>Detectar anomalías (aprender superficies sin grietas)</translation>
+    </message>
+    <message>
+        <source>Model size</source>
+        <translation>Tamaño del modelo</translation>
+    </message>
+    <message>
+        <source>Small</source>
+        <translation>Pequeño</translation>
+    </message>
+    <message>
+        <source>Medium</source>
+        <translation>Mediano</translation>
+    </message>
+    <message>
+        <source>Large</source>
+        <translation>Grande</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>Personalizado</translation>
+    </message>
+    <message>
+        <source>Epochs</source>
+        <translation>Épocas</translation>
+    </message>
+    <message>
+        <source>Advanced</source>
+        <translation>Avanzado</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>Tamaño de lote</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>Precisión</translation>
+    </message>
+    <message>
+        <source>Processor only</source>
+        <translation>Solo procesador</translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation>Tasa de aprendizaje</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>Programa</translation>
+    </message>
+    <message>
+        <source>Validation fraction</source>
+        <translation>Fracción de validación</translation>
+    </message>
+    <message>
+        <source>Patience (epochs)</source>
+        <translation>Paciencia (épocas)</translation>
+    </message>
+    <message>
+        <source>Augmentation</source>
+        <translation>Aumento de datos</translation>
+    </message>
+    <message>
+        <source>Loader threads</source>
+        <translation>Hilos de carga</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>Semilla</translation>
+    </message>
+    <message>
+        <source>Crop size (px)</source>
+        <translation>Tamaño del recorte (px)</translation>
+    </message>
+    <message>
+        <source>Width (channels)</source>
+        <translation>Anchura (canales)</translation>
+    </message>
+    <message>
+        <source>Depth (levels)</source>
+        <translation>Profundidad (niveles)</translation>
+    </message>
+    <message>
+        <source>automatic (measured)</source>
+        <translation>automático (medido)</translation>
+    </message>
+    <message>
+        <source>automatic</source>
+        <translation>automático</translation>
+    </message>
+    <message>
+        <source>never stop early</source>
+        <translation>no parar nunca antes</translation>
+    </message>
+    <message>
+        <source>Train on the processor even when a GPU is present</source>
+        <translation>Entrenar en el procesador aunque haya una GPU</translation>
+    </message>
+    <message>
+        <source>one cycle</source>
+        <translation>un ciclo</translation>
+    </message>
+    <message>
+        <source>cosine</source>
+        <translation>coseno</translation>
+    </message>
+    <message>
+        <source>Flips, rotations, brightness and contrast</source>
+        <translation>Volteos, giros, brillo y contraste</translation>
+    </message>
+    <message>
+        <source>%1 million parameters · about %2 of memory to train with batches of %3</source>
+        <translation>%1 millones de parámetros · unos %2 de memoria para entrenar con lotes de %3</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::TruthPanel</name>
+    <message>
+        <source>The tolerance changed: compare again to update the layers and the numbers.</source>
+        <translation>La tolerancia ha cambiado: compare de nuevo para actualizar las capas y las cifras.</translation>
+    </message>
+    <message>
+        <source>Ground truth</source>
+        <translation>Referencia</translation>
+    </message>
+    <message>
+        <source>No ground truth attached.</source>
+        <translation>No hay ninguna referencia adjunta.</translation>
+    </message>
+    <message>
+        <source>Attached: %1</source>
+        <translation>Adjunta: %1</translation>
+    </message>
+    <message>
+        <source>Attach ground truth…</source>
+        <translation>Adjuntar referencia…</translation>
+    </message>
+    <message>
+        <source>A crack mask (TIFF or PNG) of the scan's size</source>
+        <translation>Una máscara de grietas (TIFF o PNG) del tamaño del escaneo</translation>
+    </message>
+    <message>
+        <source>Tolerance</source>
+        <translation>Tolerancia</translation>
+    </message>
+    <message>
+        <source> px</source>
+        <translation> px</translation>
+    </message>
+    <message>
+        <source>A prediction this close to a crack of the ground truth counts as correct, and a crack this close to a prediction counts as found</source>
+        <translation>Una predicción a esta distancia de una grieta de la referencia cuenta como correcta, y una grieta a esta distancia de una predicción cuenta como encontrada</translation>
+    </message>
+    <message>
+        <source>Compare with the map</source>
+        <translation>Comparar con el mapa</translation>
+    </message>
+    <message>
+        <source>Score the selected probability map against the ground truth, pixel by pixel</source>
+        <translation>Evaluar el mapa de probabilidad seleccionado frente a la referencia, píxel a píxel</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>Umbral</translation>
+    </message>
+    <message>
+        <source>Map values from this one on count as crack predictions</source>
+        <translation>Los valores del mapa a partir de este cuentan como grieta predicha</translation>
+    </message>
+    <message>
+        <source>Open a scan first.</source>
+        <translation>Abra primero un escaneo.</translation>
+    </message>
+    <message>
+        <source>The ground truth %1 does not exist.</source>
+        <translation>La referencia %1 no existe.</translation>
+    </message>
+    <message>
+        <source>The ground truth cannot be read: %1</source>
+        <translation>No se puede leer la referencia: %1</translation>
+    </message>
+    <message>
+        <source>The ground truth cannot be read: %1 is not a TIFF or PNG image.</source>
+        <translation>No se puede leer la referencia: %1 no es una imagen TIFF ni PNG.</translation>
+    </message>
+    <message>
+        <source>The ground truth is %1 × %2 px but the scan is %3 × %4 px: a ground-truth mask must have the scan's size.</source>
+        <translation>La referencia mide %1 × %2 px pero el escaneo mide %3 × %4 px: una máscara de referencia debe tener el tamaño del escaneo.</translation>
+    </message>
+    <message>
+        <source>The ground truth cannot be shown: %1</source>
+        <translation>No se puede mostrar la referencia: %1</translation>
+    </message>
+    <message>
+        <source>Attach ground truth</source>
+        <translation>Adjuntar referencia</translation>
+    </message>
+    <message>
+        <source>Masks</source>
+        <translation>Máscaras</translation>
+    </message>
+    <message>
+        <source>Attach a ground truth first.</source>
+        <translation>Adjunte primero una referencia.</translation>
+    </message>
+    <message>
+        <source>Add a probability map as a layer to compare it with the ground truth.</source>
+        <translation>Añada un mapa de probabilidad como capa para compararlo con la referencia.</translation>
+    </message>
+    <message>
+        <source>Comparing %1 with the ground truth…</source>
+        <translation>Comparando %1 con la referencia…</translation>
+    </message>
+    <message>
+        <source>Compared with the ground truth: F1 %1 at threshold %2.</source>
+        <translation>Comparado con la referencia: F1 %1 con umbral %2.</translation>
+    </message>
+    <message>
+        <source>The comparison was cancelled.</source>
+        <translation>Se canceló la comparación.</translation>
+    </message>
+    <message>
+        <source>The comparison failed: %1</source>
+        <translation>La comparación falló: %1</translation>
+    </message>
+</context>
+<context>
     <name>fisura::ui::UsageGauge</name>
     <message>
         <source>CPU %1 %</source>
@@ -875,6 +2442,38 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
     <message>
         <source>Quit after &lt;ms&gt; milliseconds (for smoke tests).</source>
         <translation>Sale tras &lt;ms&gt; milisegundos (para pruebas rápidas).</translation>
+    </message>
+    <message>
+        <source>Open the project in &lt;dir&gt;.</source>
+        <translation>Abre el proyecto de &lt;dir&gt;.</translation>
+    </message>
+    <message>
+        <source>Show this pane: data, train, analyze, inspect or system.</source>
+        <translation>Muestra este panel: data, train, analyze, inspect o system.</translation>
+    </message>
+    <message>
+        <source>Language for this start: es or en (not remembered).</source>
+        <translation>Idioma para este inicio: es o en (no se recuerda).</translation>
+    </message>
+    <message>
+        <source>Start training with the Train pane's settings once the project is open.</source>
+        <translation>Empieza a entrenar con los ajustes del panel Entrenar en cuanto el proyecto esté abierto.</translation>
+    </message>
+    <message>
+        <source>Add this scan (or folder) to the Analyze queue and run the queue; may be given several times.</source>
+        <translation>Añade este escaneo (o carpeta) a la cola de Analizar y ejecuta la cola; puede indicarse varias veces.</translation>
+    </message>
+    <message>
+        <source>Open this scan in Inspect.</source>
+        <translation>Abre este escaneo en Inspeccionar.</translation>
+    </message>
+    <message>
+        <source>With --inspect: lay this map over the scan.</source>
+        <translation>Con --inspect: superpone este mapa al escaneo.</translation>
+    </message>
+    <message>
+        <source>With --map: the overlay threshold, 0 to 255 (default 128).</source>
+        <translation>Con --map: el umbral de la superposición, de 0 a 255 (por defecto 128).</translation>
     </message>
 </context>
 </TS>

@@ -1,16 +1,13 @@
 // fisura: the desktop application.
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QDir>
-#include <QFileInfo>
-#include <QTimer>
 
 #include <cstdio>
 
-#include "data/datapane.h"
-#include "fisura/version.h"
 #include "common/languagemanager.h"
+#include "fisura/version.h"
 #include "mainwindow.h"
+#include "startoptions.h"
 
 int main(int argc, char** argv)
 {
@@ -25,47 +22,20 @@ int main(int argc, char** argv)
     parser.addHelpOption();
     const QCommandLineOption versionOpt(
         QStringLiteral("version"), QApplication::translate("main", "Print the version and exit."));
-    const QCommandLineOption demoOpt(
-        QStringLiteral("demo"),
-        QApplication::translate("main",
-                                "Open the demo dataset in <dir>, generating it first if needed."),
-        QStringLiteral("dir"));
-    const QCommandLineOption quitOpt(
-        QStringLiteral("quit-after"),
-        QApplication::translate("main", "Quit after <ms> milliseconds (for smoke tests)."),
-        QStringLiteral("ms"));
     parser.addOption(versionOpt);
-    parser.addOption(demoOpt);
-    parser.addOption(quitOpt);
+    const fisura::app::StartOptions start;
+    start.addTo(parser);
     parser.process(app);
     if (parser.isSet(versionOpt)) {
         std::printf("fisura %s (LibTorch %s, Qt %s)\n", fisura::version().c_str(),
                     fisura::torchVersion().c_str(), qVersion());
         return 0;
     }
+    start.applyLanguage(parser);
 
     fisura::app::MainWindow window;
     window.show();
-    if (parser.isSet(demoOpt)) {
-        const QString dir = QFileInfo(parser.value(demoOpt)).absoluteFilePath();
-        auto* data = window.dataPane();
-        window.showPane(QStringLiteral("data"));
-        auto openFirst = [data, dir] {
-            data->setRootFolder(dir);
-            const QString first = QDir(dir + QStringLiteral("/segmentation/images"))
-                                      .entryList({QStringLiteral("*.tif")}, QDir::Files, QDir::Name)
-                                      .value(0);
-            if (!first.isEmpty())
-                data->previewImage(dir + QStringLiteral("/segmentation/images/") + first);
-        };
-        if (QFileInfo::exists(dir + QStringLiteral("/manifest.json"))) {
-            openFirst();
-        } else {
-            QObject::connect(data, &fisura::ui::DataPane::demoDataReady, data, openFirst);
-            data->generateDemoData(dir);
-        }
-    }
-    if (parser.isSet(quitOpt))
-        QTimer::singleShot(parser.value(quitOpt).toInt(), &app, &QApplication::quit);
+    if (!start.applyTo(parser, window))
+        return 1;
     return app.exec();
 }

@@ -3,32 +3,43 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QSettings>
-#include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QToolBar>
 
 #include "analyze/analyzepane.h"
-#include "data/datapane.h"
-#include "fisura/version.h"
-#include "inspect/inspectpane.h"
 #include "common/pane.h"
 #include "common/settingsdialog.h"
-#include "system/systempane.h"
 #include "common/usagegauge.h"
+#include "data/datapane.h"
+#include "fisura/telemetry.h"
+#include "fisura/version.h"
+#include "inspect/inspectpane.h"
+#include "project/projectactions.h"
+#include "project/projectsession.h"
+#include "system/systempane.h"
+#include "train/trainpane.h"
 
 namespace fisura::app
 {
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), nav_(new QListWidget(this)), stack_(new QStackedWidget(this)),
-      data_(new ui::DataPane(this)), system_(new ui::SystemPane(this)),
-      deviceLabel_(new QLabel(this))
+    : QMainWindow(parent), session_(new ui::ProjectSession(this)),
+      projectActions_(new ui::ProjectActions(session_, this)), nav_(new QListWidget(this)),
+      stack_(new QStackedWidget(this)), data_(new ui::DataPane(this)),
+      train_(new ui::TrainPane(this)), analyze_(new ui::AnalyzePane(this)),
+      inspect_(new ui::InspectPane(this)), system_(new ui::SystemPane(this)),
+      deviceLabel_(new QLabel(this)), projectLabel_(new QLabel(this)),
+      jobProgress_(new QProgressBar(this)), toolBar_(new QToolBar(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     nav_->setObjectName(QStringLiteral("navigation"));
@@ -38,9 +49,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(nav_, &QListWidget::currentRowChanged, stack_, &QStackedWidget::setCurrentIndex);
 
     addPane(data_);
-    addPane(new ui::PlaceholderPane(ui::PlaceholderPane::Kind::Train, this));
-    addPane(new ui::AnalyzePane(this));
-    addPane(new ui::InspectPane(this));
+    addPane(train_);
+    addPane(analyze_);
+    addPane(inspect_);
     addPane(system_);
 
     auto* central = new QWidget(this);
@@ -51,22 +62,33 @@ MainWindow::MainWindow(QWidget* parent)
     layout->addWidget(stack_, 1);
     setCentralWidget(central);
 
+    projectLabel_->setObjectName(QStringLiteral("projectLabel"));
     deviceLabel_->setObjectName(QStringLiteral("deviceLabel"));
+    jobProgress_->setObjectName(QStringLiteral("windowJobProgress"));
+    jobProgress_->setRange(0, 1000);
+    jobProgress_->setMaximumWidth(180);
+    jobProgress_->hide();
+    statusBar()->addPermanentWidget(jobProgress_);
+    statusBar()->addPermanentWidget(projectLabel_);
     statusBar()->addPermanentWidget(deviceLabel_);
     statusBar()->addPermanentWidget(system_->gauge());
     system_->gauge()->show();
-    connect(system_, &ui::SystemPane::machineChanged, this,
-            [this] { deviceLabel_->setText(system_->summary()); });
 
+    connectPanes();
+    createToolBar();
     createMenus();
     retranslateUi();
 
     QSettings s;
     if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray()))
-        resize(1100, 720);
+        resize(1200, 780);
     for (ui::Pane* p : panes_)
         p->restoreState(s);
     showPane(s.value(QStringLiteral("window/pane"), QStringLiteral("data")).toString());
+    // Reopen the last project (quietly: a project that moved is simply not reopened).
+    const QStringList recent = session_->recentProjects();
+    if (!recent.isEmpty() && s.value(QStringLiteral("project/reopen"), true).toBool())
+        session_->openProject(recent.first());
     system_->refresh();
     system_->startTelemetry();
 }
@@ -82,6 +104,51 @@ void MainWindow::addPane(ui::Pane* pane)
     connect(pane, &ui::Pane::titleChanged, this, [item, pane] { item->setText(pane->title()); });
     connect(pane, &ui::Pane::statusMessage, this,
             [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
+    connect(pane, &ui::Pane::busyChanged, this, [this](bool busy) {
+        if (!busy && closeWhenIdle_ && runningWork().isEmpty())
+            close();
+    });
+}
+
+void MainWindow::connectPanes()
+{
+    connect(system_, &ui::SystemPane::machineChanged, this,
+            [this] { deviceLabel_->setText(system_->summary()); });
+    train_->setProjectSession(session_);
+    analyze_->setProjectSession(session_);
+    // The Train pane plots GPU and CPU use from the System pane's sampler.
+    train_->setTelemetrySource([this](double lastSeconds) {
+        const TelemetryHistory* h = system_->telemetryHistory();
+        return h ? h->snapshot(lastSeconds) : std::vector<TelemetrySample>{};
+    });
+    connect(train_, &ui::TrainPane::analyzeWithModel, this, [this](const QString& model) {
+        analyze_->setModelFile(model);
+        showPane(QStringLiteral("analyze"));
+    });
+    connect(analyze_, &ui::AnalyzePane::openInInspect, this,
+            [this](const QString& scan, const QString& map, int threshold) {
+                showPane(QStringLiteral("inspect"));
+                inspect_->openWithMap(scan, map, threshold);
+            });
+    connect(session_, &ui::ProjectSession::projectChanged, this, &MainWindow::retranslateUi);
+    connect(projectActions_, &ui::ProjectActions::progress, this,
+            [this](double f, const QString& text) {
+                jobProgress_->setVisible(f < 1.0);
+                jobProgress_->setValue(int(f * 1000));
+                statusBar()->showMessage(text);
+            });
+    connect(projectActions_, &ui::ProjectActions::demoProjectReady, this, [this] {
+        jobProgress_->hide();
+        statusBar()->showMessage(tr("Demo project ready."), 5000);
+    });
+    connect(projectActions_, &ui::ProjectActions::demoFinished, this, [this] {
+        if (closeWhenIdle_ && runningWork().isEmpty())
+            close();
+    });
+    connect(projectActions_, &ui::ProjectActions::failed, this, [this](const QString& text) {
+        jobProgress_->hide();
+        statusBar()->showMessage(text.section(QLatin1Char('\n'), 0, 0), 10000);
+    });
 }
 
 ui::Pane* MainWindow::pane(const QString& id) const
@@ -103,9 +170,28 @@ void MainWindow::showPane(const QString& id)
     nav_->setCurrentRow(i >= 0 ? i : 0);
 }
 
+void MainWindow::createToolBar()
+{
+    toolBar_->setObjectName(QStringLiteral("mainToolBar"));
+    toolBar_->setMovable(false);
+    toolBar_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolBar_->addAction(projectActions_->newAction());
+    toolBar_->addAction(projectActions_->openAction());
+    toolBar_->addAction(projectActions_->demoAction());
+    addToolBar(Qt::TopToolBarArea, toolBar_);
+}
+
 void MainWindow::createMenus()
 {
     fileMenu_ = menuBar()->addMenu(QString());
+    fileMenu_->addAction(projectActions_->newAction());
+    fileMenu_->addAction(projectActions_->openAction());
+    fileMenu_->addMenu(projectActions_->recentMenu());
+    fileMenu_->addAction(projectActions_->saveAsAction());
+    fileMenu_->addAction(projectActions_->closeAction());
+    fileMenu_->addSeparator();
+    fileMenu_->addAction(projectActions_->demoAction());
+    fileMenu_->addSeparator();
     fileMenu_->addAction(data_->openFolderAction());
     fileMenu_->addAction(data_->demoDataAction());
     fileMenu_->addSeparator();
@@ -131,7 +217,13 @@ void MainWindow::createMenus()
 
 void MainWindow::retranslateUi()
 {
-    setWindowTitle(tr("Fisura — crack inspection workbench"));
+    const QString base = tr("Fisura — crack inspection workbench");
+    setWindowTitle(session_->hasProject() ? session_->projectName() + QStringLiteral(" — ") + base
+                                          : base);
+    projectLabel_->setText(session_->hasProject() ? tr("Project: %1").arg(session_->projectName())
+                                                  : tr("No project open"));
+    projectLabel_->setToolTip(QDir::toNativeSeparators(session_->projectDir()));
+    toolBar_->setWindowTitle(tr("Project"));
     fileMenu_->setTitle(tr("&File"));
     viewMenu_->setTitle(tr("&View"));
     settingsMenu_->setTitle(tr("&Settings"));
@@ -173,7 +265,35 @@ void MainWindow::showAbout()
                  QString::fromLatin1(qVersion())));
 }
 
-void MainWindow::closeEvent(QCloseEvent* e)
+QStringList MainWindow::runningWork() const
+{
+    QStringList work;
+    for (ui::Pane* p : panes_)
+        if (const QString w = p->runningWork(); !w.isEmpty())
+            work << w;
+    if (projectActions_->isGeneratingDemo())
+        work << tr("The demo project is being generated.");
+    return work;
+}
+
+bool MainWindow::confirmStopRunningWork(const QStringList& work)
+{
+    QMessageBox box(QMessageBox::Question, tr("Quit Fisura"),
+                    work.join(QLatin1Char('\n')) + QStringLiteral("\n\n") +
+                        tr("Stop it and quit? What was saved stays intact: the last completed "
+                           "epoch's checkpoint, the best model and finished maps."),
+                    QMessageBox::NoButton, this);
+    box.setObjectName(QStringLiteral("confirmQuitBox"));
+    QPushButton* stop = box.addButton(tr("Stop and quit"), QMessageBox::DestructiveRole);
+    stop->setObjectName(QStringLiteral("stopAndQuitButton"));
+    QPushButton* keep = box.addButton(tr("Keep working"), QMessageBox::RejectRole);
+    keep->setObjectName(QStringLiteral("keepWorkingButton"));
+    box.setDefaultButton(keep);
+    box.exec();
+    return box.clickedButton() == stop;
+}
+
+void MainWindow::saveWindowState()
 {
     QSettings s;
     s.setValue(QStringLiteral("window/geometry"), saveGeometry());
@@ -181,6 +301,24 @@ void MainWindow::closeEvent(QCloseEvent* e)
         s.setValue(QStringLiteral("window/pane"), p->paneId());
     for (ui::Pane* p : panes_)
         p->saveState(s);
+}
+
+void MainWindow::closeEvent(QCloseEvent* e)
+{
+    const QStringList work = runningWork();
+    if (!work.isEmpty()) {
+        // Never cut a job off: ask, then stop it and close once every pane reports idle.
+        if (closeWhenIdle_ || confirmStopRunningWork(work)) {
+            closeWhenIdle_ = true;
+            for (ui::Pane* p : panes_)
+                p->stopWork();
+            projectActions_->cancelDemo();
+            statusBar()->showMessage(tr("Stopping… Fisura closes when the work has stopped."));
+        }
+        e->ignore();
+        return;
+    }
+    saveWindowState();
     e->accept();
 }
 

@@ -72,6 +72,7 @@ AnalyzePane::AnalyzePane(QWidget* parent)
         connect(queue_, signal, this, &AnalyzePane::updateActions);
     connect(queue_, &QAbstractItemModel::modelReset, this, &AnalyzePane::updateActions);
     connect(queue_, &QAbstractItemModel::dataChanged, this, &AnalyzePane::updateActions);
+    connect(controller_, &AnalyzeController::runningChanged, this, &Pane::busyChanged);
     connect(controller_, &AnalyzeController::runningChanged, this, [this](bool running) {
         if (running)
             restoredWaiting_ = 0;
@@ -327,6 +328,17 @@ void AnalyzePane::cancelAll()
 bool AnalyzePane::isRunning() const
 {
     return controller_->isRunning();
+}
+
+QString AnalyzePane::runningWork() const
+{
+    return controller_->isRunning() ? tr("Scans are being analysed.") : QString();
+}
+
+void AnalyzePane::stopWork()
+{
+    // Cancelled scans leave nothing half-written and stay in the queue to resume later.
+    controller_->cancelAll();
 }
 
 QStringList AnalyzePane::selectedIds() const

@@ -60,6 +60,8 @@ public:
     void cancelSelected();
     void cancelAll();
     bool isRunning() const;
+    QString runningWork() const override;
+    void stopWork() override;
     /// Opens the selected finished scan (else the last finished one) in Inspect.
     bool openSelectedInInspect();
 

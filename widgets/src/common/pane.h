@@ -6,8 +6,6 @@
 #include <QSettings>
 #include <QWidget>
 
-class QLabel;
-
 namespace fisura::ui
 {
 
@@ -43,26 +41,6 @@ protected:
     /// Re-set every visible string; called on language change.
     virtual void retranslateUi() = 0;
     void changeEvent(QEvent* e) override;
-};
-
-/// A pane whose feature is not built yet: it says what will come, in the user's language.
-class PlaceholderPane : public Pane
-{
-    Q_OBJECT
-public:
-    enum class Kind { Train, Analyze };
-    explicit PlaceholderPane(Kind kind, QWidget* parent = nullptr);
-    QString paneId() const override;
-    QString title() const override;
-    QIcon icon() const override;
-
-protected:
-    void retranslateUi() override;
-
-private:
-    Kind kind_;
-    QLabel* heading_;
-    QLabel* body_;
 };
 
 } // namespace fisura::ui

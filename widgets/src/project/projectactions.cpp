@@ -161,6 +161,11 @@ void ProjectActions::cancelDemo()
     demoJob_->cancel();
 }
 
+void ProjectActions::openDemoProject(const QString& dir)
+{
+    openDemoProject(dir, demoOptions_);
+}
+
 void ProjectActions::openDemoProject(const QString& dirIn, const synth::DemoDatasetOptions& options)
 {
     const QString dir = dirIn.isEmpty() ? ProjectSession::demoProjectDir() : dirIn;
@@ -184,6 +189,7 @@ void ProjectActions::openDemoProject(const QString& dirIn, const synth::DemoData
         [this, dir](const Status& s) {
             demo_->setEnabled(true);
             const Status done = s ? finishDemo(dir) : s;
+            Q_EMIT demoFinished();
             if (!done) {
                 if (done.code() != ErrorCode::Cancelled)
                     report(done, tr("Could not create the demo project."));

@@ -39,10 +39,13 @@ public:
 
     /// Open (generating it first when missing) the demo project in `dir`; empty = the default
     /// place. Asynchronous: demoProjectReady or failed follow.
-    void openDemoProject(const QString& dir = {},
-                         const synth::DemoDatasetOptions& options = synth::DemoDatasetOptions{});
+    void openDemoProject(const QString& dir = {});
+    void openDemoProject(const QString& dir, const synth::DemoDatasetOptions& options);
     bool isGeneratingDemo() const;
     void cancelDemo();
+
+    /// What "Open demo project" generates on first use (tests make it small).
+    void setDemoOptions(const synth::DemoDatasetOptions& options) { demoOptions_ = options; }
 
     /// Tests replace the folder dialogs: the function returns the chosen folder (empty =
     /// the user cancelled).
@@ -52,6 +55,8 @@ Q_SIGNALS:
     void demoProjectReady(const QString& dir);
     /// An action failed; the text is translated and names the file.
     void failed(const QString& message);
+    /// The demo job ended (ready, failed or cancelled).
+    void demoFinished();
     void progress(double fraction, const QString& text);
 
 private:
@@ -74,6 +79,7 @@ private:
     QMenu* recent_;
     JobRunner* demoJob_;
     std::function<QString(const QString&)> chooser_;
+    synth::DemoDatasetOptions demoOptions_;
     bool eventFilterInstalled_ = false;
     bool eventFilter(QObject* o, QEvent* e) override;
 };

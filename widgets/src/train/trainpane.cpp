@@ -200,6 +200,8 @@ void TrainPane::queryMachineInBackground()
 void TrainPane::connectController()
 {
     connect(controller_, &TrainController::phaseChanged, this, &TrainPane::updateButtons);
+    connect(controller_, &TrainController::phaseChanged, this,
+            [this] { Q_EMIT busyChanged(controller_->isRunning()); });
     connect(controller_, &TrainController::runStarted, this, &TrainPane::onRunStarted);
     connect(controller_, &TrainController::trainStarted, this, [this](const TrainStarted& s) {
         preview_->setPolicy(s.policy, setup_->options().batchSize <= 0, true);
@@ -257,7 +259,10 @@ void TrainPane::setProjectSession(ProjectSession* session)
     session_ = session;
     controller_->setProjectSession(session);
     if (session) {
-        connect(session, &ProjectSession::projectChanged, this, &TrainPane::refreshProject);
+        connect(session, &ProjectSession::projectChanged, this, [this] {
+            refreshProject();
+            showNewestRun();
+        });
         connect(session, &ProjectSession::contentChanged, this, &TrainPane::refreshProject);
     }
     refreshProject();
@@ -305,6 +310,16 @@ void TrainPane::refreshProject()
         shownRun_.clear();
     }
     updateButtons();
+}
+
+void TrainPane::showNewestRun()
+{
+    // A project just opened: show its newest run's curves and results, as it was left.
+    if (!session_ || !session_->hasProject() || controller_->isRunning())
+        return;
+    const auto& runs = session_->project().runs();
+    if (!runs.empty())
+        runs_->select({QString::fromStdString(runs.back().id)});
 }
 
 void TrainPane::onDatasetChanged()
@@ -429,6 +444,16 @@ bool TrainPane::resumeTraining()
         return false;
     }
     return true;
+}
+
+QString TrainPane::runningWork() const
+{
+    return controller_->isRunning() ? tr("A model is training.") : QString();
+}
+
+void TrainPane::stopWork()
+{
+    controller_->cancel();
 }
 
 void TrainPane::cancelTraining()

@@ -55,6 +55,8 @@ public:
     void setMachine(const MachineInfo& machine);
 
     bool isTraining() const;
+    QString runningWork() const override;
+    void stopWork() override;
     /// Closing the window: while a job runs, ask whether to cancel it or keep waiting. Returns
     /// true when the window may close (nothing runs any more, the run is recorded).
     bool confirmClose();
@@ -95,6 +97,7 @@ private:
     void connectController();
     void queryMachineInBackground();
     void refreshProject();
+    void showNewestRun();
     void refreshPolicy();
     void updateButtons();
     void showMessage(const QString& text, bool error = false);

@@ -1,0 +1,135 @@
+#include "startoptions.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
+#include <QTimer>
+
+#include <cstdio>
+
+#include "analyze/analyzepane.h"
+#include "common/languagemanager.h"
+#include "data/datapane.h"
+#include "inspect/inspectpane.h"
+#include "mainwindow.h"
+#include "project/projectsession.h"
+#include "train/trainpane.h"
+
+namespace fisura::app
+{
+
+StartOptions::StartOptions()
+    : demo_(QStringLiteral("demo"),
+            QApplication::translate(
+                "main", "Open the demo dataset in <dir>, generating it first if needed."),
+            QStringLiteral("dir")),
+      quit_(QStringLiteral("quit-after"),
+            QApplication::translate("main", "Quit after <ms> milliseconds (for smoke tests)."),
+            QStringLiteral("ms")),
+      project_(QStringLiteral("project"),
+               QApplication::translate("main", "Open the project in <dir>."),
+               QStringLiteral("dir")),
+      pane_(QStringLiteral("pane"),
+            QApplication::translate("main",
+                                    "Show this pane: data, train, analyze, inspect or system."),
+            QStringLiteral("id")),
+      lang_(QStringLiteral("lang"),
+            QApplication::translate("main", "Language for this start: es or en (not remembered)."),
+            QStringLiteral("code")),
+      startTraining_(QStringLiteral("start-training"),
+                     QApplication::translate(
+                         "main",
+                         "Start training with the Train pane's settings once the project is "
+                         "open.")),
+      analyze_(QStringLiteral("analyze"),
+               QApplication::translate(
+                   "main",
+                   "Add this scan (or folder) to the Analyze queue and run the queue; may be "
+                   "given several times."),
+               QStringLiteral("scan")),
+      inspect_(QStringLiteral("inspect"),
+               QApplication::translate("main", "Open this scan in Inspect."),
+               QStringLiteral("scan")),
+      map_(QStringLiteral("map"),
+           QApplication::translate("main", "With --inspect: lay this map over the scan."),
+           QStringLiteral("map")),
+      threshold_(QStringLiteral("threshold"),
+                 QApplication::translate(
+                     "main", "With --map: the overlay threshold, 0 to 255 (default 128)."),
+                 QStringLiteral("value"), QStringLiteral("128"))
+{
+}
+
+void StartOptions::addTo(QCommandLineParser& parser) const
+{
+    parser.addOptions({demo_, quit_, project_, pane_, lang_, startTraining_, analyze_, inspect_,
+                       map_, threshold_});
+}
+
+void StartOptions::applyLanguage(const QCommandLineParser& parser) const
+{
+    if (parser.isSet(lang_))
+        ui::LanguageManager::instance().applyForSession(
+            parser.value(lang_) == QStringLiteral("es") ? ui::LanguageManager::Language::Spanish
+                                                        : ui::LanguageManager::Language::English);
+}
+
+bool StartOptions::applyTo(const QCommandLineParser& parser, MainWindow& window) const
+{
+    if (parser.isSet(project_)) {
+        const QString dir = parser.value(project_);
+        if (const Status s = window.projectSession()->openProject(dir); !s) {
+            std::fprintf(stderr, "fisura: cannot open the project %s: %s\n", qPrintable(dir),
+                         s.toString().c_str());
+            return false;
+        }
+    }
+    if (parser.isSet(pane_))
+        window.showPane(parser.value(pane_));
+    if (parser.isSet(startTraining_))
+        QTimer::singleShot(0, window.trainPane(),
+                           [&window] { window.trainPane()->startTraining(); });
+    if (parser.isSet(analyze_)) {
+        window.analyzePane()->addScans(parser.values(analyze_));
+        QTimer::singleShot(0, window.analyzePane(), [&window] { window.analyzePane()->run(); });
+    }
+    if (parser.isSet(inspect_)) {
+        window.showPane(QStringLiteral("inspect"));
+        const QString scan = parser.value(inspect_);
+        const Status s = parser.isSet(map_)
+                             ? window.inspectPane()->openWithMap(scan, parser.value(map_),
+                                                                 parser.value(threshold_).toInt())
+                             : window.inspectPane()->openScan(scan);
+        if (!s)
+            std::fprintf(stderr, "fisura: cannot open %s: %s\n", qPrintable(scan),
+                         s.toString().c_str());
+    }
+    if (parser.isSet(demo_))
+        openDemo(window, QFileInfo(parser.value(demo_)).absoluteFilePath());
+    if (parser.isSet(quit_))
+        QTimer::singleShot(parser.value(quit_).toInt(), qApp, &QApplication::quit);
+    return true;
+}
+
+void StartOptions::openDemo(MainWindow& window, const QString& dir) const
+{
+    auto* data = window.dataPane();
+    window.showPane(QStringLiteral("data"));
+    auto openFirst = [data, dir] {
+        data->setRootFolder(dir);
+        const QString first = QDir(dir + QStringLiteral("/segmentation/images"))
+                                  .entryList({QStringLiteral("*.tif")}, QDir::Files, QDir::Name)
+                                  .value(0);
+        if (!first.isEmpty())
+            data->previewImage(dir + QStringLiteral("/segmentation/images/") + first);
+    };
+    if (QFileInfo::exists(dir + QStringLiteral("/manifest.json"))) {
+        openFirst();
+    } else {
+        QObject::connect(data, &ui::DataPane::demoDataReady, data, openFirst);
+        data->generateDemoData(dir);
+    }
+}
+
+} // namespace fisura::app

@@ -1,0 +1,33 @@
+// Command-line options of the desktop application that put the window into a state: open a
+// project or the demo dataset, show a pane, start training, analyse scans, inspect a map. Every
+// one is also a click away in the window; scripts (screenshots, smoke tests) use them.
+#pragma once
+
+#include <QCommandLineOption>
+#include <QList>
+
+class QCommandLineParser;
+
+namespace fisura::app
+{
+
+class MainWindow;
+
+class StartOptions
+{
+public:
+    StartOptions();
+    void addTo(QCommandLineParser& parser) const;
+    /// Before the window exists: the language for this start.
+    void applyLanguage(const QCommandLineParser& parser) const;
+    /// After the window is shown. Returns false (and prints why) when the project does not open.
+    bool applyTo(const QCommandLineParser& parser, MainWindow& window) const;
+
+private:
+    void openDemo(MainWindow& window, const QString& dir) const;
+
+    QCommandLineOption demo_, quit_, project_, pane_, lang_, startTraining_, analyze_, inspect_,
+        map_, threshold_;
+};
+
+} // namespace fisura::app
