@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The README's screenshots: starts Fisura under Xvfb in English and Spanish and photographs the
+# Train pane during and after training, the Analyze pane after a scan queue ran and Inspect with
+# the true/false-positive colours. Needs a built tree and `apt-get install xvfb xauth imagemagick`.
+#
+#   resources/screenshots/take.sh [BUILD_DIR]
+#
+# Writes resources/screenshots/{train-running,train-results,analyze,inspect-truth}-{en,es}.png.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+build="${1:-${FISURA_BUILD_DIR:-$root/build}}"
+out="$root/resources/screenshots"
+gui="$build/app/gui/fisura"
+cli="$build/app/cli/fisura-cli"
+for tool in xvfb-run import; do
+    command -v "$tool" >/dev/null || { echo "take.sh: $tool is missing (apt-get install xvfb xauth imagemagick)" >&2; exit 1; }
+done
+[ -x "$gui" ] && [ -x "$cli" ] || { echo "take.sh: build Fisura first ($build)" >&2; exit 1; }
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+# A private settings, data and cache folder: the user's own Fisura is not touched.
+export XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" XDG_CACHE_HOME="$work/cache"
+
+# A small demo project with one finished run, made with the command line.
+"$cli" demo-data "$work/demo" --segmentation 32 --classification 8 --scan 2048 >/dev/null
+"$cli" project new "$work/project" --name "Demo" >/dev/null
+"$cli" project add-dataset "$work/project" --data "$work/demo/segmentation" --task segment >/dev/null
+"$cli" train --project "$work/project" --task segment --data "$work/demo/segmentation" \
+    --epochs 4 --size 128 --width 8 --depth 3 --quiet >/dev/null
+scan="$work/demo/scan/demo_scan.tif"
+
+# shot NAME SECONDS ARGS...: start Fisura with ARGS, wait, photograph the screen, stop it.
+shot() {
+    local name="$1" secs="$2"
+    shift 2
+    xvfb-run -a -s "-screen 0 1440x900x24" bash -c '
+        "$0" -geometry 1440x900+0+0 "${@:3}" &
+        pid=$!
+        sleep "$2"
+        import -window root "$1"
+        kill "$pid"; wait "$pid" 2>/dev/null || true' "$gui" "$out/$name" "$secs" "$@"
+    echo "take.sh: $out/$name"
+}
+
+for lang in en es; do
+    shot "train-results-$lang.png" 12 --lang "$lang" --project "$work/project" --pane train
+    shot "train-running-$lang.png" 35 --lang "$lang" --project "$work/project" --pane train \
+        --start-training
+    shot "analyze-$lang.png" 40 --lang "$lang" --project "$work/project" --pane analyze \
+        --analyze "$scan"
+done
+# Inspect with the map of the last analysis and the demo scan's ground truth.
+map="$(ls "$work/project/maps/"*.tif | head -n 1)"
+for lang in en es; do
+    shot "inspect-truth-$lang.png" 20 --lang "$lang" --project "$work/project" \
+        --inspect "$scan" --map "$map"
+done

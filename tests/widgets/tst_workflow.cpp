@@ -1,0 +1,211 @@
+// The whole window as a person uses it, counted in clicks on the real widgets:
+//  - fresh start → Open demo project → Train → Start trains a first model: three clicks;
+//  - demo project with a trained model → Analyze → add the demo scan (button + accepted dialog)
+//    → Run → Open in Inspect shows the overlay: at most five clicks;
+//  - closing while work runs asks first, and "Stop and quit" closes once the work has stopped.
+#include <QtTest>
+
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QToolBar>
+
+#include "analyze/analyzepane.h"
+#include "common/languagemanager.h"
+#include "common/tiledviewer.h"
+#include "fisura/project.h"
+#include "fisura/train.h"
+#include "inspect/inspectpane.h"
+#include "mainwindow.h"
+#include "project/projectactions.h"
+#include "project/projectsession.h"
+#include "train/traincontroller.h"
+#include "train/trainpane.h"
+
+using namespace fisura;
+using fisura::ui::LanguageManager;
+
+namespace
+{
+
+synth::DemoDatasetOptions smallDemo(int scan = 0)
+{
+    synth::DemoDatasetOptions o;
+    o.segmentationImages = 8;
+    o.classificationImages = 4;
+    o.patchSize = 64;
+    o.scanSize = scan;
+    return o;
+}
+
+/// Clicks counted on real widgets.
+struct Clicker {
+    int clicks = 0;
+    void click(QWidget* w, QPoint at = {})
+    {
+        QVERIFY2(w && w->isVisible() && w->isEnabled(), "the widget to click is not usable");
+        QTest::mouseClick(w, Qt::LeftButton, {}, at.isNull() ? w->rect().center() : at);
+        ++clicks;
+    }
+    void clickAction(QToolBar* bar, QAction* a) { click(bar->widgetForAction(a)); }
+    void clickPane(app::MainWindow& w, const QString& id)
+    {
+        auto* nav = w.findChild<QListWidget*>(QStringLiteral("navigation"));
+        for (int i = 0; i < nav->count(); ++i)
+            if (nav->item(i)->data(Qt::UserRole).toString() == id)
+                click(nav->viewport(), nav->visualItemRect(nav->item(i)).center());
+    }
+};
+
+template <class T> T* child(QObject* root, const char* name)
+{
+    return root->findChild<T*>(QString::fromLatin1(name));
+}
+
+} // namespace
+
+class TstWorkflow : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        LanguageManager::instance().setLanguage(LanguageManager::Language::English);
+    }
+    void init()
+    {
+        QSettings().clear();
+        QDir(ui::ProjectSession::demoProjectDir()).removeRecursively();
+    }
+
+    void trainsFromFreshStartInThreeClicks()
+    {
+        app::MainWindow w;
+        w.projectActions()->setDemoOptions(smallDemo());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        Clicker c;
+        c.clickAction(child<QToolBar>(&w, "mainToolBar"), w.projectActions()->demoAction());
+        c.clickPane(w, QStringLiteral("train"));
+        QCOMPARE(w.currentPane()->paneId(), QStringLiteral("train"));
+        auto* start = child<QPushButton>(w.trainPane(), "startButton");
+        QTRY_VERIFY_WITH_TIMEOUT(w.projectSession()->hasProject() && start->isEnabled(), 30000);
+        c.click(start);
+        QCOMPARE(c.clicks, 3);
+
+        // It really trains: the run is recorded and the first optimiser step arrives.
+        auto* controller = w.trainPane()->controller();
+        QVERIFY(controller->isRunning());
+        QSignalSpy batches(controller, &ui::TrainController::batchDone);
+        QTRY_VERIFY_WITH_TIMEOUT(batches.count() > 0, 120000);
+        QCOMPARE(w.projectSession()->project().runs().size(), size_t(1));
+        QVERIFY(!w.trainPane()->runningWork().isEmpty());
+        w.trainPane()->stopWork();
+        QTRY_VERIFY_WITH_TIMEOUT(!controller->isRunning(), 5000);
+        QCOMPARE(w.projectSession()->project().runs().front().state, RunState::Cancelled);
+    }
+
+    void analyzesAndInspectsInFiveClicks()
+    {
+        // A demo project with a small scan and one trained model, made beforehand.
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("demo"));
+        {
+            ui::ProjectSession session;
+            QWidget parent;
+            ui::ProjectActions actions(&session, &parent);
+            QSignalSpy ready(&actions, &ui::ProjectActions::demoProjectReady);
+            actions.openDemoProject(dir, smallDemo(384));
+            QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 30000);
+            Project p = session.project();
+            TrainOptions o;
+            o.task = TaskKind::Segment;
+            o.dataDir = p.datasets().back().path;
+            o.epochs = 1;
+            o.model.inputSize = 64;
+            o.model.depth = 2;
+            o.model.width = 4;
+            o.preferCpu = true;
+            o.batchSize = 4;
+            o.precision = Precision::FP32;
+            const std::string id = p.beginRun(o, p.datasets().back().id);
+            p.finishRun(id, train(o));
+            QVERIFY(p.save());
+        }
+        QSettings().setValue(QStringLiteral("project/reopen"), false);
+        app::MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.projectSession()->openProject(dir));
+        const QString scan = QDir(dir).filePath(QStringLiteral("data/scan/demo_scan.tif"));
+        QVERIFY(QFileInfo::exists(scan));
+        Clicker c;
+        // The file dialog: accepting it is one click.
+        w.analyzePane()->setScanDialog([&c, scan] {
+            ++c.clicks;
+            return QStringList{scan};
+        });
+        c.clickPane(w, QStringLiteral("analyze"));
+        c.click(child<QPushButton>(w.analyzePane(), "addScansButton"));
+        auto* run = child<QPushButton>(w.analyzePane(), "runButton");
+        QTRY_VERIFY(run->isEnabled());
+        c.click(run);
+        auto* open = child<QPushButton>(w.analyzePane(), "openInInspectButton");
+        QTRY_VERIFY_WITH_TIMEOUT(open->isEnabled(), 60000);
+        c.click(open);
+        QVERIFY(c.clicks <= 5);
+        QCOMPARE(w.currentPane()->paneId(), QStringLiteral("inspect"));
+        ui::TiledViewer* viewer = w.inspectPane()->viewer();
+        QTRY_VERIFY(viewer->hasImage());
+        QCOMPARE(viewer->imagePath(), scan);
+        QVERIFY(viewer->overlayCount() >= 1);
+        QVERIFY(viewer->overlayPath(viewer->overlayCount() - 1).contains(QStringLiteral("maps")) ||
+                [&] {
+                    for (int i = 0; i < viewer->overlayCount(); ++i)
+                        if (viewer->overlayPath(i).contains(QStringLiteral("/maps/")))
+                            return true;
+                    return false;
+                }());
+    }
+
+    void closingWhileTrainingAsksAndStopsCleanly()
+    {
+        QTemporaryDir tmp;
+        app::MainWindow w;
+        w.show();
+        QSignalSpy ready(w.projectActions(), &ui::ProjectActions::demoProjectReady);
+        w.projectActions()->openDemoProject(tmp.filePath(QStringLiteral("demo")), smallDemo());
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 30000);
+        QVERIFY(w.trainPane()->startTraining());
+        QVERIFY(w.trainPane()->controller()->isRunning());
+
+        // "Keep working": the window stays and training goes on.
+        QTimer::singleShot(0, [] {
+            QTRY_VERIFY(QApplication::activeModalWidget());
+            child<QPushButton>(QApplication::activeModalWidget(), "keepWorkingButton")->click();
+        });
+        QVERIFY(!w.close());
+        QVERIFY(w.isVisible());
+        QVERIFY(w.trainPane()->controller()->isRunning());
+
+        // "Stop and quit": training is cancelled, the run is recorded, then the window closes.
+        QTimer::singleShot(0, [] {
+            QTRY_VERIFY(QApplication::activeModalWidget());
+            child<QPushButton>(QApplication::activeModalWidget(), "stopAndQuitButton")->click();
+        });
+        w.close();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.isVisible(), 5000);
+        QVERIFY(!w.trainPane()->controller()->isRunning());
+        const auto& runs = w.projectSession()->project().runs();
+        QCOMPARE(runs.size(), size_t(1));
+        QCOMPARE(runs.front().state, RunState::Cancelled);
+    }
+};
+
+QTEST_MAIN(TstWorkflow)
+#include "tst_workflow.moc"
