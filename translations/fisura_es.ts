@@ -1226,12 +1226,44 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
         <translation>No se pudo guardar el proyecto en %1.</translation>
     </message>
     <message>
-        <source>Could not open the demo project.</source>
-        <translation>No se pudo abrir el proyecto de demostración.</translation>
-    </message>
-    <message>
         <source>Could not create the demo project.</source>
         <translation>No se pudo crear el proyecto de demostración.</translation>
+    </message>
+    <message>
+        <source>It was saved by a newer version of Fisura (project schema %1; this version reads schema %2). Update Fisura to open it; the project is left as it is.</source>
+        <translation>Lo guardó una versión más reciente de Fisura (esquema de proyecto %1; esta versión lee el esquema %2). Actualice Fisura para abrirlo; el proyecto queda como está.</translation>
+    </message>
+    <message>
+        <source>Some files of this project are not where the project expects them (moved or deleted). Everything else works; put them back or remove what refers to them:</source>
+        <translation>Algunos archivos de este proyecto no están donde el proyecto los espera (movidos o borrados). Todo lo demás funciona; vuelva a ponerlos en su sitio o quite lo que se refiere a ellos:</translation>
+    </message>
+    <message>
+        <source>dataset</source>
+        <translation>conjunto de datos</translation>
+    </message>
+    <message>
+        <source>split</source>
+        <translation>división</translation>
+    </message>
+    <message>
+        <source>model</source>
+        <translation>modelo</translation>
+    </message>
+    <message>
+        <source>checkpoint</source>
+        <translation>punto de control</translation>
+    </message>
+    <message>
+        <source>scan</source>
+        <translation>escaneo</translation>
+    </message>
+    <message>
+        <source>map</source>
+        <translation>mapa</translation>
+    </message>
+    <message>
+        <source>ground truth</source>
+        <translation>referencia</translation>
     </message>
 </context>
 <context>

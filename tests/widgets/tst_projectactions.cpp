@@ -124,6 +124,44 @@ private Q_SLOTS:
         recent.last()->trigger();
         QCOMPARE(session.projectName(), QStringLiteral("site"));
     }
+
+    void newerSchemaAndMovedPathsAreExplained()
+    {
+        QTemporaryDir tmp;
+        QWidget parent;
+        ProjectSession session;
+        ProjectActions actions(&session, &parent);
+        actions.setFolderChooser([](const QString&) { return QString(); });
+        QSignalSpy failed(&actions, &ProjectActions::failed);
+        QSignalSpy missing(&actions, &ProjectActions::missingPaths);
+
+        const QString newer = tmp.filePath(QStringLiteral("newer"));
+        QDir().mkpath(newer);
+        QFile f(QDir(newer).filePath(QStringLiteral("project.json")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"format": "fisura-project", "schema": 9, "name": "Future"})");
+        f.close();
+        QVERIFY(!actions.openProject(newer));
+        QCOMPARE(failed.count(), 1);
+        const QString text = failed.last().first().toString();
+        QVERIFY2(text.contains(QStringLiteral("newer version of Fisura")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("schema 9")) && text.contains(QStringLiteral("schema 1")),
+                 qPrintable(text));
+        QVERIFY(!session.hasProject());
+
+        // A dataset folder that moved away: the project opens and the path is listed.
+        const QString dir = tmp.filePath(QStringLiteral("p"));
+        auto p = Project::create(dir.toStdString(), "p");
+        QVERIFY(p.isOk());
+        p->addDataset(tmp.filePath(QStringLiteral("gone")).toStdString(), TaskKind::Segment);
+        QVERIFY(p->save());
+        QVERIFY(actions.openProject(dir));
+        QCOMPARE(missing.count(), 1);
+        const QStringList lines = missing.last().first().toStringList();
+        QCOMPARE(lines.size(), 1);
+        QVERIFY(lines.first().contains(QStringLiteral("gone")));
+        QVERIFY(lines.first().startsWith(QStringLiteral("dataset")));
+    }
 };
 
 QTEST_MAIN(TstProjectActions)

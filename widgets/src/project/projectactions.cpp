@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QMenu>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QStyle>
 #include <QWidget>
 
@@ -119,10 +120,74 @@ void ProjectActions::chooseNew()
 void ProjectActions::chooseOpen()
 {
     const QString dir = chooseFolder(tr("Open project"));
-    if (dir.isEmpty())
+    if (!dir.isEmpty())
+        openProject(dir);
+}
+
+bool ProjectActions::openProject(const QString& dir)
+{
+    const Status s = session_->openProject(dir);
+    if (!s) {
+        QString what = tr("Could not open the project in %1.").arg(QDir::toNativeSeparators(dir));
+        // A project saved by a newer Fisura: say so plainly, with both schema versions.
+        static const QRegularExpression schemas(QStringLiteral("schema (\\d+).*schema (\\d+)"));
+        if (const auto m = schemas.match(QString::fromStdString(s.detail()));
+            s.code() == ErrorCode::Unsupported && m.hasMatch()) {
+            what += QStringLiteral("\n") +
+                    tr("It was saved by a newer version of Fisura (project schema %1; this "
+                       "version reads schema %2). Update Fisura to open it; the project is "
+                       "left as it is.")
+                        .arg(m.captured(1), m.captured(2));
+        }
+        report(s, what);
+        return false;
+    }
+    reportMissing();
+    return true;
+}
+
+void ProjectActions::reportMissing()
+{
+    // Paths that moved are listed, never fatal: the rest of the project works.
+    QStringList lines;
+    for (const MissingPath& m : session_->project().missingPaths())
+        lines << QStringLiteral("%1 (%2): %3")
+                     .arg(kindText(QString::fromStdString(m.kind)),
+                          QString::fromStdString(m.ownerId),
+                          QDir::toNativeSeparators(QString::fromStdString(m.path)));
+    if (lines.isEmpty())
         return;
-    if (const Status s = session_->openProject(dir); !s)
-        report(s, tr("Could not open the project in %1.").arg(QDir::toNativeSeparators(dir)));
+    const QString text =
+        tr("Some files of this project are not where the project expects them (moved or "
+           "deleted). Everything else works; put them back or remove what refers to them:") +
+        QStringLiteral("\n\n") + lines.join(QLatin1Char('\n'));
+    Q_EMIT missingPaths(lines);
+    if (!chooser_) { // interactive use: tests read missingPaths()
+        auto* box = new QMessageBox(QMessageBox::Information, tr("Project"), text, QMessageBox::Ok,
+                                    parent_);
+        box->setObjectName(QStringLiteral("missingPathsBox"));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
+}
+
+QString ProjectActions::kindText(const QString& kind)
+{
+    if (kind == QStringLiteral("dataset"))
+        return tr("dataset");
+    if (kind == QStringLiteral("split"))
+        return tr("split");
+    if (kind == QStringLiteral("model"))
+        return tr("model");
+    if (kind == QStringLiteral("checkpoint"))
+        return tr("checkpoint");
+    if (kind == QStringLiteral("scan"))
+        return tr("scan");
+    if (kind == QStringLiteral("map"))
+        return tr("map");
+    if (kind == QStringLiteral("truth"))
+        return tr("ground truth");
+    return kind;
 }
 
 void ProjectActions::chooseSaveAs()
@@ -142,11 +207,7 @@ void ProjectActions::rebuildRecent()
     const QStringList dirs = session_->recentProjects();
     for (const QString& dir : dirs) {
         QAction* a = recent_->addAction(QDir::toNativeSeparators(dir));
-        connect(a, &QAction::triggered, this, [this, dir] {
-            if (const Status s = session_->openProject(dir); !s)
-                report(s,
-                       tr("Could not open the project in %1.").arg(QDir::toNativeSeparators(dir)));
-        });
+        connect(a, &QAction::triggered, this, [this, dir] { openProject(dir); });
     }
     recent_->setEnabled(!dirs.isEmpty());
 }
@@ -170,9 +231,7 @@ void ProjectActions::openDemoProject(const QString& dirIn, const synth::DemoData
 {
     const QString dir = dirIn.isEmpty() ? ProjectSession::demoProjectDir() : dirIn;
     if (QFileInfo::exists(QDir(dir).filePath(QStringLiteral("project.json")))) {
-        if (const Status s = session_->openProject(dir); !s)
-            report(s, tr("Could not open the demo project."));
-        else
+        if (openProject(dir))
             Q_EMIT demoProjectReady(dir);
         return;
     }

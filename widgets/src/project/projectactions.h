@@ -42,6 +42,8 @@ public:
     void openDemoProject(const QString& dir = {});
     void openDemoProject(const QString& dir, const synth::DemoDatasetOptions& options);
     bool isGeneratingDemo() const;
+    /// Open `dir`, saying why not (a newer schema in plain words) and listing moved paths.
+    bool openProject(const QString& dir);
     void cancelDemo();
 
     /// What "Open demo project" generates on first use (tests make it small).
@@ -55,6 +57,8 @@ Q_SIGNALS:
     void demoProjectReady(const QString& dir);
     /// An action failed; the text is translated and names the file.
     void failed(const QString& message);
+    /// The project just opened refers to files that are not there (one translated line each).
+    void missingPaths(const QStringList& lines);
     /// The demo job ended (ready, failed or cancelled).
     void demoFinished();
     void progress(double fraction, const QString& text);
@@ -66,6 +70,8 @@ private:
     void chooseSaveAs();
     void rebuildRecent();
     void report(const Status& s, const QString& what);
+    void reportMissing();
+    static QString kindText(const QString& kind);
     QString chooseFolder(const QString& title);
     Status finishDemo(const QString& dir);
 
