@@ -381,10 +381,15 @@ void TrainPane::updateButtons()
     setup_->setEnabled(idle);
     const ProjectRun* shown = findRun(shownRun_);
     analyze_->setEnabled(shown && hasModel(*shown));
+    // Hints about what is missing; cleared once it is there (a project opened later).
+    const QString noProject = tr("Open or create a project (File menu) to train a model.");
+    const QString noDataset = tr("Add a dataset: a folder of images, with masks for segmentation.");
     if (!open && idle)
-        showMessage(tr("Open or create a project (File menu) to train a model."));
+        showMessage(noProject);
     else if (open && idle && !setup_->datasetPicker()->hasDataset())
-        showMessage(tr("Add a dataset: a folder of images, with masks for segmentation."));
+        showMessage(noDataset);
+    else if (message_->text() == noProject || message_->text() == noDataset)
+        showMessage(QString());
 }
 
 void TrainPane::showMessage(const QString& text, bool error)

@@ -334,6 +334,7 @@ void TrainPlot::rescaleNow()
         else if (!bottomLegend_->hasItemWithPlottable(series_[i]))
             series_[i]->addToLegend(bottomLegend_);
     }
+    bottomLegend_->setVisible(bottomLegend_->itemCount() > 0); // no empty box
     QCPAxis* loss = top_->axis(QCPAxis::atLeft);
     QCPAxis* mem = bottom_->axis(QCPAxis::atRight);
     bool found = false;
