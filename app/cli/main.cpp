@@ -65,6 +65,7 @@ using fisura::cli::TerminalProgress;
 
 void registerPyramidCommand(CLI::App& app); // cmd_pyramid.cpp
 void registerInferCommand(CLI::App& app);   // cmd_infer.cpp
+void registerMeasureCommand(CLI::App& app); // cmd_measure.cpp
 
 int main(int argc, char** argv)
 {
@@ -101,6 +102,7 @@ int main(int argc, char** argv)
 
     registerPyramidCommand(app);
     registerInferCommand(app);
+    registerMeasureCommand(app);
     registerTrainCommand(app);
 
     fisura::cli::registerDeviceCommands(app);
