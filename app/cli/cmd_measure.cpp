@@ -21,7 +21,7 @@ extern "C" void onMeasureSignal(int)
 }
 
 struct MeasureArgs {
-    std::string map, scan, csv, json, lang = "en", classBy = "median";
+    std::string map, scan, csv, json, layer, lang = "en", classBy = "median";
     double pixelSize = 0;
     int threshold = 128;
     int closing = 1;
@@ -87,6 +87,8 @@ void registerMeasureCommand(CLI::App& app)
     cmd->add_option("--csv", a->csv,
                     "Crack CSV (also writes <stem>.branches.csv and <stem>.scan.csv)");
     cmd->add_option("--json", a->json, "JSON with cracks, branches and totals ('-' = stdout)");
+    cmd->add_option("--width-layer", a->layer,
+                    "Also write a width-class layer (TIFF: 0 background, 1 + class on cracks)");
     cmd->add_option("--lang", a->lang, "Report language (for the PDF report; ignored for now)")
         ->capture_default_str()
         ->check(CLI::IsMember({"es", "en"}));
@@ -100,6 +102,7 @@ void registerMeasureCommand(CLI::App& app)
         o.minAreaPx = a->minArea;
         o.pixelSizeMm = a->pixelSize;
         o.scanPath = a->scan;
+        o.widthLayerPath = a->layer;
         if (!a->limits.empty())
             o.classes.upperLimitsMm = a->limits;
         o.classBy = a->classBy == "mean"  ? fisura::ClassBy::Mean
@@ -121,5 +124,6 @@ void registerMeasureCommand(CLI::App& app)
                 fail(s, "cannot write " + a->json);
         if (!jsonOut)
             printSummary(*r);
+        throw CLI::RuntimeError(0); // done: main() must not go on to print the help
     });
 }

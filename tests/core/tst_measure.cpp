@@ -104,6 +104,7 @@ private Q_SLOTS:
     void badInputs();
     void cancelAndProgress();
     void exports();
+    void widthLayer();
     void thinningMatchesOpenCv();
 };
 
@@ -449,6 +450,42 @@ void TestMeasure::exports()
     const auto bad =
         writeMeasureJson(r, dir.filePath(QStringLiteral("no/such/dir/x.json")).toStdString());
     QVERIFY(!bad.isOk());
+}
+
+void TestMeasure::widthLayer()
+{
+    QTemporaryDir dir;
+    cv::Mat m = cv::Mat::zeros(300, 400, CV_8U);
+    bar(m, {20, 50}, {380, 50}, 1);                              // 0.075 mm measured: hairline -> 1
+    bar(m, {20, 150}, {380, 150}, 4);                            // 0.2 mm: fine -> 2
+    bar(m, {20, 250}, {380, 250}, 11);                           // 0.55 mm: medium -> 3
+    cv::rectangle(m, cv::Rect(200, 100, 3, 3), 255, cv::FILLED); // a speck: not painted
+    MeasureOptions o;
+    o.pixelSizeMm = 0.05;
+    o.tileSize = 128;
+    o.widthLayerPath = dir.filePath(QStringLiteral("layer.tif")).toStdString();
+    auto r = measureCracks(toImage(m), o);
+    QVERIFY2(r.isOk(), r.status().toString().c_str());
+    QCOMPARE(r->widthLayerPath, o.widthLayerPath);
+    auto layer = readImage(o.widthLayerPath);
+    QVERIFY(layer.isOk());
+    QCOMPARE(layer->width, 400);
+    QCOMPARE(layer->height, 300);
+    auto at = [&](int x, int y) { return int(layer->row(y)[x]); };
+    QCOMPARE(at(200, 50), 1);
+    QCOMPARE(at(200, 150), 2);
+    QCOMPARE(at(130, 250), 3);
+    QCOMPARE(at(130, 245), 3); // near the edge: the class of the nearest skeleton pixel
+    QCOMPARE(at(201, 101), 0);
+    QCOMPARE(at(10, 10), 0);
+
+    // Cancelled: no layer left behind.
+    const std::string other = dir.filePath(QStringLiteral("cancelled.tif")).toStdString();
+    o.widthLayerPath = other;
+    CancelToken cancel;
+    cancel.cancel();
+    QCOMPARE(measureCracks(toImage(m), o, cancel).status().code(), ErrorCode::Cancelled);
+    QVERIFY(!QFile::exists(QString::fromStdString(other)));
 }
 
 void TestMeasure::thinningMatchesOpenCv()

@@ -77,6 +77,11 @@ struct MeasureOptions {
     int tileSize = 512; ///< core tile edge in px (64..8192)
     int marginPx = 64;  ///< overlap read around each tile (2 x closing radius + 16..1024)
     int threads = 0;    ///< tiles analysed at once; 0 = one per core (at most 8)
+    /// Optional: writes a width-class layer here (tiled pyramidal TIFF of the map's size, same
+    /// pixel size): 0 background, else 1 + the width class of the nearest skeleton pixel (1 on
+    /// every crack pixel when the pixel size is unknown). A viewer colours it with a lookup
+    /// table. Written atomically; nothing is left on failure or cancellation.
+    std::string widthLayerPath;
 };
 
 struct PixelBox {
@@ -139,7 +144,7 @@ struct MeasureResult {
     double pixelSizeMm = 0;      ///< 0 when unknown
     std::string pixelSizeSource; ///< "option", "map", "scan" or "none"
     MeasureOptions options;      ///< as used
-    std::string thinning;        ///< "guo-hall (opencv ximgproc)" or "zhang-suen (fisura)"
+    std::string thinning;        ///< "guo-hall (opencv ximgproc)" or "guo-hall (fisura)"
     std::vector<Crack> cracks;
     std::vector<CrackBranch> branches;
     MeasureTotals totals;
@@ -148,6 +153,7 @@ struct MeasureResult {
     /// [k, k+1) x widthHistogramBinPx.
     std::vector<uint64_t> widthHistogram;
     double widthHistogramBinPx = 0.25;
+    std::string widthLayerPath; ///< the layer written, if any
     double seconds = 0;
 };
 
