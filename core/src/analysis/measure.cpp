@@ -91,7 +91,6 @@ Status analyzeRow(const RegionReader& read, int width, int height, int row, cons
             if (!region) {
                 std::lock_guard<std::mutex> lock(mutex);
                 failure = region.status();
-                cancel.isCancelled();
                 next = across;
                 return;
             }
