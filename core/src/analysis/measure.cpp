@@ -219,8 +219,8 @@ void finish(MeasureResult& r, std::vector<analysis::FinishedCrack>&& done)
     }
 }
 
-Result<MeasureResult> run(const RegionReader& read, MeasureResult r, const CancelToken& cancel,
-                          ProgressSink* progress)
+Result<MeasureResult> runTiles(const RegionReader& read, MeasureResult r, const CancelToken& cancel,
+                               ProgressSink* progress)
 {
     const auto start = std::chrono::steady_clock::now();
     const MeasureOptions& o = r.options;
@@ -278,6 +278,18 @@ double meanPixelSize(const TiledImageInfo& info)
     if (info.pixelSizeXmm > 0 && info.pixelSizeYmm > 0)
         return std::sqrt(info.pixelSizeXmm * info.pixelSizeYmm);
     return std::max(info.pixelSizeXmm, info.pixelSizeYmm);
+}
+
+// The merger and the results grow with the number of cracks: out of memory is an answer too.
+Result<MeasureResult> run(const RegionReader& read, MeasureResult r, const CancelToken& cancel,
+                          ProgressSink* progress)
+{
+    const std::string path = r.mapPath;
+    try {
+        return runTiles(read, std::move(r), cancel, progress);
+    } catch (const std::bad_alloc&) {
+        return Status(ErrorCode::OutOfMemory, "measuring " + path);
+    }
 }
 
 RegionReader imageReader(std::shared_ptr<const Image> image)
