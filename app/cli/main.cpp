@@ -66,6 +66,7 @@ using fisura::cli::TerminalProgress;
 void registerPyramidCommand(CLI::App& app);  // cmd_pyramid.cpp
 void registerInferCommand(CLI::App& app);    // cmd_infer.cpp
 void registerEvaluateCommand(CLI::App& app); // cmd_evaluate.cpp
+void registerMeasureCommand(CLI::App& app);  // cmd_measure.cpp
 void registerProjectCommand(CLI::App& app);  // cmd_project.cpp
 void registerScoreCommand(CLI::App& app);    // cmd_score.cpp
 
@@ -105,6 +106,7 @@ int main(int argc, char** argv)
     registerPyramidCommand(app);
     registerInferCommand(app);
     registerEvaluateCommand(app);
+    registerMeasureCommand(app);
     registerScoreCommand(app);
     registerTrainCommand(app);
     registerProjectCommand(app);
