@@ -28,9 +28,13 @@ namespace fs = std::filesystem;
 namespace fisura
 {
 
+using train_detail::JobState;
+using train_detail::LossScaler;
+using train_detail::lrAt;
 using train_detail::metricsFromJson;
 using train_detail::metricsJson;
 using train_detail::policyJson;
+using train_detail::saveCheckpoint;
 
 namespace
 {
@@ -53,49 +57,6 @@ std::string utcNow()
     std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
     return buf;
 }
-
-/// Learning rate at `p` in [0, 1] of the whole job (by samples seen, so halving the batch after
-/// an out-of-memory does not bend the schedule).
-double lrAt(Schedule s, double base, double p)
-{
-    p = std::clamp(p, 0.0, 1.0);
-    const double pi = 3.14159265358979323846;
-    if (s == Schedule::OneCycle) {
-        const double warm = 0.3, start = base / 25.0, end = base / 1e4;
-        if (p < warm)
-            return start + (base - start) * 0.5 * (1.0 - std::cos(pi * p / warm));
-        return end + (base - end) * 0.5 * (1.0 + std::cos(pi * (p - warm) / (1.0 - warm)));
-    }
-    const double warm = 0.05;
-    if (p < warm)
-        return base * (p / warm);
-    return base * 1e-3 +
-           base * (1.0 - 1e-3) * 0.5 * (1.0 + std::cos(pi * (p - warm) / (1.0 - warm)));
-}
-
-/// Dynamic loss scaling for fp16 on ATen's amp kernels (what torch.cuda.amp.GradScaler does).
-struct LossScaler {
-    bool enabled = false;
-    torch::Tensor scale, growthTracker, foundInf;
-    void init(const torch::Device& dev)
-    {
-        scale = torch::full({1}, 65536.0, torch::TensorOptions().dtype(torch::kFloat).device(dev));
-        growthTracker = torch::zeros({1}, torch::TensorOptions().dtype(torch::kInt).device(dev));
-        foundInf = torch::zeros({1}, torch::TensorOptions().dtype(torch::kFloat).device(dev));
-    }
-    /// Unscale gradients in place; returns false when they overflowed (skip the step).
-    bool unscale(const std::vector<torch::Tensor>& params)
-    {
-        std::vector<torch::Tensor> grads;
-        for (const auto& p : params)
-            if (p.grad().defined())
-                grads.push_back(p.grad());
-        foundInf.zero_();
-        at::_amp_foreach_non_finite_check_and_unscale_(grads, foundInf, scale.reciprocal());
-        return foundInf.item<float>() == 0.0f;
-    }
-    void update() { at::_amp_update_scale_(scale, growthTracker, foundInf, 2.0, 0.5, 2000); }
-};
 
 struct Event {
     TrainSink* sink;
@@ -121,54 +82,6 @@ struct DeviceBatch {
     torch::Tensor pixels, labels, masks;
     bool uploaded = false;
 };
-
-/// Everything a resumed job needs besides weights and optimiser moments.
-struct JobState {
-    int epochsDone = 0;
-    int batchSize = 0;
-    double bestScore = -1e300;
-    int bestEpoch = -1;
-    int badEpochs = 0;
-    int oomRecoveries = 0;
-    int64_t step = 0;
-    std::vector<EpochMetrics> history;
-    double lossScale = 65536.0;
-};
-
-Status saveCheckpoint(const std::string& path, Model& model, torch::optim::Optimizer& opt,
-                      const JobState& st, const TrainOptions& o)
-{
-    try {
-        json h = json::array();
-        for (const auto& m : st.history)
-            h.push_back(metricsJson(m));
-        json j{{"format", "fisura-checkpoint"},
-               {"version", 1},
-               {"task", taskName(o.task)},
-               {"epochs_done", st.epochsDone},
-               {"batch_size", st.batchSize},
-               {"best_score", st.bestScore},
-               {"best_epoch", st.bestEpoch},
-               {"bad_epochs", st.badEpochs},
-               {"oom_recoveries", st.oomRecoveries},
-               {"step", st.step},
-               {"loss_scale", st.lossScale},
-               {"history", h},
-               {"model", json::parse(model.metadataJson())}};
-        torch::serialize::OutputArchive ar, mar, oar;
-        model.impl()->net->save(mar);
-        opt.save(oar);
-        ar.write("model", mar);
-        ar.write("optimizer", oar);
-        ar.write("state", c10::IValue(j.dump()));
-        ar.write("rng", compat::cpuRngState());
-        std::ostringstream os;
-        ar.save_to(os);
-        return writeFileAtomic(path, os.str());
-    } catch (const c10::Error& e) {
-        return Status(ErrorCode::IoError, path + ": " + e.what_without_backtrace());
-    }
-}
 
 } // namespace
 
