@@ -111,7 +111,7 @@ struct TrainResult {
     int epochsRun = 0; ///< epochs completed in total (including before a resume)
     bool cancelled = false;
     bool stoppedEarly = false;
-    bool paused = false; ///< stopAfterEpoch reached
+    bool paused = false; ///< stopAfterEpoch reached or pauseRequested: resume from the checkpoint
     int bestEpoch = -1;
     EpochMetrics best;
     std::vector<EpochMetrics> history;

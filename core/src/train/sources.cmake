@@ -1,6 +1,11 @@
 list(APPEND FISURA_CORE_TORCH_SOURCES
     src/train/metrics.cpp
-    src/train/trainer.cpp)
+    src/train/trainer.cpp
+    src/train/train_setup.cpp
+    src/train/train_step.cpp
+    src/train/train_validate.cpp
+    src/train/train_checkpoint.cpp
+    src/train/train_json.cpp)
 list(APPEND FISURA_CORE_TORCH_SOURCES
     src/train/evaluate.cpp
     src/train/evaluate_gallery.h

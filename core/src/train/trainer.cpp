@@ -1,38 +1,17 @@
-// The training loop. Data arrives from BatchLoader as uint8 NHWC host batches; the conversion to
-// normalised float NCHW (channels-last when the policy says so) happens on the device.
+// The facade train(): a Trainer prepares the data, sets up, runs its epochs and finishes. This
+// file has the epoch itself (train, validate, record, stop); the pieces live beside it:
+// train_setup.cpp, train_step.cpp, train_validate.cpp, train_checkpoint.cpp, train_json.cpp.
 #include "compat/torch_compat.h"
 
-#include <algorithm>
-#include <chrono>
-#include <cmath>
 #include <ctime>
-#include <filesystem>
-#include <optional>
-#include <sstream>
 
-#include <nlohmann/json.hpp>
-
-#include "data/loader_impl.h"
-#include "device/copy_stream.h"
-#include "device/torch_step.h"
-#include "fisura/sysinfo.h"
-#include "fisura/train.h"
-#include "models/model_impl.h"
-#include "train/metrics.h"
-#include "util/atomic_file.h"
-
-using nlohmann::json;
-namespace fs = std::filesystem;
+#include "train/trainer.h"
 
 namespace fisura
 {
 
-namespace
+namespace train_detail
 {
-
-std::atomic<int> g_oomAtStep{-1};
-
-using Clock = std::chrono::steady_clock;
 
 double secondsSince(Clock::time_point t)
 {
@@ -49,750 +28,112 @@ std::string utcNow()
     return buf;
 }
 
-/// Learning rate at `p` in [0, 1] of the whole job (by samples seen, so halving the batch after
-/// an out-of-memory does not bend the schedule).
-double lrAt(Schedule s, double base, double p)
+void Events::notice(const std::string& code, const std::string& msg)
 {
-    p = std::clamp(p, 0.0, 1.0);
-    const double pi = 3.14159265358979323846;
-    if (s == Schedule::OneCycle) {
-        const double warm = 0.3, start = base / 25.0, end = base / 1e4;
-        if (p < warm)
-            return start + (base - start) * 0.5 * (1.0 - std::cos(pi * p / warm));
-        return end + (base - end) * 0.5 * (1.0 + std::cos(pi * (p - warm) / (1.0 - warm)));
-    }
-    const double warm = 0.05;
-    if (p < warm)
-        return base * (p / warm);
-    return base * 1e-3 +
-           base * (1.0 - 1e-3) * 0.5 * (1.0 + std::cos(pi * (p - warm) / (1.0 - warm)));
+    result.notices.push_back(code + ": " + msg);
+    if (sink)
+        sink->notice(code, msg);
 }
 
-/// Dynamic loss scaling for fp16 on ATen's amp kernels (what torch.cuda.amp.GradScaler does).
-struct LossScaler {
-    bool enabled = false;
-    torch::Tensor scale, growthTracker, foundInf;
-    void init(const torch::Device& dev)
-    {
-        scale = torch::full({1}, 65536.0, torch::TensorOptions().dtype(torch::kFloat).device(dev));
-        growthTracker = torch::zeros({1}, torch::TensorOptions().dtype(torch::kInt).device(dev));
-        foundInf = torch::zeros({1}, torch::TensorOptions().dtype(torch::kFloat).device(dev));
-    }
-    /// Unscale gradients in place; returns false when they overflowed (skip the step).
-    bool unscale(const std::vector<torch::Tensor>& params)
-    {
-        std::vector<torch::Tensor> grads;
-        for (const auto& p : params)
-            if (p.grad().defined())
-                grads.push_back(p.grad());
-        foundInf.zero_();
-        at::_amp_foreach_non_finite_check_and_unscale_(grads, foundInf, scale.reciprocal());
-        return foundInf.item<float>() == 0.0f;
-    }
-    void update() { at::_amp_update_scale_(scale, growthTracker, foundInf, 2.0, 0.5, 2000); }
-};
-
-struct Event {
-    TrainSink* sink;
-    TrainResult& result;
-    void notice(const std::string& code, const std::string& msg)
-    {
-        result.notices.push_back(code + ": " + msg);
-        if (sink)
-            sink->notice(code, msg);
-    }
-};
-
-void toChannelsLast(torch::nn::Module& net)
+Trainer::Trainer(const TrainOptions& options, const CancelToken& cancel, TrainSink* sink)
+    : o_(options), cancel_(cancel), sink_(sink)
 {
-    for (auto& p : net.parameters())
-        if (p.dim() == 4)
-            p.set_data(p.data().contiguous(at::MemoryFormat::ChannelsLast));
 }
 
-json metricsJson(const EpochMetrics& m)
+Status Trainer::runEpochs()
 {
-    json j{{"epoch", m.epoch},      {"train_loss", m.trainLoss},
-           {"val_loss", m.valLoss}, {"learning_rate", m.learningRate},
-           {"seconds", m.seconds},  {"images_per_second", m.imagesPerSecond},
-           {"score", m.score},      {"improved", m.improved}};
-    auto put = [&](const char* k, double v) {
-        if (v >= 0)
-            j[k] = v;
-    };
-    if (m.gpuPeakBytes)
-        j["gpu_peak_bytes"] = m.gpuPeakBytes;
-    put("accuracy", m.accuracy);
-    put("precision", m.precision);
-    put("recall", m.recall);
-    put("f1", m.f1);
-    put("iou", m.iou);
-    put("seg_f1", m.segF1);
-    put("seg_precision", m.segPrecision);
-    put("seg_recall", m.segRecall);
-    put("best_threshold", m.bestThreshold);
-    put("iou_at_best", m.iouAtBest);
-    put("f1_at_best", m.f1AtBest);
-    put("precision_at_best", m.precisionAtBest);
-    put("recall_at_best", m.recallAtBest);
-    put("error_mean", m.errorMean);
-    put("error_p50", m.errorP50);
-    put("error_p95", m.errorP95);
-    put("error_p99", m.errorP99);
-    put("error_max", m.errorMax);
-    put("anomaly_threshold", m.anomalyThreshold);
-    return j;
+    for (int epoch = st_.epochsDone; epoch < o_.epochs; ++epoch) {
+        if (Status s = runEpoch(epoch); !s)
+            return s;
+        if (stop_)
+            break;
+    }
+    res_.epochsRun = st_.epochsDone;
+    res_.finalBatchSize = st_.batchSize;
+    res_.outOfMemoryRecoveries = st_.oomRecoveries;
+    return Status::ok();
 }
 
-EpochMetrics metricsFromJson(const json& j)
+/// Train, validate, keep the best model and the checkpoint, then decide whether to go on.
+Status Trainer::runEpoch(int epoch)
 {
+    const auto te = Clock::now();
+    compat::resetGpuPeak(pol().deviceIndex);
+    net_->train();
+    EpochTally t;
+    if (Status s = trainEpoch(epoch, t); !s)
+        return s;
+    if (cancel_.isCancelled()) {
+        res_.cancelled = true;
+        stop_ = true;
+        ev_.notice("cancelled", "stopped during epoch " + std::to_string(epoch + 1) +
+                                    "; the checkpoint of the last completed epoch is kept");
+        return Status::ok();
+    }
+    const double trainSeconds = secondsSince(te);
+
     EpochMetrics m;
-    auto get = [&](const char* k, double& v) {
-        if (j.contains(k))
-            v = j[k].get<double>();
-    };
-    m.epoch = j.value("epoch", 0);
-    get("train_loss", m.trainLoss);
-    get("val_loss", m.valLoss);
-    get("learning_rate", m.learningRate);
-    get("seconds", m.seconds);
-    get("images_per_second", m.imagesPerSecond);
-    get("score", m.score);
-    m.improved = j.value("improved", false);
-    m.gpuPeakBytes = j.value("gpu_peak_bytes", uint64_t(0));
-    get("accuracy", m.accuracy);
-    get("precision", m.precision);
-    get("recall", m.recall);
-    get("f1", m.f1);
-    get("iou", m.iou);
-    get("seg_f1", m.segF1);
-    get("seg_precision", m.segPrecision);
-    get("seg_recall", m.segRecall);
-    get("best_threshold", m.bestThreshold);
-    get("iou_at_best", m.iouAtBest);
-    get("f1_at_best", m.f1AtBest);
-    get("precision_at_best", m.precisionAtBest);
-    get("recall_at_best", m.recallAtBest);
-    get("error_mean", m.errorMean);
-    get("error_p50", m.errorP50);
-    get("error_p95", m.errorP95);
-    get("error_p99", m.errorP99);
-    get("error_max", m.errorMax);
-    get("anomaly_threshold", m.anomalyThreshold);
-    return m;
+    m.epoch = epoch;
+    m.trainLoss = t.lossCount ? t.lossSum / t.lossCount : -1;
+    m.learningRate = lrAt(o_.schedule, o_.learningRate,
+                          double(int64_t(epoch + 1) * (jobSamples_ / o_.epochs)) /
+                              double(std::max<int64_t>(1, jobSamples_)));
+    m.imagesPerSecond = t.images / std::max(1e-6, trainSeconds);
+    m.gpuPeakBytes = compat::gpuMemory(pol().deviceIndex).peak;
+    if (!split_.val.empty()) {
+        if (Status s = validate(epoch, m); !s || stop_)
+            return s;
+    } else {
+        m.score = -m.trainLoss; // no validation split: the training loss decides
+    }
+    m.seconds = secondsSince(te);
+    if (Status s = recordEpoch(m); !s)
+        return s;
+    if (sink_)
+        sink_->epoch(m);
+    stopEarlyOrPause(epoch);
+    return Status::ok();
 }
 
-json policyJson(const ExecutionPolicy& p)
+/// Early stopping, stopAfterEpoch and pauseRequested all end the job after a complete epoch, so
+/// its checkpoint is there to resume from.
+void Trainer::stopEarlyOrPause(int epoch)
 {
-    return json::parse(toJson(p, -1)); // one serialization of the policy: policy.cpp's
-}
-
-/// A loader batch and its tensors on the training device (the same tensors on the CPU).
-struct DeviceBatch {
-    data::Batch host;
-    torch::Tensor pixels, labels, masks;
-    bool uploaded = false;
-};
-
-/// Everything a resumed job needs besides weights and optimiser moments.
-struct JobState {
-    int epochsDone = 0;
-    int batchSize = 0;
-    double bestScore = -1e300;
-    int bestEpoch = -1;
-    int badEpochs = 0;
-    int oomRecoveries = 0;
-    int64_t step = 0;
-    std::vector<EpochMetrics> history;
-    double lossScale = 65536.0;
-};
-
-Status saveCheckpoint(const std::string& path, Model& model, torch::optim::Optimizer& opt,
-                      const JobState& st, const TrainOptions& o)
-{
-    try {
-        json h = json::array();
-        for (const auto& m : st.history)
-            h.push_back(metricsJson(m));
-        json j{{"format", "fisura-checkpoint"},
-               {"version", 1},
-               {"task", taskName(o.task)},
-               {"epochs_done", st.epochsDone},
-               {"batch_size", st.batchSize},
-               {"best_score", st.bestScore},
-               {"best_epoch", st.bestEpoch},
-               {"bad_epochs", st.badEpochs},
-               {"oom_recoveries", st.oomRecoveries},
-               {"step", st.step},
-               {"loss_scale", st.lossScale},
-               {"history", h},
-               {"model", json::parse(model.metadataJson())}};
-        torch::serialize::OutputArchive ar, mar, oar;
-        model.impl()->net->save(mar);
-        opt.save(oar);
-        ar.write("model", mar);
-        ar.write("optimizer", oar);
-        ar.write("state", c10::IValue(j.dump()));
-        ar.write("rng", compat::cpuRngState());
-        std::ostringstream os;
-        ar.save_to(os);
-        return writeFileAtomic(path, os.str());
-    } catch (const c10::Error& e) {
-        return Status(ErrorCode::IoError, path + ": " + e.what_without_backtrace());
+    if (o_.patience > 0 && st_.badEpochs >= o_.patience && epoch + 1 < o_.epochs) {
+        res_.stoppedEarly = true;
+        stop_ = true;
+        ev_.notice("early_stop", "no improvement for " + std::to_string(st_.badEpochs) + " epochs");
+        return;
+    }
+    const bool pauseNow = (o_.stopAfterEpoch > 0 && st_.epochsDone >= o_.stopAfterEpoch) ||
+                          o_.pauseRequested.isCancelled();
+    if (pauseNow && epoch + 1 < o_.epochs) {
+        res_.paused = true;
+        stop_ = true;
+        ev_.notice("paused", "stopped after epoch " + std::to_string(st_.epochsDone) + " as asked");
     }
 }
 
-} // namespace
-
-void testing::injectOutOfMemoryAtStep(int step)
+TrainResult Trainer::finish(Clock::time_point started)
 {
-    g_oomAtStep.store(step);
+    res_.seconds = secondsSince(started);
+    return std::move(res_);
 }
 
-std::string toJson(const EpochMetrics& m)
-{
-    return metricsJson(m).dump();
-}
-
-std::string toJson(const ExecutionPolicy& p)
-{
-    return policyJson(p).dump();
-}
-
-std::string toJson(const TrainResult& r, int indent)
-{
-    json h = json::array();
-    for (const auto& m : r.history)
-        h.push_back(metricsJson(m));
-    json j{{"model", r.modelPath},
-           {"checkpoint", r.checkpointPath},
-           {"split", r.splitPath},
-           {"epochs_run", r.epochsRun},
-           {"cancelled", r.cancelled},
-           {"stopped_early", r.stoppedEarly},
-           {"paused", r.paused},
-           {"best_epoch", r.bestEpoch},
-           {"best", r.bestEpoch >= 0 ? metricsJson(r.best) : json(nullptr)},
-           {"final_batch_size", r.finalBatchSize},
-           {"out_of_memory_recoveries", r.outOfMemoryRecoveries},
-           {"seconds", r.seconds},
-           {"policy", policyJson(r.policy)},
-           {"notices", r.notices},
-           {"history", h}};
-    return j.dump(indent);
-}
+} // namespace train_detail
 
 Result<TrainResult> train(const TrainOptions& o, const CancelToken& cancel, TrainSink* sink)
 {
-    const auto t0 = Clock::now();
-    TrainResult res;
-    Event ev{sink, res};
-    if (o.outPath.empty())
-        return Status(ErrorCode::InvalidArgument, "no output model path");
-    if (o.epochs < 1)
-        return Status(ErrorCode::InvalidArgument, "epochs must be at least 1");
-    res.modelPath = o.outPath;
-    res.checkpointPath = o.checkpointPath.empty() ? o.outPath + ".ckpt" : o.checkpointPath;
-    res.splitPath = o.splitPath.empty() ? o.outPath + ".split.json" : o.splitPath;
-
-    // Data.
-    auto scanned = scanDataset(o.dataDir, o.task, o.scan, cancel);
-    if (!scanned)
-        return scanned.status();
-    const Dataset& ds = *scanned;
-    for (const auto& p : ds.problems)
-        ev.notice("skipped_file", p.path + ": " + p.reason);
-    DatasetSplit split;
-    std::error_code ec;
-    if (fs::exists(res.splitPath, ec)) {
-        auto loaded = loadSplit(res.splitPath, ds);
-        if (!loaded)
-            return loaded.status();
-        split = *loaded;
-        ev.notice("split_reused", res.splitPath);
-    } else {
-        split = makeSplit(ds, o.valFraction, 0.0, o.seed);
-        if (Status st = saveSplit(res.splitPath, ds, split); !st)
-            return st;
-    }
-    if (split.train.empty())
-        return Status(ErrorCode::InvalidArgument, "the training split is empty");
-
-    // Policy and model.
-    ModelConfig mc = o.model;
-    mc.type = modelTypeFor(o.task);
-    if (o.task == TaskKind::Classify)
-        mc.classes = int(std::max<size_t>(2, ds.classes.size()));
-    PolicyRequest req;
-    req.kind = JobKind::Train;
-    req.model = modelTypeName(mc.type);
-    req.inputSize = mc.inputSize;
-    req.precision = o.precision;
-    req.batchSize = o.batchSize;
-    req.preferCpu = o.preferCpu;
-    res.policy = choosePolicy(queryMachine(), req);
-    const ExecutionPolicy& pol = res.policy;
-
+    const auto t0 = train_detail::Clock::now();
+    train_detail::Trainer trainer(o, cancel, sink);
+    if (Status s = trainer.prepareData(); !s)
+        return s;
+    // LibTorch reports device trouble by exceptions; the facade answers with a Status.
     try {
-        const torch::Device device =
-            pol.useCuda ? torch::Device(torch::kCUDA, pol.deviceIndex) : torch::Device(torch::kCPU);
-        if (pol.useCuda) {
-            at::globalContext().setAllowTF32CuBLAS(pol.tf32);
-            at::globalContext().setAllowTF32CuDNN(pol.tf32);
-            at::globalContext().setBenchmarkCuDNN(pol.cudnnBenchmark);
-        }
-        auto created = Model::create(mc, o.seed);
-        if (!created)
-            return created.status();
-        Model model = std::move(*created);
-        ModelInfo& info = model.info();
-        info.classNames = ds.classes;
-        info.policyJson = policyJson(pol).dump();
-        info.datasetJson = datasetSummaryJson(ds);
-        auto& net = *model.impl()->net;
-        net.to(device);
-        if (pol.channelsLast)
-            toChannelsLast(net);
-        auto params = net.parameters();
-        torch::optim::AdamW opt(
-            params, torch::optim::AdamWOptions(o.learningRate).weight_decay(o.weightDecay));
-
-        // Batch size by measurement on a GPU (issue: never make analysts guess): forward and
-        // backward passes of this very network on random inputs at growing sizes; the memory
-        // table stays the fallback when probing fails. A resumed job keeps its batch.
-        if (pol.useCuda && o.batchSize <= 0 && o.resumeFrom.empty()) {
-            const at::ScalarType probeAmp =
-                pol.precision == Precision::BF16 ? at::kBFloat16 : at::kHalf;
-            const bool probeUseAmp = pol.precision != Precision::FP32;
-            BatchProbeOptions po;
-            po.deviceIndex = pol.deviceIndex;
-            // A batch larger than a quarter of the training set leaves too few optimizer steps
-            // per epoch, whatever the GPU could hold.
-            po.maxBatch = std::clamp(int(split.train.size()) / 4, 1, 1024);
-            auto step = [&](int b) {
-                return detail::guardTorchStep([&] {
-                    auto x = torch::randn({b, 3, mc.inputSize, mc.inputSize},
-                                          torch::TensorOptions().device(device));
-                    if (pol.channelsLast)
-                        x = x.contiguous(at::MemoryFormat::ChannelsLast);
-                    torch::Tensor out;
-                    {
-                        compat::CudaAutocast ac(probeUseAmp, probeAmp);
-                        out = model.impl()->forward(x);
-                    }
-                    out.to(torch::kFloat).mean().backward();
-                    net.zero_grad();
-                });
-            };
-            auto probe = probeBatchSize(step, po, cancel);
-            net.zero_grad();
-            if (cancel.isCancelled())
-                return Status(ErrorCode::Cancelled, "cancelled while measuring the batch size");
-            if (probe) {
-                applyProbe(res.policy, *probe);
-                info.policyJson = policyJson(pol).dump();
-                ev.notice("batch_probed", probe->reason);
-            } else {
-                ev.notice("batch_probe_failed", probe.status().toString());
-            }
-        }
-
-        JobState st;
-        st.batchSize = pol.batchSize;
-        LossScaler scaler;
-        scaler.enabled = pol.useCuda && pol.precision == Precision::FP16 && pol.lossScaling;
-        if (scaler.enabled)
-            scaler.init(device);
-
-        if (!o.resumeFrom.empty()) {
-            torch::serialize::InputArchive ar, mar, oar;
-            std::error_code fec;
-            if (!fs::is_regular_file(o.resumeFrom, fec))
-                return Status(ErrorCode::NotFound, "no checkpoint at " + o.resumeFrom);
-            try {
-                ar.load_from(o.resumeFrom, device);
-            } catch (const c10::Error& e) {
-                return Status(ErrorCode::Corrupt, o.resumeFrom + " is not a Fisura checkpoint: " +
-                                                      e.what_without_backtrace());
-            }
-            c10::IValue sv;
-            if (!ar.try_read("state", sv) || !sv.isString())
-                return Status(ErrorCode::Corrupt, o.resumeFrom + " is not a Fisura checkpoint");
-            json j = json::parse(sv.toStringRef(), nullptr, false);
-            if (j.is_discarded() || j.value("format", "") != "fisura-checkpoint")
-                return Status(ErrorCode::Corrupt, o.resumeFrom + " is not a Fisura checkpoint");
-            if (j.value("task", "") != taskName(o.task))
-                return Status(ErrorCode::InvalidArgument,
-                              o.resumeFrom + " is a " + j.value("task", "?") + " checkpoint");
-            const json& mj = j["model"];
-            if (mj.value("input_size", 0) != mc.inputSize || mj.value("depth", 0) != mc.depth ||
-                mj.value("width", 0) != mc.width || mj.value("classes", 0) != mc.classes)
-                return Status(ErrorCode::InvalidArgument,
-                              o.resumeFrom + " was trained with another model configuration");
-            ar.read("model", mar);
-            ar.read("optimizer", oar);
-            net.load(mar);
-            if (pol.channelsLast)
-                toChannelsLast(net);
-            opt.load(oar);
-            st.epochsDone = j.value("epochs_done", 0);
-            st.batchSize = o.batchSize > 0 ? o.batchSize : j.value("batch_size", st.batchSize);
-            st.bestScore = j.value("best_score", -1e300);
-            st.bestEpoch = j.value("best_epoch", -1);
-            st.badEpochs = j.value("bad_epochs", 0);
-            st.oomRecoveries = j.value("oom_recoveries", 0);
-            st.step = j.value("step", int64_t(0));
-            st.lossScale = j.value("loss_scale", 65536.0);
-            for (const auto& h : j.value("history", json::array()))
-                st.history.push_back(metricsFromJson(h));
-            torch::Tensor rng;
-            if (ar.try_read("rng", rng))
-                compat::setCpuRngState(rng);
-            if (scaler.enabled)
-                scaler.scale.fill_(st.lossScale);
-            ev.notice("resumed", "continuing after epoch " + std::to_string(st.epochsDone) +
-                                     " from " + o.resumeFrom);
-        }
-        res.history = st.history;
-        if (st.bestEpoch >= 0)
-            for (const auto& h : st.history)
-                if (h.epoch == st.bestEpoch)
-                    res.best = h;
-        res.bestEpoch = st.bestEpoch;
-
-        LoaderOptions lo;
-        lo.inputSize = mc.inputSize;
-        lo.batchSize = st.batchSize;
-        lo.threads = o.loaderThreads > 0 ? o.loaderThreads : pol.loaderThreads;
-        lo.prefetch = o.prefetch > 0 ? o.prefetch : 2 * lo.threads;
-        lo.augment = o.augment;
-        lo.shuffle = true;
-        lo.dropLast = int(split.train.size()) > st.batchSize; // BatchNorm dislikes a batch of 1
-        lo.pinned = pol.pinnedMemory;
-        lo.seed = o.seed;
-        BatchLoader trainLoader(ds, split.train, lo);
-        LoaderOptions vo = lo;
-        vo.augment = false;
-        vo.shuffle = false;
-        vo.dropLast = false;
-        vo.threads = std::max(1, lo.threads / 2);
-        vo.prefetch = 2 * vo.threads;
-        BatchLoader valLoader(ds, split.val, vo);
-        auto& tl = *trainLoader.impl();
-        auto& vl = *valLoader.impl();
-
-        tl.start(st.epochsDone, 0, st.batchSize);
-        const int samplesPerEpoch = tl.samplesPerEpoch();
-        int batchesPerEpoch = std::max(1, tl.batchesPerEpoch());
-        if (o.maxBatchesPerEpoch > 0)
-            batchesPerEpoch = std::min(batchesPerEpoch, o.maxBatchesPerEpoch);
-        if (sink) {
-            TrainStarted s;
-            s.policy = pol;
-            s.datasetJson = info.datasetJson;
-            s.trainItems = int(split.train.size());
-            s.valItems = int(split.val.size());
-            s.batchesPerEpoch = batchesPerEpoch;
-            s.parameters = model.parameterCount();
-            s.startEpoch = st.epochsDone;
-            sink->started(s);
-        }
-
-        const auto optF = torch::TensorOptions().dtype(torch::kFloat).device(device);
-        const torch::Tensor mean = torch::tensor(info.mean, optF).view({1, 3, 1, 1}) * 255.0;
-        const torch::Tensor stdv = torch::tensor(info.std, optF).view({1, 3, 1, 1}) * 255.0;
-        const at::ScalarType amp = pol.precision == Precision::BF16 ? at::kBFloat16 : at::kHalf;
-        const bool useAmp = pol.useCuda && pol.precision != Precision::FP32;
-
-        // Batches go up on a side stream (CUDA): the compute stream waits for the copy, the CPU
-        // does not. On a GPU the next batch is fetched and sent while the GPU still runs the
-        // backward pass of the current one; on the CPU nothing changes (no copy at all).
-        detail::CopyStream copies(device);
-        const bool lookahead = device.is_cuda();
-        auto upload = [&](DeviceBatch& d) {
-            d.pixels = copies.upload(d.host.pixels);
-            if (d.host.labels.defined())
-                d.labels = copies.upload(d.host.labels);
-            if (d.host.masks.defined())
-                d.masks = copies.upload(d.host.masks);
-            d.uploaded = true;
-        };
-        auto toInput = [&](const torch::Tensor& pixels) {
-            auto x = pixels.permute({0, 3, 1, 2}).to(torch::kFloat);
-            x = (x - mean) / stdv; // NHWC storage permuted = channels-last already
-            return pol.channelsLast ? x.contiguous(at::MemoryFormat::ChannelsLast) : x.contiguous();
-        };
-        auto lossOf = [&](const torch::Tensor& out, const torch::Tensor& x, const DeviceBatch& b,
-                          torch::Tensor* target) {
-            if (o.task == TaskKind::Classify) {
-                *target = b.labels;
-                return torch::nn::functional::cross_entropy(out.to(torch::kFloat), *target);
-            }
-            if (o.task == TaskKind::Segment) {
-                *target = b.masks.unsqueeze(1).to(torch::kFloat);
-                const auto logits = out.to(torch::kFloat);
-                const auto bce =
-                    torch::nn::functional::binary_cross_entropy_with_logits(logits, *target);
-                const auto p = torch::sigmoid(logits);
-                const auto dice =
-                    1.0 - (2.0 * (p * *target).sum() + 1.0) / (p.sum() + target->sum() + 1.0);
-                return bce + dice;
-            }
-            return torch::mse_loss(out.to(torch::kFloat), x);
-        };
-
-        const int64_t jobSamples =
-            int64_t(o.epochs) * (o.maxBatchesPerEpoch > 0
-                                     ? int64_t(o.maxBatchesPerEpoch) * st.batchSize
-                                     : int64_t(samplesPerEpoch));
-        double smoothedRate = -1;
-        for (int epoch = st.epochsDone; epoch < o.epochs; ++epoch) {
-            const auto te = Clock::now();
-            compat::resetGpuPeak(pol.deviceIndex);
-            net.train();
-            int samplesDone = 0, batchIndex = 0;
-            double lossSum = 0;
-            int lossCount = 0;
-            tl.start(epoch, 0, st.batchSize);
-            batchesPerEpoch = std::max(1, tl.batchesPerEpoch());
-            if (o.maxBatchesPerEpoch > 0)
-                batchesPerEpoch = std::min(batchesPerEpoch, o.maxBatchesPerEpoch);
-            int epochImages = 0;
-            std::optional<DeviceBatch> ahead; // fetched (and sent) during the previous step
-            while (batchIndex < batchesPerEpoch) {
-                auto tb = Clock::now();
-                DeviceBatch d;
-                if (ahead) {
-                    d = std::move(*ahead);
-                    ahead.reset();
-                } else if (!tl.next(d.host, cancel)) {
-                    if (cancel.isCancelled())
-                        break;
-                    if (!tl.error.isOk())
-                        return tl.error;
-                    break;
-                }
-                const double p = double(int64_t(epoch) * (jobSamples / o.epochs) + samplesDone) /
-                                 double(std::max<int64_t>(1, jobSamples));
-                const double lr = lrAt(o.schedule, o.learningRate, p);
-                for (auto& g : opt.param_groups())
-                    static_cast<torch::optim::AdamWOptions&>(g.options()).lr(lr);
-                float lossValue = 0;
-                try {
-                    if (g_oomAtStep.load() >= 0 && g_oomAtStep.load() == st.step) {
-                        g_oomAtStep.store(-1);
-                        compat::throwOutOfMemory("Injected for a test.");
-                    }
-                    if (!d.uploaded)
-                        upload(d);
-                    const auto x = toInput(d.pixels);
-                    torch::Tensor out;
-                    {
-                        compat::CudaAutocast ac(useAmp, amp);
-                        out = model.impl()->forward(x);
-                    }
-                    torch::Tensor target;
-                    auto loss = lossOf(out, x, d, &target);
-                    opt.zero_grad();
-                    bool finite = true;
-                    if (scaler.enabled)
-                        (loss * scaler.scale).backward();
-                    else
-                        loss.backward();
-                    // The backward pass is queued, not done: fetch and send the next batch now,
-                    // before the first read-back (gradient clipping) waits for the GPU.
-                    if (lookahead && batchIndex + 1 < batchesPerEpoch) {
-                        DeviceBatch nb;
-                        if (tl.next(nb.host, cancel)) {
-                            try {
-                                upload(nb);
-                            } catch (const c10::Error& e) {
-                                if (!compat::isOutOfMemory(e))
-                                    throw;
-                                nb.pixels = nb.labels = nb.masks =
-                                    torch::Tensor(); // retried next step
-                                nb.uploaded = false;
-                            }
-                            ahead = std::move(nb);
-                        }
-                    }
-                    if (scaler.enabled)
-                        finite = scaler.unscale(params);
-                    if (finite && o.clipNorm > 0)
-                        torch::nn::utils::clip_grad_norm_(params, o.clipNorm);
-                    if (finite)
-                        opt.step();
-                    if (scaler.enabled) {
-                        scaler.update();
-                        st.lossScale = scaler.scale.item<double>();
-                    }
-                    lossValue = loss.item<float>();
-                } catch (const c10::Error& e) {
-                    if (!compat::isOutOfMemory(e))
-                        throw;
-                    opt.zero_grad();
-                    ahead.reset(); // the loader restarts below
-                    d = {};
-                    compat::releaseGpuCache();
-                    if (st.batchSize <= 1)
-                        return Status(ErrorCode::OutOfMemory,
-                                      "out of memory even with a batch of 1");
-                    const int old = st.batchSize;
-                    st.batchSize = std::max(1, st.batchSize / 2);
-                    ++st.oomRecoveries;
-                    ev.notice("out_of_memory", "out of memory with a batch of " +
-                                                   std::to_string(old) +
-                                                   "; released the cache and continue with " +
-                                                   std::to_string(st.batchSize));
-                    tl.start(epoch, samplesDone, st.batchSize);
-                    const int remaining = std::max(1, tl.batchesPerEpoch());
-                    batchesPerEpoch = batchIndex + remaining;
-                    if (o.maxBatchesPerEpoch > 0)
-                        batchesPerEpoch = std::min(
-                            batchesPerEpoch, batchIndex + 2 * (o.maxBatchesPerEpoch - batchIndex));
-                    continue;
-                }
-                ++st.step;
-                ++batchIndex;
-                samplesDone += d.host.count;
-                epochImages += d.host.count;
-                lossSum += lossValue * d.host.count;
-                lossCount += d.host.count;
-                const double rate = d.host.count / std::max(1e-6, secondsSince(tb));
-                smoothedRate = smoothedRate < 0 ? rate : 0.9 * smoothedRate + 0.1 * rate;
-                if (sink) {
-                    BatchProgress bp;
-                    bp.epoch = epoch;
-                    bp.epochs = o.epochs;
-                    bp.batch = batchIndex;
-                    bp.batches = batchesPerEpoch;
-                    bp.batchSize = st.batchSize;
-                    bp.loss = lossValue;
-                    bp.learningRate = lr;
-                    bp.imagesPerSecond = smoothedRate;
-                    const int64_t left =
-                        int64_t(o.epochs - epoch) * (jobSamples / o.epochs) - samplesDone;
-                    bp.etaSeconds =
-                        smoothedRate > 0 ? double(std::max<int64_t>(0, left)) / smoothedRate : -1;
-                    const auto gm = compat::gpuMemory(pol.deviceIndex);
-                    bp.gpuAllocatedBytes = gm.allocated;
-                    bp.gpuReservedBytes = gm.reserved;
-                    bp.gpuPeakBytes = gm.peak;
-                    sink->batch(bp);
-                }
-                if (cancel.isCancelled())
-                    break;
-            }
-            if (cancel.isCancelled()) {
-                res.cancelled = true;
-                ev.notice("cancelled", "stopped during epoch " + std::to_string(epoch + 1) +
-                                           "; the checkpoint of the last completed epoch is kept");
-                break;
-            }
-            const double trainSeconds = secondsSince(te);
-
-            // Validation.
-            EpochMetrics m;
-            m.epoch = epoch;
-            m.trainLoss = lossCount ? lossSum / lossCount : -1;
-            m.learningRate = lrAt(o.schedule, o.learningRate,
-                                  double(int64_t(epoch + 1) * (jobSamples / o.epochs)) /
-                                      double(std::max<int64_t>(1, jobSamples)));
-            m.imagesPerSecond = epochImages / std::max(1e-6, trainSeconds);
-            m.gpuPeakBytes = compat::gpuMemory(pol.deviceIndex).peak;
-            if (!split.val.empty()) {
-                net.eval();
-                torch::NoGradGuard ng;
-                train_detail::MetricAccumulator acc(o.task, ds.positiveClass(), device);
-                vl.start(0, 0, st.batchSize);
-                DeviceBatch vb, vnext;
-                bool have = vl.next(vb.host, cancel);
-                double vloss = 0;
-                int vcount = 0;
-                while (have) {
-                    if (!vb.uploaded)
-                        upload(vb);
-                    const auto x = toInput(vb.pixels);
-                    torch::Tensor out;
-                    {
-                        compat::CudaAutocast ac(useAmp, amp);
-                        out = model.impl()->forward(x);
-                    }
-                    torch::Tensor target;
-                    const auto batchLoss = lossOf(out, x, vb, &target);
-                    bool haveNext = false;
-                    if (lookahead) { // as in training: the next batch travels during this one
-                        haveNext = vl.next(vnext.host, cancel);
-                        if (haveNext)
-                            upload(vnext);
-                    }
-                    vloss += batchLoss.item<double>() * vb.host.count;
-                    vcount += vb.host.count;
-                    acc.add(out.to(torch::kFloat), x, target);
-                    if (!lookahead)
-                        haveNext = vl.next(vnext.host, cancel);
-                    vb = std::move(vnext);
-                    vnext = {};
-                    have = haveNext;
-                }
-                if (cancel.isCancelled()) {
-                    res.cancelled = true;
-                    ev.notice("cancelled",
-                              "stopped while validating epoch " + std::to_string(epoch + 1) +
-                                  "; the checkpoint of the last completed epoch is kept");
-                    break;
-                }
-                if (!vl.error.isOk())
-                    return vl.error;
-                m.valLoss = vcount ? vloss / vcount : -1;
-                acc.finish(m);
-            } else {
-                m.score = -m.trainLoss;
-            }
-            m.seconds = secondsSince(te);
-            m.improved = m.score > st.bestScore;
-            if (m.improved) {
-                st.bestScore = m.score;
-                st.bestEpoch = epoch;
-                st.badEpochs = 0;
-                info.threshold = o.task == TaskKind::Segment
-                                     ? (m.bestThreshold > 0 ? m.bestThreshold : 0.5)
-                                 : o.task == TaskKind::Anomaly ? m.anomalyThreshold
-                                                               : 0.5;
-                info.metricsJson = metricsJson(m).dump();
-                info.trainedAt = utcNow();
-                if (Status s = model.save(o.outPath); !s)
-                    return s;
-                res.best = m;
-                res.bestEpoch = epoch;
-            } else {
-                ++st.badEpochs;
-            }
-            st.history.push_back(m);
-            res.history = st.history;
-            st.epochsDone = epoch + 1;
-            if (Status s = saveCheckpoint(res.checkpointPath, model, opt, st, o); !s)
-                return s;
-            if (sink)
-                sink->epoch(m);
-            if (o.patience > 0 && st.badEpochs >= o.patience && epoch + 1 < o.epochs) {
-                res.stoppedEarly = true;
-                ev.notice("early_stop",
-                          "no improvement for " + std::to_string(st.badEpochs) + " epochs");
-                break;
-            }
-            const bool pauseNow = (o.stopAfterEpoch > 0 && st.epochsDone >= o.stopAfterEpoch) ||
-                                  o.pauseRequested.isCancelled();
-            if (pauseNow && epoch + 1 < o.epochs) {
-                res.paused = true;
-                ev.notice("paused",
-                          "stopped after epoch " + std::to_string(st.epochsDone) + " as asked");
-                break;
-            }
-        }
-        res.epochsRun = st.epochsDone;
-        res.finalBatchSize = st.batchSize;
-        res.outOfMemoryRecoveries = st.oomRecoveries;
+        if (Status s = trainer.setUp(); !s)
+            return s;
+        if (Status s = trainer.runEpochs(); !s)
+            return s;
     } catch (const c10::Error& e) {
         if (compat::isOutOfMemory(e))
             return Status(ErrorCode::OutOfMemory, e.what_without_backtrace());
@@ -800,8 +141,7 @@ Result<TrainResult> train(const TrainOptions& o, const CancelToken& cancel, Trai
     } catch (const std::exception& e) {
         return Status(ErrorCode::Internal, e.what());
     }
-    res.seconds = secondsSince(t0);
-    return res;
+    return trainer.finish(t0);
 }
 
 } // namespace fisura

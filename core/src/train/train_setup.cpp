@@ -1,0 +1,237 @@
+// Setting a training job up: data, split and policy first (no LibTorch), then the model, the
+// optimiser, the batch size probe on a GPU, a resume, and the loaders.
+#include "compat/torch_compat.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "device/torch_step.h"
+#include "fisura/sysinfo.h"
+#include "models/model_impl.h"
+#include "train/trainer.h"
+
+namespace fs = std::filesystem;
+
+namespace fisura::train_detail
+{
+
+void toChannelsLast(torch::nn::Module& net)
+{
+    for (auto& p : net.parameters())
+        if (p.dim() == 4)
+            p.set_data(p.data().contiguous(at::MemoryFormat::ChannelsLast));
+}
+
+Status Trainer::prepareData()
+{
+    if (o_.outPath.empty())
+        return Status(ErrorCode::InvalidArgument, "no output model path");
+    if (o_.epochs < 1)
+        return Status(ErrorCode::InvalidArgument, "epochs must be at least 1");
+    res_.modelPath = o_.outPath;
+    res_.checkpointPath = o_.checkpointPath.empty() ? o_.outPath + ".ckpt" : o_.checkpointPath;
+    res_.splitPath = o_.splitPath.empty() ? o_.outPath + ".split.json" : o_.splitPath;
+
+    auto scanned = scanDataset(o_.dataDir, o_.task, o_.scan, cancel_);
+    if (!scanned)
+        return scanned.status();
+    ds_ = std::move(*scanned);
+    const Dataset& ds = *ds_;
+    for (const auto& p : ds.problems)
+        ev_.notice("skipped_file", p.path + ": " + p.reason);
+    // A saved split is reused, so a resumed or repeated job validates on the same images.
+    std::error_code ec;
+    if (fs::exists(res_.splitPath, ec)) {
+        auto loaded = loadSplit(res_.splitPath, ds);
+        if (!loaded)
+            return loaded.status();
+        split_ = *loaded;
+        ev_.notice("split_reused", res_.splitPath);
+    } else {
+        split_ = makeSplit(ds, o_.valFraction, 0.0, o_.seed);
+        if (Status st = saveSplit(res_.splitPath, ds, split_); !st)
+            return st;
+    }
+    if (split_.train.empty())
+        return Status(ErrorCode::InvalidArgument, "the training split is empty");
+
+    mc_ = o_.model;
+    mc_.type = modelTypeFor(o_.task);
+    if (o_.task == TaskKind::Classify)
+        mc_.classes = int(std::max<size_t>(2, ds.classes.size()));
+    PolicyRequest req;
+    req.kind = JobKind::Train;
+    req.model = modelTypeName(mc_.type);
+    req.inputSize = mc_.inputSize;
+    req.precision = o_.precision;
+    req.batchSize = o_.batchSize;
+    req.preferCpu = o_.preferCpu;
+    res_.policy = choosePolicy(queryMachine(), req);
+    return Status::ok();
+}
+
+Status Trainer::setUp()
+{
+    const ExecutionPolicy& pol = res_.policy;
+    device_ =
+        pol.useCuda ? torch::Device(torch::kCUDA, pol.deviceIndex) : torch::Device(torch::kCPU);
+    if (pol.useCuda) {
+        at::globalContext().setAllowTF32CuBLAS(pol.tf32);
+        at::globalContext().setAllowTF32CuDNN(pol.tf32);
+        at::globalContext().setBenchmarkCuDNN(pol.cudnnBenchmark);
+    }
+    if (Status s = createModel(); !s)
+        return s;
+    // A resumed job keeps its batch; an explicit one is the user's.
+    if (pol.useCuda && o_.batchSize <= 0 && o_.resumeFrom.empty())
+        if (Status s = measureBatchSize(); !s)
+            return s;
+
+    st_.batchSize = pol.batchSize;
+    scaler_.enabled = pol.useCuda && pol.precision == Precision::FP16 && pol.lossScaling;
+    if (scaler_.enabled)
+        scaler_.init(device_);
+    if (!o_.resumeFrom.empty())
+        if (Status s = resumeFromCheckpoint(); !s)
+            return s;
+    res_.history = st_.history;
+    if (st_.bestEpoch >= 0)
+        for (const auto& h : st_.history)
+            if (h.epoch == st_.bestEpoch)
+                res_.best = h;
+    res_.bestEpoch = st_.bestEpoch;
+
+    createLoaders();
+    announceStart();
+
+    const ModelInfo& info = model_.info();
+    const auto optF = torch::TensorOptions().dtype(torch::kFloat).device(device_);
+    mean_ = torch::tensor(info.mean, optF).view({1, 3, 1, 1}) * 255.0;
+    stdv_ = torch::tensor(info.std, optF).view({1, 3, 1, 1}) * 255.0;
+    amp_ = pol.precision == Precision::BF16 ? at::kBFloat16 : at::kHalf;
+    useAmp_ = pol.useCuda && pol.precision != Precision::FP32;
+
+    // Batches go up on a side stream (CUDA): the compute stream waits for the copy, the CPU
+    // does not. On a GPU the next batch is fetched and sent while the GPU still runs the
+    // backward pass of the current one; on the CPU nothing changes (no copy at all).
+    copies_ = std::make_unique<detail::CopyStream>(device_);
+    lookahead_ = device_.is_cuda();
+
+    // The schedule runs over the samples of the whole job (see lrAt).
+    jobSamples_ = int64_t(o_.epochs) * (o_.maxBatchesPerEpoch > 0
+                                            ? int64_t(o_.maxBatchesPerEpoch) * st_.batchSize
+                                            : int64_t(samplesPerEpoch_));
+    return Status::ok();
+}
+
+Status Trainer::createModel()
+{
+    auto created = Model::create(mc_, o_.seed);
+    if (!created)
+        return created.status();
+    model_ = std::move(*created);
+    ModelInfo& info = model_.info();
+    info.classNames = ds_->classes;
+    info.policyJson = policyJson(pol()).dump();
+    info.datasetJson = datasetSummaryJson(*ds_);
+    net_ = model_.impl()->net.get();
+    auto& net = *net_;
+    net.to(device_);
+    if (pol().channelsLast)
+        toChannelsLast(net);
+    params_ = net.parameters();
+    opt_ = std::make_unique<torch::optim::AdamW>(
+        params_, torch::optim::AdamWOptions(o_.learningRate).weight_decay(o_.weightDecay));
+    return Status::ok();
+}
+
+/// Batch size by measurement on a GPU (issue: never make analysts guess): forward and backward
+/// passes of this very network on random inputs at growing sizes; the memory table stays the
+/// fallback when probing fails.
+Status Trainer::measureBatchSize()
+{
+    const ExecutionPolicy& pol = res_.policy;
+    auto& net = *net_;
+    const at::ScalarType probeAmp = pol.precision == Precision::BF16 ? at::kBFloat16 : at::kHalf;
+    const bool probeUseAmp = pol.precision != Precision::FP32;
+    BatchProbeOptions po;
+    po.deviceIndex = pol.deviceIndex;
+    // A batch larger than a quarter of the training set leaves too few optimizer steps
+    // per epoch, whatever the GPU could hold.
+    po.maxBatch = std::clamp(int(split_.train.size()) / 4, 1, 1024);
+    auto step = [&](int b) {
+        return detail::guardTorchStep([&] {
+            auto x = torch::randn({b, 3, mc_.inputSize, mc_.inputSize},
+                                  torch::TensorOptions().device(device_));
+            if (pol.channelsLast)
+                x = x.contiguous(at::MemoryFormat::ChannelsLast);
+            torch::Tensor out;
+            {
+                compat::CudaAutocast ac(probeUseAmp, probeAmp);
+                out = model_.impl()->forward(x);
+            }
+            out.to(torch::kFloat).mean().backward();
+            net.zero_grad();
+        });
+    };
+    auto probe = probeBatchSize(step, po, cancel_);
+    net.zero_grad();
+    if (cancel_.isCancelled())
+        return Status(ErrorCode::Cancelled, "cancelled while measuring the batch size");
+    if (probe) {
+        applyProbe(res_.policy, *probe);
+        model_.info().policyJson = policyJson(pol).dump();
+        ev_.notice("batch_probed", probe->reason);
+    } else {
+        ev_.notice("batch_probe_failed", probe.status().toString());
+    }
+    return Status::ok();
+}
+
+void Trainer::createLoaders()
+{
+    const ExecutionPolicy& pol = res_.policy;
+    LoaderOptions lo;
+    lo.inputSize = mc_.inputSize;
+    lo.batchSize = st_.batchSize;
+    lo.threads = o_.loaderThreads > 0 ? o_.loaderThreads : pol.loaderThreads;
+    lo.prefetch = o_.prefetch > 0 ? o_.prefetch : 2 * lo.threads;
+    lo.augment = o_.augment;
+    lo.shuffle = true;
+    lo.dropLast = int(split_.train.size()) > st_.batchSize; // BatchNorm dislikes a batch of 1
+    lo.pinned = pol.pinnedMemory;
+    lo.seed = o_.seed;
+    trainLoader_ = std::make_unique<BatchLoader>(*ds_, split_.train, lo);
+    LoaderOptions vo = lo;
+    vo.augment = false;
+    vo.shuffle = false;
+    vo.dropLast = false;
+    vo.threads = std::max(1, lo.threads / 2);
+    vo.prefetch = 2 * vo.threads;
+    valLoader_ = std::make_unique<BatchLoader>(*ds_, split_.val, vo);
+    tl_ = trainLoader_->impl();
+    vl_ = valLoader_->impl();
+
+    tl_->start(st_.epochsDone, 0, st_.batchSize);
+    samplesPerEpoch_ = tl_->samplesPerEpoch();
+    batchesPerEpoch_ = std::max(1, tl_->batchesPerEpoch());
+    if (o_.maxBatchesPerEpoch > 0)
+        batchesPerEpoch_ = std::min(batchesPerEpoch_, o_.maxBatchesPerEpoch);
+}
+
+void Trainer::announceStart()
+{
+    if (!sink_)
+        return;
+    TrainStarted s;
+    s.policy = pol();
+    s.datasetJson = model_.info().datasetJson;
+    s.trainItems = int(split_.train.size());
+    s.valItems = int(split_.val.size());
+    s.batchesPerEpoch = batchesPerEpoch_;
+    s.parameters = model_.parameterCount();
+    s.startEpoch = st_.epochsDone;
+    sink_->started(s);
+}
+
+} // namespace fisura::train_detail

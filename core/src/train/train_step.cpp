@@ -1,0 +1,278 @@
+// One epoch of optimiser steps: the learning-rate schedule, mixed precision with loss scaling,
+// gradient clipping, the look-ahead copy of the next batch, and the out-of-memory back-off that
+// halves the batch and carries on where the epoch was.
+#include "compat/torch_compat.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+
+#include "models/model_impl.h"
+#include "train/trainer.h"
+
+namespace fisura
+{
+
+namespace
+{
+std::atomic<int> g_oomAtStep{-1};
+} // namespace
+
+void testing::injectOutOfMemoryAtStep(int step)
+{
+    g_oomAtStep.store(step);
+}
+
+namespace train_detail
+{
+
+double lrAt(Schedule s, double base, double p)
+{
+    p = std::clamp(p, 0.0, 1.0);
+    const double pi = 3.14159265358979323846;
+    if (s == Schedule::OneCycle) {
+        const double warm = 0.3, start = base / 25.0, end = base / 1e4;
+        if (p < warm)
+            return start + (base - start) * 0.5 * (1.0 - std::cos(pi * p / warm));
+        return end + (base - end) * 0.5 * (1.0 + std::cos(pi * (p - warm) / (1.0 - warm)));
+    }
+    const double warm = 0.05;
+    if (p < warm)
+        return base * (p / warm);
+    return base * 1e-3 +
+           base * (1.0 - 1e-3) * 0.5 * (1.0 + std::cos(pi * (p - warm) / (1.0 - warm)));
+}
+
+void LossScaler::init(const torch::Device& dev)
+{
+    scale = torch::full({1}, 65536.0, torch::TensorOptions().dtype(torch::kFloat).device(dev));
+    growthTracker = torch::zeros({1}, torch::TensorOptions().dtype(torch::kInt).device(dev));
+    foundInf = torch::zeros({1}, torch::TensorOptions().dtype(torch::kFloat).device(dev));
+}
+
+bool LossScaler::unscale(const std::vector<torch::Tensor>& params)
+{
+    std::vector<torch::Tensor> grads;
+    for (const auto& p : params)
+        if (p.grad().defined())
+            grads.push_back(p.grad());
+    foundInf.zero_();
+    at::_amp_foreach_non_finite_check_and_unscale_(grads, foundInf, scale.reciprocal());
+    return foundInf.item<float>() == 0.0f;
+}
+
+void LossScaler::update()
+{
+    at::_amp_update_scale_(scale, growthTracker, foundInf, 2.0, 0.5, 2000);
+}
+
+void Trainer::upload(DeviceBatch& d)
+{
+    d.pixels = copies_->upload(d.host.pixels);
+    if (d.host.labels.defined())
+        d.labels = copies_->upload(d.host.labels);
+    if (d.host.masks.defined())
+        d.masks = copies_->upload(d.host.masks);
+    d.uploaded = true;
+}
+
+/// uint8 NHWC pixels to the normalised float input of the network.
+torch::Tensor Trainer::toInput(const torch::Tensor& pixels) const
+{
+    auto x = pixels.permute({0, 3, 1, 2}).to(torch::kFloat);
+    x = (x - mean_) / stdv_; // NHWC storage permuted = channels-last already
+    return pol().channelsLast ? x.contiguous(at::MemoryFormat::ChannelsLast) : x.contiguous();
+}
+
+/// The task's loss (training and validation alike); `target` gets what the metrics compare to.
+torch::Tensor Trainer::lossOf(const torch::Tensor& out, const torch::Tensor& x,
+                              const DeviceBatch& b, torch::Tensor* target) const
+{
+    if (o_.task == TaskKind::Classify) {
+        *target = b.labels;
+        return torch::nn::functional::cross_entropy(out.to(torch::kFloat), *target);
+    }
+    if (o_.task == TaskKind::Segment) { // BCE for the pixels, Dice for the thin crack shapes
+        *target = b.masks.unsqueeze(1).to(torch::kFloat);
+        const auto logits = out.to(torch::kFloat);
+        const auto bce = torch::nn::functional::binary_cross_entropy_with_logits(logits, *target);
+        const auto p = torch::sigmoid(logits);
+        const auto dice = 1.0 - (2.0 * (p * *target).sum() + 1.0) / (p.sum() + target->sum() + 1.0);
+        return bce + dice;
+    }
+    return torch::mse_loss(out.to(torch::kFloat), x);
+}
+
+Status Trainer::trainEpoch(int epoch, EpochTally& t)
+{
+    tl_->start(epoch, 0, st_.batchSize);
+    batchesPerEpoch_ = std::max(1, tl_->batchesPerEpoch());
+    if (o_.maxBatchesPerEpoch > 0)
+        batchesPerEpoch_ = std::min(batchesPerEpoch_, o_.maxBatchesPerEpoch);
+    ahead_.reset();
+    while (t.batchIndex < batchesPerEpoch_) {
+        auto tb = Clock::now();
+        DeviceBatch d;
+        if (!takeBatch(d)) {
+            if (!cancel_.isCancelled() && !tl_->error.isOk())
+                return tl_->error;
+            break;
+        }
+        const double lr = setLearningRate(epoch, t.samplesDone);
+        float lossValue = 0;
+        try {
+            lossValue = trainStep(d, t.batchIndex + 1 < batchesPerEpoch_);
+        } catch (const c10::Error& e) {
+            if (!compat::isOutOfMemory(e))
+                throw;
+            if (Status s = backOffAfterOutOfMemory(epoch, t, d); !s)
+                return s;
+            continue;
+        }
+        ++st_.step;
+        ++t.batchIndex;
+        t.samplesDone += d.host.count;
+        t.images += d.host.count;
+        t.lossSum += lossValue * d.host.count;
+        t.lossCount += d.host.count;
+        const double rate = d.host.count / std::max(1e-6, secondsSince(tb));
+        smoothedRate_ = smoothedRate_ < 0 ? rate : 0.9 * smoothedRate_ + 0.1 * rate;
+        reportBatch(epoch, t, lossValue, lr);
+        if (cancel_.isCancelled())
+            break;
+    }
+    ahead_.reset();
+    return Status::ok();
+}
+
+/// The batch sent ahead during the previous step, else the loader's next one.
+bool Trainer::takeBatch(DeviceBatch& d)
+{
+    if (ahead_) {
+        d = std::move(*ahead_);
+        ahead_.reset();
+        return true;
+    }
+    return tl_->next(d.host, cancel_);
+}
+
+double Trainer::setLearningRate(int epoch, int samplesDone)
+{
+    const double p = double(int64_t(epoch) * (jobSamples_ / o_.epochs) + samplesDone) /
+                     double(std::max<int64_t>(1, jobSamples_));
+    const double lr = lrAt(o_.schedule, o_.learningRate, p);
+    for (auto& g : opt_->param_groups())
+        static_cast<torch::optim::AdamWOptions&>(g.options()).lr(lr);
+    return lr;
+}
+
+/// Forward, loss, backward and the optimiser step; returns the batch loss. An out-of-memory
+/// comes out as c10::Error (trainEpoch backs off).
+float Trainer::trainStep(DeviceBatch& d, bool moreBatches)
+{
+    if (g_oomAtStep.load() >= 0 && g_oomAtStep.load() == st_.step) {
+        g_oomAtStep.store(-1);
+        compat::throwOutOfMemory("Injected for a test.");
+    }
+    if (!d.uploaded)
+        upload(d);
+    const auto x = toInput(d.pixels);
+    torch::Tensor out;
+    {
+        compat::CudaAutocast ac(useAmp_, amp_);
+        out = model_.impl()->forward(x);
+    }
+    torch::Tensor target;
+    auto loss = lossOf(out, x, d, &target);
+    opt_->zero_grad();
+    bool finite = true;
+    if (scaler_.enabled)
+        (loss * scaler_.scale).backward();
+    else
+        loss.backward();
+    // The backward pass is queued, not done: fetch and send the next batch now,
+    // before the first read-back (gradient clipping) waits for the GPU.
+    if (lookahead_ && moreBatches)
+        fetchAhead();
+    if (scaler_.enabled)
+        finite = scaler_.unscale(params_);
+    if (finite && o_.clipNorm > 0)
+        torch::nn::utils::clip_grad_norm_(params_, o_.clipNorm);
+    if (finite)
+        opt_->step();
+    if (scaler_.enabled) {
+        scaler_.update();
+        st_.lossScale = scaler_.scale.item<double>();
+    }
+    return loss.item<float>();
+}
+
+/// The look-ahead copy (GPU only): the next batch goes up on the side stream while this one's
+/// backward pass runs. Out of memory for it is no failure: the batch is sent again next step.
+void Trainer::fetchAhead()
+{
+    DeviceBatch nb;
+    if (tl_->next(nb.host, cancel_)) {
+        try {
+            upload(nb);
+        } catch (const c10::Error& e) {
+            if (!compat::isOutOfMemory(e))
+                throw;
+            nb.pixels = nb.labels = nb.masks = torch::Tensor(); // retried next step
+            nb.uploaded = false;
+        }
+        ahead_ = std::move(nb);
+    }
+}
+
+/// Out of memory in a step: free what the step held, halve the batch and restart the loader at
+/// the first sample not yet trained, so the epoch still sees every sample once.
+Status Trainer::backOffAfterOutOfMemory(int epoch, EpochTally& t, DeviceBatch& d)
+{
+    opt_->zero_grad();
+    ahead_.reset(); // the loader restarts below
+    d = {};
+    compat::releaseGpuCache();
+    if (st_.batchSize <= 1)
+        return Status(ErrorCode::OutOfMemory, "out of memory even with a batch of 1");
+    const int old = st_.batchSize;
+    st_.batchSize = std::max(1, st_.batchSize / 2);
+    ++st_.oomRecoveries;
+    ev_.notice("out_of_memory", "out of memory with a batch of " + std::to_string(old) +
+                                    "; released the cache and continue with " +
+                                    std::to_string(st_.batchSize));
+    tl_->start(epoch, t.samplesDone, st_.batchSize);
+    const int remaining = std::max(1, tl_->batchesPerEpoch());
+    batchesPerEpoch_ = t.batchIndex + remaining;
+    // A capped epoch (maxBatchesPerEpoch) keeps its samples: twice the steps at half the batch.
+    if (o_.maxBatchesPerEpoch > 0)
+        batchesPerEpoch_ =
+            std::min(batchesPerEpoch_, t.batchIndex + 2 * (o_.maxBatchesPerEpoch - t.batchIndex));
+    return Status::ok();
+}
+
+void Trainer::reportBatch(int epoch, const EpochTally& t, float loss, double lr)
+{
+    if (!sink_)
+        return;
+    BatchProgress bp;
+    bp.epoch = epoch;
+    bp.epochs = o_.epochs;
+    bp.batch = t.batchIndex;
+    bp.batches = batchesPerEpoch_;
+    bp.batchSize = st_.batchSize;
+    bp.loss = loss;
+    bp.learningRate = lr;
+    bp.imagesPerSecond = smoothedRate_;
+    const int64_t left = int64_t(o_.epochs - epoch) * (jobSamples_ / o_.epochs) - t.samplesDone;
+    bp.etaSeconds = smoothedRate_ > 0 ? double(std::max<int64_t>(0, left)) / smoothedRate_ : -1;
+    const auto gm = compat::gpuMemory(pol().deviceIndex);
+    bp.gpuAllocatedBytes = gm.allocated;
+    bp.gpuReservedBytes = gm.reserved;
+    bp.gpuPeakBytes = gm.peak;
+    sink_->batch(bp);
+}
+
+} // namespace train_detail
+
+} // namespace fisura
