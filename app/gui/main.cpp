@@ -7,6 +7,7 @@
 #include "common/languagemanager.h"
 #include "fisura/version.h"
 #include "mainwindow.h"
+#include "quitsignals.h"
 #include "startoptions.h"
 
 int main(int argc, char** argv)
@@ -34,6 +35,7 @@ int main(int argc, char** argv)
     start.applyLanguage(parser);
 
     fisura::app::MainWindow window;
+    fisura::app::quitOnTerminationSignals(&window);
     window.show();
     if (!start.applyTo(parser, window))
         return 1;

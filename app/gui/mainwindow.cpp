@@ -93,7 +93,14 @@ MainWindow::MainWindow(QWidget* parent)
     system_->startTelemetry();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // Panes stop their work in their destructors and record it in the project (a training run
+    // becomes cancelled with its checkpoint): they go first, while the session still exists.
+    const QVector<ui::Pane*> panes = panes_;
+    panes_.clear();
+    qDeleteAll(panes);
+}
 
 void MainWindow::addPane(ui::Pane* pane)
 {
@@ -291,6 +298,12 @@ bool MainWindow::confirmStopRunningWork(const QStringList& work)
     box.setDefaultButton(keep);
     box.exec();
     return box.clickedButton() == stop;
+}
+
+void MainWindow::stopWorkAndClose()
+{
+    closeWhenIdle_ = true; // closeEvent stops the work without asking
+    close();
 }
 
 void MainWindow::saveWindowState()

@@ -49,6 +49,9 @@ public:
     ui::ProjectSession* projectSession() const { return session_; }
     ui::ProjectActions* projectActions() const { return projectActions_; }
 
+    /// Stop running work without asking and close once it has stopped (termination signals).
+    void stopWorkAndClose();
+
     /// Open the Settings dialog (non-modal; tests reach it through findChild).
     void showPreferences();
 
