@@ -78,6 +78,12 @@ void RunsList::setRuns(const std::vector<ProjectRun>& runs,
     fill();
 }
 
+void RunsList::setActiveRun(const QString& runId)
+{
+    activeRun_ = runId.toStdString();
+    fill();
+}
+
 void RunsList::fill()
 {
     const QStringList keep = selectedIds();
@@ -100,7 +106,10 @@ void RunsList::fill()
         it->setToolTip(Dataset, QString::fromStdString(r.datasetPath));
         it->setText(Task, taskText(r.task));
         it->setText(Score, r.bestScore >= 0 ? loc.toString(r.bestScore, 'f', 3) : QString());
-        it->setText(State, stateText(r.state));
+        // "running" in the file but not here: the process that trained it stopped (crash,
+        // kill, power cut); it resumes from its checkpoint like a cancelled run.
+        const bool interrupted = r.state == RunState::Running && r.id != activeRun_;
+        it->setText(State, interrupted ? tr("interrupted") : stateText(r.state));
         it->setToolTip(Date, id);
         if (keep.contains(id))
             it->setSelected(true);

@@ -25,6 +25,9 @@ public:
     /// Show the project's runs (newest first); keeps the selection where it still exists.
     void setRuns(const std::vector<ProjectRun>& runs, const std::vector<ProjectDataset>& datasets);
     QStringList selectedIds() const;
+    /// The run this window is training now (others still "running" in the file are shown as
+    /// interrupted); empty when idle.
+    void setActiveRun(const QString& runId);
     /// Select exactly these runs; `notify` false keeps selectionChanged() quiet.
     void select(const QStringList& ids, bool notify = true);
     QTreeWidget* tree() const { return tree_; }
@@ -44,6 +47,7 @@ private:
     std::vector<ProjectRun> runs_;
     std::vector<ProjectDataset> datasets_;
     bool quiet_ = false;
+    std::string activeRun_;
 };
 
 } // namespace fisura::ui

@@ -507,6 +507,7 @@ void TrainPane::onRunStarted(const QString& runId, bool resumed)
     shownRun_ = runId;
     results_->clear();
     results_->setBusy(tr("Results appear when training ends."));
+    runs_->setActiveRun(runId);
     runs_->select({runId}, false);
     tabs_->setCurrentIndex(0);
     progress_->setValue(0);
@@ -543,6 +544,7 @@ void TrainPane::onEpoch(const EpochMetrics& m)
 
 void TrainPane::onFinished(const QString& runId, const Status& status)
 {
+    runs_->setActiveRun(QString());
     pollTelemetry();
     telemetryTimer_->stop();
     plot_->endLive();
