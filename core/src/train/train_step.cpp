@@ -265,7 +265,17 @@ void Trainer::reportBatch(int epoch, const EpochTally& t, float loss, double lr)
     bp.learningRate = lr;
     bp.imagesPerSecond = smoothedRate_;
     const int64_t left = int64_t(o_.epochs - epoch) * (jobSamples_ / o_.epochs) - t.samplesDone;
-    bp.etaSeconds = smoothedRate_ > 0 ? double(std::max<int64_t>(0, left)) / smoothedRate_ : -1;
+    if (smoothedRate_ > 0) {
+        // Every epoch still to end validates and writes a checkpoint: before the first one has,
+        // guess validation at a third of a training step per image (forward pass only).
+        const double overhead = epochOverheadSeconds_ >= 0
+                                    ? epochOverheadSeconds_
+                                    : double(split_.val.size()) / (3.0 * smoothedRate_);
+        bp.etaSeconds = double(std::max<int64_t>(0, left)) / smoothedRate_ +
+                        double(o_.epochs - epoch) * overhead;
+    } else {
+        bp.etaSeconds = -1;
+    }
     const auto gm = compat::gpuMemory(pol().deviceIndex);
     bp.gpuAllocatedBytes = gm.allocated;
     bp.gpuReservedBytes = gm.reserved;

@@ -89,6 +89,7 @@ Status Trainer::runEpoch(int epoch)
     m.seconds = secondsSince(te);
     if (Status s = recordEpoch(m); !s)
         return s;
+    epochOverheadSeconds_ = std::max(0.0, secondsSince(te) - trainSeconds);
     if (sink_)
         sink_->epoch(m);
     stopEarlyOrPause(epoch);

@@ -172,6 +172,9 @@ private:
     bool lookahead_ = false;
     std::optional<DeviceBatch> ahead_; ///< fetched (and sent) during the previous step
     double smoothedRate_ = -1;
+    /// Validation and checkpoint time of the last epoch: the ETA adds it once per epoch left
+    /// (-1 until an epoch has ended; estimated from the training rate meanwhile).
+    double epochOverheadSeconds_ = -1;
 };
 
 } // namespace fisura::train_detail
