@@ -1320,6 +1320,10 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
         <source>State</source>
         <translation>Estado</translation>
     </message>
+    <message>
+        <source>interrupted</source>
+        <translation>interrumpido</translation>
+    </message>
 </context>
 <context>
     <name>fisura::ui::SettingsDialog</name>
