@@ -9,7 +9,7 @@ else()
     set(FISURA_TORCH_CUDA OFF)
 endif()
 
-find_package(OpenCV REQUIRED COMPONENTS core imgproc OPTIONAL_COMPONENTS imgcodecs)
+find_package(OpenCV REQUIRED COMPONENTS core imgproc OPTIONAL_COMPONENTS imgcodecs ximgproc)
 # A trimmed OpenCV (only core and imgproc installed) may still declare every module's target:
 # trust imgcodecs only when its library file is really there.
 set(FISURA_HAVE_IMGCODECS OFF)
@@ -18,6 +18,17 @@ if(TARGET opencv_imgcodecs)
         get_target_property(loc opencv_imgcodecs ${prop})
         if(loc AND EXISTS "${loc}")
             set(FISURA_HAVE_IMGCODECS ON)
+        endif()
+    endforeach()
+endif()
+# ximgproc (libopencv-contrib-dev, which Debian's libopencv-dev depends on) gives the skeleton's
+# thinning; without it core uses its own implementation of the same algorithm.
+set(FISURA_HAVE_XIMGPROC OFF)
+if(TARGET opencv_ximgproc)
+    foreach(prop IMPORTED_LOCATION_RELEASE IMPORTED_LOCATION_NONE IMPORTED_LOCATION)
+        get_target_property(loc opencv_ximgproc ${prop})
+        if(loc AND EXISTS "${loc}")
+            set(FISURA_HAVE_XIMGPROC ON)
         endif()
     endforeach()
 endif()

@@ -1,2 +1,11 @@
 # Analysis of maps: comparison with ground truth (no torch).
 list(APPEND FISURA_CORE_SOURCES src/analysis/score.cpp)
+list(APPEND FISURA_CORE_SOURCES)
+
+# Crack measurement: skeleton, crack graph, widths and lengths, tile by tile (no torch).
+list(APPEND FISURA_CORE_SOURCES
+    src/analysis/thinning.cpp
+    src/analysis/measure_tile.cpp
+    src/analysis/measure_merge.cpp
+    src/analysis/measure.cpp
+    src/analysis/measure_export.cpp)

@@ -1,0 +1,186 @@
+// Crack measurement: from a probability map (or any mask) to the cracks an inspector writes
+// down — how many, how long, how wide, where, and in which width class.
+//
+// Pipeline, tile by tile over maps of any size:
+//   threshold -> closing of small gaps (disk of `closingRadiusPx`) -> Euclidean distance
+//   transform -> skeleton (OpenCV ximgproc's Guo-Hall thinning when the build has it, else
+//   Fisura's Zhang-Suen) -> crack graph.
+// A crack is one 8-connected network of the cleaned mask; a branch is a piece of its skeleton
+// between junctions and ends (skeleton pixels with three or more neighbours are junctions).
+//
+// Length runs along the skeleton with the corner-corrected chain-code estimator of Vossepoel
+// and Smeulders (1982): 0.980 per straight step + 1.406 per diagonal step - 0.091 per corner
+// (a change between straight and diagonal), which is within about 2 % for lines at any angle
+// where the plain 1 / sqrt(2) count overestimates by up to 8 %. Diagonal steps that have a
+// straight two-step path on the skeleton are not counted (m-adjacency), so staircases and
+// junction clusters are not counted twice.
+// Width at a skeleton pixel is 2 x (distance to the nearest background pixel centre) - 0.5 px:
+// the distance from a pixel centre overshoots the crack edge by half a pixel, and the skeleton
+// of an even width sits half a pixel off the centre line, so this is within 0.5 px of the drawn
+// width for lines along the axes.
+//
+// Memory is bounded and independent of the map's height and of the number of pixels:
+//   threads x (tileSize + 2 x margin)^2 x 24 bytes      (per-tile buffers; 512 px tiles with
+//                                                        64 px margins: about 10 MB a thread)
+// + map width x 12 bytes                                 (labels of the row above the tile row)
+// + about 2 KB per crack or branch still open at the current tile row
+// + the results (about 200 bytes per crack and per branch).
+// Cracks and branches that cross tile borders are merged (union-find over border pixels), so
+// every crack is counted once, whatever the tile size. The skeleton and the widths are exact
+// (equal to those of the whole map at once) where a crack is narrower than about the margin.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "fisura/image.h"
+#include "fisura/job.h"
+#include "fisura/status.h"
+
+namespace fisura
+{
+
+/// Width classes: `upperLimitsMm` are ascending; a width w (mm) is in class k when it is below
+/// upperLimitsMm[k] and not below the previous limit; the last class has no upper limit.
+/// `ids` are stable codes ("hairline", ...) that the GUI translates; there is one more id than
+/// limits. The limits depend on the standard in force (inspection manual, contract): show
+/// `kWidthClassNote` (translated) next to any class table.
+struct WidthClasses {
+    std::vector<double> upperLimitsMm = {0.1, 0.3, 1.0};
+    std::vector<std::string> ids = {"hairline", "fine", "medium", "wide"};
+
+    /// Class index of a width in mm, or -1 when widthMm is negative (no pixel size).
+    int classOf(double widthMm) const;
+    /// InvalidArgument when the limits are not positive and ascending or the ids do not match.
+    Status validate() const;
+};
+
+/// Stable code of the note that must accompany width classes (the GUI translates it).
+inline constexpr const char* kWidthClassNote = "width_class_limits_depend_on_standard";
+/// The note in English, for CSV / JSON exports.
+inline constexpr const char* kWidthClassNoteText =
+    "Width class limits depend on the standard in force; check them before reporting.";
+
+/// Which width statistic decides the class of a crack or branch.
+enum class ClassBy { Median, Mean, Max };
+
+struct MeasureOptions {
+    int threshold = 128;      ///< map values >= threshold are crack (1..255)
+    int closingRadiusPx = 1;  ///< morphological closing with a disk of this radius (0 = none)
+    int minAreaPx = 20;       ///< cracks with fewer mask pixels are dropped (noise)
+    double pixelSizeMm = 0.0; ///< > 0 overrides the map's (or the scan's) resolution tags
+    std::string scanPath;     ///< optional: the scan the map belongs to (pixel size, size check)
+    WidthClasses classes;     ///< defaults: < 0.1 hairline, 0.1-0.3 fine, 0.3-1 medium, >= 1 wide
+    ClassBy classBy = ClassBy::Median;
+    int tileSize = 512; ///< core tile edge in px (64..8192)
+    int marginPx = 64;  ///< overlap read around each tile (2 x closing radius + 16..1024)
+    int threads = 0;    ///< tiles analysed at once; 0 = one per core (at most 8)
+};
+
+struct PixelBox {
+    int x = 0, y = 0, width = 0, height = 0; ///< in map pixels; zoom to it in a viewer
+};
+
+/// Widths sampled on the skeleton pixels. *Mm fields are -1 when the pixel size is unknown.
+struct WidthStats {
+    double meanPx = 0, medianPx = 0, maxPx = 0;
+    double meanMm = -1, medianMm = -1, maxMm = -1;
+};
+
+struct CrackBranch {
+    int id = 0;      ///< 1..n over the scan, ordered by crack, then top-left corner
+    int crackId = 0; ///< the crack it belongs to
+    double lengthPx = 0;
+    double lengthMm = -1;
+    WidthStats width;
+    double orientationDeg = 0; ///< 0..180, counter-clockwise from the horizontal (screen view)
+    PixelBox box;              ///< of its skeleton pixels
+    double centroidX = 0, centroidY = 0; ///< of its skeleton pixels
+    int widthClass = -1;                 ///< index into WidthClasses, -1 without pixel size
+};
+
+struct Crack {
+    int id = 0; ///< 1..n over the scan, ordered by the top-left corner of the box (row, column)
+    double lengthPx = 0; ///< along the whole skeleton, junctions included
+    double lengthMm = -1;
+    WidthStats width;
+    double orientationDeg = 0; ///< principal axis of the skeleton, 0..180 (see CrackBranch)
+    PixelBox box;              ///< of its mask pixels
+    double centroidX = 0, centroidY = 0; ///< of its mask pixels
+    uint64_t areaPx = 0;                 ///< mask pixels after clean-up
+    double areaMm2 = -1;
+    int branches = 0, junctions = 0, ends = 0; ///< its skeleton graph
+    int widthClass = -1;
+};
+
+struct WidthClassTotals {
+    std::string id;
+    double fromMm = 0, toMm = -1; ///< toMm < 0: no upper limit
+    int cracks = 0;               ///< cracks whose class (by MeasureOptions::classBy) is this
+    int branches = 0;
+    double lengthPx = 0; ///< total length of the branches of this class
+    double lengthMm = -1;
+};
+
+struct MeasureTotals {
+    int cracks = 0, branches = 0;
+    double lengthPx = 0, lengthMm = -1;
+    uint64_t areaPx = 0; ///< cracked area (mask pixels of the kept cracks)
+    double areaMm2 = -1;
+    double areaFraction = 0;   ///< cracked area / map area
+    double densityMPerM2 = -1; ///< crack length (m) per m² of map, -1 without pixel size
+};
+
+struct MeasureResult {
+    std::string mapPath;
+    int width = 0, height = 0;
+    double pixelSizeMm = 0;      ///< 0 when unknown
+    std::string pixelSizeSource; ///< "option", "map", "scan" or "none"
+    MeasureOptions options;      ///< as used
+    std::string thinning;        ///< "guo-hall (opencv ximgproc)" or "zhang-suen (fisura)"
+    std::vector<Crack> cracks;
+    std::vector<CrackBranch> branches;
+    MeasureTotals totals;
+    std::vector<WidthClassTotals> classes; ///< one per WidthClasses id (empty without pixel size)
+    /// Widths of all skeleton pixels (length-weighted histogram): bin k counts widths in
+    /// [k, k+1) x widthHistogramBinPx.
+    std::vector<uint64_t> widthHistogram;
+    double widthHistogramBinPx = 0.25;
+    double seconds = 0;
+};
+
+/// Measure the cracks of `mapPath` (a map written by `infer`, or any 8-bit mask in TIFF, PNG,
+/// JPEG or BMP; colour images use their brightest channel). Errors: NotFound, Corrupt or
+/// Unsupported from reading the map or the scan; InvalidArgument for bad options or a scan
+/// whose size differs from the map's (detail gives both sizes); Cancelled (checked every tile,
+/// well within half a second). Progress: one step per tile.
+Result<MeasureResult> measureCracks(const std::string& mapPath, const MeasureOptions& options = {},
+                                    const CancelToken& cancel = {},
+                                    ProgressSink* progress = nullptr);
+
+/// The same on an image in memory (1 channel, or the brightest of several); pixel size from
+/// options.pixelSizeMm only. For tests and small masks.
+Result<MeasureResult> measureCracks(const Image& map, const MeasureOptions& options = {},
+                                    const CancelToken& cancel = {},
+                                    ProgressSink* progress = nullptr);
+
+/// CSV, one row per crack (header first; lengths and widths in px and mm, class id).
+std::string cracksCsv(const MeasureResult& result);
+/// CSV, one row per branch.
+std::string branchesCsv(const MeasureResult& result);
+/// CSV of the scan: `key,value` rows (totals, pixel size, options, class limits and the note),
+/// then one row per width class.
+std::string scanCsv(const MeasureResult& result);
+/// Everything as JSON: {"map", "width", "height", "pixel_size_mm", "options", "totals",
+/// "classes", "class_note", "cracks": [...], "branches": [...], "width_histogram"}.
+std::string toJson(const MeasureResult& result, int indent = 2);
+
+/// Writes the crack CSV at `path`, plus `<stem>.branches.csv` and `<stem>.scan.csv` beside it
+/// (each atomically; on failure none of them is left half-written).
+Status writeMeasureCsv(const MeasureResult& result, const std::string& path);
+/// Writes toJson(result) atomically.
+Status writeMeasureJson(const MeasureResult& result, const std::string& path);
+
+} // namespace fisura

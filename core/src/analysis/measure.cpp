@@ -1,0 +1,368 @@
+// measureCracks: reads the map tile by tile (tiles of one row analysed in parallel), merges
+// them in raster order, then numbers the cracks and converts to millimetres and classes.
+#include "fisura/measure.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+#include <opencv2/core.hpp>
+
+#include "analysis/measure_merge.h"
+#include "analysis/thinning.h"
+#include "fisura/tiledimage.h"
+
+namespace fisura
+{
+
+namespace
+{
+
+using analysis::CrackMerger;
+using analysis::TileResult;
+using RegionReader = std::function<Result<Image>(int x, int y, int w, int h)>;
+
+// The brightest colour channel (alpha ignored), as one 8-bit plane.
+cv::Mat toGray(const Image& im)
+{
+    cv::Mat out(im.height, im.width, CV_8U);
+    const int c = im.channels;
+    const int colours = c >= 3 ? 3 : 1;
+    for (int y = 0; y < im.height; ++y) {
+        const uint8_t* src = im.row(y);
+        uint8_t* dst = out.ptr<uint8_t>(y);
+        for (int x = 0; x < im.width; ++x) {
+            uint8_t v = src[size_t(x) * c];
+            for (int k = 1; k < colours; ++k)
+                v = std::max(v, src[size_t(x) * c + k]);
+            dst[x] = v;
+        }
+    }
+    return out;
+}
+
+Status validate(const MeasureOptions& o)
+{
+    auto bad = [](const std::string& what) { return Status(ErrorCode::InvalidArgument, what); };
+    if (o.threshold < 1 || o.threshold > 255)
+        return bad("threshold must be 1..255, not " + std::to_string(o.threshold));
+    if (o.closingRadiusPx < 0 || o.closingRadiusPx > 32)
+        return bad("closing radius must be 0..32 px, not " + std::to_string(o.closingRadiusPx));
+    if (o.minAreaPx < 0)
+        return bad("minimum area must not be negative");
+    if (!(o.pixelSizeMm >= 0) || !std::isfinite(o.pixelSizeMm))
+        return bad("pixel size must be a positive number of millimetres");
+    if (o.tileSize < 64 || o.tileSize > 8192)
+        return bad("tile size must be 64..8192 px, not " + std::to_string(o.tileSize));
+    if (o.marginPx < 2 * o.closingRadiusPx + 16 || o.marginPx > 1024)
+        return bad("margin must be 2 x closing radius + 16 .. 1024 px, not " +
+                   std::to_string(o.marginPx));
+    if (o.threads < 0 || o.threads > 64)
+        return bad("threads must be 0..64");
+    return o.classes.validate();
+}
+
+// Analyses one row of tiles on `threads` threads; results in column order.
+Status analyzeRow(const RegionReader& read, int width, int height, int row, const MeasureOptions& o,
+                  int threads, const CancelToken& cancel, std::vector<TileResult>& out)
+{
+    const int t = o.tileSize, m = o.marginPx;
+    const int across = (width + t - 1) / t;
+    out.assign(size_t(across), TileResult());
+    std::atomic<int> next{0};
+    std::mutex mutex;
+    Status failure;
+    const analysis::TileParams params{o.threshold, o.closingRadiusPx};
+    auto work = [&] {
+        for (int i = next++; i < across; i = next++) {
+            if (cancel.isCancelled())
+                return;
+            const int x0 = i * t, y0 = row * t;
+            const int w = std::min(t, width - x0), h = std::min(t, height - y0);
+            const int rx = std::max(0, x0 - m), ry = std::max(0, y0 - m);
+            const int rw = std::min(width, x0 + w + m) - rx, rh = std::min(height, y0 + h + m) - ry;
+            auto region = read(rx, ry, rw, rh);
+            if (!region) {
+                std::lock_guard<std::mutex> lock(mutex);
+                failure = region.status();
+                cancel.isCancelled();
+                next = across;
+                return;
+            }
+            try {
+                out[size_t(i)] = analysis::analyzeTile(
+                    toGray(*region), cv::Rect(x0 - rx, y0 - ry, w, h), cv::Point(rx, ry), params);
+            } catch (const std::bad_alloc&) {
+                std::lock_guard<std::mutex> lock(mutex);
+                failure = Status(ErrorCode::OutOfMemory,
+                                 "tile at " + std::to_string(x0) + ", " + std::to_string(y0));
+                next = across;
+            } catch (const cv::Exception& e) {
+                std::lock_guard<std::mutex> lock(mutex);
+                failure = Status(ErrorCode::Internal, e.what());
+                next = across;
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (int k = 1; k < std::min(threads, across); ++k)
+        pool.emplace_back(work);
+    work();
+    for (auto& th : pool)
+        th.join();
+    if (!failure.isOk())
+        return failure;
+    if (cancel.isCancelled())
+        return Status(ErrorCode::Cancelled, "crack measurement cancelled");
+    return Status::ok();
+}
+
+void toMm(WidthStats& w, double px)
+{
+    if (px <= 0)
+        return;
+    w.meanMm = w.meanPx * px;
+    w.medianMm = w.medianPx * px;
+    w.maxMm = w.maxPx * px;
+}
+
+double classWidth(const WidthStats& w, ClassBy by)
+{
+    return by == ClassBy::Mean ? w.meanMm : by == ClassBy::Max ? w.maxMm : w.medianMm;
+}
+
+// Numbers cracks and branches, converts to mm, assigns classes, adds the totals.
+void finish(MeasureResult& r, std::vector<analysis::FinishedCrack>&& done)
+{
+    std::sort(done.begin(), done.end(), [](const auto& a, const auto& b) {
+        const auto& p = a.crack.box;
+        const auto& q = b.crack.box;
+        return std::tie(p.y, p.x, p.height, p.width) < std::tie(q.y, q.x, q.height, q.width);
+    });
+    const double px = r.pixelSizeMm;
+    const auto& classes = r.options.classes;
+    const int nClasses = int(classes.ids.size());
+    if (px > 0)
+        for (int k = 0; k < nClasses; ++k) {
+            WidthClassTotals c;
+            c.id = classes.ids[size_t(k)];
+            c.fromMm = k == 0 ? 0.0 : classes.upperLimitsMm[size_t(k - 1)];
+            c.toMm = k + 1 < nClasses ? classes.upperLimitsMm[size_t(k)] : -1.0;
+            r.classes.push_back(c);
+        }
+    auto& t = r.totals;
+    for (auto& f : done) {
+        Crack c = f.crack;
+        c.id = int(r.cracks.size()) + 1;
+        std::sort(f.branches.begin(), f.branches.end(), [](const auto& a, const auto& b) {
+            return std::tie(a.box.y, a.box.x, a.box.height, a.box.width) <
+                   std::tie(b.box.y, b.box.x, b.box.height, b.box.width);
+        });
+        for (auto& b : f.branches) {
+            b.id = int(r.branches.size()) + 1;
+            b.crackId = c.id;
+            toMm(b.width, px);
+            if (px > 0) {
+                b.lengthMm = b.lengthPx * px;
+                b.widthClass = classes.classOf(classWidth(b.width, r.options.classBy));
+                auto& k = r.classes[size_t(b.widthClass)];
+                ++k.branches;
+                k.lengthPx += b.lengthPx;
+                k.lengthMm = std::max(0.0, k.lengthMm) + b.lengthMm;
+            }
+            r.branches.push_back(b);
+        }
+        toMm(c.width, px);
+        if (px > 0) {
+            c.lengthMm = c.lengthPx * px;
+            c.areaMm2 = double(c.areaPx) * px * px;
+            c.widthClass = classes.classOf(classWidth(c.width, r.options.classBy));
+            ++r.classes[size_t(c.widthClass)].cracks;
+        }
+        if (r.widthHistogram.size() < f.hist.size())
+            r.widthHistogram.resize(f.hist.size(), 0);
+        for (size_t i = 0; i < f.hist.size(); ++i)
+            r.widthHistogram[i] += f.hist[i];
+        t.lengthPx += c.lengthPx;
+        t.areaPx += c.areaPx;
+        r.cracks.push_back(std::move(c));
+    }
+    for (auto& k : r.classes)
+        if (k.lengthMm < 0)
+            k.lengthMm = 0;
+    t.cracks = int(r.cracks.size());
+    t.branches = int(r.branches.size());
+    const double mapArea = double(r.width) * double(r.height);
+    t.areaFraction = mapArea > 0 ? double(t.areaPx) / mapArea : 0.0;
+    if (px > 0) {
+        t.lengthMm = t.lengthPx * px;
+        t.areaMm2 = double(t.areaPx) * px * px;
+        t.densityMPerM2 = (t.lengthMm / 1000.0) / (mapArea * px * px / 1.0e6);
+    }
+}
+
+Result<MeasureResult> run(const RegionReader& read, MeasureResult r, const CancelToken& cancel,
+                          ProgressSink* progress)
+{
+    const auto start = std::chrono::steady_clock::now();
+    const MeasureOptions& o = r.options;
+    const int t = o.tileSize;
+    const int across = (r.width + t - 1) / t, down = (r.height + t - 1) / t;
+    int threads = o.threads > 0
+                      ? o.threads
+                      : int(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
+    ProgressTracker tracker(progress, double(across) * down);
+    CrackMerger merger(r.width, o.minAreaPx);
+    std::vector<TileResult> row;
+    for (int y = 0; y < down; ++y) {
+        if (Status s = analyzeRow(read, r.width, r.height, y, o, threads, cancel, row); !s)
+            return s;
+        for (auto& tile : row)
+            merger.addTile(std::move(tile));
+        merger.endRow(y + 1 == down);
+        tracker.update(double(y + 1) * across,
+                       "tile row " + std::to_string(y + 1) + "/" + std::to_string(down));
+    }
+    r.thinning = analysis::thinningName();
+    finish(r, std::move(merger.finished()));
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    tracker.finish(std::to_string(r.totals.cracks) + " cracks");
+    return r;
+}
+
+double meanPixelSize(const TiledImageInfo& info)
+{
+    if (info.pixelSizeXmm > 0 && info.pixelSizeYmm > 0)
+        return std::sqrt(info.pixelSizeXmm * info.pixelSizeYmm);
+    return std::max(info.pixelSizeXmm, info.pixelSizeYmm);
+}
+
+RegionReader imageReader(std::shared_ptr<const Image> image)
+{
+    return [image](int x, int y, int w, int h) -> Result<Image> {
+        Image out = Image::make(w, h, image->channels);
+        const size_t bytes = size_t(w) * size_t(image->channels);
+        for (int k = 0; k < h; ++k)
+            std::copy_n(image->row(y + k) + size_t(x) * size_t(image->channels), bytes, out.row(k));
+        return out;
+    };
+}
+
+bool isTiff(const std::string& path)
+{
+    std::string ext = std::filesystem::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+    return ext == ".tif" || ext == ".tiff";
+}
+
+// Size and pixel size of any image Fisura reads, without decoding a large TIFF.
+Result<TiledImageInfo> probe(const std::string& path)
+{
+    if (isTiff(path)) {
+        auto img = TiledImage::open(path);
+        if (!img)
+            return img.status();
+        return (*img)->info();
+    }
+    auto im = readImage(path);
+    if (!im)
+        return im.status();
+    TiledImageInfo info;
+    info.width = im->width;
+    info.height = im->height;
+    return info;
+}
+
+} // namespace
+
+Result<MeasureResult> measureCracks(const std::string& mapPath, const MeasureOptions& options,
+                                    const CancelToken& cancel, ProgressSink* progress)
+{
+    if (Status s = validate(options); !s)
+        return s;
+    std::error_code ec;
+    if (!std::filesystem::exists(mapPath, ec))
+        return Status(ErrorCode::NotFound, mapPath);
+    MeasureResult r;
+    r.mapPath = mapPath;
+    r.options = options;
+    RegionReader read;
+    std::shared_ptr<TiledImage> tiled;
+    std::shared_ptr<Image> whole;
+    double mapPixel = 0;
+    if (isTiff(mapPath)) {
+        auto img = TiledImage::open(mapPath);
+        if (!img)
+            return img.status();
+        tiled = *img;
+        r.width = tiled->info().width;
+        r.height = tiled->info().height;
+        mapPixel = meanPixelSize(tiled->info());
+        read = [tiled](int x, int y, int w, int h) { return tiled->readRegion(0, x, y, w, h); };
+    } else {
+        auto im = readImage(mapPath);
+        if (!im)
+            return im.status();
+        whole = std::make_shared<Image>(std::move(*im));
+        r.width = whole->width;
+        r.height = whole->height;
+    }
+    double scanPixel = 0;
+    if (!options.scanPath.empty()) {
+        if (!std::filesystem::exists(options.scanPath, ec))
+            return Status(ErrorCode::NotFound, options.scanPath);
+        auto scan = probe(options.scanPath);
+        if (!scan)
+            return scan.status();
+        if (scan->width != r.width || scan->height != r.height)
+            return Status(ErrorCode::InvalidArgument,
+                          "the map is " + std::to_string(r.width) + " x " +
+                              std::to_string(r.height) + " px but its scan is " +
+                              std::to_string(scan->width) + " x " + std::to_string(scan->height) +
+                              " px: " + mapPath + ", " + options.scanPath);
+        scanPixel = meanPixelSize(*scan);
+    }
+    if (options.pixelSizeMm > 0) {
+        r.pixelSizeMm = options.pixelSizeMm;
+        r.pixelSizeSource = "option";
+    } else if (mapPixel > 0) {
+        r.pixelSizeMm = mapPixel;
+        r.pixelSizeSource = "map";
+    } else if (scanPixel > 0) {
+        r.pixelSizeMm = scanPixel;
+        r.pixelSizeSource = "scan";
+    } else {
+        r.pixelSizeSource = "none";
+    }
+    if (whole)
+        read = imageReader(whole);
+    return run(read, std::move(r), cancel, progress);
+}
+
+Result<MeasureResult> measureCracks(const Image& map, const MeasureOptions& options,
+                                    const CancelToken& cancel, ProgressSink* progress)
+{
+    if (Status s = validate(options); !s)
+        return s;
+    if (map.empty() || map.channels < 1 || map.channels > 4 ||
+        map.pixels.size() < map.stride() * size_t(map.height))
+        return Status(ErrorCode::InvalidArgument, "empty or malformed map image");
+    MeasureResult r;
+    r.mapPath = "(memory)";
+    r.options = options;
+    r.width = map.width;
+    r.height = map.height;
+    r.pixelSizeMm = options.pixelSizeMm;
+    r.pixelSizeSource = options.pixelSizeMm > 0 ? "option" : "none";
+    // A shared pointer that does not own: the image outlives this call.
+    return run(imageReader(std::shared_ptr<const Image>(&map, [](const Image*) {})), std::move(r),
+               cancel, progress);
+}
+
+} // namespace fisura
