@@ -11,9 +11,11 @@
 #include "fisura/version.h"
 #include "common/languagemanager.h"
 #include "mainwindow.h"
+#include "reportmode.h"
 
 int main(int argc, char** argv)
 {
+    fisura::app::ReportMode::prepare(argc, argv);
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Fisura"));
     QApplication::setApplicationName(QStringLiteral("Fisura"));
@@ -37,12 +39,15 @@ int main(int argc, char** argv)
     parser.addOption(versionOpt);
     parser.addOption(demoOpt);
     parser.addOption(quitOpt);
+    const fisura::app::ReportMode report(parser);
     parser.process(app);
     if (parser.isSet(versionOpt)) {
         std::printf("fisura %s (LibTorch %s, Qt %s)\n", fisura::version().c_str(),
                     fisura::torchVersion().c_str(), qVersion());
         return 0;
     }
+    if (report.requested(parser))
+        return report.run(parser);
 
     fisura::app::MainWindow window;
     window.show();

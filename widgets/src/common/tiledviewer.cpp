@@ -59,6 +59,9 @@ QRgb baseColour(ColorMap m, int v)
         return qRgb(255, 0, 220);
     case ColorMap::Heat:
         return heat(v);
+    case ColorMap::WidthClasses:
+        return v < 64 ? qRgb(46, 160, 67) : v < 128 ? qRgb(230, 190, 0)
+               : v < 192 ? qRgb(245, 120, 20) : qRgb(215, 30, 40);
     case ColorMap::Custom:
         break;
     }

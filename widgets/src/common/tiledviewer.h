@@ -28,7 +28,9 @@ namespace fisura::ui
 {
 
 /// Custom draws every shown value in OverlayStyle::color (comparison layers, user colours).
-enum class ColorMap { Red, Green, Blue, Yellow, Magenta, Heat, Custom };
+/// WidthClasses colours the four quarters of 1..255 (class maps, fisura/measuremap.h) green,
+/// yellow, orange and red.
+enum class ColorMap { Red, Green, Blue, Yellow, Magenta, Heat, Custom, WidthClasses };
 
 struct OverlayStyle {
     ColorMap colorMap = ColorMap::Red;
