@@ -68,6 +68,7 @@ void registerInferCommand(CLI::App& app);    // cmd_infer.cpp
 void registerEvaluateCommand(CLI::App& app); // cmd_evaluate.cpp
 void registerProjectCommand(CLI::App& app);  // cmd_project.cpp
 void registerScoreCommand(CLI::App& app);    // cmd_score.cpp
+void registerMeasureCommand(CLI::App& app);  // cmd_measure.cpp
 
 int main(int argc, char** argv)
 {
@@ -106,6 +107,7 @@ int main(int argc, char** argv)
     registerInferCommand(app);
     registerEvaluateCommand(app);
     registerScoreCommand(app);
+    registerMeasureCommand(app);
     registerTrainCommand(app);
     registerProjectCommand(app);
 
