@@ -1,7 +1,7 @@
 #include "report_pdf.h"
 
-#include <cstdio>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -69,13 +69,19 @@ int writeReportPdf(const ReportPdfArgs& a)
                      "fisura-cli nor on PATH. Install it, or export CSV/JSON only.\n";
         return 1;
     }
-    std::vector<std::string> args = {exe,          "--report-pdf", a.pdf,  "--map",
-                                     a.map,        "--threshold",  std::to_string(a.threshold),
-                                     "--lang",     a.lang};
+    std::vector<std::string> args = {
+        exe,      "--report-pdf", a.pdf, "--map", a.map, "--threshold", std::to_string(a.threshold),
+        "--lang", a.lang};
     if (!a.scan.empty())
         args.insert(args.end(), {"--scan", a.scan});
     if (a.pixelSize > 0)
         args.insert(args.end(), {"--pixel-size", formatNumber(a.pixelSize)});
+    if (!a.classLimitsMm.empty()) {
+        std::string limits;
+        for (double v : a.classLimitsMm)
+            limits += (limits.empty() ? "" : ",") + formatNumber(v);
+        args.insert(args.end(), {"--class-limits", limits});
+    }
     if (!a.model.empty())
         args.insert(args.end(), {"--model", a.model});
     std::vector<char*> argv;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace fisura::cli
 {
@@ -12,6 +13,7 @@ struct ReportPdfArgs {
     std::string pdf, map, scan, lang = "en", model;
     double pixelSize = 0; ///< 0: from the files
     int threshold = 128;
+    std::vector<double> classLimitsMm; ///< empty: the defaults
 };
 
 /// The `fisura` executable beside this one (installed layout), in the build tree's app/gui,

@@ -7,9 +7,9 @@
 
 #include <cstdio>
 
+#include "common/languagemanager.h"
 #include "data/datapane.h"
 #include "fisura/version.h"
-#include "common/languagemanager.h"
 #include "mainwindow.h"
 #include "reportmode.h"
 

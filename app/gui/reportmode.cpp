@@ -1,7 +1,6 @@
 #include "reportmode.h"
 
 #include <QCoreApplication>
-#include <QFileInfo>
 
 #include <cstdio>
 #include <cstring>
@@ -38,15 +37,19 @@ ReportMode::ReportMode(QCommandLineParser& parser)
                  QStringLiteral("t"), QStringLiteral("128")),
       lang_(QStringLiteral("lang"), tr("Report language: es or en."), QStringLiteral("lang")),
       model_(QStringLiteral("model"), tr("Name of the model that made the map, for the report."),
-             QStringLiteral("name"))
+             QStringLiteral("name")),
+      limits_(QStringLiteral("class-limits"),
+              tr("Upper limits of the width classes in mm, comma-separated (default 0.1,0.3,1)."),
+              QStringLiteral("mm"))
 {
-    parser.addOptions({pdf_, map_, scan_, pixelSize_, threshold_, lang_, model_});
+    parser.addOptions({pdf_, map_, scan_, pixelSize_, threshold_, lang_, model_, limits_});
 }
 
 void ReportMode::prepare(int argc, char** argv)
 {
     for (int i = 1; i < argc; ++i)
-        if (std::strncmp(argv[i], "--report-pdf", 12) == 0 && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        if (std::strncmp(argv[i], "--report-pdf", 12) == 0 &&
+            qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
 }
 
@@ -85,6 +88,15 @@ int ReportMode::run(const QCommandLineParser& parser) const
             return 2;
         }
     }
+    if (parser.isSet(limits_)) {
+        o.classes.upperLimitsMm.clear();
+        for (const QString& v : parser.value(limits_).split(QLatin1Char(',')))
+            o.classes.upperLimitsMm.push_back(v.toDouble(&ok));
+        if (!ok || !o.classes.validate()) {
+            printError(tr("--class-limits must be three rising numbers of millimetres."));
+            return 2;
+        }
+    }
     o.scanPath = parser.value(scan_).toStdString();
     auto measured = measureCracks(parser.value(map_).toStdString(), o);
     if (!measured) {
@@ -107,7 +119,6 @@ int ReportMode::run(const QCommandLineParser& parser) const
         printError(ui::errorMessage(s));
         return 1;
     }
-    std::printf("%s\n", QFileInfo(pdf).absoluteFilePath().toLocal8Bit().constData());
     return 0;
 }
 

@@ -1,6 +1,7 @@
 // `fisura --report-pdf FILE --map MAP [--scan SCAN] [--pixel-size MM] [--threshold T]
-// [--lang es|en] [--model NAME]`: measures the cracks of a map and writes the PDF inspection
-// report without opening a window (fisura-cli measure --pdf runs this; the CLI links no Qt).
+// [--lang es|en] [--model NAME] [--class-limits A,B,C]`: measures the cracks of a map and writes
+// the PDF inspection report without opening a window (fisura-cli measure --pdf runs this; the CLI
+// links no Qt).
 #pragma once
 
 #include <QCommandLineOption>
@@ -24,7 +25,7 @@ public:
     int run(const QCommandLineParser& parser) const;
 
 private:
-    QCommandLineOption pdf_, map_, scan_, pixelSize_, threshold_, lang_, model_;
+    QCommandLineOption pdf_, map_, scan_, pixelSize_, threshold_, lang_, model_, limits_;
 };
 
 } // namespace fisura::app

@@ -81,7 +81,10 @@ private Q_SLOTS:
         QVERIFY(writeTiff(map_.toStdString(), makeMap()).isOk());
     }
 
-    void init() { ui::LanguageManager::instance().applyForSession(ui::LanguageManager::Language::English); }
+    void init()
+    {
+        ui::LanguageManager::instance().applyForSession(ui::LanguageManager::Language::English);
+    }
 
     void measuresLikeCore()
     {
@@ -124,8 +127,11 @@ private Q_SLOTS:
         QCOMPARE(view->index(0, CrackTableModel::Length).data(CrackTableModel::SortRole).toDouble(),
                  longest);
         for (int row = 1; row < 4; ++row)
-            QVERIFY(view->index(row - 1, CrackTableModel::Length).data(CrackTableModel::SortRole).toDouble() >=
-                    view->index(row, CrackTableModel::Length).data(CrackTableModel::SortRole).toDouble());
+            QVERIFY(view->index(row - 1, CrackTableModel::Length)
+                        .data(CrackTableModel::SortRole)
+                        .toDouble() >= view->index(row, CrackTableModel::Length)
+                                           .data(CrackTableModel::SortRole)
+                                           .toDouble());
         QCOMPARE(view->headerData(CrackTableModel::Length, Qt::Horizontal).toString(),
                  CrackTableModel::tr("Length (%1)").arg(CrackTableModel::tr("mm")));
         // Filters: class, then minimum length and width.
@@ -183,7 +189,12 @@ private Q_SLOTS:
         QCoreApplication::sendEvent(v, &move);
         QCOMPARE(pane.measurePanel()->table()->highlighted(), hovered.id);
         const int row = pane.measurePanel()->table()->model()->rowOfCrack(hovered.id);
-        QVERIFY(pane.measurePanel()->table()->model()->index(row, 0).data(Qt::BackgroundRole).isValid());
+        QVERIFY(pane.measurePanel()
+                    ->table()
+                    ->model()
+                    ->index(row, 0)
+                    .data(Qt::BackgroundRole)
+                    .isValid());
         const QPointF away = v->mapFromImage(QPointF(5, 290));
         QMouseEvent off(QEvent::MouseMove, away, v->mapToGlobal(away), Qt::NoButton, Qt::NoButton,
                         Qt::NoModifier);
@@ -209,7 +220,8 @@ private Q_SLOTS:
         QTest::mouseRelease(v, Qt::LeftButton, {}, a.toPoint() + QPoint(300, 0));
         QCOMPARE(pane.ruler()->lengthPx(), 150.0);
         QCOMPARE(pane.ruler()->lengthMm(), 150 * kPixelMm);
-        QCOMPARE(pane.ruler()->text(), ui::ViewerRuler::tr("%1 mm").arg(QLocale().toString(7.5, 'f', 2)));
+        QCOMPARE(pane.ruler()->text(),
+                 ui::ViewerRuler::tr("%1 mm").arg(QLocale().toString(7.5, 'f', 2)));
         QCOMPARE(v->viewportRect().center(), centre); // the view did not pan
         pane.rulerAction()->trigger();
         QVERIFY(!pane.ruler()->isActive());
@@ -267,7 +279,8 @@ private Q_SLOTS:
                  ErrorCode::InvalidArgument); // nothing measured yet
         pane.measureCracks();
         QVERIFY(measured(panel).isOk());
-        const QString pdf = dir_.filePath(QStringLiteral("report-%1.pdf").arg(QString::fromLatin1(QTest::currentDataTag())));
+        const QString pdf = dir_.filePath(
+            QStringLiteral("report-%1.pdf").arg(QString::fromLatin1(QTest::currentDataTag())));
         QSignalSpy written(panel, &MeasurePanel::reportWritten);
         QVERIFY(panel->writeReport(pdf).isOk());
         QVERIFY(written.wait(10000));
@@ -307,19 +320,31 @@ private Q_SLOTS:
         QVERIFY(!panel->message().isEmpty());
         QVERIFY(!panel->result());
 
-        // Cancelled: a larger map, cancelled at once.
+        // A map of another size than the scan: refused by core, said in the section.
         const QString big = dir_.filePath(QStringLiteral("big.tif"));
         Image m = Image::make(3072, 3072, 1);
         for (int y = 8; y < 3072; y += 24)
             fill(m, 0, y, 3071, y + 1);
         QVERIFY(writeTiff(big.toStdString(), m, {256, false, 0.0}).isOk());
         QVERIFY(panel->measure(big).isOk());
-        QSignalSpy spy(panel, &MeasurePanel::measured);
-        panel->cancel();
+        QCOMPARE(measured(panel).code(), ErrorCode::InvalidArgument);
+        QVERIFY(panel->message().contains(QStringLiteral("3072")));
+
+        // Cancelled: the larger map alone (no scan), cancelled at once.
+        ui::TiledViewer viewer;
+        MeasurePanel alone(&viewer);
+        QVERIFY(alone.measure(big).isOk());
+        QSignalSpy spy(&alone, &MeasurePanel::measured);
+        alone.cancel();
         QVERIFY(spy.wait(10000));
         QCOMPARE(spy.at(0).at(0).value<Status>().code(), ErrorCode::Cancelled);
-        QVERIFY(!panel->result());
-        QCOMPARE(panel->message(), MeasurePanel::tr("The measurement was cancelled."));
+        QVERIFY(!alone.result());
+        QCOMPARE(alone.message(), MeasurePanel::tr("The measurement was cancelled."));
+        // Measured to the end, the same map has its 128 lines.
+        QVERIFY(alone.measure(big).isOk());
+        QVERIFY(measured(&alone).isOk());
+        QCOMPARE(alone.result()->totals.cracks, 128);
+        QCOMPARE(alone.table()->model()->rowCount(), 128);
     }
 
 private:

@@ -149,7 +149,8 @@ Status writeClassMap(const MeasureResult& r, const std::string& path, const Canc
     const int w = tiled ? tiled->info().width : whole->width;
     const int h = tiled ? tiled->info().height : whole->height;
     if (w != r.width || h != r.height)
-        return Status(ErrorCode::InvalidArgument, "the map changed since it was measured: " + r.mapPath);
+        return Status(ErrorCode::InvalidArgument,
+                      "the map changed since it was measured: " + r.mapPath);
     TiledWriteOptions wo;
     wo.pixelSizeXmm = wo.pixelSizeYmm = r.pixelSizeMm;
     auto writer = TiledTiffWriter::create(path, w, h, 1, wo);

@@ -28,8 +28,8 @@ namespace fisura::ui
 {
 
 /// Custom draws every shown value in OverlayStyle::color (comparison layers, user colours).
-/// WidthClasses colours the four quarters of 1..255 (class maps, fisura/measuremap.h) green,
-/// yellow, orange and red.
+/// WidthClasses colours width classes 0..3 green, yellow, orange and red, coded either 1..4 or
+/// as the quarters of 1..255 (class maps, fisura/measuremap.h).
 enum class ColorMap { Red, Green, Blue, Yellow, Magenta, Heat, Custom, WidthClasses };
 
 struct OverlayStyle {

@@ -113,7 +113,8 @@ void ViewerRuler::paintEvent(QPaintEvent*)
     const QPointF a = viewer_->mapFromImage(a_), b = viewer_->mapFromImage(b_);
     const QLineF line(a, b);
     // Ticks across both ends.
-    QLineF normal = line.length() > 0 ? line.normalVector().unitVector() : QLineF(a, a + QPointF(0, 1));
+    QLineF normal =
+        line.length() > 0 ? line.normalVector().unitVector() : QLineF(a, a + QPointF(0, 1));
     const QPointF n = (normal.p2() - normal.p1()) * 6.0;
     for (int pass = 0; pass < 2; ++pass) {
         p.setPen(QPen(pass == 0 ? QColor(0, 0, 0, 160) : QColor(255, 235, 60), pass == 0 ? 4 : 2));

@@ -135,7 +135,8 @@ void CrackOverlay::paintEvent(QPaintEvent*)
     const QString label = QStringLiteral("#%1").arg(s->id);
     p.setPen(Qt::NoPen);
     p.setBrush(QColor(0, 0, 0, 170));
-    const QRectF tag(box.topLeft() - QPointF(0, 20), QSizeF(fontMetrics().horizontalAdvance(label) + 10, 18));
+    const QRectF tag(box.topLeft() - QPointF(0, 20),
+                     QSizeF(fontMetrics().horizontalAdvance(label) + 10, 18));
     p.drawRect(tag);
     p.setPen(QColor(0, 230, 255));
     p.drawText(tag, Qt::AlignCenter, label);

@@ -134,7 +134,8 @@ void CrackTable::highlightCrack(int crackId)
 void CrackTable::onCurrentChanged()
 {
     const QModelIndex at = view_->currentIndex();
-    Q_EMIT crackSelected(at.isValid() ? at.siblingAtColumn(CrackTableModel::Id).data().toInt() : -1);
+    Q_EMIT crackSelected(at.isValid() ? at.siblingAtColumn(CrackTableModel::Id).data().toInt()
+                                      : -1);
 }
 
 void CrackTable::retranslateUi()
@@ -151,9 +152,9 @@ void CrackTable::retranslateUi()
     if (r && r->pixelSizeMm > 0)
         for (int k = 1; k < class_->count(); ++k)
             class_->setItemText(k, MeasureText::className(r->options.classes.ids[size_t(k - 1)]));
-    count_->setText(tr("%1 of %2 cracks")
-                        .arg(QLocale().toString(filter_->rowCount()),
-                             QLocale().toString(model_->rowCount())));
+    count_->setText(
+        tr("%1 of %2 cracks")
+            .arg(QLocale().toString(filter_->rowCount()), QLocale().toString(model_->rowCount())));
     model_->retranslate();
 }
 

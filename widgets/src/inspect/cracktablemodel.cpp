@@ -70,7 +70,8 @@ QVariant CrackTableModel::display(const Crack& c, int column) const
     case Length:
         return l.toString(hasMm() ? c.lengthMm : c.lengthPx, 'f', 1);
     case MedianWidth:
-        return hasMm() ? l.toString(c.width.medianMm, 'f', 2) : l.toString(c.width.medianPx, 'f', 1);
+        return hasMm() ? l.toString(c.width.medianMm, 'f', 2)
+                       : l.toString(c.width.medianPx, 'f', 1);
     case MaxWidth:
         return hasMm() ? l.toString(c.width.maxMm, 'f', 2) : l.toString(c.width.maxPx, 'f', 1);
     case Branches:

@@ -17,8 +17,18 @@ class CrackTableModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Id, Class, Length, MedianWidth, MaxWidth, Branches, Area, Orientation, Position,
-                  ColumnCount };
+    enum Column {
+        Id,
+        Class,
+        Length,
+        MedianWidth,
+        MaxWidth,
+        Branches,
+        Area,
+        Orientation,
+        Position,
+        ColumnCount
+    };
     /// Numeric value for sorting and filtering.
     static constexpr int SortRole = Qt::UserRole;
     /// The crack's index in the result.

@@ -35,16 +35,16 @@ namespace fisura::ui
 
 MeasurePanel::MeasurePanel(TiledViewer* viewer, QWidget* parent)
     : QGroupBox(parent), viewer_(viewer), runner_(new JobRunner(this)),
-      reporter_(new JobRunner(this)), classMapper_(new JobRunner(this)), mapLabel_(new QLabel(this)),
-      pixelSizeLabel_(new QLabel(this)), pixelSize_(new QDoubleSpinBox(this)),
-      thresholdLabel_(new QLabel(this)), threshold_(new QSpinBox(this)),
-      limitsLabel_(new QLabel(this)), note_(new QLabel(this)),
+      reporter_(new JobRunner(this)), classMapper_(new JobRunner(this)),
+      mapLabel_(new QLabel(this)), pixelSizeLabel_(new QLabel(this)),
+      pixelSize_(new QDoubleSpinBox(this)), thresholdLabel_(new QLabel(this)),
+      threshold_(new QSpinBox(this)), limitsLabel_(new QLabel(this)), note_(new QLabel(this)),
       measureButton_(new QPushButton(this)), cancelButton_(new QPushButton(this)),
       progress_(new QProgressBar(this)), message_(new QLabel(this)), summary_(new QLabel(this)),
       classLayer_(new QCheckBox(this)), csvButton_(new QPushButton(this)),
       jsonButton_(new QPushButton(this)), pdfButton_(new QPushButton(this)),
-      results_(new QTabWidget), table_(new CrackTable(results_)), plots_(new MeasurePlots(results_)),
-      overlay_(new CrackOverlay(viewer))
+      results_(new QTabWidget), table_(new CrackTable(results_)),
+      plots_(new MeasurePlots(results_)), overlay_(new CrackOverlay(viewer))
 {
     setObjectName(QStringLiteral("measurePanel"));
     results_->setObjectName(QStringLiteral("measureResults"));
@@ -149,9 +149,8 @@ void MeasurePanel::changeEvent(QEvent* e)
 void MeasurePanel::retranslateUi()
 {
     setTitle(tr("Crack measurement"));
-    mapLabel_->setText(mapPath_.isEmpty()
-                           ? tr("Measures the selected map layer.")
-                           : tr("Map: %1").arg(QFileInfo(mapPath_).fileName()));
+    mapLabel_->setText(mapPath_.isEmpty() ? tr("Measures the selected map layer.")
+                                          : tr("Map: %1").arg(QFileInfo(mapPath_).fileName()));
     pixelSizeLabel_->setText(tr("Pixel size"));
     pixelSize_->setSuffix(tr(" mm"));
     pixelSize_->setSpecialValueText(tr("from the files"));
@@ -320,7 +319,8 @@ void MeasurePanel::showSummary()
     const QLocale l;
     QString h = QStringLiteral("<b>%1</b> · %2<br>")
                     .arg(tr("%n crack(s)", nullptr, r.totals.cracks),
-                         tr("total length %1").arg(MeasureText::length(r.totals.lengthPx, r.totals.lengthMm)));
+                         tr("total length %1")
+                             .arg(MeasureText::length(r.totals.lengthPx, r.totals.lengthMm)));
     h += QStringLiteral("<table cellspacing='2'>");
     for (size_t k = 0; k < r.classes.size(); ++k) {
         const WidthClassTotals& c = r.classes[k];
@@ -435,8 +435,9 @@ void MeasurePanel::chooseExport(int kind)
     const QString filter = kind == 0   ? tr("CSV files") + QStringLiteral(" (*.csv)")
                            : kind == 1 ? tr("JSON files") + QStringLiteral(" (*.json)")
                                        : tr("PDF files") + QStringLiteral(" (*.pdf)");
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export measurement"), map.dir().filePath(map.completeBaseName() + suffix), filter);
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export measurement"),
+                                     map.dir().filePath(map.completeBaseName() + suffix), filter);
     if (path.isEmpty())
         return;
     const Status s = kind == 0 ? exportCsv(path) : kind == 1 ? exportJson(path) : writeReport(path);
@@ -461,15 +462,16 @@ void MeasurePanel::showClassLayer(bool on)
             viewer_->removeOverlay(i);
         return;
     }
-    if (!result_ || result_->pixelSizeMm <= 0 || classMapper_->isRunning() || classLayerIndex() >= 0)
+    if (!result_ || result_->pixelSizeMm <= 0 || classMapper_->isRunning() ||
+        classLayerIndex() >= 0)
         return;
     // A class-coded copy of the cleaned mask, in the cache beside the other derived layers.
     const QString dir = QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation))
                             .filePath(QStringLiteral("classmaps"));
     QDir().mkpath(dir);
-    classMapPath_ = QDir(dir).filePath(QFileInfo(mapPath_).completeBaseName() +
-                                       QStringLiteral("_classes_%1.tif")
-                                           .arg(QDateTime::currentMSecsSinceEpoch()));
+    classMapPath_ = QDir(dir).filePath(
+        QFileInfo(mapPath_).completeBaseName() +
+        QStringLiteral("_classes_%1.tif").arg(QDateTime::currentMSecsSinceEpoch()));
     const auto result = result_;
     const std::string out = classMapPath_.toStdString();
     classMapper_->start([=](const CancelToken& cancel, ProgressSink* sink) -> Status {

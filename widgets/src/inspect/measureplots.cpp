@@ -51,8 +51,8 @@ void MeasurePlots::setResult(std::shared_ptr<const MeasureResult> result)
 
 int MeasurePlots::histogramBars() const
 {
-    auto* bars = histogram_->plottableCount() ? qobject_cast<QCPBars*>(histogram_->plottable(0))
-                                              : nullptr;
+    auto* bars =
+        histogram_->plottableCount() ? qobject_cast<QCPBars*>(histogram_->plottable(0)) : nullptr;
     return bars ? bars->dataCount() : 0;
 }
 

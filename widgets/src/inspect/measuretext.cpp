@@ -59,8 +59,8 @@ QString MeasureText::width(double px, double mm)
 
 QColor MeasureText::classColour(int k)
 {
-    static const QColor colours[] = {QColor(46, 160, 67), QColor(230, 190, 0),
-                                     QColor(245, 120, 20), QColor(215, 30, 40)};
+    static const QColor colours[] = {QColor(46, 160, 67), QColor(230, 190, 0), QColor(245, 120, 20),
+                                     QColor(215, 30, 40)};
     if (k < 0)
         return QColor(128, 128, 128);
     return colours[std::min(k, 3)];

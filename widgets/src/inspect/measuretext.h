@@ -2,8 +2,8 @@
 // note that core gives as stable ids, class ranges, and lengths and widths with their unit.
 #pragma once
 
-#include <QCoreApplication>
 #include <QColor>
+#include <QCoreApplication>
 #include <QString>
 
 #include <string>

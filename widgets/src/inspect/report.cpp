@@ -83,9 +83,8 @@ QString MeasureReport::html(const ReportInput& in)
                            : r.pixelSizeSource == "map"  ? tr("from the map's resolution tags")
                            : r.pixelSizeSource == "scan" ? tr("from the scan's resolution tags")
                                                          : QString();
-    h += row(tr("Pixel size"),
-             mm ? tr("%1 mm (%2)").arg(l.toString(r.pixelSizeMm, 'g', 4), source)
-                : tr("unknown: lengths and widths in pixels, no width classes"));
+    h += row(tr("Pixel size"), mm ? tr("%1 mm (%2)").arg(l.toString(r.pixelSizeMm, 'g', 4), source)
+                                  : tr("unknown: lengths and widths in pixels, no width classes"));
     if (mm)
         h += row(tr("Scanned area"), tr("%1 × %2 m")
                                          .arg(num(r.width * r.pixelSizeMm / 1000.0, 2),
@@ -111,8 +110,8 @@ QString MeasureReport::html(const ReportInput& in)
     h += row(tr("Cracks"), l.toString(t.cracks));
     h += row(tr("Branches"), l.toString(t.branches));
     h += row(tr("Total length"), len(t.lengthPx, t.lengthMm));
-    h += row(tr("Cracked area"),
-             mm ? tr("%1 mm²").arg(num(t.areaMm2, 1)) : tr("%1 px").arg(l.toString(qulonglong(t.areaPx))));
+    h += row(tr("Cracked area"), mm ? tr("%1 mm²").arg(num(t.areaMm2, 1))
+                                    : tr("%1 px").arg(l.toString(qulonglong(t.areaPx))));
     h += row(tr("Cracked fraction of the surface"), tr("%1 %").arg(num(t.areaFraction * 100, 3)));
     if (t.densityMPerM2 >= 0)
         h += row(tr("Crack density"), tr("%1 m/m²").arg(num(t.densityMPerM2, 3)));
@@ -126,11 +125,13 @@ QString MeasureReport::html(const ReportInput& in)
                       esc(tr("Total length")));
         for (size_t k = 0; k < r.classes.size(); ++k) {
             const WidthClassTotals& c = r.classes[k];
-            h += QStringLiteral("<tr><td><span style='color:%1'>■</span> %2</td><td>%3</td>"
-                                "<td class='n'>%4</td><td class='n'>%5</td><td class='n'>%6</td></tr>")
-                     .arg(MeasureText::classColour(int(k)).name(), esc(MeasureText::className(c.id)),
-                          esc(MeasureText::classRange(c.fromMm, c.toMm)), l.toString(c.cracks),
-                          l.toString(c.branches), esc(len(c.lengthPx, c.lengthMm)));
+            h +=
+                QStringLiteral(
+                    "<tr><td><span style='color:%1'>■</span> %2</td><td>%3</td>"
+                    "<td class='n'>%4</td><td class='n'>%5</td><td class='n'>%6</td></tr>")
+                    .arg(MeasureText::classColour(int(k)).name(), esc(MeasureText::className(c.id)),
+                         esc(MeasureText::classRange(c.fromMm, c.toMm)), l.toString(c.cracks),
+                         l.toString(c.branches), esc(len(c.lengthPx, c.lengthMm)));
         }
         h += QStringLiteral("</table><p class='note'>%1</p>").arg(esc(MeasureText::classNote()));
     }
@@ -153,26 +154,27 @@ QString MeasureReport::crackTable(const ReportInput& in)
     const QLocale l;
     const bool mm = r.pixelSizeMm > 0;
     const QString unit = mm ? tr("mm") : tr("px");
-    QString h = QStringLiteral("<h2 style='page-break-before: always'>%1</h2>").arg(esc(tr("Cracks")));
+    QString h =
+        QStringLiteral("<h2 style='page-break-before: always'>%1</h2>").arg(esc(tr("Cracks")));
     h += QStringLiteral("<table class='grid' width='100%'><thead><tr>");
-    for (const QString& c : {tr("No."), tr("Class"), tr("Length (%1)").arg(unit),
-                             tr("Width (%1)").arg(unit), tr("Max. width (%1)").arg(unit),
-                             tr("Branches"), tr("Angle (°)"), tr("Position (px)")})
+    for (const QString& c :
+         {tr("No."), tr("Class"), tr("Length (%1)").arg(unit), tr("Width (%1)").arg(unit),
+          tr("Max. width (%1)").arg(unit), tr("Branches"), tr("Angle (°)"), tr("Position (px)")})
         h += QStringLiteral("<th>%1</th>").arg(esc(c));
     h += QStringLiteral("</tr></thead>");
     const int n = std::min<int>(int(r.cracks.size()), kMaxRows);
     for (int i = 0; i < n; ++i) {
         const Crack& c = r.cracks[size_t(i)];
-        const QString cls = c.widthClass >= 0
-                                ? QStringLiteral("<span style='color:%1'>■</span> %2")
-                                      .arg(MeasureText::classColour(c.widthClass).name(),
-                                           esc(MeasureText::className(r.options.classes, c.widthClass)))
-                                : QStringLiteral("—");
+        const QString cls =
+            c.widthClass >= 0
+                ? QStringLiteral("<span style='color:%1'>■</span> %2")
+                      .arg(MeasureText::classColour(c.widthClass).name(),
+                           esc(MeasureText::className(r.options.classes, c.widthClass)))
+                : QStringLiteral("—");
         h += QStringLiteral("<tr><td class='n'>%1</td><td>%2</td><td class='n'>%3</td>"
                             "<td class='n'>%4</td><td class='n'>%5</td><td class='n'>%6</td>"
                             "<td class='n'>%7</td><td class='n'>%8</td></tr>")
-                 .arg(l.toString(c.id), cls,
-                      num(mm ? c.lengthMm : c.lengthPx, 1),
+                 .arg(l.toString(c.id), cls, num(mm ? c.lengthMm : c.lengthPx, 1),
                       mm ? num(c.width.medianMm, 2) : num(c.width.medianPx, 1),
                       mm ? num(c.width.maxMm, 2) : num(c.width.maxPx, 1), l.toString(c.branches),
                       num(c.orientationDeg, 0),
@@ -222,7 +224,8 @@ Status MeasureReport::writePdf(const QString& path, const ReportInput& in)
         return Status(ErrorCode::InvalidArgument, "no measurement to report");
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
-        return Status(ErrorCode::IoError, path.toStdString() + ": " + file.errorString().toStdString());
+        return Status(ErrorCode::IoError,
+                      path.toStdString() + ": " + file.errorString().toStdString());
     {
         QPdfWriter pdf(&file);
         pdf.setPageSize(QPageSize(QPageSize::A4));
@@ -242,7 +245,8 @@ Status MeasureReport::writePdf(const QString& path, const ReportInput& in)
         doc.print(&pdf);
     }
     if (!file.commit())
-        return Status(ErrorCode::IoError, path.toStdString() + ": " + file.errorString().toStdString());
+        return Status(ErrorCode::IoError,
+                      path.toStdString() + ": " + file.errorString().toStdString());
     return {};
 }
 

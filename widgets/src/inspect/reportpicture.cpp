@@ -40,7 +40,8 @@ Result<QImage> readSmall(const TiledImage& img, int level, double factor, bool m
             const int x0 = std::min(lv.width - 1, int(ox * factor));
             if (!maxPool) {
                 const uint8_t* p = b.row(0) + size_t(x0) * ch;
-                reinterpret_cast<QRgb*>(dst)[ox] = ch >= 3 ? qRgb(p[0], p[1], p[2]) : qRgb(p[0], p[0], p[0]);
+                reinterpret_cast<QRgb*>(dst)[ox] =
+                    ch >= 3 ? qRgb(p[0], p[1], p[2]) : qRgb(p[0], p[0], p[0]);
                 continue;
             }
             const int x1 = std::clamp(int((ox + 1) * factor), x0 + 1, lv.width);
@@ -55,7 +56,8 @@ Result<QImage> readSmall(const TiledImage& img, int level, double factor, bool m
     return out;
 }
 
-Result<QImage> readPicture(const QString& path, int maxSide, bool maxPool, const CancelToken& cancel)
+Result<QImage> readPicture(const QString& path, int maxSide, bool maxPool,
+                           const CancelToken& cancel)
 {
     auto img = TiledImage::open(path.toStdString());
     if (!img)
@@ -108,7 +110,8 @@ Result<QImage> MeasureReport::overviewPicture(const QString& scanPath, const Mea
     p.setFont(f);
     const bool numbers = r.cracks.size() <= 80;
     for (const Crack& c : r.cracks) {
-        const QRectF box(c.box.x * s - 2, c.box.y * s - 2, c.box.width * s + 4, c.box.height * s + 4);
+        const QRectF box(c.box.x * s - 2, c.box.y * s - 2, c.box.width * s + 4,
+                         c.box.height * s + 4);
         p.setPen(QPen(MeasureText::classColour(c.widthClass), std::max(1.5, map->width() / 600.0)));
         p.setBrush(Qt::NoBrush);
         p.drawRect(box);
