@@ -94,7 +94,7 @@ void MeasurePlots::showHistogram()
     bars->setBrush(kBar.lighter(120));
     bars->setWidth(bin * double(join));
     bars->setData(keys, values, true);
-    histogram_->xAxis->setRange(0, std::max(bin, double(last) * bin));
+    histogram_->xAxis->setRange(0, std::max(bin, double(last + join) * bin));
     histogram_->yAxis->setRange(0, top * 1.1);
     histogram_->replot();
 }
@@ -104,8 +104,12 @@ void MeasurePlots::showClasses()
     classes_->clearPlottables();
     if (!result_ || result_->classes.empty())
         return classes_->replot();
+    // Metres, or millimetres while every total stays below a metre.
+    double topMm = 0;
+    for (const auto& c : result_->classes)
+        topMm = std::max(topMm, c.lengthMm);
+    const double unit = topMm < 1000 ? 1.0 : 1000.0;
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    double top = 0;
     for (size_t k = 0; k < result_->classes.size(); ++k) {
         const auto& c = result_->classes[k];
         auto* bars = new QCPBars(classes_->xAxis, classes_->yAxis);
@@ -113,13 +117,13 @@ void MeasurePlots::showClasses()
         bars->setPen(QPen(colour.darker(140)));
         bars->setBrush(colour);
         bars->setWidth(0.7);
-        bars->addData(double(k + 1), c.lengthMm / 1000.0);
-        top = std::max(top, c.lengthMm / 1000.0);
+        bars->addData(double(k + 1), c.lengthMm / unit);
         ticker->addTick(double(k + 1), MeasureText::className(c.id));
     }
     classes_->xAxis->setTicker(ticker);
     classes_->xAxis->setRange(0.4, double(result_->classes.size()) + 0.6);
-    classes_->yAxis->setRange(0, std::max(top * 1.15, 1e-3));
+    classes_->yAxis->setRange(0, std::max(topMm / unit * 1.15, 1e-3));
+    classes_->yAxis->setLabel(unit == 1.0 ? tr("Total length (mm)") : tr("Total length (m)"));
     classes_->replot();
 }
 
@@ -129,7 +133,6 @@ void MeasurePlots::retranslateUi()
     histogram_->xAxis->setLabel(mm ? tr("Width (mm)") : tr("Width (px)"));
     histogram_->yAxis->setLabel(mm ? tr("Crack length (mm)") : tr("Crack length (px)"));
     classes_->xAxis->setLabel(tr("Width class"));
-    classes_->yAxis->setLabel(tr("Total length (m)"));
     histogram_->setLocale(QLocale());
     classes_->setLocale(QLocale());
     if (result_ && !result_->classes.empty())

@@ -9,6 +9,8 @@
 #include <QTextDocument>
 #include <QUrl>
 
+#include <algorithm>
+
 #include "fisura/version.h"
 #include "inspect/measureplots.h"
 #include "inspect/measuretext.h"
@@ -43,8 +45,8 @@ p.note { color: #7a4b00; font-style: italic; }
 p.caption { color: #606060; font-size: 8pt; }
 td.k { color: #505050; padding-right: 12px; }
 table.grid { border-collapse: collapse; }
-table.grid th { background-color: #1f3a5f; color: white; padding: 3px 6px; font-weight: bold; }
-table.grid td { padding: 2px 6px; border-bottom: 1px solid #d0d0d0; }
+table.grid th { background-color: #1f3a5f; color: white; padding: 3px 6px; font-weight: bold; white-space: nowrap; }
+table.grid td { padding: 2px 6px; border-bottom: 1px solid #d0d0d0; white-space: nowrap; }
 td.n { text-align: right; }
 )";
 
@@ -64,14 +66,15 @@ QString MeasureReport::html(const ReportInput& in)
     const QLocale l;
     const bool mm = r.pixelSizeMm > 0;
     const auto len = [&](double px, double m) { return MeasureText::length(px, m); };
+    const QString date = l.toString(in.date.date(), QLocale::LongFormat) + QStringLiteral(", ") +
+                         l.toString(in.date.time(), QLocale::ShortFormat);
     QString h = QStringLiteral("<html><head><style>%1</style></head><body>")
                     .arg(QString::fromLatin1(kStyle));
     h += QStringLiteral("<h1>%1</h1>").arg(esc(tr("Crack inspection report")));
     const QString file =
         QFileInfo(in.scanPath.isEmpty() ? QString::fromStdString(r.mapPath) : in.scanPath)
             .fileName();
-    h += QStringLiteral("<p class='sub'>%1</p>")
-             .arg(esc(tr("%1 · %2").arg(file, l.toString(in.date, QLocale::LongFormat))));
+    h += QStringLiteral("<p class='sub'>%1</p>").arg(esc(tr("%1 · %2").arg(file, date)));
 
     // Facts: scan, map, model, pixel size.
     h += QStringLiteral("<h2>%1</h2><table>").arg(esc(tr("Scan and model")));
@@ -91,12 +94,14 @@ QString MeasureReport::html(const ReportInput& in)
                                               num(r.height * r.pixelSizeMm / 1000.0, 2)));
     h += row(tr("Model"), in.modelName.isEmpty() ? tr("not recorded") : in.modelName);
     h += row(tr("Threshold"), tr("%1 of 255").arg(r.options.threshold));
-    h += row(tr("Report date"), l.toString(in.date, QLocale::LongFormat));
+    h += row(tr("Report date"), date);
     h += QStringLiteral("</table>");
 
     if (!in.overview.isNull()) {
         h += QStringLiteral("<h2>%1</h2>").arg(esc(tr("Overview")));
-        const int w = in.overview.width() >= in.overview.height() ? 640 : 420;
+        // At most the text width (about 640 layout px) and about half the page high.
+        const double aspect = double(in.overview.height()) / std::max(1, in.overview.width());
+        const int w = int(std::min(620.0, 520.0 / std::max(aspect, 1e-3)));
         h += QStringLiteral("<p align='center'><img src='fisura:overview' width='%1'></p>").arg(w);
         h += QStringLiteral("<p class='caption'>%1</p>")
                  .arg(esc(tr("Crack pixels in red; each crack's box in the colour of its width "
@@ -137,7 +142,7 @@ QString MeasureReport::html(const ReportInput& in)
     }
     if (!in.histogram.isNull())
         h += QStringLiteral("<h2>%1</h2><table width='100%'><tr><td><img src='fisura:histogram' "
-                            "width='360'></td><td><img src='fisura:classes' width='290'></td></tr>"
+                            "width='340'></td><td><img src='fisura:classes' width='270'></td></tr>"
                             "<tr><td><p class='caption'>%2</p></td><td><p class='caption'>%3</p>"
                             "</td></tr></table>")
                  .arg(esc(tr("Widths")), esc(tr("Width histogram: crack length at each width.")),
@@ -229,7 +234,8 @@ Status MeasureReport::writePdf(const QString& path, const ReportInput& in)
     {
         QPdfWriter pdf(&file);
         pdf.setPageSize(QPageSize(QPageSize::A4));
-        pdf.setPageMargins(QMarginsF(18, 16, 18, 16), QPageLayout::Millimeter);
+        // QTextDocument::print() adds 2 cm margins and the page numbers itself.
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout::Millimeter);
         pdf.setResolution(300);
         pdf.setTitle(tr("Crack inspection report"));
         pdf.setCreator(QStringLiteral("Fisura %1").arg(QString::fromStdString(version())));
