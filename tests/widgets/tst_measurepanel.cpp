@@ -155,6 +155,35 @@ private Q_SLOTS:
         const size_t join = std::max<size_t>(1, (last + 39) / 40);
         QCOMPARE(panel->plots()->histogramBars(), int((last + join - 1) / join));
         QCOMPARE(panel->plots()->classBars(), 4);
+        if (qEnvironmentVariableIsSet("FISURA_KEEP_REPORTS")) { // a look at the layout
+            table->selectCrack(r.cracks[2].id);
+            pane.grab().save(qEnvironmentVariable("FISURA_KEEP_REPORTS") +
+                             QStringLiteral("/pane-table.png"));
+            panel->resultsView()->setCurrentIndex(1);
+            pane.grab().save(qEnvironmentVariable("FISURA_KEEP_REPORTS") +
+                             QStringLiteral("/pane-plots.png"));
+        }
+    }
+
+    void pixelSizeFromTagsOrUser()
+    {
+        InspectPane pane;
+        QVERIFY(pane.openWithMap(scan_, map_, 128).isOk());
+        MeasurePanel* panel = pane.measurePanel();
+        pane.measureCracks();
+        QVERIFY(measured(panel).isOk());
+        QCOMPARE(panel->result()->pixelSizeSource, std::string("scan"));
+        const double lengthMm = panel->result()->totals.lengthMm;
+        // Entered by hand: twice the pixel size, twice the length.
+        panel->pixelSizeBox()->setValue(2 * kPixelMm);
+        pane.measureCracks();
+        QVERIFY(measured(panel).isOk());
+        QCOMPARE(panel->result()->pixelSizeSource, std::string("option"));
+        QCOMPARE(panel->result()->totals.lengthMm, 2 * lengthMm);
+        // The next scan brings its own value back.
+        QVERIFY(pane.openScan(scan_).isOk());
+        QCOMPARE(panel->pixelSizeBox()->value(), kPixelMm);
+        QVERIFY(!panel->result());
     }
 
     void rowZoomsAndHoverHighlights()

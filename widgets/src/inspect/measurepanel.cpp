@@ -14,10 +14,12 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include <cmath>
 #include <utility>
 
 #include "common/errortext.h"
@@ -225,8 +227,15 @@ MeasureOptions MeasurePanel::options() const
     MeasureOptions o;
     o.threshold = threshold_->value();
     o.pixelSizeMm = pixelSize_->value();
-    if (viewer_->hasImage())
+    if (viewer_->hasImage()) {
         o.scanPath = viewer_->imagePath().toStdString();
+        // Still the scan's own value (as the field rounds it): core reads the tags in full and
+        // says where the pixel size came from.
+        const double tags = viewer_->pixelSizeMm();
+        const double shown = std::round(tags * 1e4) / 1e4;
+        if (tags > 0 && std::abs(o.pixelSizeMm - shown) < 1e-9)
+            o.pixelSizeMm = 0;
+    }
     for (size_t k = 0; k < limits_.size(); ++k)
         o.classes.upperLimitsMm[k] = limits_[k]->value();
     return o;
@@ -292,6 +301,10 @@ void MeasurePanel::onFinished(const Status& s)
         plots_->setResult(result_);
         overlay_->setResult(result_);
         results_->show();
+        // The pane keeps the results below the views in a splitter: give them room once.
+        auto* split = qobject_cast<QSplitter*>(results_->parentWidget());
+        if (split && split->count() == 2 && split->sizes().value(1) < 120)
+            split->setSizes({split->height() * 3 / 5, split->height() * 2 / 5});
         if (const int i = classLayerIndex(); i >= 0)
             viewer_->removeOverlay(i); // the classes of the previous measurement
         classMapPath_.clear();
