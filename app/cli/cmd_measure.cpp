@@ -22,7 +22,7 @@ extern "C" void onMeasureSignal(int)
 }
 
 struct MeasureArgs {
-    std::string map, scan, csv, json, lang = "en", classBy = "median";
+    std::string map, scan, csv, json, layer, lang = "en", classBy = "median";
     double pixelSize = 0;
     int threshold = 128;
     int closing = 1;
@@ -88,6 +88,8 @@ void registerMeasureCommand(CLI::App& app)
     cmd->add_option("--csv", a->csv,
                     "Crack CSV (also writes <stem>.branches.csv and <stem>.scan.csv)");
     cmd->add_option("--json", a->json, "JSON with cracks, branches and totals ('-' = stdout)");
+    cmd->add_option("--width-layer", a->layer,
+                    "Also write a width-class layer (TIFF: 0 background, 1 + class on cracks)");
     auto pdf = std::make_shared<std::string>();
     cmd->add_option("--pdf", *pdf, "PDF inspection report (written by the `fisura` program)");
     cmd->add_option("--lang", a->lang, "Language of the PDF report")
@@ -103,6 +105,7 @@ void registerMeasureCommand(CLI::App& app)
         o.minAreaPx = a->minArea;
         o.pixelSizeMm = a->pixelSize;
         o.scanPath = a->scan;
+        o.widthLayerPath = a->layer;
         if (!a->limits.empty())
             o.classes.upperLimitsMm = a->limits;
         o.classBy = a->classBy == "mean"  ? fisura::ClassBy::Mean
@@ -128,5 +131,6 @@ void registerMeasureCommand(CLI::App& app)
             if (int rc = fisura::cli::writeReportPdf(
                     {*pdf, a->map, a->scan, a->lang, {}, a->pixelSize, a->threshold, a->limits}))
                 throw CLI::RuntimeError(rc);
+        throw CLI::RuntimeError(0); // done: main() must not go on to print the help
     });
 }

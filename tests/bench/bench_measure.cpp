@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <opencv2/imgproc.hpp>
@@ -123,6 +124,34 @@ int measure(const std::string& path, int threads)
     return 0;
 }
 
+// Worst case for one tile: a map that is crack everywhere (a threshold far too low). Prints the
+// time per tile and how long a cancel takes to be honoured.
+int solid(int side)
+{
+    const fisura::Image im = fisura::Image::make(side, side, 1, 200);
+    fisura::MeasureOptions o;
+    o.threads = 1;
+    const auto t0 = std::chrono::steady_clock::now();
+    auto r = fisura::measureCracks(im, o);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const int tiles =
+        ((side + o.tileSize - 1) / o.tileSize) * ((side + o.tileSize - 1) / o.tileSize);
+    std::printf("solid %d x %d: %.2f s, %.2f s per tile, %d cracks\n", side, side, s, s / tiles,
+                r ? r->totals.cracks : -1);
+    fisura::CancelToken cancel;
+    std::thread stopper([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        cancel.cancel();
+    });
+    const auto t1 = std::chrono::steady_clock::now();
+    auto c = fisura::measureCracks(im, o, cancel);
+    const double s2 = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+    stopper.join();
+    std::printf("cancelled at 0.30 s: returned at %.2f s (%s)\n", s2,
+                c.status().toString().c_str());
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -130,8 +159,12 @@ int main(int argc, char** argv)
     const std::string mode = argc > 1 ? argv[1] : "";
     if (mode == "make" && argc >= 4)
         return make(argv[2], std::atoi(argv[3]), argc > 4 ? std::atoi(argv[4]) : 400);
+    if (mode == "solid" && argc >= 3)
+        return solid(std::atoi(argv[2]));
     if (mode == "measure" && argc >= 3)
         return measure(argv[2], argc > 3 ? std::atoi(argv[3]) : 0);
-    std::fprintf(stderr, "usage: bench_measure make MAP SIDE [CRACKS] | measure MAP [THREADS]\n");
+    std::fprintf(
+        stderr,
+        "usage: bench_measure make MAP SIDE [CRACKS] | measure MAP [THREADS] | solid SIDE\n");
     return 2;
 }

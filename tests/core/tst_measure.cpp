@@ -104,6 +104,7 @@ private Q_SLOTS:
     void badInputs();
     void cancelAndProgress();
     void exports();
+    void widthLayer();
     void thinningMatchesOpenCv();
 };
 
@@ -129,6 +130,8 @@ void TestMeasure::straightLine()
     const auto r = measure(m);
     QCOMPARE(r.totals.cracks, 1);
     const Crack& c = r.cracks[0];
+    qInfo("length %.1f for %.1f (%+.2f %%), mean width %.2f for %d", c.lengthPx, length,
+          100 * (c.lengthPx / length - 1), c.width.meanPx, width);
     QVERIFY2(std::abs(c.lengthPx - length) <= 0.03 * length,
              qPrintable(QStringLiteral("length %1 vs %2").arg(c.lengthPx).arg(length)));
     QVERIFY2(std::abs(c.width.meanPx - width) <= 1.0,
@@ -155,6 +158,8 @@ void TestMeasure::arc()
     const double length = 180 * (230.0 * CV_PI / 180);
     const auto r = measure(m);
     QCOMPARE(r.totals.cracks, 1);
+    qInfo("length %.1f for %.1f (%+.2f %%), mean width %.2f for %d", r.cracks[0].lengthPx, length,
+          100 * (r.cracks[0].lengthPx / length - 1), r.cracks[0].width.meanPx, width);
     QVERIFY2(std::abs(r.cracks[0].lengthPx - length) <= 0.03 * length,
              qPrintable(QStringLiteral("length %1 vs %2").arg(r.cracks[0].lengthPx).arg(length)));
     QVERIFY(std::abs(r.cracks[0].width.meanPx - width) <= 1.0);
@@ -243,6 +248,19 @@ void TestMeasure::acrossTileBorders()
     QCOMPARE(r.cracks[0].box.width, ref.cracks[0].box.width);
     QCOMPARE(r.cracks[0].junctions, ref.cracks[0].junctions);
     QCOMPARE(r.cracks[0].width.medianPx, ref.cracks[0].width.medianPx);
+
+    // One-pixel diagonals that cross tiles exactly at their corners (8-connected only there).
+    cv::Mat d = cv::Mat::zeros(400, 400, CV_8U);
+    cv::line(d, {0, 0}, {399, 399}, 255, 1, cv::LINE_8);
+    cv::line(d, {399, 0}, {0, 399}, 255, 1, cv::LINE_8);
+    MeasureOptions c64 = o;
+    c64.tileSize = 64;
+    c64.minAreaPx = 0;
+    const auto cross = measure(d, c64);
+    QCOMPARE(cross.totals.cracks, 1);
+    QCOMPARE(cross.cracks[0].ends, 4);
+    QVERIFY(std::abs(cross.totals.lengthPx - 2 * 399 * std::sqrt(2.0)) < 0.03 * 2 * 399 * 1.41);
+    QCOMPARE(cross.totals.lengthPx, measure(d, whole).totals.lengthPx);
 
     // A single straight crack across many tiles: counted once, with its length.
     cv::Mat s = cv::Mat::zeros(300, 900, CV_8U);
@@ -449,6 +467,42 @@ void TestMeasure::exports()
     const auto bad =
         writeMeasureJson(r, dir.filePath(QStringLiteral("no/such/dir/x.json")).toStdString());
     QVERIFY(!bad.isOk());
+}
+
+void TestMeasure::widthLayer()
+{
+    QTemporaryDir dir;
+    cv::Mat m = cv::Mat::zeros(300, 400, CV_8U);
+    bar(m, {20, 50}, {380, 50}, 1);                              // 0.075 mm measured: hairline -> 1
+    bar(m, {20, 150}, {380, 150}, 4);                            // 0.2 mm: fine -> 2
+    bar(m, {20, 250}, {380, 250}, 11);                           // 0.55 mm: medium -> 3
+    cv::rectangle(m, cv::Rect(200, 100, 3, 3), 255, cv::FILLED); // a speck: not painted
+    MeasureOptions o;
+    o.pixelSizeMm = 0.05;
+    o.tileSize = 128;
+    o.widthLayerPath = dir.filePath(QStringLiteral("layer.tif")).toStdString();
+    auto r = measureCracks(toImage(m), o);
+    QVERIFY2(r.isOk(), r.status().toString().c_str());
+    QCOMPARE(r->widthLayerPath, o.widthLayerPath);
+    auto layer = readImage(o.widthLayerPath);
+    QVERIFY(layer.isOk());
+    QCOMPARE(layer->width, 400);
+    QCOMPARE(layer->height, 300);
+    auto at = [&](int x, int y) { return int(layer->row(y)[x]); };
+    QCOMPARE(at(200, 50), 1);
+    QCOMPARE(at(200, 150), 2);
+    QCOMPARE(at(130, 250), 3);
+    QCOMPARE(at(130, 245), 3); // near the edge: the class of the nearest skeleton pixel
+    QCOMPARE(at(201, 101), 0);
+    QCOMPARE(at(10, 10), 0);
+
+    // Cancelled: no layer left behind.
+    const std::string other = dir.filePath(QStringLiteral("cancelled.tif")).toStdString();
+    o.widthLayerPath = other;
+    CancelToken cancel;
+    cancel.cancel();
+    QCOMPARE(measureCracks(toImage(m), o, cancel).status().code(), ErrorCode::Cancelled);
+    QVERIFY(!QFile::exists(QString::fromStdString(other)));
 }
 
 void TestMeasure::thinningMatchesOpenCv()

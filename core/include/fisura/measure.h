@@ -3,8 +3,9 @@
 //
 // Pipeline, tile by tile over maps of any size:
 //   threshold -> closing of small gaps (disk of `closingRadiusPx`) -> Euclidean distance
-//   transform -> skeleton (OpenCV ximgproc's Guo-Hall thinning when the build has it, else
-//   Fisura's Zhang-Suen) -> crack graph.
+//   transform -> skeleton (Guo-Hall thinning: OpenCV ximgproc's when the build has it, else
+//   Fisura's implementation of it) -> removal of spurs (end branches no longer than the crack
+//   is wide where they join) -> crack graph.
 // A crack is one 8-connected network of the cleaned mask; a branch is a piece of its skeleton
 // between junctions and ends (skeleton pixels with three or more neighbours are junctions).
 //
@@ -17,12 +18,15 @@
 // Width at a skeleton pixel is 2 x (distance to the nearest background pixel centre) - 0.5 px:
 // the distance from a pixel centre overshoots the crack edge by half a pixel, and the skeleton
 // of an even width sits half a pixel off the centre line, so this is within 0.5 px of the drawn
-// width for lines along the axes.
+// width for lines along the axes. At each skeleton end the length goes on by the distance to
+// the background there (less half a pixel): thinning stops about half a width short of a
+// blunt crack end.
 //
 // Memory is bounded and independent of the map's height and of the number of pixels:
-//   threads x (tileSize + 2 x margin)^2 x 24 bytes      (per-tile buffers; 512 px tiles with
-//                                                        64 px margins: about 10 MB a thread)
-// + map width x 12 bytes                                 (labels of the row above the tile row)
+//   threads x (tileSize + 2 x margin)^2 x 32 bytes      (per-tile buffers; 512 px tiles with
+//                                                        64 px margins: about 13 MB a thread)
+// + map width x 26 bytes                                 (labels of the rows between tile rows)
+// + with a width layer, one row of tiles of it (map width x tileSize bytes)
 // + about 2 KB per crack or branch still open at the current tile row
 // + the results (about 200 bytes per crack and per branch).
 // Cracks and branches that cross tile borders are merged (union-find over border pixels), so
@@ -77,6 +81,11 @@ struct MeasureOptions {
     int tileSize = 512; ///< core tile edge in px (64..8192)
     int marginPx = 64;  ///< overlap read around each tile (2 x closing radius + 16..1024)
     int threads = 0;    ///< tiles analysed at once; 0 = one per core (at most 8)
+    /// Optional: writes a width-class layer here (tiled pyramidal TIFF of the map's size, same
+    /// pixel size): 0 background, else 1 + the width class of the nearest skeleton pixel (1 on
+    /// every crack pixel when the pixel size is unknown). A viewer colours it with a lookup
+    /// table. Written atomically; nothing is left on failure or cancellation.
+    std::string widthLayerPath;
 };
 
 struct PixelBox {
@@ -139,7 +148,7 @@ struct MeasureResult {
     double pixelSizeMm = 0;      ///< 0 when unknown
     std::string pixelSizeSource; ///< "option", "map", "scan" or "none"
     MeasureOptions options;      ///< as used
-    std::string thinning;        ///< "guo-hall (opencv ximgproc)" or "zhang-suen (fisura)"
+    std::string thinning;        ///< "guo-hall (opencv ximgproc)" or "guo-hall (fisura)"
     std::vector<Crack> cracks;
     std::vector<CrackBranch> branches;
     MeasureTotals totals;
@@ -148,6 +157,7 @@ struct MeasureResult {
     /// [k, k+1) x widthHistogramBinPx.
     std::vector<uint64_t> widthHistogram;
     double widthHistogramBinPx = 0.25;
+    std::string widthLayerPath; ///< the layer written, if any
     double seconds = 0;
 };
 

@@ -16,6 +16,7 @@
 #include "analysis/measure_merge.h"
 #include "analysis/thinning.h"
 #include "fisura/tiledimage.h"
+#include "fisura/tiledwriter.h"
 
 namespace fisura
 {
@@ -69,7 +70,8 @@ Status validate(const MeasureOptions& o)
 
 // Analyses one row of tiles on `threads` threads; results in column order.
 Status analyzeRow(const RegionReader& read, int width, int height, int row, const MeasureOptions& o,
-                  int threads, const CancelToken& cancel, std::vector<TileResult>& out)
+                  const analysis::TileParams& params, int threads, const CancelToken& cancel,
+                  std::vector<TileResult>& out)
 {
     const int t = o.tileSize, m = o.marginPx;
     const int across = (width + t - 1) / t;
@@ -77,7 +79,6 @@ Status analyzeRow(const RegionReader& read, int width, int height, int row, cons
     std::atomic<int> next{0};
     std::mutex mutex;
     Status failure;
-    const analysis::TileParams params{o.threshold, o.closingRadiusPx};
     auto work = [&] {
         for (int i = next++; i < across; i = next++) {
             if (cancel.isCancelled())
@@ -90,7 +91,6 @@ Status analyzeRow(const RegionReader& read, int width, int height, int row, cons
             if (!region) {
                 std::lock_guard<std::mutex> lock(mutex);
                 failure = region.status();
-                cancel.isCancelled();
                 next = across;
                 return;
             }
@@ -120,6 +120,19 @@ Status analyzeRow(const RegionReader& read, int width, int height, int row, cons
     if (cancel.isCancelled())
         return Status(ErrorCode::Cancelled, "crack measurement cancelled");
     return Status::ok();
+}
+
+// One row of tiles of the width-class layer, as full-width rows.
+Status appendLayerRows(TiledTiffWriter& writer, const std::vector<TileResult>& row, int width)
+{
+    if (row.empty())
+        return Status::ok();
+    Image band = Image::make(width, row.front().height, 1);
+    for (const auto& t : row)
+        if (!t.layer.empty())
+            for (int y = 0; y < t.height; ++y)
+                std::copy_n(t.layer.ptr<uint8_t>(y), t.width, band.row(y) + t.x0);
+    return writer.appendRows(band);
 }
 
 void toMm(WidthStats& w, double px)
@@ -206,8 +219,8 @@ void finish(MeasureResult& r, std::vector<analysis::FinishedCrack>&& done)
     }
 }
 
-Result<MeasureResult> run(const RegionReader& read, MeasureResult r, const CancelToken& cancel,
-                          ProgressSink* progress)
+Result<MeasureResult> runTiles(const RegionReader& read, MeasureResult r, const CancelToken& cancel,
+                               ProgressSink* progress)
 {
     const auto start = std::chrono::steady_clock::now();
     const MeasureOptions& o = r.options;
@@ -218,15 +231,40 @@ Result<MeasureResult> run(const RegionReader& read, MeasureResult r, const Cance
                       : int(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
     ProgressTracker tracker(progress, double(across) * down);
     CrackMerger merger(r.width, o.minAreaPx);
+    analysis::TileParams params;
+    params.threshold = o.threshold;
+    params.closingRadius = o.closingRadiusPx;
+    params.minArea = o.minAreaPx;
+    std::unique_ptr<TiledTiffWriter> layer;
+    if (!o.widthLayerPath.empty()) {
+        params.paintLayer = true;
+        if (r.pixelSizeMm > 0)
+            for (double mm : o.classes.upperLimitsMm)
+                params.classLimitsPx.push_back(mm / r.pixelSizeMm);
+        TiledWriteOptions wo;
+        wo.pixelSizeXmm = wo.pixelSizeYmm = r.pixelSizeMm;
+        auto w = TiledTiffWriter::create(o.widthLayerPath, r.width, r.height, 1, wo);
+        if (!w)
+            return w.status();
+        layer = std::move(*w);
+    }
     std::vector<TileResult> row;
     for (int y = 0; y < down; ++y) {
-        if (Status s = analyzeRow(read, r.width, r.height, y, o, threads, cancel, row); !s)
+        if (Status s = analyzeRow(read, r.width, r.height, y, o, params, threads, cancel, row); !s)
             return s;
+        if (layer)
+            if (Status s = appendLayerRows(*layer, row, r.width); !s)
+                return s;
         for (auto& tile : row)
             merger.addTile(std::move(tile));
         merger.endRow(y + 1 == down);
         tracker.update(double(y + 1) * across,
                        "tile row " + std::to_string(y + 1) + "/" + std::to_string(down));
+    }
+    if (layer) {
+        if (Status s = layer->finish(cancel); !s)
+            return s;
+        r.widthLayerPath = o.widthLayerPath;
     }
     r.thinning = analysis::thinningName();
     finish(r, std::move(merger.finished()));
@@ -240,6 +278,18 @@ double meanPixelSize(const TiledImageInfo& info)
     if (info.pixelSizeXmm > 0 && info.pixelSizeYmm > 0)
         return std::sqrt(info.pixelSizeXmm * info.pixelSizeYmm);
     return std::max(info.pixelSizeXmm, info.pixelSizeYmm);
+}
+
+// The merger and the results grow with the number of cracks: out of memory is an answer too.
+Result<MeasureResult> run(const RegionReader& read, MeasureResult r, const CancelToken& cancel,
+                          ProgressSink* progress)
+{
+    const std::string path = r.mapPath;
+    try {
+        return runTiles(read, std::move(r), cancel, progress);
+    } catch (const std::bad_alloc&) {
+        return Status(ErrorCode::OutOfMemory, "measuring " + path);
+    }
 }
 
 RegionReader imageReader(std::shared_ptr<const Image> image)

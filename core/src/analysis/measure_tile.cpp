@@ -204,6 +204,49 @@ void fillBorder(BorderLine& line, const cv::Mat& skel, const cv::Rect& core, boo
     }
 }
 
+// Each crack pixel gets 1 + the width class of its nearest skeleton pixel (OpenCV labels the
+// zero pixels of a distance transform's input in raster order, so label k is the k-th skeleton
+// pixel of `area`). Specks that the minimum area will drop are left out when they lie wholly
+// inside the core; a speck crossing a tile border may still show.
+cv::Mat paintLayer(const cv::Mat& mask, const cv::Mat& skel, const cv::Mat& dt,
+                   const cv::Rect& area, const cv::Rect& core, const cv::Mat& crackLabels,
+                   const cv::Mat& stats, const TileParams& params)
+{
+    cv::Mat layer = cv::Mat::zeros(core.size(), CV_8U);
+    const cv::Mat notSkeleton = skel(area) == 0;
+    cv::Mat dist, nearest;
+    cv::distanceTransform(notSkeleton, dist, nearest, cv::DIST_L2, 3, cv::DIST_LABEL_PIXEL);
+    std::vector<uint8_t> cls{0};
+    for (int y = 0; y < area.height; ++y)
+        for (int x = 0; x < area.width; ++x)
+            if (skel.at<uint8_t>(y + area.y, x + area.x)) {
+                const double w = widthFromDistance(dt.at<float>(y + area.y, x + area.x));
+                int k = 0;
+                while (k < int(params.classLimitsPx.size()) && w >= params.classLimitsPx[size_t(k)])
+                    ++k;
+                cls.push_back(uint8_t(1 + k));
+            }
+    std::vector<char> drop(size_t(stats.rows), 0);
+    for (int i = 1; i < stats.rows; ++i) {
+        const int* s = stats.ptr<int>(i);
+        const bool inside = s[cv::CC_STAT_LEFT] > 0 && s[cv::CC_STAT_TOP] > 0 &&
+                            s[cv::CC_STAT_LEFT] + s[cv::CC_STAT_WIDTH] < core.width &&
+                            s[cv::CC_STAT_TOP] + s[cv::CC_STAT_HEIGHT] < core.height;
+        drop[size_t(i)] = inside && s[cv::CC_STAT_AREA] < params.minArea;
+    }
+    const cv::Rect inCore = area & core;
+    for (int y = inCore.y; y < inCore.y + inCore.height; ++y)
+        for (int x = inCore.x; x < inCore.x + inCore.width; ++x) {
+            if (!mask.at<uint8_t>(y, x))
+                continue;
+            const int label = crackLabels.at<int>(y - core.y, x - core.x);
+            const int n = nearest.at<int>(y - area.y, x - area.x);
+            if (label > 0 && !drop[size_t(label)] && n > 0 && n < int(cls.size()))
+                layer.at<uint8_t>(y - core.y, x - core.x) = cls[size_t(n)];
+        }
+    return layer;
+}
+
 } // namespace
 
 TileResult analyzeTile(const cv::Mat& region, const cv::Rect& core, const cv::Point& origin,
@@ -253,6 +296,9 @@ TileResult analyzeTile(const cv::Mat& region, const cv::Rect& core, const cv::Po
         a.ax = (centroids.at<double>(i + 1, 0) + r.x0) * double(a.area);
         a.ay = (centroids.at<double>(i + 1, 1) + r.y0) * double(a.area);
     }
+
+    if (params.paintLayer)
+        r.layer = paintLayer(mask, skel, dt, area, core, crackLabels, stats, params);
 
     cv::Mat state, branchLabels, junctionLabels;
     const auto pixels = skeletonPixels(skel, dt, core, state);

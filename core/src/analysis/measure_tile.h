@@ -33,11 +33,15 @@ struct TileResult {
     int x0 = 0, y0 = 0, width = 0, height = 0; // the core, in map pixels
     std::vector<Accum> cracks, branches, junctions;
     BorderLine top, bottom, left, right;
+    cv::Mat layer; // core-sized width-class layer (CV_8U) when painted; empty = all background
 };
 
 struct TileParams {
     int threshold = 128;
     int closingRadius = 1;
+    bool paintLayer = false;
+    std::vector<double> classLimitsPx; // empty: every crack pixel is 1
+    int minArea = 0;                   // specks inside the core below this are not painted
 };
 
 /// `region` is CV_8U, `core` the part of it this tile owns, `origin` the map position of the
