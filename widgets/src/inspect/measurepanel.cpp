@@ -75,10 +75,12 @@ MeasurePanel::MeasurePanel(TiledViewer* viewer, QWidget* parent)
 
 MeasurePanel::~MeasurePanel()
 {
-    // The results view lives in the pane's layout; the jobs stop before the panel goes.
+    // The jobs stop before the panel goes.
     runner_->cancel();
     reporter_->cancel();
     classMapper_->cancel();
+    if (results_ && !results_->parent()) // never placed (a panel on its own)
+        delete results_;
 }
 
 void MeasurePanel::buildForm()

@@ -7,6 +7,8 @@
 #pragma once
 
 #include <QGroupBox>
+#include <QPointer>
+#include <QTabWidget>
 #include <QSettings>
 
 #include <array>
@@ -21,7 +23,6 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
-class QTabWidget;
 
 namespace fisura::ui
 {
@@ -124,7 +125,7 @@ private:
     QPushButton* csvButton_;
     QPushButton* jsonButton_;
     QPushButton* pdfButton_;
-    QTabWidget* results_;
+    QPointer<QTabWidget> results_; ///< in the pane's layout once placed there
     CrackTable* table_;
     MeasurePlots* plots_;
     CrackOverlay* overlay_;
