@@ -275,6 +275,15 @@ private Q_SLOTS:
         QCOMPARE(int(classes->row(205)[60]), classMapCode(2, 4));  // medium
         QCOMPARE(int(classes->row(240)[300]), classMapCode(3, 4)); // wide
         QCOMPARE(int(classes->row(150)[200]), 0);
+        if (qEnvironmentVariableIsSet("FISURA_KEEP_REPORTS")) { // a look at the layer and panel
+            pane.show();
+            pane.viewer()->fitToWindow();
+            QTRY_VERIFY(pane.viewer()->frameComplete());
+            pane.viewer()->snapshot().save(qEnvironmentVariable("FISURA_KEEP_REPORTS") +
+                                           QStringLiteral("/classes.png"));
+            pane.measurePanel()->grab().save(qEnvironmentVariable("FISURA_KEEP_REPORTS") +
+                                             QStringLiteral("/panel.png"));
+        }
         pane.measurePanel()->classOverlayBox()->setChecked(false);
         QCOMPARE(pane.viewer()->overlayCount(), before);
     }
