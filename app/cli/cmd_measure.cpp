@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "fisura/measure.h"
+#include "report_pdf.h"
 #include "terminal_progress.h"
 
 namespace
@@ -89,11 +90,13 @@ void registerMeasureCommand(CLI::App& app)
     cmd->add_option("--json", a->json, "JSON with cracks, branches and totals ('-' = stdout)");
     cmd->add_option("--width-layer", a->layer,
                     "Also write a width-class layer (TIFF: 0 background, 1 + class on cracks)");
-    cmd->add_option("--lang", a->lang, "Report language (for the PDF report; ignored for now)")
+    auto pdf = std::make_shared<std::string>();
+    cmd->add_option("--pdf", *pdf, "PDF inspection report (written by the `fisura` program)");
+    cmd->add_option("--lang", a->lang, "Language of the PDF report")
         ->capture_default_str()
         ->check(CLI::IsMember({"es", "en"}));
     cmd->add_flag("--quiet", a->quiet, "No progress output");
-    cmd->callback([a] {
+    cmd->callback([a, pdf] {
         std::signal(SIGINT, onMeasureSignal);
         std::signal(SIGTERM, onMeasureSignal);
         fisura::MeasureOptions o;
@@ -124,6 +127,10 @@ void registerMeasureCommand(CLI::App& app)
                 fail(s, "cannot write " + a->json);
         if (!jsonOut)
             printSummary(*r);
+        if (!pdf->empty())
+            if (int rc = fisura::cli::writeReportPdf(
+                    {*pdf, a->map, a->scan, a->lang, {}, a->pixelSize, a->threshold, a->limits}))
+                throw CLI::RuntimeError(rc);
         throw CLI::RuntimeError(0); // done: main() must not go on to print the help
     });
 }

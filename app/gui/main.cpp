@@ -1,4 +1,4 @@
-// fisura: the desktop application.
+// fisura: the desktop application (and, with --report-pdf, a windowless report writer).
 #include <QApplication>
 #include <QCommandLineParser>
 
@@ -8,10 +8,12 @@
 #include "fisura/version.h"
 #include "mainwindow.h"
 #include "quitsignals.h"
+#include "reportmode.h"
 #include "startoptions.h"
 
 int main(int argc, char** argv)
 {
+    fisura::app::ReportMode::prepare(argc, argv);
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Fisura"));
     QApplication::setApplicationName(QStringLiteral("Fisura"));
@@ -24,14 +26,17 @@ int main(int argc, char** argv)
     const QCommandLineOption versionOpt(
         QStringLiteral("version"), QApplication::translate("main", "Print the version and exit."));
     parser.addOption(versionOpt);
-    const fisura::app::StartOptions start;
+    const fisura::app::StartOptions start; // --map, --threshold and --lang serve both modes
     start.addTo(parser);
+    const fisura::app::ReportMode report(parser);
     parser.process(app);
     if (parser.isSet(versionOpt)) {
         std::printf("fisura %s (LibTorch %s, Qt %s)\n", fisura::version().c_str(),
                     fisura::torchVersion().c_str(), qVersion());
         return 0;
     }
+    if (report.requested(parser))
+        return report.run(parser);
     start.applyLanguage(parser);
 
     fisura::app::MainWindow window;

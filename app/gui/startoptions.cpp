@@ -35,7 +35,8 @@ StartOptions::StartOptions()
                                     "Show this pane: data, train, analyze, inspect or system."),
             QStringLiteral("id")),
       lang_(QStringLiteral("lang"),
-            QApplication::translate("main", "Language for this start: es or en (not remembered)."),
+            QApplication::translate("main", "Language for this start or the report: es or en (not "
+                                            "remembered)."),
             QStringLiteral("code")),
       startTraining_(QStringLiteral("start-training"),
                      QApplication::translate(
@@ -52,12 +53,14 @@ StartOptions::StartOptions()
                QApplication::translate("main", "Open this scan in Inspect."),
                QStringLiteral("scan")),
       map_(QStringLiteral("map"),
-           QApplication::translate("main", "With --inspect: lay this map over the scan."),
+           QApplication::translate("main", "With --inspect: lay this map over the scan; with "
+                                           "--report-pdf: the map to measure."),
            QStringLiteral("map")),
-      threshold_(QStringLiteral("threshold"),
-                 QApplication::translate(
-                     "main", "With --map: the overlay threshold, 0 to 255 (default 128)."),
-                 QStringLiteral("value"), QStringLiteral("128"))
+      threshold_(
+          QStringLiteral("threshold"),
+          QApplication::translate(
+              "main", "With --map: map values from this one on are crack, 1 to 255 (default 128)."),
+          QStringLiteral("value"), QStringLiteral("128"))
 {
 }
 

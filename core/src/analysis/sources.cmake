@@ -8,3 +8,6 @@ list(APPEND FISURA_CORE_SOURCES
     src/analysis/measure_merge.cpp
     src/analysis/measure.cpp
     src/analysis/measure_export.cpp)
+
+# Width classes of measured cracks as a class-coded map (no torch).
+list(APPEND FISURA_CORE_SOURCES src/analysis/measure_classmap.cpp)

@@ -13,4 +13,5 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/common/telemetryplot.cpp src/common/telemetryplot.h
     src/common/tiledviewer.cpp src/common/tiledviewer.h
     src/common/usagegauge.cpp src/common/usagegauge.h
+    src/common/viewerruler.cpp src/common/viewerruler.h
 )

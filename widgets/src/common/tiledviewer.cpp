@@ -59,6 +59,11 @@ QRgb baseColour(ColorMap m, int v)
         return qRgb(255, 0, 220);
     case ColorMap::Heat:
         return heat(v);
+    case ColorMap::WidthClasses: { // class codes 1..4, or scaled to 63, 127, 191, 255
+        static const QRgb classes[4] = {qRgb(46, 160, 67), qRgb(230, 190, 0), qRgb(245, 120, 20),
+                                        qRgb(215, 30, 40)};
+        return classes[std::clamp(v <= 4 ? v - 1 : v / 64, 0, 3)];
+    }
     case ColorMap::Custom:
         break;
     }

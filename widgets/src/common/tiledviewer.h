@@ -28,7 +28,9 @@ namespace fisura::ui
 {
 
 /// Custom draws every shown value in OverlayStyle::color (comparison layers, user colours).
-enum class ColorMap { Red, Green, Blue, Yellow, Magenta, Heat, Custom };
+/// WidthClasses colours width classes 0..3 green, yellow, orange and red, coded either 1..4 or
+/// as the quarters of 1..255 (class maps, fisura/measuremap.h).
+enum class ColorMap { Red, Green, Blue, Yellow, Magenta, Heat, Custom, WidthClasses };
 
 struct OverlayStyle {
     ColorMap colorMap = ColorMap::Red;

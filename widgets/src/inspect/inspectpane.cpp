@@ -26,6 +26,8 @@
 #include "common/errortext.h"
 #include "common/preference.h"
 #include "common/tiledviewer.h"
+#include "common/viewerruler.h"
+#include "inspect/measurepanel.h"
 #include "inspect/truthpanel.h"
 
 namespace fisura::ui
@@ -42,6 +44,7 @@ InspectPane::InspectPane(QWidget* parent)
     : Pane(parent), viewer_(new TiledViewer(this)),
       second_(new TiledViewer(this, viewer_->tileCache())),
       overview_(new OverviewMap(viewer_, this)), truth_(new TruthPanel(viewer_, this)),
+      measure_(new MeasurePanel(viewer_, this)), ruler_(new ViewerRuler(viewer_)),
       toolbar_(new QToolBar(this)), fileLabel_(new QLabel(this)), layersBox_(new QGroupBox(this)),
       layers_(new QListWidget(this)), upButton_(new QToolButton(this)),
       downButton_(new QToolButton(this)), removeButton_(new QToolButton(this)),
@@ -74,6 +77,11 @@ InspectPane::InspectPane(QWidget* parent)
     compareAction_->setObjectName(QStringLiteral("compareAction"));
     compareAction_->setCheckable(true);
     connect(compareAction_, &QAction::toggled, this, &InspectPane::updateCompare);
+    measureAction_ = toolbar_->addAction(QString(), this, &InspectPane::measureCracks);
+    measureAction_->setObjectName(QStringLiteral("measureAction"));
+    rulerAction_ = toolbar_->addAction(QString(), ruler_, &ViewerRuler::setActive);
+    rulerAction_->setObjectName(QStringLiteral("rulerAction"));
+    rulerAction_->setCheckable(true);
     toolbar_->addSeparator();
     snapshotAction_ = toolbar_->addAction(st->standardIcon(QStyle::SP_DialogSaveButton), QString(),
                                           this, &InspectPane::chooseSnapshot);
@@ -108,6 +116,7 @@ InspectPane::InspectPane(QWidget* parent)
     sl->addWidget(overviewProgress_);
     sl->addWidget(layersBox_, 1);
     sl->addWidget(truth_);
+    sl->addWidget(measure_);
     sl->addWidget(compareBox_);
     auto* sideScroll = new QScrollArea(this);
     sideScroll->setWidget(side);
@@ -117,6 +126,8 @@ InspectPane::InspectPane(QWidget* parent)
     connect(truth_, &TruthPanel::compareRequested, this, &InspectPane::compareWithMap);
     connect(truth_, &TruthPanel::thresholdChanged, this, &InspectPane::onComparisonThreshold);
     connect(truth_, &TruthPanel::statusMessage, this, &Pane::statusMessage);
+    connect(measure_, &MeasurePanel::statusMessage, this, &Pane::statusMessage);
+    connect(measure_, &MeasurePanel::measureRequested, this, &InspectPane::measureCracks);
 
     auto* split = new QSplitter(this);
     split->setObjectName(QStringLiteral("inspectSplitter"));
@@ -128,7 +139,13 @@ InspectPane::InspectPane(QWidget* parent)
     views->addWidget(second_);
     connect(viewer_, &TiledViewer::viewChanged, this, [this] { followView(viewer_, second_); });
     connect(second_, &TiledViewer::viewChanged, this, [this] { followView(second_, viewer_); });
-    split->addWidget(views);
+    // The crack table and plots below the views, once something is measured.
+    auto* viewsAndResults = new QSplitter(Qt::Vertical, this);
+    viewsAndResults->addWidget(views);
+    viewsAndResults->addWidget(measure_->resultsView());
+    viewsAndResults->setStretchFactor(0, 3);
+    viewsAndResults->setStretchFactor(1, 2);
+    split->addWidget(viewsAndResults);
     split->addWidget(sideScroll);
     split->setStretchFactor(0, 1);
     split->setSizes({760, 300});
@@ -236,12 +253,14 @@ void InspectPane::saveState(QSettings& s) const
     if (!lastDir_.isEmpty())
         s.setValue(kLastDir.key(), lastDir_);
     truth_->saveState(s);
+    measure_->saveState(s);
 }
 
 void InspectPane::restoreState(QSettings& s)
 {
     lastDir_ = s.value(kLastDir.key()).toString();
     truth_->restoreState(s);
+    measure_->restoreState(s);
 }
 
 void InspectPane::retranslateUi()
@@ -256,6 +275,10 @@ void InspectPane::retranslateUi()
     actualAction_->setToolTip(tr("One scan pixel per screen pixel (1)"));
     compareAction_->setText(tr("Compare"));
     compareAction_->setToolTip(tr("Swipe between two layers with a divider"));
+    measureAction_->setText(tr("Measure cracks"));
+    measureAction_->setToolTip(tr("Count and measure the cracks of the selected map layer"));
+    rulerAction_->setText(tr("Ruler"));
+    rulerAction_->setToolTip(tr("Drag on the scan to measure a distance in millimetres"));
     snapshotAction_->setText(tr("Snapshot…"));
     snapshotAction_->setToolTip(tr("Save the view with its overlays and scale bar as PNG"));
     fileLabel_->setText(viewer_->hasImage() ? tr("%1 · %2 × %3 px")
@@ -287,7 +310,8 @@ void InspectPane::retranslateUi()
     const int cm = colorMap_->currentIndex();
     colorMap_->clear();
     colorMap_->addItems({tr("Red"), tr("Green"), tr("Blue"), tr("Yellow"), tr("Magenta"),
-                         tr("Heat (black–red–yellow–white)"), tr("Custom colour")});
+                         tr("Heat (black–red–yellow–white)"), tr("Custom colour"),
+                         tr("Width classes")});
     colorMap_->setCurrentIndex(std::max(0, cm));
 }
 
@@ -355,22 +379,31 @@ const ScoreCurve* InspectPane::comparison() const
     return truth_->comparison();
 }
 
-void InspectPane::compareWithMap()
+int InspectPane::mapLayer() const
 {
-    // The map is the selected layer, or else the first one that is neither the truth nor a
-    // comparison layer.
-    QString map;
-    const int current = currentLayer();
     const auto candidate = [this](int i) {
         return i >= 0 && i < viewer_->overlayCount() && !truth_->isTruthLayer(i) &&
                !truth_->isComparisonLayer(i);
     };
-    if (candidate(current))
-        map = viewer_->overlayPath(current);
-    for (int i = 0; map.isEmpty() && i < viewer_->overlayCount(); ++i)
+    if (candidate(currentLayer()))
+        return currentLayer();
+    for (int i = 0; i < viewer_->overlayCount(); ++i)
         if (candidate(i))
-            map = viewer_->overlayPath(i);
-    truth_->compare(map);
+            return i;
+    return -1;
+}
+
+void InspectPane::compareWithMap()
+{
+    const int i = mapLayer();
+    truth_->compare(i >= 0 ? viewer_->overlayPath(i) : QString());
+}
+
+void InspectPane::measureCracks()
+{
+    const int i = mapLayer();
+    measure_->measure(i >= 0 ? viewer_->overlayPath(i) : QString(),
+                      i >= 0 ? viewer_->overlayStyle(i).threshold : -1);
 }
 
 void InspectPane::onComparisonThreshold(int threshold)
@@ -465,6 +498,7 @@ void InspectPane::refreshLayers()
     showLayerControls();
     updateCompare();
     overlayAction_->setEnabled(viewer_->hasImage());
+    measureAction_->setEnabled(viewer_->hasImage());
     snapshotAction_->setEnabled(viewer_->hasImage());
 }
 

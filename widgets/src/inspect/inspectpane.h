@@ -21,9 +21,11 @@ class QToolButton;
 namespace fisura::ui
 {
 
+class MeasurePanel;
 class OverviewMap;
 class TiledViewer;
 class TruthPanel;
+class ViewerRuler;
 
 class InspectPane : public Pane
 {
@@ -53,6 +55,13 @@ public:
     /// The finished comparison of the map with the truth, or null.
     const ScoreCurve* comparison() const;
     TruthPanel* truthPanel() const { return truth_; }
+    /// Crack measurement: the section, its table and plots, and the ruler on the viewer.
+    MeasurePanel* measurePanel() const { return measure_; }
+    ViewerRuler* ruler() const { return ruler_; }
+    QAction* measureAction() const { return measureAction_; }
+    QAction* rulerAction() const { return rulerAction_; }
+    /// Measures the selected map layer (or the first map layer) at its threshold.
+    void measureCracks();
 
     TiledViewer* viewer() const { return viewer_; }
     QListWidget* layerList() const { return layers_; }
@@ -84,12 +93,17 @@ private:
     int currentLayer() const;
     void reportError(const Status& s);
     void compareWithMap();
+    /// The selected layer, or else the first one that is neither the truth nor a comparison
+    /// layer; -1 when there is none.
+    int mapLayer() const;
     void onComparisonThreshold(int threshold);
 
     TiledViewer* viewer_;
     TiledViewer* second_;
     OverviewMap* overview_;
     TruthPanel* truth_;
+    MeasurePanel* measure_;
+    ViewerRuler* ruler_;
     QToolBar* toolbar_;
     QAction* openAction_;
     QAction* overlayAction_;
@@ -97,6 +111,8 @@ private:
     QAction* actualAction_;
     QAction* snapshotAction_;
     QAction* compareAction_;
+    QAction* measureAction_;
+    QAction* rulerAction_;
     QLabel* fileLabel_;
     QGroupBox* layersBox_;
     QListWidget* layers_;

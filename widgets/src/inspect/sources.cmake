@@ -4,3 +4,13 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/inspect/comparisonsummary.cpp src/inspect/comparisonsummary.h
     src/inspect/truthpanel.cpp src/inspect/truthpanel.h
 )
+# Crack measurement: the panel, the crack table, plots, outlines on the viewer, the PDF report.
+list(APPEND FISURA_WIDGETS_SOURCES
+    src/inspect/crackoverlay.cpp src/inspect/crackoverlay.h
+    src/inspect/cracktable.cpp src/inspect/cracktable.h
+    src/inspect/cracktablemodel.cpp src/inspect/cracktablemodel.h
+    src/inspect/measurepanel.cpp src/inspect/measurepanel.h
+    src/inspect/measureplots.cpp src/inspect/measureplots.h
+    src/inspect/measuretext.cpp src/inspect/measuretext.h
+    src/inspect/report.cpp src/inspect/report.h src/inspect/reportpicture.cpp
+)

@@ -1,0 +1,27 @@
+// `fisura-cli measure --pdf FILE [--lang es|en]`: the PDF report is written by the GUI
+// executable in its headless report mode (`fisura --report-pdf ...`), because the report
+// needs Qt and fisura-cli links core only.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace fisura::cli
+{
+
+struct ReportPdfArgs {
+    std::string pdf, map, scan, lang = "en", model;
+    double pixelSize = 0; ///< 0: from the files
+    int threshold = 128;
+    std::vector<double> classLimitsMm; ///< empty: the defaults
+};
+
+/// The `fisura` executable beside this one (installed layout), in the build tree's app/gui,
+/// or on PATH; empty when there is none.
+std::string findGuiExecutable();
+
+/// Runs `fisura --report-pdf ...` and waits; returns its exit status, or 1 with a message on
+/// stderr when `fisura` cannot be found or started.
+int writeReportPdf(const ReportPdfArgs& args);
+
+} // namespace fisura::cli

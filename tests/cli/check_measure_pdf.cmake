@@ -1,0 +1,48 @@
+# fisura-cli measure --pdf: the report written by `fisura` in its headless report mode, in both
+# languages, and a clear failure where `fisura` cannot be found.
+# -DCLI=<fisura-cli> -DGUI=<fisura> -DWORK=<dir>
+macro(expect cond msg)
+    cmake_language(EVAL CODE "if(NOT (${cond}))\n message(FATAL_ERROR \"${msg}\")\nendif()")
+endmacro()
+
+file(REMOVE_RECURSE "${WORK}")
+execute_process(COMMAND "${CLI}" demo-data "${WORK}/demo" --segmentation 1 --classification 0
+                        --patch 256 --scan 0 RESULT_VARIABLE rc OUTPUT_QUIET)
+expect("rc EQUAL 0" "demo-data exited ${rc}")
+file(GLOB masks "${WORK}/demo/segmentation/masks/*.tif")
+file(GLOB images "${WORK}/demo/segmentation/images/*.tif")
+list(GET masks 0 mask)
+list(GET images 0 image)
+expect("EXISTS \"${GUI}\"" "no fisura executable at ${GUI}")
+
+foreach(lang en es)
+    set(pdf "${WORK}/report-${lang}.pdf")
+    execute_process(COMMAND "${CLI}" measure --map "${mask}" --scan "${image}" --pixel-size 0.2
+                            --pdf "${pdf}" --lang ${lang} --quiet
+                    OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE rc)
+    expect("rc EQUAL 0" "measure --pdf (${lang}) exited ${rc}: ${err}")
+    expect("EXISTS \"${pdf}\"" "no ${pdf}")
+    file(READ "${pdf}" head LIMIT 5 HEX)
+    string(COMPARE EQUAL "${head}" "255044462d" isPdf) # "%PDF-"
+    expect("isPdf" "${pdf} does not start with %PDF-: ${head}")
+    file(SIZE "${pdf}" size)
+    expect("size GREATER 20000" "${pdf} is only ${size} bytes")
+endforeach()
+
+# The report mode refuses bad usage with its own message and exit code 2.
+execute_process(COMMAND "${GUI}" --report-pdf "${WORK}/x.pdf" --map "${mask}" --threshold 0
+                ERROR_VARIABLE err RESULT_VARIABLE rc)
+expect("rc EQUAL 2" "fisura --report-pdf --threshold 0 exited ${rc}")
+expect("err MATCHES \"--threshold\"" "unclear message: ${err}")
+expect("NOT EXISTS \"${WORK}/x.pdf\"" "a PDF for bad usage")
+
+# fisura-cli alone (no fisura beside it, none on PATH): a clear message, exit code 1.
+file(MAKE_DIRECTORY "${WORK}/alone")
+file(COPY "${CLI}" DESTINATION "${WORK}/alone")
+get_filename_component(name "${CLI}" NAME)
+execute_process(COMMAND ${CMAKE_COMMAND} -E env PATH=/nonexistent "${WORK}/alone/${name}" measure
+                        --map "${mask}" --pdf "${WORK}/alone.pdf" --quiet
+                OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE rc)
+expect("rc EQUAL 1" "without fisura: exit code ${rc}")
+expect("err MATCHES \"`fisura`\"" "unclear message: ${err}")
+expect("NOT EXISTS \"${WORK}/alone.pdf\"" "a PDF without fisura")

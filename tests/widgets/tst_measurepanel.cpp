@@ -1,0 +1,394 @@
+// Crack measurement in the Inspect pane: a scan and a map with four drawn cracks of known
+// width class, measured in the background; the table, filters, plots, zoom to a crack, the
+// hover highlight, the ruler, the width-class layer and the PDF report in both languages.
+#include <QtTest>
+
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QSpinBox>
+#include <QTableView>
+
+#include "common/languagemanager.h"
+#include "common/statusmeta.h"
+#include "common/tiledviewer.h"
+#include "common/viewerruler.h"
+#include "fisura/image.h"
+#include "fisura/measure.h"
+#include "fisura/measuremap.h"
+#include "inspect/crackoverlay.h"
+#include "inspect/cracktable.h"
+#include "inspect/cracktablemodel.h"
+#include "inspect/inspectpane.h"
+#include "inspect/measurepanel.h"
+#include "inspect/measureplots.h"
+#include "inspect/measuretext.h"
+
+using namespace fisura;
+using fisura::ui::CrackTableModel;
+using fisura::ui::InspectPane;
+using fisura::ui::MeasurePanel;
+
+namespace
+{
+
+constexpr int kW = 400, kH = 300;
+constexpr double kPixelMm = 0.05;
+
+void fill(Image& m, int x0, int y0, int x1, int y1)
+{
+    for (int y = y0; y <= y1; ++y)
+        for (int x = x0; x <= x1; ++x)
+            m.row(y)[x] = 230;
+}
+
+// Widths 1, 4, 10 and 24 px at 0.05 mm: one crack in each default class.
+Image makeMap()
+{
+    Image m = Image::make(kW, kH, 1);
+    fill(m, 20, 40, 219, 40);    // hairline, 200 px long
+    fill(m, 300, 20, 303, 139);  // fine, 120 px
+    fill(m, 50, 200, 149, 209);  // medium, 100 px
+    fill(m, 250, 230, 369, 253); // wide, 120 px
+    return m;
+}
+
+Status measured(MeasurePanel* panel)
+{
+    QSignalSpy spy(panel, &MeasurePanel::measured);
+    if (!spy.wait(10000))
+        return Status(ErrorCode::Internal, "no result");
+    return spy.at(0).at(0).value<Status>();
+}
+
+} // namespace
+
+class TstMeasurePanel : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(dir_.isValid());
+        scan_ = dir_.filePath(QStringLiteral("deck.tif"));
+        map_ = dir_.filePath(QStringLiteral("deck.probability.tif"));
+        TiffWriteOptions o;
+        o.pixelSizeMm = kPixelMm;
+        QVERIFY(writeTiff(scan_.toStdString(), Image::make(kW, kH, 3, 150), o).isOk());
+        QVERIFY(writeTiff(map_.toStdString(), makeMap()).isOk());
+    }
+
+    void init()
+    {
+        ui::LanguageManager::instance().applyForSession(ui::LanguageManager::Language::English);
+    }
+
+    void measuresLikeCore()
+    {
+        InspectPane pane;
+        pane.resize(1100, 800);
+        pane.show();
+        QVERIFY(pane.openWithMap(scan_, map_, 128).isOk());
+        MeasurePanel* panel = pane.measurePanel();
+        QCOMPARE(panel->pixelSizeBox()->value(), kPixelMm); // from the scan's tags
+        pane.measureAction()->trigger();
+        QVERIFY(panel->isRunning());
+        QVERIFY(measured(panel).isOk());
+        auto core = measureCracks(map_.toStdString(), panel->options());
+        QVERIFY(core.isOk());
+        QCOMPARE(core->cracks.size(), size_t(4));
+        const MeasureResult& r = *panel->result();
+        QCOMPARE(r.cracks.size(), core->cracks.size());
+        for (size_t i = 0; i < r.cracks.size(); ++i) {
+            QCOMPARE(r.cracks[i].lengthPx, core->cracks[i].lengthPx);
+            QCOMPARE(r.cracks[i].widthClass, core->cracks[i].widthClass);
+        }
+        // One crack in each class, as drawn.
+        QList<int> classes;
+        for (const Crack& c : r.cracks)
+            classes << c.widthClass;
+        std::sort(classes.begin(), classes.end());
+        QCOMPARE(classes, QList<int>({0, 1, 2, 3}));
+        QVERIFY(pane.measurePanel()->resultsView()->isVisible());
+        auto* note = pane.findChild<QLabel*>(QStringLiteral("measureClassNote"));
+        QVERIFY(note && note->text() == ui::MeasureText::classNote());
+
+        ui::CrackTable* table = panel->table();
+        QCOMPARE(table->view()->model()->rowCount(), 4);
+        // Sorting by length, longest first.
+        table->view()->sortByColumn(CrackTableModel::Length, Qt::DescendingOrder);
+        double longest = 0;
+        for (const Crack& c : r.cracks)
+            longest = std::max(longest, c.lengthMm);
+        const auto* view = table->view()->model();
+        QCOMPARE(view->index(0, CrackTableModel::Length).data(CrackTableModel::SortRole).toDouble(),
+                 longest);
+        for (int row = 1; row < 4; ++row)
+            QVERIFY(view->index(row - 1, CrackTableModel::Length)
+                        .data(CrackTableModel::SortRole)
+                        .toDouble() >= view->index(row, CrackTableModel::Length)
+                                           .data(CrackTableModel::SortRole)
+                                           .toDouble());
+        QCOMPARE(view->headerData(CrackTableModel::Length, Qt::Horizontal).toString(),
+                 CrackTableModel::tr("Length (%1)").arg(CrackTableModel::tr("mm")));
+        // Filters: class, then minimum length and width.
+        table->classFilter()->setCurrentIndex(1 + 3); // wide
+        QCOMPARE(view->rowCount(), 1);
+        QCOMPARE(view->index(0, CrackTableModel::Class).data().toString(),
+                 ui::MeasureText::className("wide"));
+        table->classFilter()->setCurrentIndex(0);
+        QCOMPARE(view->rowCount(), 4);
+        table->minWidth()->setValue(0.15); // hides the hairline
+        QCOMPARE(view->rowCount(), 3);
+        table->minLength()->setValue(1000);
+        QCOMPARE(view->rowCount(), 0);
+        table->minLength()->setValue(0);
+        table->minWidth()->setValue(0);
+
+        // Plots: the histogram up to the widest bin, one bar per class.
+        size_t last = r.widthHistogram.size();
+        while (last > 0 && r.widthHistogram[last - 1] == 0)
+            --last;
+        const size_t join = std::max<size_t>(1, (last + 39) / 40);
+        QCOMPARE(panel->plots()->histogramBars(), int((last + join - 1) / join));
+        QCOMPARE(panel->plots()->classBars(), 4);
+        if (qEnvironmentVariableIsSet("FISURA_KEEP_REPORTS")) { // a look at the layout
+            table->selectCrack(r.cracks[2].id);
+            pane.grab().save(qEnvironmentVariable("FISURA_KEEP_REPORTS") +
+                             QStringLiteral("/pane-table.png"));
+            panel->resultsView()->setCurrentIndex(1);
+            pane.grab().save(qEnvironmentVariable("FISURA_KEEP_REPORTS") +
+                             QStringLiteral("/pane-plots.png"));
+        }
+    }
+
+    void pixelSizeFromTagsOrUser()
+    {
+        InspectPane pane;
+        QVERIFY(pane.openWithMap(scan_, map_, 128).isOk());
+        MeasurePanel* panel = pane.measurePanel();
+        pane.measureCracks();
+        QVERIFY(measured(panel).isOk());
+        QCOMPARE(panel->result()->pixelSizeSource, std::string("scan"));
+        const double lengthMm = panel->result()->totals.lengthMm;
+        // Entered by hand: twice the pixel size, twice the length.
+        panel->pixelSizeBox()->setValue(2 * kPixelMm);
+        pane.measureCracks();
+        QVERIFY(measured(panel).isOk());
+        QCOMPARE(panel->result()->pixelSizeSource, std::string("option"));
+        QCOMPARE(panel->result()->totals.lengthMm, 2 * lengthMm);
+        // The next scan brings its own value back.
+        QVERIFY(pane.openScan(scan_).isOk());
+        QCOMPARE(panel->pixelSizeBox()->value(), kPixelMm);
+        QVERIFY(!panel->result());
+    }
+
+    void rowZoomsAndHoverHighlights()
+    {
+        InspectPane pane;
+        pane.resize(1100, 800);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        QVERIFY(pane.openWithMap(scan_, map_, 128).isOk());
+        pane.measureCracks();
+        QVERIFY(measured(pane.measurePanel()).isOk());
+        const MeasureResult& r = *pane.measurePanel()->result();
+        ui::TiledViewer* v = pane.viewer();
+        const double fit = v->fitZoom();
+        // The smallest crack: the view zooms in until it fills it.
+        const Crack* small = &r.cracks[0];
+        for (const Crack& c : r.cracks)
+            if (c.box.width * c.box.height < small->box.width * small->box.height)
+                small = &c;
+        pane.measurePanel()->table()->selectCrack(small->id);
+        QCOMPARE(pane.measurePanel()->crackOverlay()->selected(), small->id);
+        const QRectF box(small->box.x, small->box.y, small->box.width, small->box.height);
+        QVERIFY2(v->viewportRect().contains(box), "the crack is in view");
+        QVERIFY(v->zoom() > fit);
+
+        // Hovering a crack in the viewer marks its row.
+        v->fitToWindow();
+        const Crack& hovered = r.cracks.back();
+        const QPointF at = v->mapFromImage(QPointF(hovered.centroidX, hovered.centroidY));
+        QMouseEvent move(QEvent::MouseMove, at, v->mapToGlobal(at), Qt::NoButton, Qt::NoButton,
+                         Qt::NoModifier);
+        QCoreApplication::sendEvent(v, &move);
+        QCOMPARE(pane.measurePanel()->table()->highlighted(), hovered.id);
+        const int row = pane.measurePanel()->table()->model()->rowOfCrack(hovered.id);
+        QVERIFY(pane.measurePanel()
+                    ->table()
+                    ->model()
+                    ->index(row, 0)
+                    .data(Qt::BackgroundRole)
+                    .isValid());
+        const QPointF away = v->mapFromImage(QPointF(5, 290));
+        QMouseEvent off(QEvent::MouseMove, away, v->mapToGlobal(away), Qt::NoButton, Qt::NoButton,
+                        Qt::NoModifier);
+        QCoreApplication::sendEvent(v, &off);
+        QCOMPARE(pane.measurePanel()->table()->highlighted(), -1);
+    }
+
+    void rulerShowsMillimetres()
+    {
+        InspectPane pane;
+        pane.resize(1100, 800);
+        pane.show();
+        QVERIFY(pane.openScan(scan_).isOk());
+        ui::TiledViewer* v = pane.viewer();
+        v->showAt(QPointF(200, 150), 2.0);
+        pane.rulerAction()->trigger();
+        QVERIFY(pane.ruler()->isActive());
+        const QPointF centre = v->viewportRect().center();
+        const QPointF a = v->mapFromImage(centre - QPointF(50, 0));
+        // 300 screen px at zoom 2: 150 scan px of 0.05 mm.
+        QTest::mousePress(v, Qt::LeftButton, {}, a.toPoint());
+        QTest::mouseMove(v, a.toPoint() + QPoint(150, 0));
+        QTest::mouseRelease(v, Qt::LeftButton, {}, a.toPoint() + QPoint(300, 0));
+        QCOMPARE(pane.ruler()->lengthPx(), 150.0);
+        QCOMPARE(pane.ruler()->lengthMm(), 150 * kPixelMm);
+        QCOMPARE(pane.ruler()->text(),
+                 ui::ViewerRuler::tr("%1 mm").arg(QLocale().toString(7.5, 'f', 2)));
+        QCOMPARE(v->viewportRect().center(), centre); // the view did not pan
+        pane.rulerAction()->trigger();
+        QVERIFY(!pane.ruler()->isActive());
+    }
+
+    void classLayerColoursWholeCracks()
+    {
+        InspectPane pane;
+        pane.resize(1100, 800);
+        QVERIFY(pane.openWithMap(scan_, map_, 128).isOk());
+        pane.measureCracks();
+        QVERIFY(measured(pane.measurePanel()).isOk());
+        const int before = pane.viewer()->overlayCount();
+        pane.measurePanel()->classOverlayBox()->setChecked(true);
+        QTRY_COMPARE(pane.viewer()->overlayCount(), before + 1);
+        const QString path = pane.viewer()->overlayPath(before);
+        QCOMPARE(pane.viewer()->overlayStyle(before).colorMap, ui::ColorMap::WidthClasses);
+        auto classes = readImage(path.toStdString());
+        QVERIFY(classes.isOk());
+        QCOMPARE(int(classes->row(40)[100]), classMapCode(0, 4));  // hairline
+        QCOMPARE(int(classes->row(80)[301]), classMapCode(1, 4));  // fine
+        QCOMPARE(int(classes->row(205)[60]), classMapCode(2, 4));  // medium
+        QCOMPARE(int(classes->row(240)[300]), classMapCode(3, 4)); // wide
+        QCOMPARE(int(classes->row(150)[200]), 0);
+        if (qEnvironmentVariableIsSet("FISURA_KEEP_REPORTS")) { // a look at the layer and panel
+            pane.show();
+            pane.viewer()->fitToWindow();
+            QTRY_VERIFY(pane.viewer()->frameComplete());
+            pane.viewer()->snapshot().save(qEnvironmentVariable("FISURA_KEEP_REPORTS") +
+                                           QStringLiteral("/classes.png"));
+            pane.measurePanel()->grab().save(qEnvironmentVariable("FISURA_KEEP_REPORTS") +
+                                             QStringLiteral("/panel.png"));
+        }
+        pane.measurePanel()->classOverlayBox()->setChecked(false);
+        QCOMPARE(pane.viewer()->overlayCount(), before);
+    }
+
+    void classMapNeedsPixelSize()
+    {
+        MeasureOptions o;
+        auto r = measureCracks(map_.toStdString(), o); // the map has no resolution tags
+        QVERIFY(r.isOk());
+        QCOMPARE(writeClassMap(*r, dir_.filePath(QStringLiteral("x.tif")).toStdString()).code(),
+                 ErrorCode::InvalidArgument);
+        QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("x.tif"))));
+    }
+
+    void reportInBothLanguages_data()
+    {
+        QTest::addColumn<int>("language");
+        QTest::newRow("en") << int(ui::LanguageManager::Language::English);
+        QTest::newRow("es") << int(ui::LanguageManager::Language::Spanish);
+    }
+
+    void reportInBothLanguages()
+    {
+        QFETCH(int, language);
+        ui::LanguageManager::instance().applyForSession(ui::LanguageManager::Language(language));
+        InspectPane pane;
+        pane.resize(1100, 800);
+        QVERIFY(pane.openWithMap(scan_, map_, 128).isOk());
+        MeasurePanel* panel = pane.measurePanel();
+        QCOMPARE(panel->writeReport(dir_.filePath(QStringLiteral("no.pdf"))).code(),
+                 ErrorCode::InvalidArgument); // nothing measured yet
+        pane.measureCracks();
+        QVERIFY(measured(panel).isOk());
+        const QString pdf = dir_.filePath(
+            QStringLiteral("report-%1.pdf").arg(QString::fromLatin1(QTest::currentDataTag())));
+        QSignalSpy written(panel, &MeasurePanel::reportWritten);
+        QVERIFY(panel->writeReport(pdf).isOk());
+        QVERIFY(written.wait(10000));
+        QVERIFY2(written.at(0).at(0).value<Status>().isOk(), qPrintable(panel->message()));
+        QFile f(pdf);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.read(5).startsWith("%PDF-"));
+        QVERIFY2(f.size() > 20 * 1024, qPrintable(QString::number(f.size())));
+        if (qEnvironmentVariableIsSet("FISURA_KEEP_REPORTS"))
+            QFile::copy(pdf, qEnvironmentVariable("FISURA_KEEP_REPORTS") + QLatin1Char('/') +
+                                 QFileInfo(pdf).fileName());
+        // An unwritable place: an error, nothing left behind.
+        const QString bad = dir_.filePath(QStringLiteral("missing/folder/r.pdf"));
+        QSignalSpy failed(panel, &MeasurePanel::reportWritten);
+        QVERIFY(panel->writeReport(bad).isOk());
+        QVERIFY(failed.wait(10000));
+        QCOMPARE(failed.at(0).at(0).value<Status>().code(), ErrorCode::IoError);
+        QVERIFY(!panel->message().isEmpty());
+        QVERIFY(!QFile::exists(bad));
+    }
+
+    void errorsAndCancel()
+    {
+        InspectPane pane;
+        QVERIFY(pane.openScan(scan_).isOk());
+        MeasurePanel* panel = pane.measurePanel();
+        QCOMPARE(panel->measure(QString()).code(), ErrorCode::InvalidArgument);
+        QVERIFY(!panel->message().isEmpty());
+        // Limits that do not rise are refused before anything runs.
+        panel->classLimitBox(0)->setValue(0.5);
+        QCOMPARE(panel->measure(map_).code(), ErrorCode::InvalidArgument);
+        QVERIFY(!panel->isRunning());
+        panel->classLimitBox(0)->setValue(0.1);
+        // A missing map: the error reaches the section.
+        QVERIFY(panel->measure(dir_.filePath(QStringLiteral("absent.tif"))).isOk());
+        QCOMPARE(measured(panel).code(), ErrorCode::NotFound);
+        QVERIFY(!panel->message().isEmpty());
+        QVERIFY(!panel->result());
+
+        // A map of another size than the scan: refused by core, said in the section.
+        const QString big = dir_.filePath(QStringLiteral("big.tif"));
+        Image m = Image::make(3072, 3072, 1);
+        for (int y = 8; y < 3072; y += 24)
+            fill(m, 0, y, 3071, y + 1);
+        QVERIFY(writeTiff(big.toStdString(), m, {256, false, 0.0}).isOk());
+        QVERIFY(panel->measure(big).isOk());
+        QCOMPARE(measured(panel).code(), ErrorCode::InvalidArgument);
+        QVERIFY(panel->message().contains(QStringLiteral("3072")));
+
+        // Cancelled: the larger map alone (no scan), cancelled at once.
+        ui::TiledViewer viewer;
+        MeasurePanel alone(&viewer);
+        QVERIFY(alone.measure(big).isOk());
+        QSignalSpy spy(&alone, &MeasurePanel::measured);
+        alone.cancel();
+        QVERIFY(spy.wait(10000));
+        QCOMPARE(spy.at(0).at(0).value<Status>().code(), ErrorCode::Cancelled);
+        QVERIFY(!alone.result());
+        QCOMPARE(alone.message(), MeasurePanel::tr("The measurement was cancelled."));
+        // Measured to the end, the same map has its 128 lines.
+        QVERIFY(alone.measure(big).isOk());
+        QVERIFY(measured(&alone).isOk());
+        QCOMPARE(alone.result()->totals.cracks, 128);
+        QCOMPARE(alone.table()->model()->rowCount(), 128);
+    }
+
+private:
+    QTemporaryDir dir_;
+    QString scan_, map_;
+};
+
+QTEST_MAIN(TstMeasurePanel)
+#include "tst_measurepanel.moc"

@@ -1,0 +1,515 @@
+#include "inspect/measurepanel.h"
+
+#include <QCheckBox>
+#include <QDateTime>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <cmath>
+#include <utility>
+
+#include "common/errortext.h"
+#include "common/jobrunner.h"
+#include "common/tiledviewer.h"
+#include "fisura/measuremap.h"
+#include "inspect/crackoverlay.h"
+#include "inspect/cracktable.h"
+#include "inspect/measureplots.h"
+#include "inspect/measuretext.h"
+#include "inspect/report.h"
+
+namespace fisura::ui
+{
+
+MeasurePanel::MeasurePanel(TiledViewer* viewer, QWidget* parent)
+    : QGroupBox(parent), viewer_(viewer), runner_(new JobRunner(this)),
+      reporter_(new JobRunner(this)), classMapper_(new JobRunner(this)),
+      mapLabel_(new QLabel(this)), pixelSizeLabel_(new QLabel(this)),
+      pixelSize_(new QDoubleSpinBox(this)), thresholdLabel_(new QLabel(this)),
+      threshold_(new QSpinBox(this)), limitsLabel_(new QLabel(this)), note_(new QLabel(this)),
+      measureButton_(new QPushButton(this)), cancelButton_(new QPushButton(this)),
+      progress_(new QProgressBar(this)), message_(new QLabel(this)), summary_(new QLabel(this)),
+      classLayer_(new QCheckBox(this)), csvButton_(new QPushButton(this)),
+      jsonButton_(new QPushButton(this)), pdfButton_(new QPushButton(this)),
+      results_(new QTabWidget), table_(new CrackTable(results_)),
+      plots_(new MeasurePlots(results_)), overlay_(new CrackOverlay(viewer))
+{
+    setObjectName(QStringLiteral("measurePanel"));
+    results_->setObjectName(QStringLiteral("measureResults"));
+    results_->addTab(table_, QString());
+    results_->addTab(plots_, QString());
+    results_->hide();
+    buildForm();
+
+    connect(measureButton_, &QPushButton::clicked, this, &MeasurePanel::measureRequested);
+    connect(cancelButton_, &QPushButton::clicked, this, &MeasurePanel::cancel);
+    connect(runner_, &JobRunner::progress, this,
+            [this](double f, const QString&, double) { progress_->setValue(int(f * 1000)); });
+    connect(runner_, &JobRunner::finished, this, &MeasurePanel::onFinished);
+    connect(reporter_, &JobRunner::finished, this, &MeasurePanel::onReportPictures);
+    connect(classMapper_, &JobRunner::finished, this, &MeasurePanel::onClassMap);
+    connect(classLayer_, &QCheckBox::toggled, this, &MeasurePanel::showClassLayer);
+    connect(csvButton_, &QPushButton::clicked, this, [this] { chooseExport(0); });
+    connect(jsonButton_, &QPushButton::clicked, this, [this] { chooseExport(1); });
+    connect(pdfButton_, &QPushButton::clicked, this, [this] { chooseExport(2); });
+    connect(table_, &CrackTable::crackSelected, this, &MeasurePanel::selectCrack);
+    connect(overlay_, &CrackOverlay::crackHovered, table_, &CrackTable::highlightCrack);
+    connect(viewer_, &TiledViewer::imageOpened, this, &MeasurePanel::reset);
+    retranslateUi();
+    updateEnabled();
+}
+
+MeasurePanel::~MeasurePanel()
+{
+    // The jobs stop before the panel goes.
+    runner_->cancel();
+    reporter_->cancel();
+    classMapper_->cancel();
+    if (results_ && !results_->parent()) // never placed (a panel on its own)
+        delete results_;
+}
+
+void MeasurePanel::buildForm()
+{
+    mapLabel_->setObjectName(QStringLiteral("measureMapLabel"));
+    mapLabel_->setWordWrap(true);
+    pixelSize_->setObjectName(QStringLiteral("measurePixelSize"));
+    pixelSize_->setDecimals(4);
+    pixelSize_->setRange(0, 1000);
+    pixelSize_->setSingleStep(0.01);
+    threshold_->setObjectName(QStringLiteral("measureThreshold"));
+    threshold_->setRange(1, 255);
+    threshold_->setValue(128);
+    const WidthClasses defaults;
+    auto* form = new QFormLayout;
+    form->addRow(pixelSizeLabel_, pixelSize_);
+    form->addRow(thresholdLabel_, threshold_);
+    form->addRow(limitsLabel_);
+    for (size_t k = 0; k < limits_.size(); ++k) {
+        limitLabels_[k] = new QLabel(this);
+        limits_[k] = new QDoubleSpinBox(this);
+        limits_[k]->setObjectName(QStringLiteral("classLimit%1").arg(k));
+        limits_[k]->setDecimals(3);
+        limits_[k]->setRange(0.001, 1000);
+        limits_[k]->setSingleStep(0.05);
+        limits_[k]->setValue(defaults.upperLimitsMm[k]);
+        form->addRow(limitLabels_[k], limits_[k]);
+    }
+    note_->setObjectName(QStringLiteral("measureClassNote"));
+    note_->setWordWrap(true);
+    note_->setStyleSheet(QStringLiteral("color: #8a5a00; font-style: italic;"));
+    measureButton_->setObjectName(QStringLiteral("measureButton"));
+    cancelButton_->setObjectName(QStringLiteral("cancelMeasureButton"));
+    progress_->setObjectName(QStringLiteral("measureProgress"));
+    progress_->setRange(0, 1000);
+    message_->setObjectName(QStringLiteral("measureMessage"));
+    message_->setWordWrap(true);
+    summary_->setObjectName(QStringLiteral("measureSummary"));
+    summary_->setTextFormat(Qt::RichText);
+    classLayer_->setObjectName(QStringLiteral("classOverlayBox"));
+    csvButton_->setObjectName(QStringLiteral("exportCsvButton"));
+    jsonButton_->setObjectName(QStringLiteral("exportJsonButton"));
+    pdfButton_->setObjectName(QStringLiteral("exportPdfButton"));
+    auto* run = new QHBoxLayout;
+    run->addWidget(measureButton_, 1);
+    run->addWidget(cancelButton_);
+    auto* exports = new QHBoxLayout;
+    exports->addWidget(csvButton_);
+    exports->addWidget(jsonButton_);
+    exports->addWidget(pdfButton_);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(mapLabel_);
+    layout->addLayout(form);
+    layout->addWidget(note_);
+    layout->addLayout(run);
+    layout->addWidget(progress_);
+    layout->addWidget(message_);
+    layout->addWidget(summary_);
+    layout->addWidget(classLayer_);
+    layout->addLayout(exports);
+}
+
+void MeasurePanel::changeEvent(QEvent* e)
+{
+    if (e->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QGroupBox::changeEvent(e);
+}
+
+void MeasurePanel::retranslateUi()
+{
+    setTitle(tr("Crack measurement"));
+    mapLabel_->setText(mapPath_.isEmpty() ? tr("Measures the selected map layer.")
+                                          : tr("Map: %1").arg(QFileInfo(mapPath_).fileName()));
+    pixelSizeLabel_->setText(tr("Pixel size"));
+    pixelSize_->setSuffix(tr(" mm"));
+    pixelSize_->setSpecialValueText(tr("from the files"));
+    pixelSize_->setToolTip(tr("Millimetres per scan pixel; prefilled from the scan's resolution "
+                              "tags. Without it lengths stay in pixels and there are no classes."));
+    thresholdLabel_->setText(tr("Threshold"));
+    threshold_->setToolTip(tr("Map values from this one on are crack"));
+    limitsLabel_->setText(tr("Width classes (upper limits):"));
+    const WidthClasses ids;
+    for (size_t k = 0; k < limits_.size(); ++k) {
+        limitLabels_[k]->setText(tr("%1 below").arg(MeasureText::className(ids.ids[k])));
+        limits_[k]->setSuffix(tr(" mm"));
+    }
+    note_->setText(MeasureText::classNote());
+    measureButton_->setText(tr("Measure cracks"));
+    measureButton_->setToolTip(tr("Count the cracks of the selected map and measure their length "
+                                  "and width"));
+    cancelButton_->setText(tr("Cancel"));
+    classLayer_->setText(tr("Colour cracks by width class"));
+    csvButton_->setText(tr("CSV…"));
+    csvButton_->setToolTip(tr("Cracks, branches and totals as CSV"));
+    jsonButton_->setText(tr("JSON…"));
+    jsonButton_->setToolTip(tr("Everything measured as JSON"));
+    pdfButton_->setText(tr("PDF report…"));
+    pdfButton_->setToolTip(tr("An inspection report in the language in force"));
+    results_->setTabText(0, tr("Cracks"));
+    results_->setTabText(1, tr("Plots"));
+    showSummary();
+}
+
+void MeasurePanel::saveState(QSettings& s) const
+{
+    QVariantList limits;
+    for (auto* b : limits_)
+        limits << b->value();
+    s.setValue(QStringLiteral("inspect/measure/classLimits"), limits);
+}
+
+void MeasurePanel::restoreState(QSettings& s)
+{
+    const QVariantList limits = s.value(QStringLiteral("inspect/measure/classLimits")).toList();
+    if (limits.size() == int(limits_.size()))
+        for (size_t k = 0; k < limits_.size(); ++k)
+            limits_[k]->setValue(limits[int(k)].toDouble());
+}
+
+void MeasurePanel::reset()
+{
+    runner_->cancel();
+    classMapper_->cancel();
+    pending_.reset();
+    queuedMap_.clear();
+    result_.reset();
+    mapPath_.clear();
+    classMapPath_.clear();
+    {
+        const QSignalBlocker block(classLayer_);
+        classLayer_->setChecked(false);
+    }
+    pixelSize_->setValue(viewer_->hasImage() ? viewer_->pixelSizeMm() : 0.0);
+    table_->setResult(nullptr);
+    plots_->setResult(nullptr);
+    overlay_->setResult(nullptr);
+    results_->hide();
+    showMessage({});
+    retranslateUi();
+    updateEnabled();
+}
+
+MeasureOptions MeasurePanel::options() const
+{
+    MeasureOptions o;
+    o.threshold = threshold_->value();
+    o.pixelSizeMm = pixelSize_->value();
+    if (viewer_->hasImage()) {
+        o.scanPath = viewer_->imagePath().toStdString();
+        // Still the scan's own value (as the field rounds it): core reads the tags in full and
+        // says where the pixel size came from.
+        const double tags = viewer_->pixelSizeMm();
+        const double shown = std::round(tags * 1e4) / 1e4;
+        if (tags > 0 && std::abs(o.pixelSizeMm - shown) < 1e-9)
+            o.pixelSizeMm = 0;
+    }
+    for (size_t k = 0; k < limits_.size(); ++k)
+        o.classes.upperLimitsMm[k] = limits_[k]->value();
+    return o;
+}
+
+Status MeasurePanel::measure(const QString& mapPath, int threshold)
+{
+    if (mapPath.isEmpty()) {
+        showMessage(tr("Add a probability map or mask as a layer first, and select it."));
+        return Status(ErrorCode::InvalidArgument, "no map to measure");
+    }
+    if (threshold >= 1)
+        threshold_->setValue(std::min(threshold, 255));
+    const MeasureOptions o = options();
+    if (const Status s = o.classes.validate(); !s) {
+        showMessage(tr("The class limits must rise from one class to the next."));
+        return s;
+    }
+    if (runner_->isRunning()) { // started once the running one has stopped
+        queuedMap_ = mapPath;
+        pending_.reset();
+        runner_->cancel();
+        return {};
+    }
+    pending_ = std::make_shared<Result<MeasureResult>>(Status(ErrorCode::Cancelled, "not run"));
+    auto result = pending_;
+    const std::string map = mapPath.toStdString();
+    if (!runner_->start([=](const CancelToken& cancel, ProgressSink* sink) -> Status {
+            *result = measureCracks(map, o, cancel, sink);
+            return result->isOk() ? Status::ok() : result->status();
+        }))
+        return Status(ErrorCode::Internal, "measurement already running");
+    mapPath_ = mapPath;
+    progress_->setValue(0);
+    showMessage(tr("Measuring the cracks of %1…").arg(QFileInfo(mapPath).fileName()));
+    retranslateUi();
+    updateEnabled();
+    return {};
+}
+
+bool MeasurePanel::isRunning() const
+{
+    return runner_->isRunning();
+}
+
+void MeasurePanel::cancel()
+{
+    runner_->cancel();
+}
+
+void MeasurePanel::onFinished(const Status& s)
+{
+    auto result = std::move(pending_);
+    if (!result) { // discarded: a new scan or a new measurement came meanwhile
+        if (!queuedMap_.isEmpty())
+            measure(std::exchange(queuedMap_, QString()));
+        updateEnabled();
+        return;
+    }
+    if (s && result->isOk()) {
+        result_ = std::make_shared<const MeasureResult>(std::move(result->value()));
+        table_->setResult(result_);
+        plots_->setResult(result_);
+        overlay_->setResult(result_);
+        results_->show();
+        // The pane keeps the results below the views in a splitter: give them room once.
+        auto* split = qobject_cast<QSplitter*>(results_->parentWidget());
+        if (split && split->count() == 2 && split->sizes().value(1) < 120)
+            split->setSizes({split->height() * 3 / 5, split->height() * 2 / 5});
+        if (const int i = classLayerIndex(); i >= 0)
+            viewer_->removeOverlay(i); // the classes of the previous measurement
+        classMapPath_.clear();
+        showMessage({});
+        Q_EMIT statusMessage(tr("Measured %n crack(s).", nullptr, result_->totals.cracks), 5000);
+        if (classLayer_->isChecked())
+            showClassLayer(true);
+    } else if (s.code() == ErrorCode::Cancelled) {
+        showMessage(tr("The measurement was cancelled."));
+    } else {
+        showMessage(tr("The measurement failed: %1").arg(errorMessage(s)));
+    }
+    showSummary();
+    updateEnabled();
+    Q_EMIT measured(s);
+}
+
+void MeasurePanel::showSummary()
+{
+    if (!result_) {
+        summary_->clear();
+        return;
+    }
+    const MeasureResult& r = *result_;
+    const QLocale l;
+    QString h = QStringLiteral("<b>%1</b> · %2<br>")
+                    .arg(tr("%n crack(s)", nullptr, r.totals.cracks),
+                         tr("total length %1")
+                             .arg(MeasureText::length(r.totals.lengthPx, r.totals.lengthMm)));
+    h += QStringLiteral("<table cellspacing='2'>");
+    for (size_t k = 0; k < r.classes.size(); ++k) {
+        const WidthClassTotals& c = r.classes[k];
+        h += QStringLiteral("<tr><td><span style='color:%1'>■</span> %2</td><td>%3</td>"
+                            "<td align='right'>%4</td><td align='right'>%5</td></tr>")
+                 .arg(MeasureText::classColour(int(k)).name(),
+                      MeasureText::className(c.id).toHtmlEscaped(),
+                      MeasureText::classRange(c.fromMm, c.toMm).toHtmlEscaped(),
+                      tr("%n crack(s)", nullptr, c.cracks),
+                      MeasureText::length(c.lengthPx, c.lengthMm));
+    }
+    h += QStringLiteral("</table>");
+    if (r.classes.empty())
+        h += tr("No pixel size: lengths and widths in pixels, no width classes.").toHtmlEscaped();
+    summary_->setText(h);
+}
+
+QString MeasurePanel::message() const
+{
+    return messageText_;
+}
+
+void MeasurePanel::showMessage(const QString& text)
+{
+    messageText_ = text;
+    message_->setText(text);
+    message_->setVisible(!text.isEmpty());
+}
+
+void MeasurePanel::updateEnabled()
+{
+    const bool running = runner_->isRunning();
+    measureButton_->setEnabled(viewer_->hasImage() && !running);
+    cancelButton_->setEnabled(running);
+    progress_->setVisible(running);
+    const bool has = bool(result_);
+    csvButton_->setEnabled(has);
+    jsonButton_->setEnabled(has);
+    pdfButton_->setEnabled(has && !reporter_->isRunning());
+    classLayer_->setEnabled(has && result_->pixelSizeMm > 0);
+}
+
+void MeasurePanel::selectCrack(int id)
+{
+    if (id > 0)
+        overlay_->zoomTo(id);
+    else
+        overlay_->setSelected(-1);
+}
+
+Status MeasurePanel::exportCsv(const QString& path) const
+{
+    if (!result_)
+        return Status(ErrorCode::InvalidArgument, "nothing measured yet");
+    return writeMeasureCsv(*result_, path.toStdString());
+}
+
+Status MeasurePanel::exportJson(const QString& path) const
+{
+    if (!result_)
+        return Status(ErrorCode::InvalidArgument, "nothing measured yet");
+    return writeMeasureJson(*result_, path.toStdString());
+}
+
+Status MeasurePanel::writeReport(const QString& path)
+{
+    if (!result_)
+        return Status(ErrorCode::InvalidArgument, "nothing measured yet");
+    if (reporter_->isRunning())
+        return Status(ErrorCode::InvalidArgument, "a report is being written");
+    reportPath_ = path;
+    picture_ = std::make_shared<Result<QImage>>(Status(ErrorCode::Cancelled, "not run"));
+    auto picture = picture_;
+    const auto result = result_;
+    const QString scan = viewer_->imagePath();
+    reporter_->start([=](const CancelToken& cancel, ProgressSink*) -> Status {
+        *picture = MeasureReport::overviewPicture(scan, *result, 1400, cancel);
+        return picture->isOk() ? Status::ok() : picture->status();
+    });
+    showMessage(tr("Writing the report…"));
+    updateEnabled();
+    return {};
+}
+
+void MeasurePanel::onReportPictures(const Status& s)
+{
+    Status out = s;
+    if (s && picture_ && result_) {
+        ReportInput in;
+        in.result = result_;
+        in.scanPath = viewer_->imagePath();
+        in.overview = picture_->value();
+        MeasureReport::renderPlots(in);
+        out = MeasureReport::writePdf(reportPath_, in);
+    }
+    picture_.reset();
+    showMessage(out ? QString() : tr("The report could not be written: %1").arg(errorMessage(out)));
+    if (out)
+        Q_EMIT statusMessage(tr("Saved %1.").arg(QDir::toNativeSeparators(reportPath_)), 5000);
+    updateEnabled();
+    Q_EMIT reportWritten(out, reportPath_);
+}
+
+void MeasurePanel::chooseExport(int kind)
+{
+    if (!result_)
+        return;
+    const QFileInfo map(mapPath_);
+    const QString suffix = kind == 0   ? QStringLiteral("_cracks.csv")
+                           : kind == 1 ? QStringLiteral("_cracks.json")
+                                       : QStringLiteral("_report.pdf");
+    const QString filter = kind == 0   ? tr("CSV files") + QStringLiteral(" (*.csv)")
+                           : kind == 1 ? tr("JSON files") + QStringLiteral(" (*.json)")
+                                       : tr("PDF files") + QStringLiteral(" (*.pdf)");
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export measurement"),
+                                     map.dir().filePath(map.completeBaseName() + suffix), filter);
+    if (path.isEmpty())
+        return;
+    const Status s = kind == 0 ? exportCsv(path) : kind == 1 ? exportJson(path) : writeReport(path);
+    if (!s)
+        showMessage(tr("The export failed: %1").arg(errorMessage(s)));
+    else if (kind < 2)
+        Q_EMIT statusMessage(tr("Saved %1.").arg(QDir::toNativeSeparators(path)), 5000);
+}
+
+int MeasurePanel::classLayerIndex() const
+{
+    for (int i = 0; !classMapPath_.isEmpty() && i < viewer_->overlayCount(); ++i)
+        if (viewer_->overlayPath(i) == classMapPath_)
+            return i;
+    return -1;
+}
+
+void MeasurePanel::showClassLayer(bool on)
+{
+    if (!on) {
+        if (const int i = classLayerIndex(); i >= 0)
+            viewer_->removeOverlay(i);
+        return;
+    }
+    if (!result_ || result_->pixelSizeMm <= 0 || classMapper_->isRunning() ||
+        classLayerIndex() >= 0)
+        return;
+    // A class-coded copy of the cleaned mask, in the cache beside the other derived layers.
+    const QString dir = QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation))
+                            .filePath(QStringLiteral("classmaps"));
+    QDir().mkpath(dir);
+    classMapPath_ = QDir(dir).filePath(
+        QFileInfo(mapPath_).completeBaseName() +
+        QStringLiteral("_classes_%1.tif").arg(QDateTime::currentMSecsSinceEpoch()));
+    const auto result = result_;
+    const std::string out = classMapPath_.toStdString();
+    classMapper_->start([=](const CancelToken& cancel, ProgressSink* sink) -> Status {
+        return writeClassMap(*result, out, cancel, sink);
+    });
+    updateEnabled();
+}
+
+void MeasurePanel::onClassMap(const Status& s)
+{
+    if (s && classLayer_->isChecked()) {
+        OverlayStyle style;
+        style.colorMap = ColorMap::WidthClasses;
+        style.threshold = 1;
+        style.opacity = 0.9;
+        if (const Status a = viewer_->addOverlay(classMapPath_, tr("Width classes"), style); !a)
+            showMessage(errorMessage(a));
+    } else if (!s && s.code() != ErrorCode::Cancelled) {
+        showMessage(tr("The width classes could not be shown: %1").arg(errorMessage(s)));
+        const QSignalBlocker block(classLayer_);
+        classLayer_->setChecked(false);
+    }
+    updateEnabled();
+}
+
+} // namespace fisura::ui
