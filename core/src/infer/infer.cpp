@@ -23,15 +23,15 @@
 #include <thread>
 
 #include <nlohmann/json.hpp>
-#include <opencv2/core.hpp>
-#include <opencv2/imgproc.hpp>
 
+#include "blend.h"
 #include "device/copy_stream.h"
 #include "device/torch_step.h"
 #include "fisura/infer.h"
 #include "fisura/sysinfo.h"
 #include "fisura/tiledimage.h"
 #include "models/model_impl.h"
+#include "scan_source.h"
 
 namespace fs = std::filesystem;
 
@@ -121,121 +121,6 @@ double secondsSince(Clock::time_point t)
     return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-/// Where the pixels come from: a TiledImage, or a PNG/JPEG decoded whole.
-struct Source {
-    int width = 0, height = 0, channels = 0;
-    double pixelSizeXmm = 0, pixelSizeYmm = 0;
-    std::vector<TiffTag> geoTags;
-    std::shared_ptr<TiledImage> tiled;
-    std::shared_ptr<TileCache> cache;
-    Image flat;
-
-    Result<Image> region(int x, int y, int w, int h) const
-    {
-        if (tiled)
-            return tiled->readRegion(0, x, y, w, h);
-        Image out = Image::make(w, h, flat.channels);
-        const size_t rowBytes = size_t(w) * size_t(flat.channels);
-        for (int r = 0; r < h; ++r)
-            std::copy_n(flat.row(y + r) + size_t(x) * size_t(flat.channels), rowBytes, out.row(r));
-        return out;
-    }
-};
-
-bool looksLikeTiff(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    char magic[4] = {};
-    in.read(magic, 4);
-    return in && ((magic[0] == 'I' && magic[1] == 'I') || (magic[0] == 'M' && magic[1] == 'M'));
-}
-
-Result<Source> openSource(const std::string& path, const InferOptions& o)
-{
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec))
-        return Status(ErrorCode::NotFound, path + ": no such file");
-    Source s;
-    if (looksLikeTiff(path)) {
-        TiledOpenOptions to;
-        to.cache = std::make_shared<TileCache>(size_t(std::max<uint64_t>(o.cacheBytes, 16u << 20)));
-        to.maxHandles = 16;
-        auto opened = TiledImage::open(path, to);
-        if (!opened)
-            return opened.status();
-        s.tiled = *opened;
-        s.cache = to.cache;
-        const TiledImageInfo& i = s.tiled->info();
-        s.width = i.width;
-        s.height = i.height;
-        s.channels = i.channels;
-        s.pixelSizeXmm = i.pixelSizeXmm;
-        s.pixelSizeYmm = i.pixelSizeYmm;
-        s.geoTags = i.geoTags;
-        return s;
-    }
-    auto img = readImage(path, o.maxFlatPixels);
-    if (!img)
-        return img.status();
-    s.flat = std::move(*img);
-    s.width = s.flat.width;
-    s.height = s.flat.height;
-    s.channels = s.flat.channels;
-    return s;
-}
-
-/// One tile's window along one axis: `valid` weights (the rest of the tile lies outside the
-/// image); no ramp on a side that touches the image border.
-std::vector<float> axisWindow(int tile, int valid, int overlap, bool first, bool last,
-                              BlendWindow kind)
-{
-    std::vector<float> w(size_t(tile), 0.f);
-    constexpr double halfPi = 1.5707963267948966;
-    const double sigma = tile / 8.0, centre = (tile - 1) / 2.0;
-    for (int k = 0; k < valid; ++k) {
-        double v = 1.0;
-        if (kind == BlendWindow::Cosine) {
-            if (overlap > 0 && !first && k < overlap)
-                v *= std::pow(std::sin(halfPi * (k + 0.5) / overlap), 2);
-            if (overlap > 0 && !last && k >= tile - overlap)
-                v *= std::pow(std::sin(halfPi * (tile - k - 0.5) / overlap), 2);
-        } else {
-            const bool outer = (first && k < centre) || (last && k > centre);
-            if (!outer)
-                v = std::max(1e-4, std::exp(-(k - centre) * (k - centre) / (2 * sigma * sigma)));
-        }
-        w[size_t(k)] = float(v);
-    }
-    return w;
-}
-
-/// Per-tile windows [tiles, tile] and the reciprocal of their sum per position [length].
-void axisWeights(int length, int tile, int overlap, BlendWindow kind,
-                 const std::vector<int>& origins, torch::Tensor& windows, torch::Tensor& invSum)
-{
-    const int n = int(origins.size());
-    windows = torch::zeros({n, tile}, torch::kFloat);
-    std::vector<double> sum(size_t(length), 0.0);
-    auto wa = windows.accessor<float, 2>();
-    for (int i = 0; i < n; ++i) {
-        const int valid = std::min(tile, length - origins[size_t(i)]);
-        const auto w = axisWindow(tile, valid, overlap, i == 0, i == n - 1, kind);
-        for (int k = 0; k < valid; ++k) {
-            wa[i][k] = w[size_t(k)];
-            sum[size_t(origins[size_t(i)] + k)] += w[size_t(k)];
-        }
-    }
-    invSum = torch::empty({length}, torch::kFloat);
-    auto ia = invSum.accessor<float, 1>();
-    for (int x = 0; x < length; ++x)
-        ia[x] = sum[size_t(x)] > 0 ? float(1.0 / sum[size_t(x)]) : 0.f;
-}
-
-struct TileRef {
-    int col = 0, row = 0;
-    int x = 0, y = 0, w = 0, h = 0;
-};
-
 struct InBatch {
     torch::Tensor pixels; // uint8 [batch, tile, tile, channels], pinned on a GPU
     uint64_t bytes = 0;
@@ -302,23 +187,6 @@ void waitFor(std::condition_variable& cv, std::unique_lock<std::mutex>& l, Pred 
 {
     while (!pred())
         cv.wait_for(l, std::chrono::milliseconds(20));
-}
-
-/// Copy `src` (any of 1/3/4 channels) into a tile x tile buffer with `channels` channels,
-/// padding beyond the image by replicating the edge.
-void placeTile(const Image& src, int tile, int channels, uint8_t* dst)
-{
-    cv::Mat in(src.height, src.width, CV_8UC(src.channels),
-               const_cast<uint8_t*>(src.pixels.data()));
-    cv::Mat conv;
-    if (src.channels == channels)
-        conv = in;
-    else if (channels == 3)
-        cv::cvtColor(in, conv, src.channels == 1 ? cv::COLOR_GRAY2RGB : cv::COLOR_RGBA2RGB);
-    else
-        cv::cvtColor(in, conv, src.channels == 3 ? cv::COLOR_RGB2GRAY : cv::COLOR_RGBA2GRAY);
-    cv::Mat out(tile, tile, CV_8UC(channels), dst);
-    cv::copyMakeBorder(conv, out, 0, tile - src.height, 0, tile - src.width, cv::BORDER_REPLICATE);
 }
 
 } // namespace
@@ -582,19 +450,12 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     if (fs::exists(outPath, ec) && fs::equivalent(inPath, outPath, ec))
         return Status(ErrorCode::InvalidArgument,
                       "the output would overwrite the input: " + outPath);
-    auto opened = openSource(inPath, opt);
+    auto opened = detail::ScanSource::open(inPath, opt);
     if (!opened)
         return opened.status();
-    const Source src = std::move(*opened);
+    const detail::ScanSource src = std::move(*opened);
     const int W = src.width, H = src.height;
-    if (src.cache) {
-        // Neighbouring tiles and the next tile row reuse decoded blocks (tiles are read in
-        // raster order): keep a tile row of them plus a block row either side.
-        const TiledLevel& l0 = src.tiled->info().levels.at(0);
-        const uint64_t rowBytes = uint64_t(W) * uint64_t(std::max(1, src.channels));
-        src.cache->setBudget(size_t(
-            std::max<uint64_t>(opt.cacheBytes, uint64_t(tile + 2 * l0.blockHeight) * rowBytes)));
-    }
+    src.cacheTileRow(tile, opt.cacheBytes); // tiles are read in raster order
 
     TiledWriteOptions wo = opt.output;
     wo.pixelSizeXmm = src.pixelSizeXmm;
@@ -605,13 +466,9 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
         return created.status();
     std::unique_ptr<TiledTiffWriter> writer = std::move(*created);
 
-    const std::vector<int> xs = tileOrigins(W, tile, overlap), ys = tileOrigins(H, tile, overlap);
-    std::vector<TileRef> tiles;
-    tiles.reserve(xs.size() * ys.size());
-    for (size_t r = 0; r < ys.size(); ++r)
-        for (size_t c = 0; c < xs.size(); ++c)
-            tiles.push_back({int(c), int(r), xs[c], ys[r], std::min(tile, W - xs[c]),
-                             std::min(tile, H - ys[r])});
+    const detail::TileGrid grid = detail::TileGrid::make(W, H, tile, overlap);
+    const std::vector<int>&xs = grid.xs, &ys = grid.ys;
+    const std::vector<detail::TileRef>& tiles = grid.tiles;
     const int64_t nTiles = int64_t(tiles.size());
     const int64_t nBatches = (nTiles + batch - 1) / batch;
 
@@ -675,12 +532,12 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
             }
             const auto t0 = Clock::now();
             try {
-                const TileRef& t = tiles[size_t(i)];
+                const detail::TileRef& t = tiles[size_t(i)];
                 auto px = src.region(t.x, t.y, t.w, t.h);
                 if (!px)
                     stop.fail(px.status());
                 else
-                    placeTile(*px, tile, channels, dst);
+                    detail::placeTile(*px, tile, channels, dst);
             } catch (const std::bad_alloc&) {
                 stop.fail(Status(ErrorCode::OutOfMemory, "host memory exhausted reading tiles"));
             } catch (const std::exception& e) {
@@ -761,13 +618,14 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     Status deviceStatus = detail::guardTorchStep([&] {
         c10::InferenceMode guard;
         const auto fdev = torch::TensorOptions().dtype(torch::kFloat).device(device);
-        torch::Tensor wxAll, wyAll, invX, invY;
-        axisWeights(W, tile, overlap, opt.window, xs, wxAll, invX);
-        axisWeights(H, tile, overlap, opt.window, ys, wyAll, invY);
-        wxAll = wxAll.to(device);
-        wyAll = wyAll.to(device);
-        invX = invX.to(device);
-        invY = invY.to(device);
+        const detail::AxisWeights ax = detail::axisWeights(W, tile, overlap, opt.window, xs);
+        const detail::AxisWeights ay = detail::axisWeights(H, tile, overlap, opt.window, ys);
+        torch::Tensor wxAll =
+            torch::tensor(ax.windows, torch::kFloat).view({int64_t(xs.size()), -1}).to(device);
+        torch::Tensor wyAll =
+            torch::tensor(ay.windows, torch::kFloat).view({int64_t(ys.size()), -1}).to(device);
+        torch::Tensor invX = torch::tensor(ax.invSum, torch::kFloat).to(device);
+        torch::Tensor invY = torch::tensor(ay.invSum, torch::kFloat).to(device);
         torch::Tensor band = torch::zeros({tile, W}, fdev); // ring: row y in slot y % tile
         const uint64_t bandBytes = device.is_cpu() ? uint64_t(tile) * uint64_t(W) * 4 : 0;
         meter.add(bandBytes);
@@ -843,7 +701,7 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
             const auto wy = wyAll.index_select(0, torch::tensor(rowsIdx).to(device));
             m = m * wy.unsqueeze(2) * wx.unsqueeze(1);
             for (int64_t i = 0; i < count; ++i) {
-                const TileRef& t = tiles[size_t(first + i)];
+                const detail::TileRef& t = tiles[size_t(first + i)];
                 const torch::Tensor v = m[i];
                 const int s = t.y % tile;
                 const int h1 = std::min(t.h, tile - s);

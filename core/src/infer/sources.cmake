@@ -1,2 +1,5 @@
+list(APPEND FISURA_CORE_SOURCES
+    src/infer/blend.cpp
+    src/infer/scan_source.cpp)
 list(APPEND FISURA_CORE_TORCH_SOURCES
     src/infer/infer.cpp)
