@@ -31,7 +31,9 @@
 #include "fisura/sysinfo.h"
 #include "fisura/tiledimage.h"
 #include "models/model_impl.h"
+#include "pipeline_queues.h"
 #include "scan_source.h"
+#include "tile_reader.h"
 
 namespace fs = std::filesystem;
 
@@ -115,79 +117,9 @@ namespace
 {
 
 using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point t)
-{
-    return std::chrono::duration<double>(Clock::now() - t).count();
-}
-
-struct InBatch {
-    torch::Tensor pixels; // uint8 [batch, tile, tile, channels], pinned on a GPU
-    uint64_t bytes = 0;
-};
-
-struct OutRows {
-    int y0 = 0, rows = 0;
-    torch::Tensor bytes; // uint8 [rows, width] on the host
-    std::shared_ptr<detail::StreamMark> ready;
-    uint64_t size = 0;
-};
-
-/// Host memory the pipeline holds right now, and the most it ever held.
-class MemoryMeter
-{
-public:
-    void add(uint64_t b)
-    {
-        const uint64_t now = live_.fetch_add(b) + b;
-        uint64_t p = peak_.load();
-        while (now > p && !peak_.compare_exchange_weak(p, now)) {
-        }
-    }
-    void sub(uint64_t b) { live_.fetch_sub(b); }
-    uint64_t peak() const { return peak_.load(); }
-
-private:
-    std::atomic<uint64_t> live_{0}, peak_{0};
-};
-
-/// First error wins; every stage stops when one is set or the job is cancelled.
-class StopFlag
-{
-public:
-    explicit StopFlag(const CancelToken& c) : cancel_(c) {}
-    void fail(const Status& s)
-    {
-        std::lock_guard<std::mutex> l(mu_);
-        if (error_.isOk())
-            error_ = s;
-        failed_ = true;
-    }
-    bool stopped() const { return failed_.load() || cancel_.isCancelled(); }
-    Status status() const
-    {
-        std::lock_guard<std::mutex> l(mu_);
-        if (!error_.isOk())
-            return error_;
-        if (cancel_.isCancelled())
-            return Status(ErrorCode::Cancelled, "inference cancelled");
-        return Status::ok();
-    }
-
-private:
-    CancelToken cancel_;
-    mutable std::mutex mu_;
-    Status error_;
-    std::atomic<bool> failed_{false};
-};
-
-/// A condition wait that also notices a cancel nobody notified (the token is only a flag).
-template <class Pred>
-void waitFor(std::condition_variable& cv, std::unique_lock<std::mutex>& l, Pred pred)
-{
-    while (!pred())
-        cv.wait_for(l, std::chrono::milliseconds(20));
-}
+using detail::InBatch;
+using detail::OutRows;
+using detail::secondsSince;
 
 } // namespace
 
@@ -472,120 +404,34 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     const int64_t nTiles = int64_t(tiles.size());
     const int64_t nBatches = (nTiles + batch - 1) / batch;
 
-    StopFlag stop(cancel);
-    MemoryMeter meter;
-    const uint64_t batchBytes =
-        uint64_t(batch) * uint64_t(tile) * uint64_t(tile) * uint64_t(channels);
-
-    // ---- readers: tiles in raster order, all threads on the same few batches (neighbouring
-    // tiles share decoded input blocks through the cache), at most `prefetch` batches ahead of
-    // the device. A batch is ready when its last tile is in.
-    struct Filling {
-        InBatch batch;
-        int64_t remaining = 0;
-    };
-    std::mutex inMu;
-    std::condition_variable inCv;
-    std::map<int64_t, Filling> filling;
-    std::map<int64_t, InBatch> ready;
-    int64_t nextTile = 0, consumed = 0;
-    const int prefetch = std::max(1, opt.prefetchBatches);
-    const size_t tileBytes = size_t(tile) * size_t(tile) * size_t(channels);
-    std::atomic<int64_t> readNanos{0};
-    auto reader = [&] {
-        for (;;) {
-            int64_t i, b;
-            uint8_t* dst = nullptr;
-            {
-                std::unique_lock<std::mutex> l(inMu);
-                waitFor(inCv, l, [&] {
-                    return stop.stopped() || nextTile >= nTiles ||
-                           nextTile / batch < consumed + prefetch;
-                });
-                if (stop.stopped() || nextTile >= nTiles)
-                    return;
-                i = nextTile++;
-                b = i / batch;
-                auto it = filling.find(b);
-                if (it == filling.end()) {
-                    Filling f;
-                    f.remaining = std::min<int64_t>(batch, nTiles - b * batch);
-                    f.batch.bytes = batchBytes;
-                    try {
-                        f.batch.pixels = torch::empty({batch, tile, tile, channels},
-                                                      torch::TensorOptions()
-                                                          .dtype(torch::kUInt8)
-                                                          .pinned_memory(pol.pinnedMemory));
-                    } catch (const std::exception& e) {
-                        stop.fail(
-                            Status(ErrorCode::OutOfMemory,
-                                   std::string("no memory for a batch of tiles: ") + e.what()));
-                        return;
-                    }
-                    if (f.remaining < batch) // padding slots of the last batch
-                        f.batch.pixels.narrow(0, f.remaining, batch - f.remaining).zero_();
-                    meter.add(f.batch.bytes);
-                    it = filling.emplace(b, std::move(f)).first;
-                }
-                dst =
-                    it->second.batch.pixels.data_ptr<uint8_t>() + size_t(i - b * batch) * tileBytes;
-            }
-            const auto t0 = Clock::now();
-            try {
-                const detail::TileRef& t = tiles[size_t(i)];
-                auto px = src.region(t.x, t.y, t.w, t.h);
-                if (!px)
-                    stop.fail(px.status());
-                else
-                    detail::placeTile(*px, tile, channels, dst);
-            } catch (const std::bad_alloc&) {
-                stop.fail(Status(ErrorCode::OutOfMemory, "host memory exhausted reading tiles"));
-            } catch (const std::exception& e) {
-                stop.fail(Status(ErrorCode::Internal, std::string("reading tiles: ") + e.what()));
-            }
-            readNanos +=
-                std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
-            std::lock_guard<std::mutex> l(inMu);
-            auto it = filling.find(b);
-            if (--it->second.remaining == 0) {
-                ready.emplace(b, std::move(it->second.batch));
-                filling.erase(it);
-                inCv.notify_all();
-            }
-        }
-    };
+    detail::StopFlag stop(cancel);
+    detail::MemoryMeter meter;
+    detail::BatchQueue::Shape shape;
+    shape.tiles = nTiles;
+    shape.batch = batch;
+    shape.tile = tile;
+    shape.channels = channels;
+    shape.prefetch = std::max(1, opt.prefetchBatches);
+    shape.pinned = pol.pinnedMemory;
+    detail::BatchQueue batches(shape, stop, meter);
+    detail::TileReader readers(src, grid, batches, stop, channels);
 
     // ---- writer: waits for finished rows, compresses and appends them in order ----
-    std::mutex outMu;
-    std::condition_variable outCv;
-    std::deque<OutRows> outQueue;
-    bool producerDone = false;
     constexpr size_t kMaxOutQueue = 6;
     constexpr int kChunkRows = 64;
+    detail::RowQueue rowQueue(kMaxOutQueue, stop, meter);
     ProgressTracker tracker(progress, double(H) * 1.02); // the last 2 %: overviews
     auto writerLoop = [&] {
         for (;;) {
             OutRows o;
-            {
-                std::unique_lock<std::mutex> l(outMu);
-                waitFor(outCv, l,
-                        [&] { return !outQueue.empty() || producerDone || stop.stopped(); });
-                if (stop.stopped())
-                    return;
-                if (outQueue.empty())
-                    return; // producerDone
-                o = std::move(outQueue.front());
-                outQueue.pop_front();
-                outCv.notify_all();
-            }
+            if (!rowQueue.pop(o))
+                return;
             o.ready->wait();
             Image rows = Image::make(W, o.rows, 1);
             std::memcpy(rows.pixels.data(), o.bytes.data_ptr<uint8_t>(), rows.pixels.size());
-            o.bytes = torch::Tensor();
-            meter.sub(o.size);
+            rowQueue.release(o);
             if (Status s = writer->appendRows(rows); !s) {
-                stop.fail(s);
-                outCv.notify_all();
+                rowQueue.fail(s);
                 return;
             }
             const int done = o.y0 + o.rows;
@@ -597,22 +443,8 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     };
 
     double inputWait = 0, outputWait = 0;
-    std::vector<std::thread> readers;
-    const int nReaders = std::clamp(pol.loaderThreads, 1, 32);
-    for (int i = 0; i < nReaders; ++i)
-        readers.emplace_back(reader);
+    readers.start(std::clamp(pol.loaderThreads, 1, 32));
     std::thread writerThread(writerLoop);
-
-    auto wakeAll = [&] {
-        {
-            std::lock_guard<std::mutex> l(inMu);
-        }
-        inCv.notify_all();
-        {
-            std::lock_guard<std::mutex> l(outMu);
-        }
-        outCv.notify_all();
-    };
 
     // ---- device loop (this thread) ----
     Status deviceStatus = detail::guardTorchStep([&] {
@@ -655,16 +487,8 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
                 torch::TensorOptions().dtype(torch::kUInt8).pinned_memory(pol.pinnedMemory));
             o.bytes.copy_(u8, /*non_blocking=*/pol.pinnedMemory);
             o.ready = std::make_shared<detail::StreamMark>(device);
-            meter.add(o.size);
             emitted = end;
-            std::unique_lock<std::mutex> l(outMu);
-            const auto w0 = Clock::now();
-            waitFor(outCv, l, [&] { return outQueue.size() < kMaxOutQueue || stop.stopped(); });
-            outputWait += secondsSince(w0);
-            if (stop.stopped())
-                return;
-            outQueue.push_back(std::move(o));
-            outCv.notify_all();
+            rowQueue.push(std::move(o), outputWait);
         };
         auto emitRows = [&](int end) {
             while (emitted < end && !stop.stopped())
@@ -673,21 +497,10 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
 
         for (int64_t b = 0; b < nBatches && !stop.stopped(); ++b) {
             InBatch ib;
-            {
-                std::unique_lock<std::mutex> l(inMu);
-                const auto w0 = Clock::now();
-                waitFor(inCv, l, [&] { return stop.stopped() || ready.count(b) > 0; });
-                inputWait += secondsSince(w0);
-                if (stop.stopped())
-                    break;
-                ib = std::move(ready.at(b));
-                ready.erase(b);
-                consumed = b + 1;
-                inCv.notify_all();
-            }
+            if (!batches.take(b, ib, inputWait))
+                break;
             torch::Tensor x = copier.upload(ib.pixels);
-            ib.pixels = torch::Tensor();
-            meter.sub(ib.bytes);
+            batches.release(ib);
 
             const int64_t first = b * batch, count = std::min<int64_t>(batch, nTiles - first);
             torch::Tensor m = mapOf(x).narrow(0, 0, count).to(torch::kFloat);
@@ -730,19 +543,12 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     if (!deviceStatus)
         stop.fail(deviceStatus);
 
-    {
-        std::lock_guard<std::mutex> l(outMu);
-        producerDone = true;
-    }
-    wakeAll();
+    rowQueue.close();
+    batches.wake();
     writerThread.join();
-    {
-        std::lock_guard<std::mutex> l(inMu);
-        nextTile = nTiles; // readers still waiting for room: nothing left to claim
-    }
-    wakeAll();
-    for (auto& t : readers)
-        t.join();
+    batches.close(); // readers still waiting for room: nothing left to claim
+    rowQueue.wake();
+    readers.join();
 
     if (Status s = stop.status(); !s) {
         writer->abort();
@@ -777,7 +583,7 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     st.peakPipelineBytes = meter.peak();
     st.inputWaitSeconds = inputWait;
     st.outputWaitSeconds = outputWait;
-    st.readSeconds = double(readNanos.load()) / 1e9;
+    st.readSeconds = readers.busySeconds();
     st.finishSeconds = secondsSince(finishStart);
     st.prepareSeconds = prepareSeconds;
     st.peakRssBytes = peakResidentBytes();

@@ -2,4 +2,6 @@ list(APPEND FISURA_CORE_SOURCES
     src/infer/blend.cpp
     src/infer/scan_source.cpp)
 list(APPEND FISURA_CORE_TORCH_SOURCES
-    src/infer/infer.cpp)
+    src/infer/infer.cpp
+    src/infer/pipeline_queues.cpp
+    src/infer/tile_reader.cpp)
