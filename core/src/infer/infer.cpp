@@ -30,6 +30,7 @@
 #include "fisura/infer.h"
 #include "fisura/sysinfo.h"
 #include "fisura/tiledimage.h"
+#include "map_writer.h"
 #include "models/model_impl.h"
 #include "pipeline_queues.h"
 #include "scan_source.h"
@@ -421,30 +422,11 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     constexpr int kChunkRows = 64;
     detail::RowQueue rowQueue(kMaxOutQueue, stop, meter);
     ProgressTracker tracker(progress, double(H) * 1.02); // the last 2 %: overviews
-    auto writerLoop = [&] {
-        for (;;) {
-            OutRows o;
-            if (!rowQueue.pop(o))
-                return;
-            o.ready->wait();
-            Image rows = Image::make(W, o.rows, 1);
-            std::memcpy(rows.pixels.data(), o.bytes.data_ptr<uint8_t>(), rows.pixels.size());
-            rowQueue.release(o);
-            if (Status s = writer->appendRows(rows); !s) {
-                rowQueue.fail(s);
-                return;
-            }
-            const int done = o.y0 + o.rows;
-            const double mps = double(done) * W / 1e6 / std::max(1e-6, secondsSince(started));
-            char msg[96];
-            std::snprintf(msg, sizeof msg, "row %d/%d, %.1f MP/s", done, H, mps);
-            tracker.update(done, msg);
-        }
-    };
+    detail::MapWriter mapWriter(*writer, rowQueue, tracker, W, H, started);
 
     double inputWait = 0, outputWait = 0;
     readers.start(std::clamp(pol.loaderThreads, 1, 32));
-    std::thread writerThread(writerLoop);
+    mapWriter.start();
 
     // ---- device loop (this thread) ----
     Status deviceStatus = detail::guardTorchStep([&] {
@@ -545,7 +527,7 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
 
     rowQueue.close();
     batches.wake();
-    writerThread.join();
+    mapWriter.join();
     batches.close(); // readers still waiting for room: nothing left to claim
     rowQueue.wake();
     readers.join();

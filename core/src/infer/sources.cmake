@@ -3,5 +3,6 @@ list(APPEND FISURA_CORE_SOURCES
     src/infer/scan_source.cpp)
 list(APPEND FISURA_CORE_TORCH_SOURCES
     src/infer/infer.cpp
+    src/infer/map_writer.cpp
     src/infer/pipeline_queues.cpp
     src/infer/tile_reader.cpp)
