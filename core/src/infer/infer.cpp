@@ -1,35 +1,26 @@
-// Tiled inference: reader threads -> device (copy stream, network, blending) -> writer thread.
+// Tiled inference: the facade (create, run, timeNetworkOnly, JSON) and the orchestration of its
+// three stages, which run concurrently and meet at two bounded queues (pipeline_queues.h):
 //
-// Blending happens on the device: each tile's prediction is multiplied by its separable window
-// wx(x) * wy(y) and added into a band of `tile` rows kept as a ring (row y lives in slot
-// y % tile). Because the tiles form a product grid, the sum of the windows at (x, y) is
-// Sx(x) * Sy(y), so finished rows are normalised with two precomputed vectors. Once the last
-// tile of a tile row is added, every row above the next tile row is final: it is turned into
-// uint8 on the device and only those bytes travel back to the host, where the writer compresses
-// them. Memory is O(width x tile) on the device and O(prefetch x batch x tile^2) on the host,
-// whatever the image height. (Window blending as in nnU-Net / MONAI's sliding-window
-// inference; the product-grid normalisation avoids a full-size weight map.)
+//   TileReader (threads)  --BatchQueue-->  DeviceStage (this thread)  --RowQueue-->  MapWriter
+//   decode tiles in raster     pinned      upload, network, blend         uint8     stream rows
+//   order into batches        batches      into a ring of rows            rows      into the TIFF
+//
+// Memory is O(width x tile) on the device and O(prefetch x batch x tile^2) on the host, whatever
+// the image height. The split follows libvips' sink_disc, which keeps the reader, the per-thread
+// work and the ordered writer apart.
 #include "compat/torch_compat.h"
 
 #include <algorithm>
-#include <cmath>
-#include <condition_variable>
-#include <cstring>
-#include <deque>
 #include <filesystem>
 #include <fstream>
-#include <map>
-#include <mutex>
-#include <thread>
 
 #include <nlohmann/json.hpp>
 
-#include "blend.h"
 #include "device/copy_stream.h"
 #include "device/torch_step.h"
+#include "device_stage.h"
 #include "fisura/infer.h"
 #include "fisura/sysinfo.h"
-#include "fisura/tiledimage.h"
 #include "map_writer.h"
 #include "models/model_impl.h"
 #include "pipeline_queues.h"
@@ -118,9 +109,10 @@ namespace
 {
 
 using Clock = std::chrono::steady_clock;
-using detail::InBatch;
-using detail::OutRows;
 using detail::secondsSince;
+
+/// Blocks of finished rows waiting for the writer, at most.
+constexpr size_t kMaxOutQueue = 6;
 
 } // namespace
 
@@ -165,6 +157,11 @@ struct TiledInference::Impl {
 
     Result<InferStats> run(const std::string& in, const std::string& out, const CancelToken& cancel,
                            ProgressSink* progress);
+    /// The three stages over an open source, writing into `writer`; the StopFlag's status.
+    Status runStages(const detail::ScanSource& src, TiledTiffWriter& writer,
+                     const detail::TileGrid& grid, Clock::time_point started,
+                     const CancelToken& cancel, ProgressTracker& tracker, InferStats& stats);
+    detail::DeviceSetup deviceSetup();
 };
 
 namespace
@@ -400,139 +397,9 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     std::unique_ptr<TiledTiffWriter> writer = std::move(*created);
 
     const detail::TileGrid grid = detail::TileGrid::make(W, H, tile, overlap);
-    const std::vector<int>&xs = grid.xs, &ys = grid.ys;
-    const std::vector<detail::TileRef>& tiles = grid.tiles;
-    const int64_t nTiles = int64_t(tiles.size());
-    const int64_t nBatches = (nTiles + batch - 1) / batch;
-
-    detail::StopFlag stop(cancel);
-    detail::MemoryMeter meter;
-    detail::BatchQueue::Shape shape;
-    shape.tiles = nTiles;
-    shape.batch = batch;
-    shape.tile = tile;
-    shape.channels = channels;
-    shape.prefetch = std::max(1, opt.prefetchBatches);
-    shape.pinned = pol.pinnedMemory;
-    detail::BatchQueue batches(shape, stop, meter);
-    detail::TileReader readers(src, grid, batches, stop, channels);
-
-    // ---- writer: waits for finished rows, compresses and appends them in order ----
-    constexpr size_t kMaxOutQueue = 6;
-    constexpr int kChunkRows = 64;
-    detail::RowQueue rowQueue(kMaxOutQueue, stop, meter);
     ProgressTracker tracker(progress, double(H) * 1.02); // the last 2 %: overviews
-    detail::MapWriter mapWriter(*writer, rowQueue, tracker, W, H, started);
-
-    double inputWait = 0, outputWait = 0;
-    readers.start(std::clamp(pol.loaderThreads, 1, 32));
-    mapWriter.start();
-
-    // ---- device loop (this thread) ----
-    Status deviceStatus = detail::guardTorchStep([&] {
-        c10::InferenceMode guard;
-        const auto fdev = torch::TensorOptions().dtype(torch::kFloat).device(device);
-        const detail::AxisWeights ax = detail::axisWeights(W, tile, overlap, opt.window, xs);
-        const detail::AxisWeights ay = detail::axisWeights(H, tile, overlap, opt.window, ys);
-        torch::Tensor wxAll =
-            torch::tensor(ax.windows, torch::kFloat).view({int64_t(xs.size()), -1}).to(device);
-        torch::Tensor wyAll =
-            torch::tensor(ay.windows, torch::kFloat).view({int64_t(ys.size()), -1}).to(device);
-        torch::Tensor invX = torch::tensor(ax.invSum, torch::kFloat).to(device);
-        torch::Tensor invY = torch::tensor(ay.invSum, torch::kFloat).to(device);
-        torch::Tensor band = torch::zeros({tile, W}, fdev); // ring: row y in slot y % tile
-        const uint64_t bandBytes = device.is_cpu() ? uint64_t(tile) * uint64_t(W) * 4 : 0;
-        meter.add(bandBytes);
-        detail::CopyStream copier(device);
-        std::deque<std::shared_ptr<detail::StreamMark>> inFlight;
-        int emitted = 0;
-
-        // Finished rows go out in chunks of at most kChunkRows (small pinned blocks; the
-        // writer starts compressing early).
-        auto emitChunk = [&](int end) {
-            const int n = end - emitted;
-            std::vector<int64_t> slots(static_cast<size_t>(n));
-            for (int i = 0; i < n; ++i)
-                slots[size_t(i)] = (emitted + i) % tile;
-            const auto idx = torch::tensor(slots, torch::kLong).to(device);
-            torch::Tensor rows = band.index_select(0, idx);
-            rows.mul_(invY.narrow(0, emitted, n).unsqueeze(1)).mul_(invX.unsqueeze(0));
-            rows.mul_(scale).round_().clamp_(0, 255);
-            torch::Tensor u8 = rows.to(torch::kUInt8);
-            band.index_fill_(0, idx, 0.f);
-            OutRows o;
-            o.y0 = emitted;
-            o.rows = n;
-            o.size = uint64_t(n) * uint64_t(W);
-            o.bytes = torch::empty(
-                {n, W},
-                torch::TensorOptions().dtype(torch::kUInt8).pinned_memory(pol.pinnedMemory));
-            o.bytes.copy_(u8, /*non_blocking=*/pol.pinnedMemory);
-            o.ready = std::make_shared<detail::StreamMark>(device);
-            emitted = end;
-            rowQueue.push(std::move(o), outputWait);
-        };
-        auto emitRows = [&](int end) {
-            while (emitted < end && !stop.stopped())
-                emitChunk(std::min(end, emitted + kChunkRows));
-        };
-
-        for (int64_t b = 0; b < nBatches && !stop.stopped(); ++b) {
-            InBatch ib;
-            if (!batches.take(b, ib, inputWait))
-                break;
-            torch::Tensor x = copier.upload(ib.pixels);
-            batches.release(ib);
-
-            const int64_t first = b * batch, count = std::min<int64_t>(batch, nTiles - first);
-            torch::Tensor m = mapOf(x).narrow(0, 0, count).to(torch::kFloat);
-            // Windows of these tiles: wy[row] (x) wx[col].
-            std::vector<int64_t> cols(static_cast<size_t>(count)), rowsIdx(cols.size());
-            for (int64_t i = 0; i < count; ++i) {
-                cols[size_t(i)] = tiles[size_t(first + i)].col;
-                rowsIdx[size_t(i)] = tiles[size_t(first + i)].row;
-            }
-            const auto wx = wxAll.index_select(0, torch::tensor(cols).to(device));
-            const auto wy = wyAll.index_select(0, torch::tensor(rowsIdx).to(device));
-            m = m * wy.unsqueeze(2) * wx.unsqueeze(1);
-            for (int64_t i = 0; i < count; ++i) {
-                const detail::TileRef& t = tiles[size_t(first + i)];
-                const torch::Tensor v = m[i];
-                const int s = t.y % tile;
-                const int h1 = std::min(t.h, tile - s);
-                band.narrow(0, s, h1)
-                    .narrow(1, t.x, t.w)
-                    .add_(v.narrow(0, 0, h1).narrow(1, 0, t.w));
-                if (h1 < t.h)
-                    band.narrow(0, 0, t.h - h1)
-                        .narrow(1, t.x, t.w)
-                        .add_(v.narrow(0, h1, t.h - h1).narrow(1, 0, t.w));
-                if (t.col == int(xs.size()) - 1)
-                    emitRows(size_t(t.row) + 1 < ys.size() ? ys[size_t(t.row) + 1] : H);
-            }
-            // Keep the device at most two batches ahead of this thread, so a cancel is
-            // answered after the work already queued, not after minutes of it.
-            inFlight.push_back(std::make_shared<detail::StreamMark>(device));
-            if (inFlight.size() > 2) {
-                inFlight.front()->wait();
-                inFlight.pop_front();
-            }
-        }
-        for (auto& m : inFlight)
-            m->wait();
-        meter.sub(bandBytes);
-    });
-    if (!deviceStatus)
-        stop.fail(deviceStatus);
-
-    rowQueue.close();
-    batches.wake();
-    mapWriter.join();
-    batches.close(); // readers still waiting for room: nothing left to claim
-    rowQueue.wake();
-    readers.join();
-
-    if (Status s = stop.status(); !s) {
+    InferStats st;
+    if (Status s = runStages(src, *writer, grid, started, cancel, tracker, st); !s) {
         writer->abort();
         return s;
     }
@@ -550,7 +417,6 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     }
     tracker.finish("done");
 
-    InferStats st;
     st.input = inPath;
     st.output = outPath;
     st.width = W;
@@ -559,19 +425,73 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     st.tileSize = tile;
     st.overlap = overlap;
     st.batchSize = batch;
-    st.tiles = nTiles;
+    st.tiles = int64_t(grid.tiles.size());
     st.seconds = secondsSince(started);
     st.megapixelsPerSecond = double(W) * double(H) / 1e6 / std::max(1e-9, st.seconds);
-    st.peakPipelineBytes = meter.peak();
-    st.inputWaitSeconds = inputWait;
-    st.outputWaitSeconds = outputWait;
-    st.readSeconds = readers.busySeconds();
     st.finishSeconds = secondsSince(finishStart);
     st.prepareSeconds = prepareSeconds;
     st.peakRssBytes = peakResidentBytes();
     st.device = pol.useCuda ? "cuda:" + std::to_string(pol.deviceIndex) : "cpu";
     st.precision = precisionName(pol.precision);
     return st;
+}
+
+detail::DeviceSetup TiledInference::Impl::deviceSetup()
+{
+    detail::DeviceSetup ds;
+    ds.device = device;
+    ds.pinned = pol.pinnedMemory;
+    ds.scale = scale;
+    ds.batch = batch;
+    ds.overlap = overlap;
+    ds.window = opt.window;
+    ds.network = [this](const torch::Tensor& u8) { return mapOf(u8); };
+    return ds;
+}
+
+/// Readers and the writer on their own threads, the device stage on this one; then the
+/// shutdown in pipeline order. Fills the pipeline's share of `stats` (memory, waits, reads).
+Status TiledInference::Impl::runStages(const detail::ScanSource& src, TiledTiffWriter& writer,
+                                       const detail::TileGrid& grid, Clock::time_point started,
+                                       const CancelToken& cancel, ProgressTracker& tracker,
+                                       InferStats& stats)
+{
+    detail::StopFlag stop(cancel);
+    detail::MemoryMeter meter;
+    detail::BatchQueue::Shape shape;
+    shape.tiles = int64_t(grid.tiles.size());
+    shape.batch = batch;
+    shape.tile = tile;
+    shape.channels = channels;
+    shape.prefetch = std::max(1, opt.prefetchBatches);
+    shape.pinned = pol.pinnedMemory;
+    detail::BatchQueue batches(shape, stop, meter);
+    detail::RowQueue rows(kMaxOutQueue, stop, meter);
+
+    detail::TileReader readers(src, grid, batches, stop, channels);
+    detail::MapWriter mapWriter(writer, rows, tracker, grid.width, grid.height, started);
+    readers.start(std::clamp(pol.loaderThreads, 1, 32));
+    mapWriter.start();
+
+    const detail::DeviceSetup setup = deviceSetup();
+    detail::DeviceStage deviceStage(setup, grid, batches, rows, stop, meter);
+    if (Status s = deviceStage.run(); !s)
+        stop.fail(s);
+
+    // The writer drains what the device queued (or stops); then readers still waiting for room
+    // find nothing left to claim.
+    rows.close();
+    batches.wake();
+    mapWriter.join();
+    batches.close();
+    rows.wake();
+    readers.join();
+
+    stats.peakPipelineBytes = meter.peak();
+    stats.inputWaitSeconds = deviceStage.inputWaitSeconds();
+    stats.outputWaitSeconds = deviceStage.outputWaitSeconds();
+    stats.readSeconds = readers.busySeconds();
+    return stop.status();
 }
 
 Result<double> TiledInference::timeNetworkOnly(int64_t tiles, const CancelToken& cancel)
