@@ -155,6 +155,13 @@ struct TiledInference::Impl {
         return y;
     }
 
+    // create(), step by step.
+    Status chooseGeometry(const Model& model, const InferOptions& o);
+    void chooseExecution(const Model& model, const InferOptions& o);
+    Status placeModel(Model model);
+    Status chooseBatch(const InferOptions& o, const CancelToken& cancel, ProgressSink* progress);
+    Status warmUp();
+
     Result<InferStats> run(const std::string& in, const std::string& out, const CancelToken& cancel,
                            ProgressSink* progress);
     /// The three stages over an open source, writing into `writer`; the StopFlag's status.
@@ -238,96 +245,126 @@ Result<std::unique_ptr<TiledInference>> TiledInference::create(Model model, cons
     if (!model.impl() || (!model.impl()->net && !model.impl()->script))
         return Status(ErrorCode::InvalidArgument, "no model loaded");
     auto d = std::make_unique<Impl>();
+    if (Status s = d->chooseGeometry(model, o); !s)
+        return s;
+    d->chooseExecution(model, o);
+    if (Status s = d->placeModel(std::move(model)); !s)
+        return s;
+    if (Status s = d->chooseBatch(o, cancel, progress); !s)
+        return s;
+    if (Status s = d->warmUp(); !s)
+        return s;
+    d->prepareSeconds = secondsSince(prepareStart);
+    return std::unique_ptr<TiledInference>(new TiledInference(std::move(d)));
+}
+
+/// Map kind, tile, overlap, channels and scale from the model and the options, checked.
+Status TiledInference::Impl::chooseGeometry(const Model& model, const InferOptions& o)
+{
     const ModelInfo& info = model.info();
-    d->kind = mapKindFor(info.config.type);
-    d->tile = o.tileSize > 0 ? o.tileSize : defaultTile(info);
-    if (d->tile < 16 || d->tile > 4096)
+    kind = mapKindFor(info.config.type);
+    tile = o.tileSize > 0 ? o.tileSize : defaultTile(info);
+    if (tile < 16 || tile > 4096)
         return Status(ErrorCode::InvalidArgument, "tile size must be 16..4096 px");
-    if (info.config.type != ModelType::UNet && d->tile != info.config.inputSize)
+    if (info.config.type != ModelType::UNet && tile != info.config.inputSize)
         return Status(ErrorCode::InvalidArgument,
                       std::string("a ") + modelTypeName(info.config.type) + " takes tiles of " +
                           std::to_string(info.config.inputSize) + " px, its input size");
     if (info.config.type == ModelType::UNet && !model.isTorchScript()) {
         const int unit = 1 << std::max(0, info.config.depth);
-        if (d->tile % unit != 0)
+        if (tile % unit != 0)
             return Status(ErrorCode::InvalidArgument,
                           "this U-Net needs tiles that are a multiple of " + std::to_string(unit) +
                               " px");
     }
-    d->overlap = o.overlap >= 0 ? o.overlap : defaultOverlap(info, d->tile);
-    if (d->overlap > d->tile / 2)
+    overlap = o.overlap >= 0 ? o.overlap : defaultOverlap(info, tile);
+    if (overlap > tile / 2)
         return Status(ErrorCode::InvalidArgument, "overlap must be at most half the tile (" +
-                                                      std::to_string(d->tile / 2) + " px)");
-    d->channels = info.inputChannels;
-    if (int(info.mean.size()) != d->channels || int(info.std.size()) != d->channels)
+                                                      std::to_string(tile / 2) + " px)");
+    channels = info.inputChannels;
+    if (int(info.mean.size()) != channels || int(info.std.size()) != channels)
         return Status(ErrorCode::Corrupt, "model normalization does not match its channels");
-    d->positive = 1;
+    positive = 1;
     for (size_t i = 0; i < info.classNames.size(); ++i)
         if (info.classNames[i] == "cracked" || info.classNames[i] == "crack")
-            d->positive = int(i);
-    d->scale = d->kind == MapKind::Score ? float(128.0 / std::max(1e-12, info.threshold)) : 255.f;
-    d->opt = o;
+            positive = int(i);
+    scale = kind == MapKind::Score ? float(128.0 / std::max(1e-12, info.threshold)) : 255.f;
+    opt = o;
+    return Status::ok();
+}
 
+/// The execution policy for this model on this machine, with the user's overrides.
+void TiledInference::Impl::chooseExecution(const Model& model, const InferOptions& o)
+{
+    const ModelInfo& info = model.info();
     PolicyRequest req;
     req.kind = JobKind::Infer;
     req.model = modelTypeName(info.config.type);
-    req.inputSize = d->tile;
+    req.inputSize = tile;
     req.precision = o.precision;
     req.batchSize = o.batchSize;
     req.preferCpu = o.preferCpu;
-    d->pol = choosePolicy(queryMachine(), req);
+    pol = choosePolicy(queryMachine(), req);
     if (o.readerThreads > 0) {
-        d->pol.loaderThreads = o.readerThreads;
-        addChoice(d->pol, "loader_threads", std::to_string(o.readerThreads),
-                  "requested by the user", "user");
+        pol.loaderThreads = o.readerThreads;
+        addChoice(pol, "loader_threads", std::to_string(o.readerThreads), "requested by the user",
+                  "user");
     }
-    ExecutionPolicy& pol = d->pol;
     if (model.isTorchScript() && pol.channelsLast) {
         pol.channelsLast = false;
         addChoice(pol, "channels_last", "off", "imported TorchScript models keep their layout",
                   "nhwc_script");
     }
+}
+
+/// The model on the chosen device, in eval mode and layout, with its normalisation there too.
+Status TiledInference::Impl::placeModel(Model m)
+{
     try {
-        d->device = pol.useCuda ? torch::Device(torch::kCUDA, int8_t(pol.deviceIndex))
-                                : torch::Device(torch::kCPU);
-        d->amp = pol.useCuda && pol.precision != Precision::FP32;
-        d->ampType = pol.precision == Precision::FP16 ? at::kHalf : at::kBFloat16;
+        device = pol.useCuda ? torch::Device(torch::kCUDA, int8_t(pol.deviceIndex))
+                             : torch::Device(torch::kCPU);
+        amp = pol.useCuda && pol.precision != Precision::FP32;
+        ampType = pol.precision == Precision::FP16 ? at::kHalf : at::kBFloat16;
         if (pol.useCuda) {
             at::globalContext().setAllowTF32CuBLAS(pol.tf32);
             at::globalContext().setAllowTF32CuDNN(pol.tf32);
             at::globalContext().setBenchmarkCuDNN(pol.cudnnBenchmark);
         }
-        d->model = std::move(model);
-        d->model.impl()->to(d->device);
-        d->model.impl()->eval();
-        if (pol.channelsLast && d->model.impl()->net)
-            for (auto& p : d->model.impl()->net->parameters())
+        model = std::move(m);
+        model.impl()->to(device);
+        model.impl()->eval();
+        if (pol.channelsLast && model.impl()->net)
+            for (auto& p : model.impl()->net->parameters())
                 if (p.dim() == 4)
                     p.set_data(p.data().contiguous(at::MemoryFormat::ChannelsLast));
-        const auto fopt = torch::TensorOptions().dtype(torch::kFloat).device(d->device);
-        d->mean = torch::tensor(d->model.info().mean, fopt).view({1, -1, 1, 1});
-        d->stdv = torch::tensor(d->model.info().std, fopt).view({1, -1, 1, 1});
+        const auto fopt = torch::TensorOptions().dtype(torch::kFloat).device(device);
+        mean = torch::tensor(model.info().mean, fopt).view({1, -1, 1, 1});
+        stdv = torch::tensor(model.info().std, fopt).view({1, -1, 1, 1});
     } catch (const c10::Error& e) {
         return Status(ErrorCode::DeviceError, e.what_without_backtrace());
     }
+    return Status::ok();
+}
 
+/// The batch size: the user's, a small one on the CPU, or measured on the GPU.
+Status TiledInference::Impl::chooseBatch(const InferOptions& o, const CancelToken& cancel,
+                                         ProgressSink* progress)
+{
     if (o.batchSize > 0) {
-        d->batch = o.batchSize;
+        batch = o.batchSize;
     } else if (!pol.useCuda) {
         // One forward pass cannot be interrupted: keep it short so cancel answers at once.
-        d->batch = std::max(1, (512 * 512) / (d->tile * d->tile));
-        pol.batchSize = d->batch;
-        addChoice(pol, "batch_size", std::to_string(d->batch),
+        batch = std::max(1, (512 * 512) / (tile * tile));
+        pol.batchSize = batch;
+        addChoice(pol, "batch_size", std::to_string(batch),
                   "small CPU batches keep cancellation prompt", "batch_cpu_infer");
     } else {
-        Impl& di = *d;
         auto step = [&](int b) {
             return detail::guardTorchStep([&] {
                 c10::InferenceMode guard;
-                auto x =
-                    torch::randint(0, 256, {b, di.tile, di.tile, di.channels},
-                                   torch::TensorOptions().dtype(torch::kUInt8).device(di.device));
-                (void)di.mapOf(x);
+                auto x = torch::randint(0, 256, {b, tile, tile, channels},
+                                        torch::TensorOptions().dtype(torch::kUInt8).device(device));
+                (void)mapOf(x);
             });
         };
         BatchProbeOptions po;
@@ -335,7 +372,7 @@ Result<std::unique_ptr<TiledInference>> TiledInference::create(Model model, cons
         // Host memory holds a few batches (pinned, in power-of-two blocks): at most 32 MiB of
         // input pixels per batch. Larger batches add little once the device is busy, and
         // they count against the host memory bound.
-        const int64_t tileBytes = int64_t(d->tile) * d->tile * d->channels;
+        const int64_t tileBytes = int64_t(tile) * tile * channels;
         po.maxBatch = int(std::clamp<int64_t>((32ll << 20) / tileBytes, 1, 256));
         po.timedSteps = 2;
         const bool bench = pol.cudnnBenchmark; // autotuning every probed size costs minutes
@@ -346,24 +383,24 @@ Result<std::unique_ptr<TiledInference>> TiledInference::create(Model model, cons
             return Status(ErrorCode::Cancelled, "cancelled while measuring the batch size");
         if (probe)
             applyProbe(pol, *probe);
-        d->batch = pol.batchSize;
+        batch = pol.batchSize;
     }
-    pol.batchSize = d->batch;
-    // Warm-up at the real batch size, so one-time costs (cuDNN autotuning, TorchScript's
-    // profiling runs and fusion) belong to preparation, not to the first scan.
-    Impl& di = *d;
-    Status warm = detail::guardTorchStep([&] {
+    pol.batchSize = batch;
+    return Status::ok();
+}
+
+/// Warm-up at the real batch size, so one-time costs (cuDNN autotuning, TorchScript's
+/// profiling runs and fusion) belong to preparation, not to the first scan.
+Status TiledInference::Impl::warmUp()
+{
+    return detail::guardTorchStep([&] {
         c10::InferenceMode guard;
-        auto x = torch::randint(0, 256, {di.batch, di.tile, di.tile, di.channels},
-                                torch::TensorOptions().dtype(torch::kUInt8).device(di.device));
-        for (int i = 0; i < (di.model.isTorchScript() ? 3 : 1); ++i)
-            (void)di.mapOf(x);
-        detail::StreamMark(di.device).wait();
+        auto x = torch::randint(0, 256, {batch, tile, tile, channels},
+                                torch::TensorOptions().dtype(torch::kUInt8).device(device));
+        for (int i = 0; i < (model.isTorchScript() ? 3 : 1); ++i)
+            (void)mapOf(x);
+        detail::StreamMark(device).wait();
     });
-    if (!warm)
-        return warm;
-    d->prepareSeconds = secondsSince(prepareStart);
-    return std::unique_ptr<TiledInference>(new TiledInference(std::move(d)));
 }
 
 Result<InferStats> TiledInference::run(const std::string& in, const std::string& out,
