@@ -156,9 +156,10 @@ struct TiledInference::Impl {
     }
 
     // create(), step by step.
-    Status chooseGeometry(const Model& model, const InferOptions& o);
-    void chooseExecution(const Model& model, const InferOptions& o);
-    Status placeModel(Model model);
+    // (`m` is the model being prepared; it becomes the member `model` in placeModel().)
+    Status chooseGeometry(const Model& m, const InferOptions& o);
+    void chooseExecution(const Model& m, const InferOptions& o);
+    Status placeModel(Model m);
     Status chooseBatch(const InferOptions& o, const CancelToken& cancel, ProgressSink* progress);
     Status warmUp();
 
@@ -259,9 +260,9 @@ Result<std::unique_ptr<TiledInference>> TiledInference::create(Model model, cons
 }
 
 /// Map kind, tile, overlap, channels and scale from the model and the options, checked.
-Status TiledInference::Impl::chooseGeometry(const Model& model, const InferOptions& o)
+Status TiledInference::Impl::chooseGeometry(const Model& m, const InferOptions& o)
 {
-    const ModelInfo& info = model.info();
+    const ModelInfo& info = m.info();
     kind = mapKindFor(info.config.type);
     tile = o.tileSize > 0 ? o.tileSize : defaultTile(info);
     if (tile < 16 || tile > 4096)
@@ -270,7 +271,7 @@ Status TiledInference::Impl::chooseGeometry(const Model& model, const InferOptio
         return Status(ErrorCode::InvalidArgument,
                       std::string("a ") + modelTypeName(info.config.type) + " takes tiles of " +
                           std::to_string(info.config.inputSize) + " px, its input size");
-    if (info.config.type == ModelType::UNet && !model.isTorchScript()) {
+    if (info.config.type == ModelType::UNet && !m.isTorchScript()) {
         const int unit = 1 << std::max(0, info.config.depth);
         if (tile % unit != 0)
             return Status(ErrorCode::InvalidArgument,
@@ -294,9 +295,9 @@ Status TiledInference::Impl::chooseGeometry(const Model& model, const InferOptio
 }
 
 /// The execution policy for this model on this machine, with the user's overrides.
-void TiledInference::Impl::chooseExecution(const Model& model, const InferOptions& o)
+void TiledInference::Impl::chooseExecution(const Model& m, const InferOptions& o)
 {
-    const ModelInfo& info = model.info();
+    const ModelInfo& info = m.info();
     PolicyRequest req;
     req.kind = JobKind::Infer;
     req.model = modelTypeName(info.config.type);
@@ -310,7 +311,7 @@ void TiledInference::Impl::chooseExecution(const Model& model, const InferOption
         addChoice(pol, "loader_threads", std::to_string(o.readerThreads), "requested by the user",
                   "user");
     }
-    if (model.isTorchScript() && pol.channelsLast) {
+    if (m.isTorchScript() && pol.channelsLast) {
         pol.channelsLast = false;
         addChoice(pol, "channels_last", "off", "imported TorchScript models keep their layout",
                   "nhwc_script");
