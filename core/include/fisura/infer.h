@@ -3,9 +3,10 @@
 // A sliding window of tiles (size and overlap from the model, the user may override) runs the
 // model batch by batch; overlapping predictions are blended with smooth weights so no seams
 // appear. Reader threads decode tiles ahead of the device into (pinned) batches, the device
-// computes, and a writer thread blends finished rows and streams them into a tiled pyramidal
-// BigTIFF. Memory depends on the image width, the tile size and the batch size, never on the
-// image height. The output map always has the input's width and height:
+// computes and blends the predictions into a band of rows, and a writer thread streams the
+// finished rows into a tiled pyramidal BigTIFF. Memory depends on the image width, the tile size
+// and the batch size, never on the image height. The output map has the input's width and
+// height:
 //   segmentation (U-Net)  crack probability, 0..255 = 0..1
 //   classifier            patch-grid heatmap of the crack-class probability, 0..255 = 0..1
 //   autoencoder           reconstruction-error score, 128 = the model's threshold (255 = 2x)
@@ -59,8 +60,9 @@ struct InferStats {
     int64_t tiles = 0;
     double seconds = 0.0; ///< wall time of the whole job (reading, compute, writing)
     double megapixelsPerSecond = 0.0;
-    /// Largest memory the pipeline itself held at once: queued input batches, outputs waiting
-    /// to be blended and the blending band. Independent of the image height.
+    /// Largest host memory the pipeline itself held at once: input batches being filled or
+    /// waiting for the device, finished rows waiting for the writer and (on the CPU) the
+    /// blending band. Independent of the image height.
     uint64_t peakPipelineBytes = 0;
     uint64_t peakRssBytes = 0; ///< of the whole process so far (VmHWM), 0 when unknown
     /// Where the time went: the device thread waiting for decoded tiles, or for the writer;

@@ -1,37 +1,31 @@
-// Tiled inference: reader threads -> device (copy stream, network, blending) -> writer thread.
+// Tiled inference: the facade (create, run, timeNetworkOnly, JSON) and the orchestration of its
+// three stages, which run concurrently and meet at two bounded queues (pipeline_queues.h):
 //
-// Blending happens on the device: each tile's prediction is multiplied by its separable window
-// wx(x) * wy(y) and added into a band of `tile` rows kept as a ring (row y lives in slot
-// y % tile). Because the tiles form a product grid, the sum of the windows at (x, y) is
-// Sx(x) * Sy(y), so finished rows are normalised with two precomputed vectors. Once the last
-// tile of a tile row is added, every row above the next tile row is final: it is turned into
-// uint8 on the device and only those bytes travel back to the host, where the writer compresses
-// them. Memory is O(width x tile) on the device and O(prefetch x batch x tile^2) on the host,
-// whatever the image height. (Window blending as in nnU-Net / MONAI's sliding-window
-// inference; the product-grid normalisation avoids a full-size weight map.)
+//   TileReader (threads)  --BatchQueue-->  DeviceStage (this thread)  --RowQueue-->  MapWriter
+//   decode tiles in raster     pinned      upload, network, blend         uint8     stream rows
+//   order into batches        batches      into a ring of rows            rows      into the TIFF
+//
+// Memory is O(width x tile) on the device and O(prefetch x batch x tile^2) on the host, whatever
+// the image height. The split follows libvips' sink_disc, which keeps the reader, the per-thread
+// work and the ordered writer apart.
 #include "compat/torch_compat.h"
 
 #include <algorithm>
-#include <cmath>
-#include <condition_variable>
-#include <cstring>
-#include <deque>
 #include <filesystem>
 #include <fstream>
-#include <map>
-#include <mutex>
-#include <thread>
 
 #include <nlohmann/json.hpp>
-#include <opencv2/core.hpp>
-#include <opencv2/imgproc.hpp>
 
 #include "device/copy_stream.h"
 #include "device/torch_step.h"
+#include "device_stage.h"
 #include "fisura/infer.h"
 #include "fisura/sysinfo.h"
-#include "fisura/tiledimage.h"
+#include "map_writer.h"
 #include "models/model_impl.h"
+#include "pipeline_queues.h"
+#include "scan_source.h"
+#include "tile_reader.h"
 
 namespace fs = std::filesystem;
 
@@ -115,211 +109,10 @@ namespace
 {
 
 using Clock = std::chrono::steady_clock;
+using detail::secondsSince;
 
-double secondsSince(Clock::time_point t)
-{
-    return std::chrono::duration<double>(Clock::now() - t).count();
-}
-
-/// Where the pixels come from: a TiledImage, or a PNG/JPEG decoded whole.
-struct Source {
-    int width = 0, height = 0, channels = 0;
-    double pixelSizeXmm = 0, pixelSizeYmm = 0;
-    std::vector<TiffTag> geoTags;
-    std::shared_ptr<TiledImage> tiled;
-    std::shared_ptr<TileCache> cache;
-    Image flat;
-
-    Result<Image> region(int x, int y, int w, int h) const
-    {
-        if (tiled)
-            return tiled->readRegion(0, x, y, w, h);
-        Image out = Image::make(w, h, flat.channels);
-        const size_t rowBytes = size_t(w) * size_t(flat.channels);
-        for (int r = 0; r < h; ++r)
-            std::copy_n(flat.row(y + r) + size_t(x) * size_t(flat.channels), rowBytes, out.row(r));
-        return out;
-    }
-};
-
-bool looksLikeTiff(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    char magic[4] = {};
-    in.read(magic, 4);
-    return in && ((magic[0] == 'I' && magic[1] == 'I') || (magic[0] == 'M' && magic[1] == 'M'));
-}
-
-Result<Source> openSource(const std::string& path, const InferOptions& o)
-{
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec))
-        return Status(ErrorCode::NotFound, path + ": no such file");
-    Source s;
-    if (looksLikeTiff(path)) {
-        TiledOpenOptions to;
-        to.cache = std::make_shared<TileCache>(size_t(std::max<uint64_t>(o.cacheBytes, 16u << 20)));
-        to.maxHandles = 16;
-        auto opened = TiledImage::open(path, to);
-        if (!opened)
-            return opened.status();
-        s.tiled = *opened;
-        s.cache = to.cache;
-        const TiledImageInfo& i = s.tiled->info();
-        s.width = i.width;
-        s.height = i.height;
-        s.channels = i.channels;
-        s.pixelSizeXmm = i.pixelSizeXmm;
-        s.pixelSizeYmm = i.pixelSizeYmm;
-        s.geoTags = i.geoTags;
-        return s;
-    }
-    auto img = readImage(path, o.maxFlatPixels);
-    if (!img)
-        return img.status();
-    s.flat = std::move(*img);
-    s.width = s.flat.width;
-    s.height = s.flat.height;
-    s.channels = s.flat.channels;
-    return s;
-}
-
-/// One tile's window along one axis: `valid` weights (the rest of the tile lies outside the
-/// image); no ramp on a side that touches the image border.
-std::vector<float> axisWindow(int tile, int valid, int overlap, bool first, bool last,
-                              BlendWindow kind)
-{
-    std::vector<float> w(size_t(tile), 0.f);
-    constexpr double halfPi = 1.5707963267948966;
-    const double sigma = tile / 8.0, centre = (tile - 1) / 2.0;
-    for (int k = 0; k < valid; ++k) {
-        double v = 1.0;
-        if (kind == BlendWindow::Cosine) {
-            if (overlap > 0 && !first && k < overlap)
-                v *= std::pow(std::sin(halfPi * (k + 0.5) / overlap), 2);
-            if (overlap > 0 && !last && k >= tile - overlap)
-                v *= std::pow(std::sin(halfPi * (tile - k - 0.5) / overlap), 2);
-        } else {
-            const bool outer = (first && k < centre) || (last && k > centre);
-            if (!outer)
-                v = std::max(1e-4, std::exp(-(k - centre) * (k - centre) / (2 * sigma * sigma)));
-        }
-        w[size_t(k)] = float(v);
-    }
-    return w;
-}
-
-/// Per-tile windows [tiles, tile] and the reciprocal of their sum per position [length].
-void axisWeights(int length, int tile, int overlap, BlendWindow kind,
-                 const std::vector<int>& origins, torch::Tensor& windows, torch::Tensor& invSum)
-{
-    const int n = int(origins.size());
-    windows = torch::zeros({n, tile}, torch::kFloat);
-    std::vector<double> sum(size_t(length), 0.0);
-    auto wa = windows.accessor<float, 2>();
-    for (int i = 0; i < n; ++i) {
-        const int valid = std::min(tile, length - origins[size_t(i)]);
-        const auto w = axisWindow(tile, valid, overlap, i == 0, i == n - 1, kind);
-        for (int k = 0; k < valid; ++k) {
-            wa[i][k] = w[size_t(k)];
-            sum[size_t(origins[size_t(i)] + k)] += w[size_t(k)];
-        }
-    }
-    invSum = torch::empty({length}, torch::kFloat);
-    auto ia = invSum.accessor<float, 1>();
-    for (int x = 0; x < length; ++x)
-        ia[x] = sum[size_t(x)] > 0 ? float(1.0 / sum[size_t(x)]) : 0.f;
-}
-
-struct TileRef {
-    int col = 0, row = 0;
-    int x = 0, y = 0, w = 0, h = 0;
-};
-
-struct InBatch {
-    torch::Tensor pixels; // uint8 [batch, tile, tile, channels], pinned on a GPU
-    uint64_t bytes = 0;
-};
-
-struct OutRows {
-    int y0 = 0, rows = 0;
-    torch::Tensor bytes; // uint8 [rows, width] on the host
-    std::shared_ptr<detail::StreamMark> ready;
-    uint64_t size = 0;
-};
-
-/// Host memory the pipeline holds right now, and the most it ever held.
-class MemoryMeter
-{
-public:
-    void add(uint64_t b)
-    {
-        const uint64_t now = live_.fetch_add(b) + b;
-        uint64_t p = peak_.load();
-        while (now > p && !peak_.compare_exchange_weak(p, now)) {
-        }
-    }
-    void sub(uint64_t b) { live_.fetch_sub(b); }
-    uint64_t peak() const { return peak_.load(); }
-
-private:
-    std::atomic<uint64_t> live_{0}, peak_{0};
-};
-
-/// First error wins; every stage stops when one is set or the job is cancelled.
-class StopFlag
-{
-public:
-    explicit StopFlag(const CancelToken& c) : cancel_(c) {}
-    void fail(const Status& s)
-    {
-        std::lock_guard<std::mutex> l(mu_);
-        if (error_.isOk())
-            error_ = s;
-        failed_ = true;
-    }
-    bool stopped() const { return failed_.load() || cancel_.isCancelled(); }
-    Status status() const
-    {
-        std::lock_guard<std::mutex> l(mu_);
-        if (!error_.isOk())
-            return error_;
-        if (cancel_.isCancelled())
-            return Status(ErrorCode::Cancelled, "inference cancelled");
-        return Status::ok();
-    }
-
-private:
-    CancelToken cancel_;
-    mutable std::mutex mu_;
-    Status error_;
-    std::atomic<bool> failed_{false};
-};
-
-/// A condition wait that also notices a cancel nobody notified (the token is only a flag).
-template <class Pred>
-void waitFor(std::condition_variable& cv, std::unique_lock<std::mutex>& l, Pred pred)
-{
-    while (!pred())
-        cv.wait_for(l, std::chrono::milliseconds(20));
-}
-
-/// Copy `src` (any of 1/3/4 channels) into a tile x tile buffer with `channels` channels,
-/// padding beyond the image by replicating the edge.
-void placeTile(const Image& src, int tile, int channels, uint8_t* dst)
-{
-    cv::Mat in(src.height, src.width, CV_8UC(src.channels),
-               const_cast<uint8_t*>(src.pixels.data()));
-    cv::Mat conv;
-    if (src.channels == channels)
-        conv = in;
-    else if (channels == 3)
-        cv::cvtColor(in, conv, src.channels == 1 ? cv::COLOR_GRAY2RGB : cv::COLOR_RGBA2RGB);
-    else
-        cv::cvtColor(in, conv, src.channels == 3 ? cv::COLOR_RGB2GRAY : cv::COLOR_RGBA2GRAY);
-    cv::Mat out(tile, tile, CV_8UC(channels), dst);
-    cv::copyMakeBorder(conv, out, 0, tile - src.height, 0, tile - src.width, cv::BORDER_REPLICATE);
-}
+/// Blocks of finished rows waiting for the writer, at most.
+constexpr size_t kMaxOutQueue = 6;
 
 } // namespace
 
@@ -362,8 +155,21 @@ struct TiledInference::Impl {
         return y;
     }
 
+    // create(), step by step.
+    // (`m` is the model being prepared; it becomes the member `model` in placeModel().)
+    Status chooseGeometry(const Model& m, const InferOptions& o);
+    void chooseExecution(const Model& m, const InferOptions& o);
+    Status placeModel(Model m);
+    Status chooseBatch(const InferOptions& o, const CancelToken& cancel, ProgressSink* progress);
+    Status warmUp();
+
     Result<InferStats> run(const std::string& in, const std::string& out, const CancelToken& cancel,
                            ProgressSink* progress);
+    /// The three stages over an open source, writing into `writer`; the StopFlag's status.
+    Status runStages(const detail::ScanSource& src, TiledTiffWriter& writer,
+                     const detail::TileGrid& grid, Clock::time_point started,
+                     const CancelToken& cancel, ProgressTracker& tracker, InferStats& stats);
+    detail::DeviceSetup deviceSetup();
 };
 
 namespace
@@ -440,96 +246,126 @@ Result<std::unique_ptr<TiledInference>> TiledInference::create(Model model, cons
     if (!model.impl() || (!model.impl()->net && !model.impl()->script))
         return Status(ErrorCode::InvalidArgument, "no model loaded");
     auto d = std::make_unique<Impl>();
-    const ModelInfo& info = model.info();
-    d->kind = mapKindFor(info.config.type);
-    d->tile = o.tileSize > 0 ? o.tileSize : defaultTile(info);
-    if (d->tile < 16 || d->tile > 4096)
+    if (Status s = d->chooseGeometry(model, o); !s)
+        return s;
+    d->chooseExecution(model, o);
+    if (Status s = d->placeModel(std::move(model)); !s)
+        return s;
+    if (Status s = d->chooseBatch(o, cancel, progress); !s)
+        return s;
+    if (Status s = d->warmUp(); !s)
+        return s;
+    d->prepareSeconds = secondsSince(prepareStart);
+    return std::unique_ptr<TiledInference>(new TiledInference(std::move(d)));
+}
+
+/// Map kind, tile, overlap, channels and scale from the model and the options, checked.
+Status TiledInference::Impl::chooseGeometry(const Model& m, const InferOptions& o)
+{
+    const ModelInfo& info = m.info();
+    kind = mapKindFor(info.config.type);
+    tile = o.tileSize > 0 ? o.tileSize : defaultTile(info);
+    if (tile < 16 || tile > 4096)
         return Status(ErrorCode::InvalidArgument, "tile size must be 16..4096 px");
-    if (info.config.type != ModelType::UNet && d->tile != info.config.inputSize)
+    if (info.config.type != ModelType::UNet && tile != info.config.inputSize)
         return Status(ErrorCode::InvalidArgument,
                       std::string("a ") + modelTypeName(info.config.type) + " takes tiles of " +
                           std::to_string(info.config.inputSize) + " px, its input size");
-    if (info.config.type == ModelType::UNet && !model.isTorchScript()) {
+    if (info.config.type == ModelType::UNet && !m.isTorchScript()) {
         const int unit = 1 << std::max(0, info.config.depth);
-        if (d->tile % unit != 0)
+        if (tile % unit != 0)
             return Status(ErrorCode::InvalidArgument,
                           "this U-Net needs tiles that are a multiple of " + std::to_string(unit) +
                               " px");
     }
-    d->overlap = o.overlap >= 0 ? o.overlap : defaultOverlap(info, d->tile);
-    if (d->overlap > d->tile / 2)
+    overlap = o.overlap >= 0 ? o.overlap : defaultOverlap(info, tile);
+    if (overlap > tile / 2)
         return Status(ErrorCode::InvalidArgument, "overlap must be at most half the tile (" +
-                                                      std::to_string(d->tile / 2) + " px)");
-    d->channels = info.inputChannels;
-    if (int(info.mean.size()) != d->channels || int(info.std.size()) != d->channels)
+                                                      std::to_string(tile / 2) + " px)");
+    channels = info.inputChannels;
+    if (int(info.mean.size()) != channels || int(info.std.size()) != channels)
         return Status(ErrorCode::Corrupt, "model normalization does not match its channels");
-    d->positive = 1;
+    positive = 1;
     for (size_t i = 0; i < info.classNames.size(); ++i)
         if (info.classNames[i] == "cracked" || info.classNames[i] == "crack")
-            d->positive = int(i);
-    d->scale = d->kind == MapKind::Score ? float(128.0 / std::max(1e-12, info.threshold)) : 255.f;
-    d->opt = o;
+            positive = int(i);
+    scale = kind == MapKind::Score ? float(128.0 / std::max(1e-12, info.threshold)) : 255.f;
+    opt = o;
+    return Status::ok();
+}
 
+/// The execution policy for this model on this machine, with the user's overrides.
+void TiledInference::Impl::chooseExecution(const Model& m, const InferOptions& o)
+{
+    const ModelInfo& info = m.info();
     PolicyRequest req;
     req.kind = JobKind::Infer;
     req.model = modelTypeName(info.config.type);
-    req.inputSize = d->tile;
+    req.inputSize = tile;
     req.precision = o.precision;
     req.batchSize = o.batchSize;
     req.preferCpu = o.preferCpu;
-    d->pol = choosePolicy(queryMachine(), req);
+    pol = choosePolicy(queryMachine(), req);
     if (o.readerThreads > 0) {
-        d->pol.loaderThreads = o.readerThreads;
-        addChoice(d->pol, "loader_threads", std::to_string(o.readerThreads),
-                  "requested by the user", "user");
+        pol.loaderThreads = o.readerThreads;
+        addChoice(pol, "loader_threads", std::to_string(o.readerThreads), "requested by the user",
+                  "user");
     }
-    ExecutionPolicy& pol = d->pol;
-    if (model.isTorchScript() && pol.channelsLast) {
+    if (m.isTorchScript() && pol.channelsLast) {
         pol.channelsLast = false;
         addChoice(pol, "channels_last", "off", "imported TorchScript models keep their layout",
                   "nhwc_script");
     }
+}
+
+/// The model on the chosen device, in eval mode and layout, with its normalisation there too.
+Status TiledInference::Impl::placeModel(Model m)
+{
     try {
-        d->device = pol.useCuda ? torch::Device(torch::kCUDA, int8_t(pol.deviceIndex))
-                                : torch::Device(torch::kCPU);
-        d->amp = pol.useCuda && pol.precision != Precision::FP32;
-        d->ampType = pol.precision == Precision::FP16 ? at::kHalf : at::kBFloat16;
+        device = pol.useCuda ? torch::Device(torch::kCUDA, int8_t(pol.deviceIndex))
+                             : torch::Device(torch::kCPU);
+        amp = pol.useCuda && pol.precision != Precision::FP32;
+        ampType = pol.precision == Precision::FP16 ? at::kHalf : at::kBFloat16;
         if (pol.useCuda) {
             at::globalContext().setAllowTF32CuBLAS(pol.tf32);
             at::globalContext().setAllowTF32CuDNN(pol.tf32);
             at::globalContext().setBenchmarkCuDNN(pol.cudnnBenchmark);
         }
-        d->model = std::move(model);
-        d->model.impl()->to(d->device);
-        d->model.impl()->eval();
-        if (pol.channelsLast && d->model.impl()->net)
-            for (auto& p : d->model.impl()->net->parameters())
+        model = std::move(m);
+        model.impl()->to(device);
+        model.impl()->eval();
+        if (pol.channelsLast && model.impl()->net)
+            for (auto& p : model.impl()->net->parameters())
                 if (p.dim() == 4)
                     p.set_data(p.data().contiguous(at::MemoryFormat::ChannelsLast));
-        const auto fopt = torch::TensorOptions().dtype(torch::kFloat).device(d->device);
-        d->mean = torch::tensor(d->model.info().mean, fopt).view({1, -1, 1, 1});
-        d->stdv = torch::tensor(d->model.info().std, fopt).view({1, -1, 1, 1});
+        const auto fopt = torch::TensorOptions().dtype(torch::kFloat).device(device);
+        mean = torch::tensor(model.info().mean, fopt).view({1, -1, 1, 1});
+        stdv = torch::tensor(model.info().std, fopt).view({1, -1, 1, 1});
     } catch (const c10::Error& e) {
         return Status(ErrorCode::DeviceError, e.what_without_backtrace());
     }
+    return Status::ok();
+}
 
+/// The batch size: the user's, a small one on the CPU, or measured on the GPU.
+Status TiledInference::Impl::chooseBatch(const InferOptions& o, const CancelToken& cancel,
+                                         ProgressSink* progress)
+{
     if (o.batchSize > 0) {
-        d->batch = o.batchSize;
+        batch = o.batchSize;
     } else if (!pol.useCuda) {
         // One forward pass cannot be interrupted: keep it short so cancel answers at once.
-        d->batch = std::max(1, (512 * 512) / (d->tile * d->tile));
-        pol.batchSize = d->batch;
-        addChoice(pol, "batch_size", std::to_string(d->batch),
+        batch = std::max(1, (512 * 512) / (tile * tile));
+        pol.batchSize = batch;
+        addChoice(pol, "batch_size", std::to_string(batch),
                   "small CPU batches keep cancellation prompt", "batch_cpu_infer");
     } else {
-        Impl& di = *d;
         auto step = [&](int b) {
             return detail::guardTorchStep([&] {
                 c10::InferenceMode guard;
-                auto x =
-                    torch::randint(0, 256, {b, di.tile, di.tile, di.channels},
-                                   torch::TensorOptions().dtype(torch::kUInt8).device(di.device));
-                (void)di.mapOf(x);
+                auto x = torch::randint(0, 256, {b, tile, tile, channels},
+                                        torch::TensorOptions().dtype(torch::kUInt8).device(device));
+                (void)mapOf(x);
             });
         };
         BatchProbeOptions po;
@@ -537,7 +373,7 @@ Result<std::unique_ptr<TiledInference>> TiledInference::create(Model model, cons
         // Host memory holds a few batches (pinned, in power-of-two blocks): at most 32 MiB of
         // input pixels per batch. Larger batches add little once the device is busy, and
         // they count against the host memory bound.
-        const int64_t tileBytes = int64_t(d->tile) * d->tile * d->channels;
+        const int64_t tileBytes = int64_t(tile) * tile * channels;
         po.maxBatch = int(std::clamp<int64_t>((32ll << 20) / tileBytes, 1, 256));
         po.timedSteps = 2;
         const bool bench = pol.cudnnBenchmark; // autotuning every probed size costs minutes
@@ -548,24 +384,24 @@ Result<std::unique_ptr<TiledInference>> TiledInference::create(Model model, cons
             return Status(ErrorCode::Cancelled, "cancelled while measuring the batch size");
         if (probe)
             applyProbe(pol, *probe);
-        d->batch = pol.batchSize;
+        batch = pol.batchSize;
     }
-    pol.batchSize = d->batch;
-    // Warm-up at the real batch size, so one-time costs (cuDNN autotuning, TorchScript's
-    // profiling runs and fusion) belong to preparation, not to the first scan.
-    Impl& di = *d;
-    Status warm = detail::guardTorchStep([&] {
+    pol.batchSize = batch;
+    return Status::ok();
+}
+
+/// Warm-up at the real batch size, so one-time costs (cuDNN autotuning, TorchScript's
+/// profiling runs and fusion) belong to preparation, not to the first scan.
+Status TiledInference::Impl::warmUp()
+{
+    return detail::guardTorchStep([&] {
         c10::InferenceMode guard;
-        auto x = torch::randint(0, 256, {di.batch, di.tile, di.tile, di.channels},
-                                torch::TensorOptions().dtype(torch::kUInt8).device(di.device));
-        for (int i = 0; i < (di.model.isTorchScript() ? 3 : 1); ++i)
-            (void)di.mapOf(x);
-        detail::StreamMark(di.device).wait();
+        auto x = torch::randint(0, 256, {batch, tile, tile, channels},
+                                torch::TensorOptions().dtype(torch::kUInt8).device(device));
+        for (int i = 0; i < (model.isTorchScript() ? 3 : 1); ++i)
+            (void)mapOf(x);
+        detail::StreamMark(device).wait();
     });
-    if (!warm)
-        return warm;
-    d->prepareSeconds = secondsSince(prepareStart);
-    return std::unique_ptr<TiledInference>(new TiledInference(std::move(d)));
 }
 
 Result<InferStats> TiledInference::run(const std::string& in, const std::string& out,
@@ -582,19 +418,12 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     if (fs::exists(outPath, ec) && fs::equivalent(inPath, outPath, ec))
         return Status(ErrorCode::InvalidArgument,
                       "the output would overwrite the input: " + outPath);
-    auto opened = openSource(inPath, opt);
+    auto opened = detail::ScanSource::open(inPath, opt);
     if (!opened)
         return opened.status();
-    const Source src = std::move(*opened);
+    const detail::ScanSource src = std::move(*opened);
     const int W = src.width, H = src.height;
-    if (src.cache) {
-        // Neighbouring tiles and the next tile row reuse decoded blocks (tiles are read in
-        // raster order): keep a tile row of them plus a block row either side.
-        const TiledLevel& l0 = src.tiled->info().levels.at(0);
-        const uint64_t rowBytes = uint64_t(W) * uint64_t(std::max(1, src.channels));
-        src.cache->setBudget(size_t(
-            std::max<uint64_t>(opt.cacheBytes, uint64_t(tile + 2 * l0.blockHeight) * rowBytes)));
-    }
+    src.cacheTileRow(tile, opt.cacheBytes); // tiles are read in raster order
 
     TiledWriteOptions wo = opt.output;
     wo.pixelSizeXmm = src.pixelSizeXmm;
@@ -605,288 +434,10 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
         return created.status();
     std::unique_ptr<TiledTiffWriter> writer = std::move(*created);
 
-    const std::vector<int> xs = tileOrigins(W, tile, overlap), ys = tileOrigins(H, tile, overlap);
-    std::vector<TileRef> tiles;
-    tiles.reserve(xs.size() * ys.size());
-    for (size_t r = 0; r < ys.size(); ++r)
-        for (size_t c = 0; c < xs.size(); ++c)
-            tiles.push_back({int(c), int(r), xs[c], ys[r], std::min(tile, W - xs[c]),
-                             std::min(tile, H - ys[r])});
-    const int64_t nTiles = int64_t(tiles.size());
-    const int64_t nBatches = (nTiles + batch - 1) / batch;
-
-    StopFlag stop(cancel);
-    MemoryMeter meter;
-    const uint64_t batchBytes =
-        uint64_t(batch) * uint64_t(tile) * uint64_t(tile) * uint64_t(channels);
-
-    // ---- readers: tiles in raster order, all threads on the same few batches (neighbouring
-    // tiles share decoded input blocks through the cache), at most `prefetch` batches ahead of
-    // the device. A batch is ready when its last tile is in.
-    struct Filling {
-        InBatch batch;
-        int64_t remaining = 0;
-    };
-    std::mutex inMu;
-    std::condition_variable inCv;
-    std::map<int64_t, Filling> filling;
-    std::map<int64_t, InBatch> ready;
-    int64_t nextTile = 0, consumed = 0;
-    const int prefetch = std::max(1, opt.prefetchBatches);
-    const size_t tileBytes = size_t(tile) * size_t(tile) * size_t(channels);
-    std::atomic<int64_t> readNanos{0};
-    auto reader = [&] {
-        for (;;) {
-            int64_t i, b;
-            uint8_t* dst = nullptr;
-            {
-                std::unique_lock<std::mutex> l(inMu);
-                waitFor(inCv, l, [&] {
-                    return stop.stopped() || nextTile >= nTiles ||
-                           nextTile / batch < consumed + prefetch;
-                });
-                if (stop.stopped() || nextTile >= nTiles)
-                    return;
-                i = nextTile++;
-                b = i / batch;
-                auto it = filling.find(b);
-                if (it == filling.end()) {
-                    Filling f;
-                    f.remaining = std::min<int64_t>(batch, nTiles - b * batch);
-                    f.batch.bytes = batchBytes;
-                    try {
-                        f.batch.pixels = torch::empty({batch, tile, tile, channels},
-                                                      torch::TensorOptions()
-                                                          .dtype(torch::kUInt8)
-                                                          .pinned_memory(pol.pinnedMemory));
-                    } catch (const std::exception& e) {
-                        stop.fail(
-                            Status(ErrorCode::OutOfMemory,
-                                   std::string("no memory for a batch of tiles: ") + e.what()));
-                        return;
-                    }
-                    if (f.remaining < batch) // padding slots of the last batch
-                        f.batch.pixels.narrow(0, f.remaining, batch - f.remaining).zero_();
-                    meter.add(f.batch.bytes);
-                    it = filling.emplace(b, std::move(f)).first;
-                }
-                dst =
-                    it->second.batch.pixels.data_ptr<uint8_t>() + size_t(i - b * batch) * tileBytes;
-            }
-            const auto t0 = Clock::now();
-            try {
-                const TileRef& t = tiles[size_t(i)];
-                auto px = src.region(t.x, t.y, t.w, t.h);
-                if (!px)
-                    stop.fail(px.status());
-                else
-                    placeTile(*px, tile, channels, dst);
-            } catch (const std::bad_alloc&) {
-                stop.fail(Status(ErrorCode::OutOfMemory, "host memory exhausted reading tiles"));
-            } catch (const std::exception& e) {
-                stop.fail(Status(ErrorCode::Internal, std::string("reading tiles: ") + e.what()));
-            }
-            readNanos +=
-                std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
-            std::lock_guard<std::mutex> l(inMu);
-            auto it = filling.find(b);
-            if (--it->second.remaining == 0) {
-                ready.emplace(b, std::move(it->second.batch));
-                filling.erase(it);
-                inCv.notify_all();
-            }
-        }
-    };
-
-    // ---- writer: waits for finished rows, compresses and appends them in order ----
-    std::mutex outMu;
-    std::condition_variable outCv;
-    std::deque<OutRows> outQueue;
-    bool producerDone = false;
-    constexpr size_t kMaxOutQueue = 6;
-    constexpr int kChunkRows = 64;
+    const detail::TileGrid grid = detail::TileGrid::make(W, H, tile, overlap);
     ProgressTracker tracker(progress, double(H) * 1.02); // the last 2 %: overviews
-    auto writerLoop = [&] {
-        for (;;) {
-            OutRows o;
-            {
-                std::unique_lock<std::mutex> l(outMu);
-                waitFor(outCv, l,
-                        [&] { return !outQueue.empty() || producerDone || stop.stopped(); });
-                if (stop.stopped())
-                    return;
-                if (outQueue.empty())
-                    return; // producerDone
-                o = std::move(outQueue.front());
-                outQueue.pop_front();
-                outCv.notify_all();
-            }
-            o.ready->wait();
-            Image rows = Image::make(W, o.rows, 1);
-            std::memcpy(rows.pixels.data(), o.bytes.data_ptr<uint8_t>(), rows.pixels.size());
-            o.bytes = torch::Tensor();
-            meter.sub(o.size);
-            if (Status s = writer->appendRows(rows); !s) {
-                stop.fail(s);
-                outCv.notify_all();
-                return;
-            }
-            const int done = o.y0 + o.rows;
-            const double mps = double(done) * W / 1e6 / std::max(1e-6, secondsSince(started));
-            char msg[96];
-            std::snprintf(msg, sizeof msg, "row %d/%d, %.1f MP/s", done, H, mps);
-            tracker.update(done, msg);
-        }
-    };
-
-    double inputWait = 0, outputWait = 0;
-    std::vector<std::thread> readers;
-    const int nReaders = std::clamp(pol.loaderThreads, 1, 32);
-    for (int i = 0; i < nReaders; ++i)
-        readers.emplace_back(reader);
-    std::thread writerThread(writerLoop);
-
-    auto wakeAll = [&] {
-        {
-            std::lock_guard<std::mutex> l(inMu);
-        }
-        inCv.notify_all();
-        {
-            std::lock_guard<std::mutex> l(outMu);
-        }
-        outCv.notify_all();
-    };
-
-    // ---- device loop (this thread) ----
-    Status deviceStatus = detail::guardTorchStep([&] {
-        c10::InferenceMode guard;
-        const auto fdev = torch::TensorOptions().dtype(torch::kFloat).device(device);
-        torch::Tensor wxAll, wyAll, invX, invY;
-        axisWeights(W, tile, overlap, opt.window, xs, wxAll, invX);
-        axisWeights(H, tile, overlap, opt.window, ys, wyAll, invY);
-        wxAll = wxAll.to(device);
-        wyAll = wyAll.to(device);
-        invX = invX.to(device);
-        invY = invY.to(device);
-        torch::Tensor band = torch::zeros({tile, W}, fdev); // ring: row y in slot y % tile
-        const uint64_t bandBytes = device.is_cpu() ? uint64_t(tile) * uint64_t(W) * 4 : 0;
-        meter.add(bandBytes);
-        detail::CopyStream copier(device);
-        std::deque<std::shared_ptr<detail::StreamMark>> inFlight;
-        int emitted = 0;
-
-        // Finished rows go out in chunks of at most kChunkRows (small pinned blocks; the
-        // writer starts compressing early).
-        auto emitChunk = [&](int end) {
-            const int n = end - emitted;
-            std::vector<int64_t> slots(static_cast<size_t>(n));
-            for (int i = 0; i < n; ++i)
-                slots[size_t(i)] = (emitted + i) % tile;
-            const auto idx = torch::tensor(slots, torch::kLong).to(device);
-            torch::Tensor rows = band.index_select(0, idx);
-            rows.mul_(invY.narrow(0, emitted, n).unsqueeze(1)).mul_(invX.unsqueeze(0));
-            rows.mul_(scale).round_().clamp_(0, 255);
-            torch::Tensor u8 = rows.to(torch::kUInt8);
-            band.index_fill_(0, idx, 0.f);
-            OutRows o;
-            o.y0 = emitted;
-            o.rows = n;
-            o.size = uint64_t(n) * uint64_t(W);
-            o.bytes = torch::empty(
-                {n, W},
-                torch::TensorOptions().dtype(torch::kUInt8).pinned_memory(pol.pinnedMemory));
-            o.bytes.copy_(u8, /*non_blocking=*/pol.pinnedMemory);
-            o.ready = std::make_shared<detail::StreamMark>(device);
-            meter.add(o.size);
-            emitted = end;
-            std::unique_lock<std::mutex> l(outMu);
-            const auto w0 = Clock::now();
-            waitFor(outCv, l, [&] { return outQueue.size() < kMaxOutQueue || stop.stopped(); });
-            outputWait += secondsSince(w0);
-            if (stop.stopped())
-                return;
-            outQueue.push_back(std::move(o));
-            outCv.notify_all();
-        };
-        auto emitRows = [&](int end) {
-            while (emitted < end && !stop.stopped())
-                emitChunk(std::min(end, emitted + kChunkRows));
-        };
-
-        for (int64_t b = 0; b < nBatches && !stop.stopped(); ++b) {
-            InBatch ib;
-            {
-                std::unique_lock<std::mutex> l(inMu);
-                const auto w0 = Clock::now();
-                waitFor(inCv, l, [&] { return stop.stopped() || ready.count(b) > 0; });
-                inputWait += secondsSince(w0);
-                if (stop.stopped())
-                    break;
-                ib = std::move(ready.at(b));
-                ready.erase(b);
-                consumed = b + 1;
-                inCv.notify_all();
-            }
-            torch::Tensor x = copier.upload(ib.pixels);
-            ib.pixels = torch::Tensor();
-            meter.sub(ib.bytes);
-
-            const int64_t first = b * batch, count = std::min<int64_t>(batch, nTiles - first);
-            torch::Tensor m = mapOf(x).narrow(0, 0, count).to(torch::kFloat);
-            // Windows of these tiles: wy[row] (x) wx[col].
-            std::vector<int64_t> cols(static_cast<size_t>(count)), rowsIdx(cols.size());
-            for (int64_t i = 0; i < count; ++i) {
-                cols[size_t(i)] = tiles[size_t(first + i)].col;
-                rowsIdx[size_t(i)] = tiles[size_t(first + i)].row;
-            }
-            const auto wx = wxAll.index_select(0, torch::tensor(cols).to(device));
-            const auto wy = wyAll.index_select(0, torch::tensor(rowsIdx).to(device));
-            m = m * wy.unsqueeze(2) * wx.unsqueeze(1);
-            for (int64_t i = 0; i < count; ++i) {
-                const TileRef& t = tiles[size_t(first + i)];
-                const torch::Tensor v = m[i];
-                const int s = t.y % tile;
-                const int h1 = std::min(t.h, tile - s);
-                band.narrow(0, s, h1)
-                    .narrow(1, t.x, t.w)
-                    .add_(v.narrow(0, 0, h1).narrow(1, 0, t.w));
-                if (h1 < t.h)
-                    band.narrow(0, 0, t.h - h1)
-                        .narrow(1, t.x, t.w)
-                        .add_(v.narrow(0, h1, t.h - h1).narrow(1, 0, t.w));
-                if (t.col == int(xs.size()) - 1)
-                    emitRows(size_t(t.row) + 1 < ys.size() ? ys[size_t(t.row) + 1] : H);
-            }
-            // Keep the device at most two batches ahead of this thread, so a cancel is
-            // answered after the work already queued, not after minutes of it.
-            inFlight.push_back(std::make_shared<detail::StreamMark>(device));
-            if (inFlight.size() > 2) {
-                inFlight.front()->wait();
-                inFlight.pop_front();
-            }
-        }
-        for (auto& m : inFlight)
-            m->wait();
-        meter.sub(bandBytes);
-    });
-    if (!deviceStatus)
-        stop.fail(deviceStatus);
-
-    {
-        std::lock_guard<std::mutex> l(outMu);
-        producerDone = true;
-    }
-    wakeAll();
-    writerThread.join();
-    {
-        std::lock_guard<std::mutex> l(inMu);
-        nextTile = nTiles; // readers still waiting for room: nothing left to claim
-    }
-    wakeAll();
-    for (auto& t : readers)
-        t.join();
-
-    if (Status s = stop.status(); !s) {
+    InferStats st;
+    if (Status s = runStages(src, *writer, grid, started, cancel, tracker, st); !s) {
         writer->abort();
         return s;
     }
@@ -904,7 +455,6 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     }
     tracker.finish("done");
 
-    InferStats st;
     st.input = inPath;
     st.output = outPath;
     st.width = W;
@@ -913,19 +463,73 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     st.tileSize = tile;
     st.overlap = overlap;
     st.batchSize = batch;
-    st.tiles = nTiles;
+    st.tiles = int64_t(grid.tiles.size());
     st.seconds = secondsSince(started);
     st.megapixelsPerSecond = double(W) * double(H) / 1e6 / std::max(1e-9, st.seconds);
-    st.peakPipelineBytes = meter.peak();
-    st.inputWaitSeconds = inputWait;
-    st.outputWaitSeconds = outputWait;
-    st.readSeconds = double(readNanos.load()) / 1e9;
     st.finishSeconds = secondsSince(finishStart);
     st.prepareSeconds = prepareSeconds;
     st.peakRssBytes = peakResidentBytes();
     st.device = pol.useCuda ? "cuda:" + std::to_string(pol.deviceIndex) : "cpu";
     st.precision = precisionName(pol.precision);
     return st;
+}
+
+detail::DeviceSetup TiledInference::Impl::deviceSetup()
+{
+    detail::DeviceSetup ds;
+    ds.device = device;
+    ds.pinned = pol.pinnedMemory;
+    ds.scale = scale;
+    ds.batch = batch;
+    ds.overlap = overlap;
+    ds.window = opt.window;
+    ds.network = [this](const torch::Tensor& u8) { return mapOf(u8); };
+    return ds;
+}
+
+/// Readers and the writer on their own threads, the device stage on this one; then the
+/// shutdown in pipeline order. Fills the pipeline's share of `stats` (memory, waits, reads).
+Status TiledInference::Impl::runStages(const detail::ScanSource& src, TiledTiffWriter& writer,
+                                       const detail::TileGrid& grid, Clock::time_point started,
+                                       const CancelToken& cancel, ProgressTracker& tracker,
+                                       InferStats& stats)
+{
+    detail::StopFlag stop(cancel);
+    detail::MemoryMeter meter;
+    detail::BatchQueue::Shape shape;
+    shape.tiles = int64_t(grid.tiles.size());
+    shape.batch = batch;
+    shape.tile = tile;
+    shape.channels = channels;
+    shape.prefetch = std::max(1, opt.prefetchBatches);
+    shape.pinned = pol.pinnedMemory;
+    detail::BatchQueue batches(shape, stop, meter);
+    detail::RowQueue rows(kMaxOutQueue, stop, meter);
+
+    detail::TileReader readers(src, grid, batches, stop, channels);
+    detail::MapWriter mapWriter(writer, rows, tracker, grid.width, grid.height, started);
+    readers.start(std::clamp(pol.loaderThreads, 1, 32));
+    mapWriter.start();
+
+    const detail::DeviceSetup setup = deviceSetup();
+    detail::DeviceStage deviceStage(setup, grid, batches, rows, stop, meter);
+    if (Status s = deviceStage.run(); !s)
+        stop.fail(s);
+
+    // The writer drains what the device queued (or stops); then readers still waiting for room
+    // find nothing left to claim.
+    rows.close();
+    batches.wake();
+    mapWriter.join();
+    batches.close();
+    rows.wake();
+    readers.join();
+
+    stats.peakPipelineBytes = meter.peak();
+    stats.inputWaitSeconds = deviceStage.inputWaitSeconds();
+    stats.outputWaitSeconds = deviceStage.outputWaitSeconds();
+    stats.readSeconds = readers.busySeconds();
+    return stop.status();
 }
 
 Result<double> TiledInference::timeNetworkOnly(int64_t tiles, const CancelToken& cancel)

@@ -1,2 +1,9 @@
+list(APPEND FISURA_CORE_SOURCES
+    src/infer/blend.cpp
+    src/infer/scan_source.cpp)
 list(APPEND FISURA_CORE_TORCH_SOURCES
-    src/infer/infer.cpp)
+    src/infer/device_stage.cpp
+    src/infer/infer.cpp
+    src/infer/map_writer.cpp
+    src/infer/pipeline_queues.cpp
+    src/infer/tile_reader.cpp)

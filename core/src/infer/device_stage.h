@@ -1,0 +1,59 @@
+// Device stage of a tiled inference (LibTorch side; include after compat/torch_compat.h): takes
+// the batches of a BatchQueue in order, uploads each on a side copy stream, runs the network,
+// blends the tiles' predictions into a ring of rows on the device and queues every row that is
+// final as uint8 on the RowQueue.
+//
+// The ring is a band of `tile` rows (row y lives in slot y % tile). Once the last tile of a tile
+// row is added, every row above the next tile row is final: it is normalised with the per-axis
+// window sums (blend.h), turned into bytes on the device, and only those bytes travel back to
+// the host. Device memory is O(width x tile), whatever the image height.
+#pragma once
+
+#include <functional>
+
+#include "blend.h"
+#include "pipeline_queues.h"
+
+namespace fisura::detail
+{
+
+struct DeviceSetup {
+    torch::Device device{torch::kCPU};
+    bool pinned = false; ///< host buffers are page-locked: downloads may be asynchronous
+    float scale = 255.f; ///< map value -> byte
+    int batch = 1;
+    int overlap = 0;
+    BlendWindow window = BlendWindow::Cosine;
+    /// uint8 NHWC tiles on the device -> per-pixel map [n, tile, tile].
+    std::function<torch::Tensor(const torch::Tensor&)> network;
+};
+
+class DeviceStage
+{
+public:
+    /// Every argument must outlive run().
+    DeviceStage(const DeviceSetup& setup, const TileGrid& grid, BatchQueue& in, RowQueue& out,
+                StopFlag& stop, MemoryMeter& meter);
+
+    /// Runs on the calling thread until every batch is blended and its rows queued, or the
+    /// pipeline stopped. A LibTorch error (device out of memory, ...) comes back as a Status;
+    /// the caller sets the StopFlag with it.
+    Status run();
+
+    /// Time this stage waited for decoded batches, and for room in the row queue.
+    double inputWaitSeconds() const { return inputWait_; }
+    double outputWaitSeconds() const { return outputWait_; }
+
+private:
+    void runBatches();
+
+    const DeviceSetup& setup_;
+    const TileGrid& grid_;
+    BatchQueue& in_;
+    RowQueue& out_;
+    StopFlag& stop_;
+    MemoryMeter& meter_;
+    double inputWait_ = 0, outputWait_ = 0;
+};
+
+} // namespace fisura::detail

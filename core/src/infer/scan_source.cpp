@@ -1,0 +1,99 @@
+// The pixels a tiled inference reads; see scan_source.h.
+#include "scan_source.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+
+namespace fs = std::filesystem;
+
+namespace fisura::detail
+{
+
+namespace
+{
+
+bool looksLikeTiff(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    char magic[4] = {};
+    in.read(magic, 4);
+    return in && ((magic[0] == 'I' && magic[1] == 'I') || (magic[0] == 'M' && magic[1] == 'M'));
+}
+
+} // namespace
+
+Result<ScanSource> ScanSource::open(const std::string& path, const InferOptions& o)
+{
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec))
+        return Status(ErrorCode::NotFound, path + ": no such file");
+    ScanSource s;
+    if (looksLikeTiff(path)) {
+        TiledOpenOptions to;
+        to.cache = std::make_shared<TileCache>(size_t(std::max<uint64_t>(o.cacheBytes, 16u << 20)));
+        to.maxHandles = 16;
+        auto opened = TiledImage::open(path, to);
+        if (!opened)
+            return opened.status();
+        s.tiled = *opened;
+        s.cache = to.cache;
+        const TiledImageInfo& i = s.tiled->info();
+        s.width = i.width;
+        s.height = i.height;
+        s.channels = i.channels;
+        s.pixelSizeXmm = i.pixelSizeXmm;
+        s.pixelSizeYmm = i.pixelSizeYmm;
+        s.geoTags = i.geoTags;
+        return s;
+    }
+    auto img = readImage(path, o.maxFlatPixels);
+    if (!img)
+        return img.status();
+    s.flat = std::move(*img);
+    s.width = s.flat.width;
+    s.height = s.flat.height;
+    s.channels = s.flat.channels;
+    return s;
+}
+
+void ScanSource::cacheTileRow(int tile, uint64_t cacheBytes) const
+{
+    if (!cache)
+        return;
+    const TiledLevel& l0 = tiled->info().levels.at(0);
+    const uint64_t rowBytes = uint64_t(width) * uint64_t(std::max(1, channels));
+    cache->setBudget(
+        size_t(std::max<uint64_t>(cacheBytes, uint64_t(tile + 2 * l0.blockHeight) * rowBytes)));
+}
+
+Result<Image> ScanSource::region(int x, int y, int w, int h) const
+{
+    if (tiled)
+        return tiled->readRegion(0, x, y, w, h);
+    Image out = Image::make(w, h, flat.channels);
+    const size_t rowBytes = size_t(w) * size_t(flat.channels);
+    for (int r = 0; r < h; ++r)
+        std::copy_n(flat.row(y + r) + size_t(x) * size_t(flat.channels), rowBytes, out.row(r));
+    return out;
+}
+
+void placeTile(const Image& src, int tile, int channels, uint8_t* dst)
+{
+    cv::Mat in(src.height, src.width, CV_8UC(src.channels),
+               const_cast<uint8_t*>(src.pixels.data()));
+    cv::Mat conv;
+    if (src.channels == channels)
+        conv = in;
+    else if (channels == 3)
+        cv::cvtColor(in, conv, src.channels == 1 ? cv::COLOR_GRAY2RGB : cv::COLOR_RGBA2RGB);
+    else
+        cv::cvtColor(in, conv, src.channels == 3 ? cv::COLOR_RGB2GRAY : cv::COLOR_RGBA2GRAY);
+    cv::Mat out(tile, tile, CV_8UC(channels), dst);
+    cv::copyMakeBorder(conv, out, 0, tile - src.height, 0, tile - src.width, cv::BORDER_REPLICATE);
+}
+
+} // namespace fisura::detail

@@ -1,0 +1,56 @@
+// Reader stage of a tiled inference; see tile_reader.h.
+#include "tile_reader.h"
+
+#include <new>
+#include <string>
+
+namespace fisura::detail
+{
+
+TileReader::TileReader(const ScanSource& source, const TileGrid& grid, BatchQueue& queue,
+                       StopFlag& stop, int channels)
+    : source_(source), grid_(grid), queue_(queue), stop_(stop), channels_(channels)
+{
+}
+
+void TileReader::start(int threads)
+{
+    for (int i = 0; i < threads; ++i)
+        threads_.emplace_back([this] { loop(); });
+}
+
+void TileReader::join()
+{
+    for (auto& t : threads_)
+        t.join();
+    threads_.clear();
+}
+
+void TileReader::loop()
+{
+    TileSlot slot;
+    while (queue_.claimTile(slot)) {
+        const auto t0 = PipelineClock::now();
+        readTile(grid_.tiles[size_t(slot.index)], slot.pixels);
+        busyNanos_ +=
+            std::chrono::duration_cast<std::chrono::nanoseconds>(PipelineClock::now() - t0).count();
+        queue_.tileFilled(slot); // also after a failure: the batch must not wait for it forever
+    }
+}
+
+void TileReader::readTile(const TileRef& t, uint8_t* dst)
+{
+    try {
+        auto px = source_.region(t.x, t.y, t.w, t.h);
+        if (!px)
+            stop_.fail(px.status());
+        else
+            placeTile(*px, grid_.tile, channels_, dst);
+    } catch (const std::bad_alloc&) {
+        stop_.fail(Status(ErrorCode::OutOfMemory, "host memory exhausted reading tiles"));
+    } catch (const std::exception& e) {
+        stop_.fail(Status(ErrorCode::Internal, std::string("reading tiles: ") + e.what()));
+    }
+}
+
+} // namespace fisura::detail
