@@ -60,6 +60,23 @@
     </message>
 </context>
 <context>
+    <name>fisura::ui::MeasurePanel</name>
+    <message numerus="yes">
+        <source>Measured %n crack(s).</source>
+        <translation>
+            <numerusform>Measured %n crack.</numerusform>
+            <numerusform>Measured %n cracks.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n crack(s)</source>
+        <translation>
+            <numerusform>%n crack</numerusform>
+            <numerusform>%n cracks</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>fisura::ui::ModelFactsWidget</name>
     <message numerus="yes">
         <source>%1 × %1 px, %n channel(s)</source>

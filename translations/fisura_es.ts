@@ -304,6 +304,61 @@
     </message>
 </context>
 <context>
+    <name>fisura::app::ReportMode</name>
+    <message>
+        <source>Write the PDF inspection report of --map to &lt;file&gt; without opening a window.</source>
+        <translation>Escribe el informe de inspección PDF de --map en &lt;file&gt; sin abrir ninguna ventana.</translation>
+    </message>
+    <message>
+        <source>Map (or mask) to measure for the report.</source>
+        <translation>Mapa (o máscara) que medir para el informe.</translation>
+    </message>
+    <message>
+        <source>The scan the map belongs to (overview, pixel size).</source>
+        <translation>La imagen a la que pertenece el mapa (vista general, tamaño de píxel).</translation>
+    </message>
+    <message>
+        <source>Pixel size in mm (default: the files' tags).</source>
+        <translation>Tamaño de píxel en mm (por defecto: las etiquetas de los archivos).</translation>
+    </message>
+    <message>
+        <source>Map values from this one on are crack (1-255).</source>
+        <translation>Los valores del mapa desde este son fisura (1-255).</translation>
+    </message>
+    <message>
+        <source>Report language: es or en.</source>
+        <translation>Idioma del informe: es o en.</translation>
+    </message>
+    <message>
+        <source>Name of the model that made the map, for the report.</source>
+        <translation>Nombre del modelo que generó el mapa, para el informe.</translation>
+    </message>
+    <message>
+        <source>Upper limits of the width classes in mm, comma-separated (default 0.1,0.3,1).</source>
+        <translation>Límites superiores de las clases de anchura en mm, separados por comas (por defecto 0.1,0.3,1).</translation>
+    </message>
+    <message>
+        <source>--lang must be es or en.</source>
+        <translation>--lang debe ser es o en.</translation>
+    </message>
+    <message>
+        <source>--report-pdf needs --map.</source>
+        <translation>--report-pdf necesita --map.</translation>
+    </message>
+    <message>
+        <source>--threshold must be a whole number from 1 to 255.</source>
+        <translation>--threshold debe ser un número entero de 1 a 255.</translation>
+    </message>
+    <message>
+        <source>--pixel-size must be a positive number of millimetres.</source>
+        <translation>--pixel-size debe ser un número positivo de milímetros.</translation>
+    </message>
+    <message>
+        <source>--class-limits must be three rising numbers of millimetres.</source>
+        <translation>--class-limits deben ser tres números crecientes de milímetros.</translation>
+    </message>
+</context>
+<context>
     <name>fisura::ui::AdvancedOptionsWidget</name>
     <message>
         <source>Advanced</source>
@@ -628,6 +683,96 @@
     <message>
         <source>%1 px</source>
         <translation>%1 px</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::CrackTable</name>
+    <message>
+        <source>All</source>
+        <translation>Todas</translation>
+    </message>
+    <message>
+        <source>Class</source>
+        <translation>Clase</translation>
+    </message>
+    <message>
+        <source>Length ≥ (mm)</source>
+        <translation>Longitud ≥ (mm)</translation>
+    </message>
+    <message>
+        <source>Length ≥ (px)</source>
+        <translation>Longitud ≥ (px)</translation>
+    </message>
+    <message>
+        <source>Width ≥ (mm)</source>
+        <translation>Anchura ≥ (mm)</translation>
+    </message>
+    <message>
+        <source>Width ≥ (px)</source>
+        <translation>Anchura ≥ (px)</translation>
+    </message>
+    <message>
+        <source>Hide cracks shorter than this</source>
+        <translation>Ocultar las fisuras más cortas</translation>
+    </message>
+    <message>
+        <source>Hide cracks narrower than this (median width)</source>
+        <translation>Ocultar las fisuras más estrechas (anchura mediana)</translation>
+    </message>
+    <message>
+        <source>%1 of %2 cracks</source>
+        <translation>%1 de %2 fisuras</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::CrackTableModel</name>
+    <message>
+        <source>mm</source>
+        <translation>mm</translation>
+    </message>
+    <message>
+        <source>px</source>
+        <translation>px</translation>
+    </message>
+    <message>
+        <source>No.</source>
+        <translation>N.º</translation>
+    </message>
+    <message>
+        <source>Class</source>
+        <translation>Clase</translation>
+    </message>
+    <message>
+        <source>Length (%1)</source>
+        <translation>Longitud (%1)</translation>
+    </message>
+    <message>
+        <source>Width (%1)</source>
+        <translation>Anchura (%1)</translation>
+    </message>
+    <message>
+        <source>Max. width (%1)</source>
+        <translation>Anchura máx. (%1)</translation>
+    </message>
+    <message>
+        <source>Branches</source>
+        <translation>Ramas</translation>
+    </message>
+    <message>
+        <source>Area (mm²)</source>
+        <translation>Área (mm²)</translation>
+    </message>
+    <message>
+        <source>Area (px)</source>
+        <translation>Área (px)</translation>
+    </message>
+    <message>
+        <source>Angle (°)</source>
+        <translation>Ángulo (°)</translation>
+    </message>
+    <message>
+        <source>Position (px)</source>
+        <translation>Posición (px)</translation>
     </message>
 </context>
 <context>
@@ -974,6 +1119,544 @@
     <message>
         <source>Custom colour</source>
         <translation>Color personalizado</translation>
+    </message>
+    <message>
+        <source>Measure cracks</source>
+        <translation>Medir fisuras</translation>
+    </message>
+    <message>
+        <source>Count and measure the cracks of the selected map layer</source>
+        <translation>Contar y medir las fisuras de la capa de mapa seleccionada</translation>
+    </message>
+    <message>
+        <source>Ruler</source>
+        <translation>Regla</translation>
+    </message>
+    <message>
+        <source>Drag on the scan to measure a distance in millimetres</source>
+        <translation>Arrastre sobre la imagen para medir una distancia en milímetros</translation>
+    </message>
+    <message>
+        <source>Width classes</source>
+        <translation>Clases de anchura</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::MeasurePanel</name>
+    <message>
+        <source>Crack measurement</source>
+        <translation>Medición de fisuras</translation>
+    </message>
+    <message>
+        <source>Measures the selected map layer.</source>
+        <translation>Mide la capa de mapa seleccionada.</translation>
+    </message>
+    <message>
+        <source>Map: %1</source>
+        <translation>Mapa: %1</translation>
+    </message>
+    <message>
+        <source>Pixel size</source>
+        <translation>Tamaño de píxel</translation>
+    </message>
+    <message>
+        <source> mm</source>
+        <translation> mm</translation>
+    </message>
+    <message>
+        <source>from the files</source>
+        <translation>de los archivos</translation>
+    </message>
+    <message>
+        <source>Millimetres per scan pixel; prefilled from the scan's resolution tags. Without it lengths stay in pixels and there are no classes.</source>
+        <translation>Milímetros por píxel de la imagen; se toma de las etiquetas de resolución de la imagen. Sin él las longitudes quedan en píxeles y no hay clases.</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>Umbral</translation>
+    </message>
+    <message>
+        <source>Map values from this one on are crack</source>
+        <translation>Los valores del mapa desde este son fisura</translation>
+    </message>
+    <message>
+        <source>Width classes (upper limits):</source>
+        <translation>Clases de anchura (límites superiores):</translation>
+    </message>
+    <message>
+        <source>%1 below</source>
+        <translation>%1 por debajo de</translation>
+    </message>
+    <message>
+        <source>Measure cracks</source>
+        <translation>Medir fisuras</translation>
+    </message>
+    <message>
+        <source>Count the cracks of the selected map and measure their length and width</source>
+        <translation>Contar las fisuras del mapa seleccionado y medir su longitud y anchura</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>Colour cracks by width class</source>
+        <translation>Colorear las fisuras por clase de anchura</translation>
+    </message>
+    <message>
+        <source>CSV…</source>
+        <translation>CSV…</translation>
+    </message>
+    <message>
+        <source>Cracks, branches and totals as CSV</source>
+        <translation>Fisuras, ramas y totales en CSV</translation>
+    </message>
+    <message>
+        <source>JSON…</source>
+        <translation>JSON…</translation>
+    </message>
+    <message>
+        <source>Everything measured as JSON</source>
+        <translation>Todo lo medido en JSON</translation>
+    </message>
+    <message>
+        <source>PDF report…</source>
+        <translation>Informe PDF…</translation>
+    </message>
+    <message>
+        <source>An inspection report in the language in force</source>
+        <translation>Un informe de inspección en el idioma en uso</translation>
+    </message>
+    <message>
+        <source>Cracks</source>
+        <translation>Fisuras</translation>
+    </message>
+    <message>
+        <source>Plots</source>
+        <translation>Gráficos</translation>
+    </message>
+    <message>
+        <source>Add a probability map or mask as a layer first, and select it.</source>
+        <translation>Añada primero un mapa de probabilidad o una máscara como capa y selecciónela.</translation>
+    </message>
+    <message>
+        <source>The class limits must rise from one class to the next.</source>
+        <translation>Los límites de clase deben crecer de una clase a la siguiente.</translation>
+    </message>
+    <message>
+        <source>Measuring the cracks of %1…</source>
+        <translation>Midiendo las fisuras de %1…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Measured %n crack(s).</source>
+        <translation>
+            <numerusform>Se midió %n fisura.</numerusform>
+            <numerusform>Se midieron %n fisuras.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The measurement was cancelled.</source>
+        <translation>Se canceló la medición.</translation>
+    </message>
+    <message>
+        <source>The measurement failed: %1</source>
+        <translation>La medición falló: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n crack(s)</source>
+        <translation>
+            <numerusform>%n fisura</numerusform>
+            <numerusform>%n fisuras</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>total length %1</source>
+        <translation>longitud total %1</translation>
+    </message>
+    <message>
+        <source>No pixel size: lengths and widths in pixels, no width classes.</source>
+        <translation>Sin tamaño de píxel: longitudes y anchuras en píxeles, sin clases de anchura.</translation>
+    </message>
+    <message>
+        <source>Writing the report…</source>
+        <translation>Escribiendo el informe…</translation>
+    </message>
+    <message>
+        <source>The report could not be written: %1</source>
+        <translation>No se pudo escribir el informe: %1</translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation>Guardado %1.</translation>
+    </message>
+    <message>
+        <source>CSV files</source>
+        <translation>Archivos CSV</translation>
+    </message>
+    <message>
+        <source>JSON files</source>
+        <translation>Archivos JSON</translation>
+    </message>
+    <message>
+        <source>PDF files</source>
+        <translation>Archivos PDF</translation>
+    </message>
+    <message>
+        <source>Export measurement</source>
+        <translation>Exportar la medición</translation>
+    </message>
+    <message>
+        <source>The export failed: %1</source>
+        <translation>La exportación falló: %1</translation>
+    </message>
+    <message>
+        <source>Width classes</source>
+        <translation>Clases de anchura</translation>
+    </message>
+    <message>
+        <source>The width classes could not be shown: %1</source>
+        <translation>No se pudieron mostrar las clases de anchura: %1</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::MeasurePlots</name>
+    <message>
+        <source>Total length (mm)</source>
+        <translation>Longitud total (mm)</translation>
+    </message>
+    <message>
+        <source>Total length (m)</source>
+        <translation>Longitud total (m)</translation>
+    </message>
+    <message>
+        <source>Width (mm)</source>
+        <translation>Anchura (mm)</translation>
+    </message>
+    <message>
+        <source>Width (px)</source>
+        <translation>Anchura (px)</translation>
+    </message>
+    <message>
+        <source>Crack length (mm)</source>
+        <translation>Longitud de fisura (mm)</translation>
+    </message>
+    <message>
+        <source>Crack length (px)</source>
+        <translation>Longitud de fisura (px)</translation>
+    </message>
+    <message>
+        <source>Width class</source>
+        <translation>Clase de anchura</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::MeasureReport</name>
+    <message>
+        <source>Crack inspection report</source>
+        <translation>Informe de inspección de fisuras</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>Scan and model</source>
+        <translation>Imagen y modelo</translation>
+    </message>
+    <message>
+        <source>Scan</source>
+        <translation>Imagen</translation>
+    </message>
+    <message>
+        <source>Crack map</source>
+        <translation>Mapa de fisuras</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>Tamaño</translation>
+    </message>
+    <message>
+        <source>%1 × %2 px</source>
+        <translation>%1 × %2 px</translation>
+    </message>
+    <message>
+        <source>entered by the user</source>
+        <translation>introducido por el usuario</translation>
+    </message>
+    <message>
+        <source>from the map's resolution tags</source>
+        <translation>de las etiquetas de resolución del mapa</translation>
+    </message>
+    <message>
+        <source>from the scan's resolution tags</source>
+        <translation>de las etiquetas de resolución de la imagen</translation>
+    </message>
+    <message>
+        <source>Pixel size</source>
+        <translation>Tamaño de píxel</translation>
+    </message>
+    <message>
+        <source>%1 mm (%2)</source>
+        <translation>%1 mm (%2)</translation>
+    </message>
+    <message>
+        <source>unknown: lengths and widths in pixels, no width classes</source>
+        <translation>desconocido: longitudes y anchuras en píxeles, sin clases de anchura</translation>
+    </message>
+    <message>
+        <source>Scanned area</source>
+        <translation>Superficie inspeccionada</translation>
+    </message>
+    <message>
+        <source>%1 × %2 m</source>
+        <translation>%1 × %2 m</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modelo</translation>
+    </message>
+    <message>
+        <source>not recorded</source>
+        <translation>no registrado</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>Umbral</translation>
+    </message>
+    <message>
+        <source>%1 of 255</source>
+        <translation>%1 de 255</translation>
+    </message>
+    <message>
+        <source>Report date</source>
+        <translation>Fecha del informe</translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation>Vista general</translation>
+    </message>
+    <message>
+        <source>Crack pixels in red; each crack's box in the colour of its width class, with its number in the table.</source>
+        <translation>Píxeles de fisura en rojo; el recuadro de cada fisura en el color de su clase de anchura, con su número en la tabla.</translation>
+    </message>
+    <message>
+        <source>Totals</source>
+        <translation>Totales</translation>
+    </message>
+    <message>
+        <source>Cracks</source>
+        <translation>Fisuras</translation>
+    </message>
+    <message>
+        <source>Branches</source>
+        <translation>Ramas</translation>
+    </message>
+    <message>
+        <source>Total length</source>
+        <translation>Longitud total</translation>
+    </message>
+    <message>
+        <source>Cracked area</source>
+        <translation>Área fisurada</translation>
+    </message>
+    <message>
+        <source>%1 mm²</source>
+        <translation>%1 mm²</translation>
+    </message>
+    <message>
+        <source>%1 px</source>
+        <translation>%1 px</translation>
+    </message>
+    <message>
+        <source>Cracked fraction of the surface</source>
+        <translation>Fracción fisurada de la superficie</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>Crack density</source>
+        <translation>Densidad de fisuración</translation>
+    </message>
+    <message>
+        <source>%1 m/m²</source>
+        <translation>%1 m/m²</translation>
+    </message>
+    <message>
+        <source>Totals by width class</source>
+        <translation>Totales por clase de anchura</translation>
+    </message>
+    <message>
+        <source>Class</source>
+        <translation>Clase</translation>
+    </message>
+    <message>
+        <source>Width</source>
+        <translation>Anchura</translation>
+    </message>
+    <message>
+        <source>Widths</source>
+        <translation>Anchuras</translation>
+    </message>
+    <message>
+        <source>Width histogram: crack length at each width.</source>
+        <translation>Histograma de anchuras: longitud de fisura en cada anchura.</translation>
+    </message>
+    <message>
+        <source>Total crack length per width class.</source>
+        <translation>Longitud total de fisura por clase de anchura.</translation>
+    </message>
+    <message>
+        <source>mm</source>
+        <translation>mm</translation>
+    </message>
+    <message>
+        <source>px</source>
+        <translation>px</translation>
+    </message>
+    <message>
+        <source>No.</source>
+        <translation>N.º</translation>
+    </message>
+    <message>
+        <source>Length (%1)</source>
+        <translation>Longitud (%1)</translation>
+    </message>
+    <message>
+        <source>Width (%1)</source>
+        <translation>Anchura (%1)</translation>
+    </message>
+    <message>
+        <source>Max. width (%1)</source>
+        <translation>Anchura máx. (%1)</translation>
+    </message>
+    <message>
+        <source>Angle (°)</source>
+        <translation>Ángulo (°)</translation>
+    </message>
+    <message>
+        <source>Position (px)</source>
+        <translation>Posición (px)</translation>
+    </message>
+    <message>
+        <source>The %1 first of %2 cracks; the CSV export lists them all.</source>
+        <translation>Las %1 primeras de %2 fisuras; la exportación CSV las incluye todas.</translation>
+    </message>
+    <message>
+        <source>No cracks were found at this threshold.</source>
+        <translation>No se encontraron fisuras con este umbral.</translation>
+    </message>
+    <message>
+        <source>Width: median over the crack's centre line. Angle: 0° horizontal, counter-clockwise. Position: top-left corner of the crack's box.</source>
+        <translation>Anchura: mediana a lo largo del eje de la fisura. Ángulo: 0° horizontal, en sentido antihorario. Posición: esquina superior izquierda del recuadro de la fisura.</translation>
+    </message>
+    <message>
+        <source>Settings used</source>
+        <translation>Parámetros utilizados</translation>
+    </message>
+    <message>
+        <source>Gap closing</source>
+        <translation>Cierre de huecos</translation>
+    </message>
+    <message>
+        <source>disk of %1 px radius</source>
+        <translation>disco de %1 px de radio</translation>
+    </message>
+    <message>
+        <source>Smallest crack kept</source>
+        <translation>Fisura más pequeña conservada</translation>
+    </message>
+    <message>
+        <source>Class decided by</source>
+        <translation>Clase según</translation>
+    </message>
+    <message>
+        <source>mean width</source>
+        <translation>anchura media</translation>
+    </message>
+    <message>
+        <source>maximum width</source>
+        <translation>anchura máxima</translation>
+    </message>
+    <message>
+        <source>median width</source>
+        <translation>anchura mediana</translation>
+    </message>
+    <message>
+        <source>Class limits</source>
+        <translation>Límites de clase</translation>
+    </message>
+    <message>
+        <source>%1 mm</source>
+        <translation>%1 mm</translation>
+    </message>
+    <message>
+        <source>Centre lines</source>
+        <translation>Ejes</translation>
+    </message>
+    <message>
+        <source>Length</source>
+        <translation>Longitud</translation>
+    </message>
+    <message>
+        <source>along the centre line, corner-corrected chain code (Vossepoel and Smeulders, 1982)</source>
+        <translation>a lo largo del eje, código de cadena con corrección de esquinas (Vossepoel y Smeulders, 1982)</translation>
+    </message>
+    <message>
+        <source>Measured in</source>
+        <translation>Medido en</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Software</source>
+        <translation>Programa</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::MeasureText</name>
+    <message>
+        <source>Hairline</source>
+        <translation>Capilar</translation>
+    </message>
+    <message>
+        <source>Fine</source>
+        <translation>Fina</translation>
+    </message>
+    <message>
+        <source>Medium</source>
+        <translation>Media</translation>
+    </message>
+    <message>
+        <source>Wide</source>
+        <translation>Ancha</translation>
+    </message>
+    <message>
+        <source>The width class limits depend on the standard in force (inspection manual, contract); check them before reporting.</source>
+        <translation>Los límites de las clases de anchura dependen de la norma vigente (manual de inspección, contrato); compruébelos antes de informar.</translation>
+    </message>
+    <message>
+        <source>&lt; %1 mm</source>
+        <translation>&lt; %1 mm</translation>
+    </message>
+    <message>
+        <source>≥ %1 mm</source>
+        <translation>≥ %1 mm</translation>
+    </message>
+    <message>
+        <source>%1 – %2 mm</source>
+        <translation>%1 – %2 mm</translation>
+    </message>
+    <message>
+        <source>%1 mm</source>
+        <translation>%1 mm</translation>
+    </message>
+    <message>
+        <source>%1 px</source>
+        <translation>%1 px</translation>
     </message>
 </context>
 <context>
@@ -2462,6 +3145,21 @@ Predicha: %2</translation>
     </message>
 </context>
 <context>
+    <name>fisura::ui::ViewerRuler</name>
+    <message>
+        <source>%1 px</source>
+        <translation>%1 px</translation>
+    </message>
+    <message>
+        <source>%1 m</source>
+        <translation>%1 m</translation>
+    </message>
+    <message>
+        <source>%1 mm</source>
+        <translation>%1 mm</translation>
+    </message>
+</context>
+<context>
     <name>main</name>
     <message>
         <source>Crack inspection workbench</source>
@@ -2488,10 +3186,6 @@ Predicha: %2</translation>
         <translation>Muestra este panel: data, train, analyze, inspect o system.</translation>
     </message>
     <message>
-        <source>Language for this start: es or en (not remembered).</source>
-        <translation>Idioma para este inicio: es o en (no se recuerda).</translation>
-    </message>
-    <message>
         <source>Start training with the Train pane's settings once the project is open.</source>
         <translation>Empieza a entrenar con los ajustes del panel Entrenar en cuanto el proyecto esté abierto.</translation>
     </message>
@@ -2504,12 +3198,16 @@ Predicha: %2</translation>
         <translation>Abre este escaneo en Inspeccionar.</translation>
     </message>
     <message>
-        <source>With --inspect: lay this map over the scan.</source>
-        <translation>Con --inspect: superpone este mapa al escaneo.</translation>
+        <source>Language for this start or the report: es or en (not remembered).</source>
+        <translation>Idioma para este inicio o para el informe: es o en (no se recuerda).</translation>
     </message>
     <message>
-        <source>With --map: the overlay threshold, 0 to 255 (default 128).</source>
-        <translation>Con --map: el umbral de la superposición, de 0 a 255 (por defecto 128).</translation>
+        <source>With --inspect: lay this map over the scan; with --report-pdf: the map to measure.</source>
+        <translation>Con --inspect: superpone este mapa al escaneo; con --report-pdf: el mapa que se mide.</translation>
+    </message>
+    <message>
+        <source>With --map: map values from this one on are crack, 1 to 255 (default 128).</source>
+        <translation>Con --map: los valores del mapa desde este son grieta, de 1 a 255 (por defecto 128).</translation>
     </message>
 </context>
 </TS>
