@@ -1,5 +1,7 @@
 #include "analyze/analyzerunner.h"
 
+#include "common/progressrelay.h"
+
 #include <QDateTime>
 #include <QFileInfo>
 #include <QMetaObject>
@@ -30,27 +32,11 @@ std::string engineKeyOf(const AnalyzeTask& t)
 
 } // namespace
 
-class AnalyzeRunner::Sink final : public ProgressSink
-{
-public:
-    explicit Sink(AnalyzeRunner* owner) : owner_(owner) {}
-    void report(const Progress& p) override
-    {
-        {
-            std::lock_guard<std::mutex> lock(owner_->mutex_);
-            owner_->latest_ = p;
-        }
-        // Post once; later reports overwrite latest_ until the GUI picks it up.
-        if (!owner_->progressPending_.exchange(true))
-            QMetaObject::invokeMethod(
-                owner_, [o = owner_] { o->deliverProgress(); }, Qt::QueuedConnection);
-    }
-
-private:
-    AnalyzeRunner* owner_;
-};
-
-AnalyzeRunner::AnalyzeRunner(QObject* parent) : QObject(parent), sink_(std::make_unique<Sink>(this))
+AnalyzeRunner::AnalyzeRunner(QObject* parent)
+    : QObject(parent), sink_(std::make_unique<ProgressRelay>(this, [this](const Progress& p) {
+          if (running_)
+              Q_EMIT progress(current_, p.fraction, p.etaSeconds, p.elapsedSeconds);
+      }))
 {
     qRegisterMetaType<fisura::Status>();
     qRegisterMetaType<fisura::InferStats>();
@@ -70,11 +56,7 @@ bool AnalyzeRunner::start(const AnalyzeTask& task)
     running_ = true;
     current_ = task.rowId;
     cancel_ = CancelToken();
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        latest_ = Progress();
-    }
-    progressPending_ = false;
+    sink_->reset();
     thread_ = std::thread([this, task, token = cancel_, gen = generation_.load()]() {
         Outcome out;
         try {
@@ -88,7 +70,7 @@ bool AnalyzeRunner::start(const AnalyzeTask& task)
                 if (gen != generation_)
                     return;
                 running_ = false;
-                progressPending_ = false;
+                sink_->reset();
                 Q_EMIT finished(id, out.status, out.stats);
             },
             Qt::QueuedConnection);
@@ -160,7 +142,7 @@ void AnalyzeRunner::abandon()
     wait();
     ++generation_;
     running_ = false;
-    progressPending_ = false;
+    sink_->reset();
 }
 
 void AnalyzeRunner::releaseModel()
@@ -170,18 +152,6 @@ void AnalyzeRunner::releaseModel()
     wait();
     engine_.reset();
     engineKey_.clear();
-}
-
-void AnalyzeRunner::deliverProgress()
-{
-    if (!progressPending_.exchange(false) || !running_)
-        return;
-    Progress p;
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        p = latest_;
-    }
-    Q_EMIT progress(current_, p.fraction, p.etaSeconds, p.elapsedSeconds);
 }
 
 } // namespace fisura::ui

@@ -21,6 +21,8 @@ Q_DECLARE_METATYPE(fisura::InferStats)
 namespace fisura::ui
 {
 
+class ProgressRelay;
+
 struct AnalyzeTask {
     QString rowId;
     QString modelPath;
@@ -61,27 +63,21 @@ Q_SIGNALS:
                   const fisura::InferStats& stats);
 
 private:
-    class Sink;
     struct Outcome {
         Status status;
         InferStats stats;
     };
     Outcome work(const AnalyzeTask& task, const CancelToken& cancel);
-    void deliverProgress();
 
     bool running_ = false;
     std::atomic<int> generation_{0}; ///< an abandoned scan's signals are not emitted
     QString current_;
     CancelToken cancel_;
     std::thread thread_;
-    std::unique_ptr<Sink> sink_;
+    std::unique_ptr<ProgressRelay> sink_;
     // Touched by the worker only while running_, by the GUI thread only otherwise.
     std::unique_ptr<TiledInference> engine_;
     std::string engineKey_;
-
-    std::mutex mutex_;
-    Progress latest_;
-    std::atomic<bool> progressPending_{false};
 };
 
 } // namespace fisura::ui

@@ -2,30 +2,17 @@
 
 #include <QMetaObject>
 
+#include "common/progressrelay.h"
+
 namespace fisura::ui
 {
 
-class JobRunner::Sink final : public ProgressSink
+JobRunner::JobRunner(QObject* parent)
+    : QObject(parent), sink_(std::make_unique<ProgressRelay>(this, [this](const Progress& p) {
+          Q_EMIT progress(p.fraction, QString::fromStdString(p.message), p.etaSeconds);
+      }))
 {
-public:
-    explicit Sink(JobRunner* owner) : owner_(owner) {}
-    void report(const Progress& p) override
-    {
-        {
-            std::lock_guard<std::mutex> lock(owner_->mutex_);
-            owner_->latest_ = p;
-        }
-        // Post once; later reports overwrite latest_ until the GUI picks it up.
-        if (!owner_->progressPending_.exchange(true))
-            QMetaObject::invokeMethod(
-                owner_, [o = owner_] { o->deliverProgress(); }, Qt::QueuedConnection);
-    }
-
-private:
-    JobRunner* owner_;
-};
-
-JobRunner::JobRunner(QObject* parent) : QObject(parent), sink_(std::make_unique<Sink>(this)) {}
+}
 
 JobRunner::~JobRunner()
 {
@@ -52,7 +39,7 @@ bool JobRunner::start(Job job)
             this,
             [this, s] {
                 running_ = false;
-                deliverProgress();
+                sink_->flush();
                 Q_EMIT finished(s);
             },
             Qt::QueuedConnection);
@@ -70,18 +57,6 @@ void JobRunner::wait()
 {
     if (thread_.joinable())
         thread_.join();
-}
-
-void JobRunner::deliverProgress()
-{
-    if (!progressPending_.exchange(false))
-        return;
-    Progress p;
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        p = latest_;
-    }
-    Q_EMIT progress(p.fraction, QString::fromStdString(p.message), p.etaSeconds);
 }
 
 } // namespace fisura::ui

@@ -11,12 +11,14 @@
 #include <mutex>
 #include <thread>
 
+#include "common/statusmeta.h"
 #include "fisura/job.h"
 #include "fisura/status.h"
-#include "common/statusmeta.h"
 
 namespace fisura::ui
 {
+
+class ProgressRelay;
 
 class JobRunner : public QObject
 {
@@ -42,16 +44,10 @@ Q_SIGNALS:
     void finished(const fisura::Status& status);
 
 private:
-    class Sink;
-    void deliverProgress();
-
     bool running_ = false;
     CancelToken cancel_;
     std::thread thread_;
-    std::unique_ptr<Sink> sink_;
-    std::mutex mutex_;
-    Progress latest_;
-    std::atomic<bool> progressPending_{false};
+    std::unique_ptr<ProgressRelay> sink_;
 };
 
 } // namespace fisura::ui
