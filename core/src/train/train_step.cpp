@@ -264,7 +264,10 @@ void Trainer::reportBatch(int epoch, const EpochTally& t, float loss, double lr)
     bp.loss = loss;
     bp.learningRate = lr;
     bp.imagesPerSecond = smoothedRate_;
-    const int64_t left = int64_t(o_.epochs - epoch) * (jobSamples_ / o_.epochs) - t.samplesDone;
+    // Samples an epoch really trains: a dropped last partial batch is not trained.
+    const int64_t perEpoch =
+        std::min<int64_t>(jobSamples_ / o_.epochs, int64_t(batchesPerEpoch_) * st_.batchSize);
+    const int64_t left = int64_t(o_.epochs - epoch) * perEpoch - t.samplesDone;
     if (smoothedRate_ > 0) {
         // Every epoch still to end validates and writes a checkpoint: before the first one has,
         // guess validation at a third of a training step per image (forward pass only).
