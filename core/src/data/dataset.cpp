@@ -119,160 +119,153 @@ int Dataset::positiveClass() const
     return classes.size() > 1 ? 1 : 0;
 }
 
-Result<Dataset> scanDataset(const std::string& dir, TaskKind task, const ScanOptions& options,
-                            const CancelToken& cancel, ProgressSink* progress)
+namespace
+{
+
+/// Segmentation: images/<stem>.* paired with masks/<stem>.*; the unpaired are listed.
+Status listSegmentationPairs(const fs::path& root, const std::string& dir, Dataset& d,
+                             std::vector<DatasetItem>& out)
 {
     std::error_code ec;
-    if (!fs::is_directory(dir, ec))
-        return Status(ErrorCode::NotFound, "not a folder: " + dir);
-    // Absolute paths: a saved split names files relative to the root, whatever the caller's cwd.
-    const fs::path root = fs::absolute(fs::path(dir), ec).lexically_normal();
-
-    Dataset d;
-    d.task = task;
-    d.root = root.generic_string();
-    std::vector<DatasetItem> candidates;
-    std::vector<std::string> labelNames; // per candidate (classify)
-
-    if (task == TaskKind::Segment) {
-        const fs::path imgDir = root / "images", maskDir = root / "masks";
-        if (!fs::is_directory(imgDir, ec) || !fs::is_directory(maskDir, ec))
-            return Status(ErrorCode::NotFound,
-                          "a segmentation dataset needs images/ and masks/ in " + dir);
-        std::map<std::string, fs::path> masks;
-        for (const auto& m : listImages(maskDir, false)) {
-            const std::string stem = m.stem().string();
-            if (masks.count(stem))
-                d.problems.push_back({m.generic_string(), "duplicate mask stem"});
-            else
-                masks[stem] = m;
-        }
-        std::set<std::string> used;
-        for (const auto& im : listImages(imgDir, false)) {
-            const std::string stem = im.stem().string();
-            auto it = masks.find(stem);
-            if (it == masks.end()) {
-                d.problems.push_back({im.generic_string(), "image without mask"});
-                continue;
-            }
-            if (!used.insert(stem).second) {
-                d.problems.push_back({im.generic_string(), "duplicate image stem"});
-                continue;
-            }
-            DatasetItem item;
-            item.image = im.generic_string();
-            item.mask = it->second.generic_string();
-            candidates.push_back(item);
-        }
-        for (const auto& [stem, m] : masks)
-            if (!used.count(stem))
-                d.problems.push_back({m.generic_string(), "mask without image"});
-    } else if (task == TaskKind::Anomaly) {
-        for (const auto& im : listImages(root, true)) {
-            DatasetItem item;
-            item.image = im.generic_string();
-            candidates.push_back(item);
-        }
-    } else {
-        const auto files = listImages(root, true);
-        std::vector<FolderRule> rules = options.rules;
-        if (rules.empty()) {
-            // SDNET2018 when every image sits in a folder whose name a SDNET2018 rule knows.
-            const auto sd = sdnet2018Rules();
-            const bool looksSdnet =
-                !files.empty() && std::all_of(files.begin(), files.end(), [&](const fs::path& f) {
-                    return matchRule(sd, relDir(f, root)) != nullptr;
-                });
-            if (looksSdnet)
-                rules = sd;
-        }
-        for (const auto& f : files) {
-            const std::string rel = relDir(f, root);
-            std::string cls;
-            if (!rules.empty()) {
-                if (const FolderRule* r = matchRule(rules, rel))
-                    cls = r->className;
-            } else if (!rel.empty() && rel != ".") {
-                cls = rel.substr(0, rel.find('/'));
-            }
-            if (cls.empty()) {
-                d.problems.push_back({f.generic_string(), "no class folder rule matches"});
-                continue;
-            }
-            DatasetItem item;
-            item.image = f.generic_string();
-            candidates.push_back(item);
-            labelNames.push_back(cls);
-        }
-        std::set<std::string> names(labelNames.begin(), labelNames.end());
-        d.classes.assign(names.begin(), names.end());
-        for (size_t i = 0; i < candidates.size(); ++i)
-            candidates[i].label =
-                int(std::lower_bound(d.classes.begin(), d.classes.end(), labelNames[i]) -
-                    d.classes.begin());
+    const fs::path imgDir = root / "images", maskDir = root / "masks";
+    if (!fs::is_directory(imgDir, ec) || !fs::is_directory(maskDir, ec))
+        return Status(ErrorCode::NotFound,
+                      "a segmentation dataset needs images/ and masks/ in " + dir);
+    std::map<std::string, fs::path> masks;
+    for (const auto& m : listImages(maskDir, false)) {
+        const std::string stem = m.stem().string();
+        if (masks.count(stem))
+            d.problems.push_back({m.generic_string(), "duplicate mask stem"});
+        else
+            masks[stem] = m;
     }
-
-    // Verify: decode every file once (in parallel) for readability and sizes.
-    std::vector<std::string> failure(candidates.size());
-    if (options.verify && !candidates.empty()) {
-        std::atomic<size_t> nextItem{0}, done{0};
-        std::mutex progressMutex;
-        ProgressTracker tracker(progress, double(candidates.size()));
-        auto worker = [&] {
-            for (size_t i = nextItem++; i < candidates.size(); i = nextItem++) {
-                if (cancel.isCancelled())
-                    return;
-                DatasetItem& item = candidates[i];
-                auto img = readImage(item.image);
-                if (!img) {
-                    failure[i] = "unreadable: " + img.status().toString();
-                } else {
-                    item.width = img->width;
-                    item.height = img->height;
-                    if (!item.mask.empty()) {
-                        auto mask = readImage(item.mask);
-                        if (!mask)
-                            failure[i] = "unreadable mask: " + mask.status().toString();
-                        else if (mask->width != img->width || mask->height != img->height)
-                            failure[i] = "mask size " + std::to_string(mask->width) + "x" +
-                                         std::to_string(mask->height) + " differs from image " +
-                                         std::to_string(img->width) + "x" +
-                                         std::to_string(img->height);
-                    }
-                }
-                const size_t n = ++done;
-                std::lock_guard<std::mutex> lock(progressMutex);
-                tracker.update(double(n), "scanned " + std::to_string(n) + "/" +
-                                              std::to_string(candidates.size()));
-            }
-        };
-        int threads = options.threads > 0 ? options.threads
-                                          : int(std::max(1u, std::thread::hardware_concurrency()));
-        threads = std::min<int>(threads, int(candidates.size()));
-        std::vector<std::thread> pool;
-        for (int t = 1; t < threads; ++t)
-            pool.emplace_back(worker);
-        worker();
-        for (auto& t : pool)
-            t.join();
-        if (cancel.isCancelled())
-            return Status(ErrorCode::Cancelled, "scan cancelled");
-        tracker.finish("scanned");
-    }
-
-    for (size_t i = 0; i < candidates.size(); ++i) {
-        if (!failure[i].empty()) {
-            d.problems.push_back({candidates[i].image, failure[i]});
+    std::set<std::string> used;
+    for (const auto& im : listImages(imgDir, false)) {
+        const std::string stem = im.stem().string();
+        auto it = masks.find(stem);
+        if (it == masks.end()) {
+            d.problems.push_back({im.generic_string(), "image without mask"});
             continue;
         }
-        d.items.push_back(std::move(candidates[i]));
+        if (!used.insert(stem).second) {
+            d.problems.push_back({im.generic_string(), "duplicate image stem"});
+            continue;
+        }
+        DatasetItem item;
+        item.image = im.generic_string();
+        item.mask = it->second.generic_string();
+        out.push_back(item);
     }
-    if (d.items.empty())
-        return Status(ErrorCode::NotFound, std::string("no usable ") + taskName(task) +
-                                               " images in " + dir + " (" +
-                                               std::to_string(d.problems.size()) + " problems)");
+    for (const auto& [stem, m] : masks)
+        if (!used.count(stem))
+            d.problems.push_back({m.generic_string(), "mask without image"});
+    return Status::ok();
+}
 
-    if (task == TaskKind::Classify) {
+/// Classification: the class of an image comes from its folder (rules, SDNET2018 or the
+/// top-level folder name); classes are sorted and labels index them.
+void listClassified(const fs::path& root, const ScanOptions& options, Dataset& d,
+                    std::vector<DatasetItem>& out)
+{
+    const auto files = listImages(root, true);
+    std::vector<FolderRule> rules = options.rules;
+    if (rules.empty()) {
+        // SDNET2018 when every image sits in a folder whose name a SDNET2018 rule knows.
+        const auto sd = sdnet2018Rules();
+        const bool looksSdnet =
+            !files.empty() && std::all_of(files.begin(), files.end(), [&](const fs::path& f) {
+                return matchRule(sd, relDir(f, root)) != nullptr;
+            });
+        if (looksSdnet)
+            rules = sd;
+    }
+    std::vector<std::string> labelNames; // per item
+    for (const auto& f : files) {
+        const std::string rel = relDir(f, root);
+        std::string cls;
+        if (!rules.empty()) {
+            if (const FolderRule* r = matchRule(rules, rel))
+                cls = r->className;
+        } else if (!rel.empty() && rel != ".") {
+            cls = rel.substr(0, rel.find('/'));
+        }
+        if (cls.empty()) {
+            d.problems.push_back({f.generic_string(), "no class folder rule matches"});
+            continue;
+        }
+        DatasetItem item;
+        item.image = f.generic_string();
+        out.push_back(item);
+        labelNames.push_back(cls);
+    }
+    std::set<std::string> names(labelNames.begin(), labelNames.end());
+    d.classes.assign(names.begin(), names.end());
+    for (size_t i = 0; i < out.size(); ++i)
+        out[i].label = int(std::lower_bound(d.classes.begin(), d.classes.end(), labelNames[i]) -
+                           d.classes.begin());
+}
+
+/// Why `item` is unusable (empty when it is fine); fills its size.
+std::string verifyItem(DatasetItem& item)
+{
+    auto img = readImage(item.image);
+    if (!img)
+        return "unreadable: " + img.status().toString();
+    item.width = img->width;
+    item.height = img->height;
+    if (item.mask.empty())
+        return {};
+    auto mask = readImage(item.mask);
+    if (!mask)
+        return "unreadable mask: " + mask.status().toString();
+    if (mask->width != img->width || mask->height != img->height)
+        return "mask size " + std::to_string(mask->width) + "x" + std::to_string(mask->height) +
+               " differs from image " + std::to_string(img->width) + "x" +
+               std::to_string(img->height);
+    return {};
+}
+
+/// Decode every file once, on `options.threads` threads: one failure text per item.
+Result<std::vector<std::string>> verifyItems(std::vector<DatasetItem>& items,
+                                             const ScanOptions& options, const CancelToken& cancel,
+                                             ProgressSink* progress)
+{
+    std::vector<std::string> failure(items.size());
+    if (!options.verify || items.empty())
+        return failure;
+    std::atomic<size_t> nextItem{0}, done{0};
+    std::mutex progressMutex;
+    ProgressTracker tracker(progress, double(items.size()));
+    auto worker = [&] {
+        for (size_t i = nextItem++; i < items.size(); i = nextItem++) {
+            if (cancel.isCancelled())
+                return;
+            failure[i] = verifyItem(items[i]);
+            const size_t n = ++done;
+            std::lock_guard<std::mutex> lock(progressMutex);
+            tracker.update(double(n),
+                           "scanned " + std::to_string(n) + "/" + std::to_string(items.size()));
+        }
+    };
+    int threads = options.threads > 0 ? options.threads
+                                      : int(std::max(1u, std::thread::hardware_concurrency()));
+    threads = std::min<int>(threads, int(items.size()));
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(worker);
+    worker();
+    for (auto& t : pool)
+        t.join();
+    if (cancel.isCancelled())
+        return Status(ErrorCode::Cancelled, "scan cancelled");
+    tracker.finish("scanned");
+    return failure;
+}
+
+/// Counts per class and the size statistics of the usable items.
+void summarise(Dataset& d)
+{
+    if (d.task == TaskKind::Classify) {
         d.classCounts.assign(d.classes.size(), 0);
         for (const auto& it : d.items)
             ++d.classCounts[size_t(it.label)];
@@ -299,6 +292,51 @@ Result<Dataset> scanDataset(const std::string& dir, TaskKind task, const ScanOpt
         s.meanWidth /= s.count;
         s.meanHeight /= s.count;
     }
+}
+
+} // namespace
+
+Result<Dataset> scanDataset(const std::string& dir, TaskKind task, const ScanOptions& options,
+                            const CancelToken& cancel, ProgressSink* progress)
+{
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+        return Status(ErrorCode::NotFound, "not a folder: " + dir);
+    // Absolute paths: a saved split names files relative to the root, whatever the caller's cwd.
+    const fs::path root = fs::absolute(fs::path(dir), ec).lexically_normal();
+
+    Dataset d;
+    d.task = task;
+    d.root = root.generic_string();
+    std::vector<DatasetItem> candidates;
+    if (task == TaskKind::Segment) {
+        if (Status s = listSegmentationPairs(root, dir, d, candidates); !s)
+            return s;
+    } else if (task == TaskKind::Anomaly) {
+        for (const auto& im : listImages(root, true)) {
+            DatasetItem item;
+            item.image = im.generic_string();
+            candidates.push_back(item);
+        }
+    } else {
+        listClassified(root, options, d, candidates);
+    }
+
+    auto failure = verifyItems(candidates, options, cancel, progress);
+    if (!failure)
+        return failure.status();
+    for (size_t i = 0; i < candidates.size(); ++i) {
+        if (!(*failure)[i].empty()) {
+            d.problems.push_back({candidates[i].image, (*failure)[i]});
+            continue;
+        }
+        d.items.push_back(std::move(candidates[i]));
+    }
+    if (d.items.empty())
+        return Status(ErrorCode::NotFound, std::string("no usable ") + taskName(task) +
+                                               " images in " + dir + " (" +
+                                               std::to_string(d.problems.size()) + " problems)");
+    summarise(d);
     return d;
 }
 
