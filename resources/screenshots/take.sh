@@ -28,15 +28,15 @@ export XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data" XDG_CACHE_HOME=
 "$cli" project new "$work/project" --name "Demo" >/dev/null
 "$cli" project add-dataset "$work/project" --data "$work/demo/segmentation" --task segment >/dev/null
 "$cli" train --project "$work/project" --task segment --data "$work/demo/segmentation" \
-    --epochs 4 --size 128 --width 8 --depth 3 --quiet >/dev/null
+    --epochs 8 --size 128 --width 8 --depth 3 --quiet >/dev/null
 scan="$work/demo/scan/demo_scan.tif"
 
 # shot NAME SECONDS ARGS...: start Fisura with ARGS, wait, photograph the screen, stop it.
 shot() {
     local name="$1" secs="$2"
     shift 2
-    xvfb-run -a -s "-screen 0 1440x900x24" bash -c '
-        "$0" -geometry 1440x900+0+0 "${@:3}" &
+    xvfb-run -a -s "-screen 0 1440x1000x24" bash -c '
+        "$0" -geometry 1440x1000+0+0 "${@:3}" &
         pid=$!
         sleep "$2"
         import -window root "$1"
@@ -44,16 +44,25 @@ shot() {
     echo "take.sh: $out/$name"
 }
 
+# Results first (the newest run is the finished one), then a run in progress: stopping
+# Fisura records it as cancelled, so the Analyze pane still preselects the finished run.
 for lang in en es; do
-    shot "train-results-$lang.png" 12 --lang "$lang" --project "$work/project" --pane train
-    shot "train-running-$lang.png" 35 --lang "$lang" --project "$work/project" --pane train \
+    shot "train-results-$lang.png" 15 --lang "$lang" --project "$work/project" --pane train
+done
+for lang in en es; do
+    shot "train-running-$lang.png" 100 --lang "$lang" --project "$work/project" --pane train \
         --start-training
+done
+for lang in en es; do
     shot "analyze-$lang.png" 40 --lang "$lang" --project "$work/project" --pane analyze \
         --analyze "$scan"
 done
-# Inspect with the map of the last analysis and the demo scan's ground truth.
+# Inspect with the map of the last analysis and the demo scan's ground truth, at the threshold
+# where this briefly trained model does best (so hits, false alarms and misses all show).
 map="$(ls "$work/project/maps/"*.tif | head -n 1)"
+best="$("$cli" score --map "$map" --truth "${scan%.tif}_mask.tif" --json --quiet |
+        python3 -c 'import json,sys; print(json.load(sys.stdin)["best_threshold"])')"
 for lang in en es; do
-    shot "inspect-truth-$lang.png" 20 --lang "$lang" --project "$work/project" \
-        --inspect "$scan" --map "$map"
+    shot "inspect-truth-$lang.png" 25 --lang "$lang" --project "$work/project" \
+        --inspect "$scan" --map "$map" --threshold "$best"
 done
