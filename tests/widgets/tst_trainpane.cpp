@@ -357,6 +357,25 @@ private Q_SLOTS:
                                      QStringLiteral("no improvement for 5 epochs"))
                     .contains(QStringLiteral("5")));
     }
+
+    void remembersShapeAndEpochs()
+    {
+        QSettings settings;
+        {
+            ui::TrainPane pane;
+            pane.setupPanel()->setModelShape(8, 3);
+            pane.setupPanel()->setEpochs(7);
+            pane.saveState(settings);
+        }
+        ui::TrainPane again;
+        again.restoreState(settings);
+        const TrainOptions o = again.setupPanel()->options();
+        QCOMPARE(o.model.width, 8);
+        QCOMPARE(o.model.depth, 3);
+        QCOMPARE(o.epochs, 7);
+        QCOMPARE(again.setupPanel()->size(), ui::TrainSetupPanel::Size::Small);
+        settings.remove(QStringLiteral("train"));
+    }
 };
 
 QTEST_MAIN(TstTrainPane)

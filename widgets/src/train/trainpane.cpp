@@ -451,6 +451,23 @@ bool TrainPane::resumeTraining()
     return true;
 }
 
+void TrainPane::saveState(QSettings& s) const
+{
+    const TrainOptions o = setup_->options();
+    s.setValue(QStringLiteral("train/width"), o.model.width);
+    s.setValue(QStringLiteral("train/depth"), o.model.depth);
+    s.setValue(QStringLiteral("train/epochs"), o.epochs);
+}
+
+void TrainPane::restoreState(QSettings& s)
+{
+    if (s.contains(QStringLiteral("train/width")))
+        setup_->setModelShape(s.value(QStringLiteral("train/width")).toInt(),
+                              s.value(QStringLiteral("train/depth")).toInt());
+    if (s.contains(QStringLiteral("train/epochs")))
+        setup_->setEpochs(s.value(QStringLiteral("train/epochs")).toInt());
+}
+
 QString TrainPane::runningWork() const
 {
     return controller_->isRunning() ? tr("A model is training.") : QString();

@@ -45,6 +45,9 @@ public:
     QString paneId() const override { return QStringLiteral("train"); }
     QString title() const override;
     QIcon icon() const override;
+    /// The model shape and epochs chosen last time come back at the next start.
+    void saveState(QSettings& s) const override;
+    void restoreState(QSettings& s) override;
 
     /// The project whose datasets it trains on and whose runs it records and lists.
     void setProjectSession(ProjectSession* session);
