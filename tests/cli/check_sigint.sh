@@ -26,7 +26,7 @@ infer)
 esac
 PID=$!
 i=0
-until grep -q "row" "$WORK/err.txt" 2>/dev/null; do
+until grep -qE "row|tile" "$WORK/err.txt" 2>/dev/null; do
     i=$((i + 1))
     if [ $i -gt 600 ]; then echo "no progress seen"; kill $PID; exit 1; fi
     sleep 0.05

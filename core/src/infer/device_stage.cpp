@@ -136,8 +136,9 @@ void RowRing::emitChunk(int end)
 } // namespace
 
 DeviceStage::DeviceStage(const DeviceSetup& setup, const TileGrid& grid, BatchQueue& in,
-                         RowQueue& out, StopFlag& stop, MemoryMeter& meter)
-    : setup_(setup), grid_(grid), in_(in), out_(out), stop_(stop), meter_(meter)
+                         RowQueue& out, StopFlag& stop, MemoryMeter& meter, TileProgress progress)
+    : setup_(setup), grid_(grid), in_(in), out_(out), stop_(stop), meter_(meter),
+      progress_(std::move(progress))
 {
 }
 
@@ -171,6 +172,8 @@ void DeviceStage::runBatches()
         const int64_t first = b * setup_.batch;
         const int64_t count = std::min<int64_t>(setup_.batch, nTiles - first);
         ring.addTiles(setup_.network(x).narrow(0, 0, count).to(torch::kFloat), first, count);
+        if (progress_)
+            progress_(first + count);
         // Keep the device at most two batches ahead of this thread, so a cancel is
         // answered after the work already queued, not after minutes of it.
         inFlight.push_back(std::make_shared<detail::StreamMark>(device));

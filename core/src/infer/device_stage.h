@@ -31,9 +31,12 @@ struct DeviceSetup {
 class DeviceStage
 {
 public:
+    /// Tiles computed so far, after every batch (on the thread that calls run()).
+    using TileProgress = std::function<void(int64_t tilesDone)>;
+
     /// Every argument must outlive run().
     DeviceStage(const DeviceSetup& setup, const TileGrid& grid, BatchQueue& in, RowQueue& out,
-                StopFlag& stop, MemoryMeter& meter);
+                StopFlag& stop, MemoryMeter& meter, TileProgress progress = {});
 
     /// Runs on the calling thread until every batch is blended and its rows queued, or the
     /// pipeline stopped. A LibTorch error (device out of memory, ...) comes back as a Status;
@@ -53,6 +56,7 @@ private:
     RowQueue& out_;
     StopFlag& stop_;
     MemoryMeter& meter_;
+    TileProgress progress_;
     double inputWait_ = 0, outputWait_ = 0;
 };
 

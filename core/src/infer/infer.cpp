@@ -11,6 +11,7 @@
 #include "compat/torch_compat.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -507,12 +508,23 @@ Status TiledInference::Impl::runStages(const detail::ScanSource& src, TiledTiffW
     detail::RowQueue rows(kMaxOutQueue, stop, meter);
 
     detail::TileReader readers(src, grid, batches, stop, channels);
-    detail::MapWriter mapWriter(writer, rows, tracker, grid.width, grid.height, started);
+    detail::MapWriter mapWriter(writer, rows, grid.width);
     readers.start(std::clamp(pol.loaderThreads, 1, 32));
     mapWriter.start();
 
     const detail::DeviceSetup setup = deviceSetup();
-    detail::DeviceStage deviceStage(setup, grid, batches, rows, stop, meter);
+    // Progress counts tiles computed, in image rows: smooth (one report per batch) and not
+    // behind the work by the blending band the way rows written are.
+    const int64_t nTiles = int64_t(grid.tiles.size());
+    auto report = [&](int64_t tilesDone) {
+        const double done = double(grid.height) * double(tilesDone) / double(nTiles);
+        const double mps = done * grid.width / 1e6 / std::max(1e-6, secondsSince(started));
+        char msg[96];
+        std::snprintf(msg, sizeof msg, "tile %lld/%lld, %.1f MP/s", (long long)tilesDone,
+                      (long long)nTiles, mps);
+        tracker.update(done, msg);
+    };
+    detail::DeviceStage deviceStage(setup, grid, batches, rows, stop, meter, report);
     if (Status s = deviceStage.run(); !s)
         stop.fail(s);
 

@@ -8,10 +8,8 @@
 namespace fisura::detail
 {
 
-MapWriter::MapWriter(TiledTiffWriter& writer, RowQueue& queue, ProgressTracker& tracker, int width,
-                     int height, PipelineClock::time_point started)
-    : writer_(writer), queue_(queue), tracker_(tracker), width_(width), height_(height),
-      started_(started)
+MapWriter::MapWriter(TiledTiffWriter& writer, RowQueue& queue, int width)
+    : writer_(writer), queue_(queue), width_(width)
 {
 }
 
@@ -32,7 +30,6 @@ void MapWriter::loop()
         OutRows rows;
         if (!queue_.pop(rows) || !write(rows))
             return;
-        report(rows.y0 + rows.rows);
     }
 }
 
@@ -47,14 +44,6 @@ bool MapWriter::write(OutRows& o)
         return false;
     }
     return true;
-}
-
-void MapWriter::report(int done)
-{
-    const double mps = double(done) * width_ / 1e6 / std::max(1e-6, secondsSince(started_));
-    char msg[96];
-    std::snprintf(msg, sizeof msg, "row %d/%d, %.1f MP/s", done, height_, mps);
-    tracker_.update(done, msg);
 }
 
 } // namespace fisura::detail

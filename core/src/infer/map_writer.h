@@ -15,10 +15,9 @@ namespace fisura::detail
 class MapWriter
 {
 public:
-    /// Every argument must outlive join(). Progress is reported in rows done of the image
-    /// height, with the throughput since `started`.
-    MapWriter(TiledTiffWriter& writer, RowQueue& queue, ProgressTracker& tracker, int width,
-              int height, PipelineClock::time_point started);
+    /// Every argument must outlive join(). (Progress comes from the device stage: the rows
+    /// written lag the work done by the blending band, a whole tile row at the end.)
+    MapWriter(TiledTiffWriter& writer, RowQueue& queue, int width);
 
     void start();
     /// Returns once the queue is closed and drained, writing failed or the pipeline stopped.
@@ -27,13 +26,10 @@ public:
 private:
     void loop();
     bool write(OutRows& rows);
-    void report(int rowsDone);
 
     TiledTiffWriter& writer_;
     RowQueue& queue_;
-    ProgressTracker& tracker_;
-    const int width_, height_;
-    const PipelineClock::time_point started_;
+    const int width_;
     std::thread thread_;
 };
 
