@@ -2550,22 +2550,6 @@ Predicha: %2</translation>
         <translation>Se está entrenando un modelo.</translation>
     </message>
     <message>
-        <source>Training is running</source>
-        <translation>Hay un entrenamiento en curso</translation>
-    </message>
-    <message>
-        <source>A model is training. Cancel it and close? The best model so far and the checkpoint of the last completed epoch are kept, so the run can be resumed later.</source>
-        <translation>Se está entrenando un modelo. ¿Cancelarlo y cerrar? Se conservan el mejor modelo hasta el momento y el punto de control de la última época completa, así que la ejecución se puede reanudar más tarde.</translation>
-    </message>
-    <message>
-        <source>Cancel training and close</source>
-        <translation>Cancelar el entrenamiento y cerrar</translation>
-    </message>
-    <message>
-        <source>Keep training</source>
-        <translation>Seguir entrenando</translation>
-    </message>
-    <message>
         <source>Resuming the run.</source>
         <translation>Reanudando la ejecución.</translation>
     </message>

@@ -6,7 +6,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
-#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -481,25 +480,6 @@ void TrainPane::stopWork()
 void TrainPane::cancelTraining()
 {
     controller_->cancel();
-}
-
-bool TrainPane::confirmClose()
-{
-    if (!controller_->isRunning())
-        return true;
-    QMessageBox box(QMessageBox::Question, tr("Training is running"),
-                    tr("A model is training. Cancel it and close? The best model so far and the "
-                       "checkpoint of the last completed epoch are kept, so the run can be "
-                       "resumed later."),
-                    QMessageBox::NoButton, this);
-    QPushButton* stop = box.addButton(tr("Cancel training and close"), QMessageBox::AcceptRole);
-    QPushButton* wait = box.addButton(tr("Keep training"), QMessageBox::RejectRole);
-    box.setDefaultButton(wait);
-    box.exec();
-    if (box.clickedButton() != stop)
-        return false;
-    controller_->cancelAndWait(); // within half a second; the run is recorded as cancelled
-    return true;
 }
 
 void TrainPane::onRunStarted(const QString& runId, bool resumed)

@@ -60,9 +60,6 @@ public:
     bool isTraining() const;
     QString runningWork() const override;
     void stopWork() override;
-    /// Closing the window: while a job runs, ask whether to cancel it or keep waiting. Returns
-    /// true when the window may close (nothing runs any more, the run is recorded).
-    bool confirmClose();
 
     /// Start a new run with the current setup (what the Start button does). False and a
     /// message when it cannot start.
