@@ -10,6 +10,7 @@
 #include "analyze/analyzepane.h"
 #include "common/languagemanager.h"
 #include "common/settingsdialog.h"
+#include "demoproject.h"
 #include "fisura/project.h"
 #include "fisura/synth.h"
 #include "fisura/train.h"
@@ -50,32 +51,8 @@ private Q_SLOTS:
             QStringLiteral(FISURA_SOURCE_DIR "/translations/fisura_es.ts"));
         QVERIFY(sources_.size() > 500);
         // A project with a finished run, so results, runs and policies are on screen.
-        ui::ProjectSession session;
-        QWidget parent;
-        ui::ProjectActions actions(&session, &parent);
-        QSignalSpy ready(&actions, &ui::ProjectActions::demoProjectReady);
-        synth::DemoDatasetOptions demo;
-        demo.segmentationImages = 8;
-        demo.classificationImages = 4;
-        demo.patchSize = 64;
-        demo.scanSize = 384;
         project_ = tmp_.filePath(QStringLiteral("demo"));
-        actions.openDemoProject(project_, demo);
-        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 30000);
-        Project p = session.project();
-        TrainOptions o;
-        o.task = TaskKind::Segment;
-        o.dataDir = p.datasets().back().path;
-        o.epochs = 1;
-        o.model.inputSize = 64;
-        o.model.depth = 2;
-        o.model.width = 4;
-        o.preferCpu = true;
-        o.batchSize = 4;
-        o.precision = Precision::FP32;
-        const std::string id = p.beginRun(o, p.datasets().back().id);
-        p.finishRun(id, train(o));
-        QVERIFY(p.save());
+        QVERIFY(demoproject::make(project_, 384, true));
     }
 
     void everyPaneInSpanish()

@@ -17,6 +17,7 @@
 #include "analyze/analyzepane.h"
 #include "common/languagemanager.h"
 #include "common/tiledviewer.h"
+#include "demoproject.h"
 #include "fisura/project.h"
 #include "fisura/train.h"
 #include "inspect/inspectpane.h"
@@ -31,16 +32,6 @@ using fisura::ui::LanguageManager;
 
 namespace
 {
-
-synth::DemoDatasetOptions smallDemo(int scan = 0)
-{
-    synth::DemoDatasetOptions o;
-    o.segmentationImages = 8;
-    o.classificationImages = 4;
-    o.patchSize = 64;
-    o.scanSize = scan;
-    return o;
-}
 
 /// Clicks counted on real widgets.
 struct Clicker {
@@ -86,7 +77,7 @@ private Q_SLOTS:
     void trainsFromFreshStartInThreeClicks()
     {
         app::MainWindow w;
-        w.projectActions()->setDemoOptions(smallDemo());
+        w.projectActions()->setDemoOptions(demoproject::smallDemo());
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         Clicker c;
@@ -115,28 +106,7 @@ private Q_SLOTS:
         // A demo project with a small scan and one trained model, made beforehand.
         QTemporaryDir tmp;
         const QString dir = tmp.filePath(QStringLiteral("demo"));
-        {
-            ui::ProjectSession session;
-            QWidget parent;
-            ui::ProjectActions actions(&session, &parent);
-            QSignalSpy ready(&actions, &ui::ProjectActions::demoProjectReady);
-            actions.openDemoProject(dir, smallDemo(384));
-            QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 30000);
-            Project p = session.project();
-            TrainOptions o;
-            o.task = TaskKind::Segment;
-            o.dataDir = p.datasets().back().path;
-            o.epochs = 1;
-            o.model.inputSize = 64;
-            o.model.depth = 2;
-            o.model.width = 4;
-            o.preferCpu = true;
-            o.batchSize = 4;
-            o.precision = Precision::FP32;
-            const std::string id = p.beginRun(o, p.datasets().back().id);
-            p.finishRun(id, train(o));
-            QVERIFY(p.save());
-        }
+        QVERIFY(demoproject::make(dir, 384, true));
         QSettings().setValue(QStringLiteral("project/reopen"), false);
         app::MainWindow w;
         w.show();
@@ -179,7 +149,8 @@ private Q_SLOTS:
         app::MainWindow w;
         w.show();
         QSignalSpy ready(w.projectActions(), &ui::ProjectActions::demoProjectReady);
-        w.projectActions()->openDemoProject(tmp.filePath(QStringLiteral("demo")), smallDemo());
+        w.projectActions()->openDemoProject(tmp.filePath(QStringLiteral("demo")),
+                                            demoproject::smallDemo());
         QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 30000);
         QVERIFY(w.trainPane()->startTraining());
         QVERIFY(w.trainPane()->controller()->isRunning());
