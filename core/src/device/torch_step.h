@@ -1,5 +1,6 @@
-// LibTorch side of batch probing and job steps: map a CUDA out-of-memory to a Status so callers
-// (the probe, the trainer) can back off instead of dying. Include after compat/torch_compat.h.
+// LibTorch side of batch probing, job steps and whole jobs: map a CUDA out-of-memory to a Status
+// so callers (the probe, the trainer) can back off instead of dying. Include after
+// compat/torch_compat.h.
 #pragma once
 
 #include <new>
@@ -26,6 +27,25 @@ template <class F> Status guardTorchStep(F&& fn)
         return {ErrorCode::DeviceError, what};
     } catch (const std::bad_alloc&) {
         return {ErrorCode::OutOfMemory, "host memory exhausted"};
+    }
+}
+
+/// The boundary of a whole job (training, evaluation): `fn` returns the job's Status; LibTorch
+/// errors become OutOfMemory or DeviceError and any other exception Internal, so no exception
+/// crosses the facade.
+template <class F> Status guardTorchJob(F&& fn)
+{
+    try {
+        return fn();
+    } catch (const c10::Error& e) {
+        const std::string what = e.what_without_backtrace();
+        if (compat::isOutOfMemory(e))
+            return {ErrorCode::OutOfMemory, what.substr(0, what.find('\n'))};
+        return {ErrorCode::DeviceError, what};
+    } catch (const std::bad_alloc&) {
+        return {ErrorCode::OutOfMemory, "host memory exhausted"};
+    } catch (const std::exception& e) {
+        return {ErrorCode::Internal, e.what()};
     }
 }
 

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "data/loader_impl.h"
+#include "device/torch_step.h"
 #include "fisura/evaluate.h"
 #include "fisura/sysinfo.h"
 #include "models/model_impl.h"
@@ -355,7 +356,7 @@ Result<EvaluationReport> evaluateModel(const std::string& modelPath, const std::
     const int batch = o.batchSize > 0 ? o.batchSize : (pol.useCuda ? 32 : 8);
 
     EvaluationReport report;
-    try {
+    const Status run = detail::guardTorchJob([&]() -> Status {
         const torch::Device device =
             pol.useCuda ? torch::Device(torch::kCUDA, pol.deviceIndex) : torch::Device(torch::kCPU);
         Model::Impl& m = *p.model.impl();
@@ -416,13 +417,10 @@ Result<EvaluationReport> evaluateModel(const std::string& modelPath, const std::
             return L.error;
         ev.finish();
         tracker.finish("done");
-    } catch (const c10::Error& e) {
-        if (compat::isOutOfMemory(e))
-            return Status(ErrorCode::OutOfMemory, e.what_without_backtrace());
-        return Status(ErrorCode::DeviceError, e.what_without_backtrace());
-    } catch (const std::exception& e) {
-        return Status(ErrorCode::Internal, e.what());
-    }
+        return Status::ok();
+    });
+    if (!run)
+        return run;
     report.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     return report;
 }

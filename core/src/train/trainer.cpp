@@ -5,6 +5,7 @@
 
 #include <ctime>
 
+#include "device/torch_step.h"
 #include "train/trainer.h"
 
 namespace fisura
@@ -130,18 +131,13 @@ Result<TrainResult> train(const TrainOptions& o, const CancelToken& cancel, Trai
     if (Status s = trainer.prepareData(); !s)
         return s;
     // LibTorch reports device trouble by exceptions; the facade answers with a Status.
-    try {
+    const Status run = detail::guardTorchJob([&] {
         if (Status s = trainer.setUp(); !s)
             return s;
-        if (Status s = trainer.runEpochs(); !s)
-            return s;
-    } catch (const c10::Error& e) {
-        if (compat::isOutOfMemory(e))
-            return Status(ErrorCode::OutOfMemory, e.what_without_backtrace());
-        return Status(ErrorCode::DeviceError, e.what_without_backtrace());
-    } catch (const std::exception& e) {
-        return Status(ErrorCode::Internal, e.what());
-    }
+        return trainer.runEpochs();
+    });
+    if (!run)
+        return run;
     return trainer.finish(t0);
 }
 
