@@ -302,6 +302,14 @@
         <source>Stopping… Fisura closes when the work has stopped.</source>
         <translation>Deteniendo… Fisura se cerrará cuando el trabajo se haya detenido.</translation>
     </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>Stop generating the demo project (nothing half-made is left)</source>
+        <translation>Detiene la generación del proyecto de demostración (no queda nada a medio hacer)</translation>
+    </message>
 </context>
 <context>
     <name>fisura::app::ReportMode</name>

@@ -15,6 +15,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QToolBar>
+#include <QToolButton>
 
 #include "analyze/analyzepane.h"
 #include "common/pane.h"
@@ -39,7 +40,8 @@ MainWindow::MainWindow(QWidget* parent)
       train_(new ui::TrainPane(this)), analyze_(new ui::AnalyzePane(this)),
       inspect_(new ui::InspectPane(this)), system_(new ui::SystemPane(this)),
       deviceLabel_(new QLabel(this)), projectLabel_(new QLabel(this)),
-      jobProgress_(new QProgressBar(this)), toolBar_(new QToolBar(this))
+      jobProgress_(new QProgressBar(this)), jobCancel_(new QToolButton(this)),
+      toolBar_(new QToolBar(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
     nav_->setObjectName(QStringLiteral("navigation"));
@@ -69,6 +71,10 @@ MainWindow::MainWindow(QWidget* parent)
     jobProgress_->setMaximumWidth(180);
     jobProgress_->hide();
     statusBar()->addPermanentWidget(jobProgress_);
+    // The window's own job (generating the demo project) cancels from here, at once.
+    jobCancel_->setObjectName(QStringLiteral("windowJobCancel"));
+    jobCancel_->hide();
+    statusBar()->addPermanentWidget(jobCancel_);
     statusBar()->addPermanentWidget(projectLabel_);
     statusBar()->addPermanentWidget(deviceLabel_);
     statusBar()->addPermanentWidget(system_->gauge());
@@ -141,19 +147,21 @@ void MainWindow::connectPanes()
     connect(projectActions_, &ui::ProjectActions::progress, this,
             [this](double f, const QString& text) {
                 jobProgress_->setVisible(f < 1.0);
+                jobCancel_->setVisible(f < 1.0);
                 jobProgress_->setValue(int(f * 1000));
                 statusBar()->showMessage(text);
             });
-    connect(projectActions_, &ui::ProjectActions::demoProjectReady, this, [this] {
-        jobProgress_->hide();
-        statusBar()->showMessage(tr("Demo project ready."), 5000);
-    });
+    connect(jobCancel_, &QToolButton::clicked, projectActions_, &ui::ProjectActions::cancelDemo);
+    connect(projectActions_, &ui::ProjectActions::demoProjectReady, this,
+            [this] { statusBar()->showMessage(tr("Demo project ready."), 5000); });
     connect(projectActions_, &ui::ProjectActions::demoFinished, this, [this] {
+        jobProgress_->hide();
+        jobCancel_->hide();
+        statusBar()->clearMessage(); // "ready" or the failure follows, if anything
         if (closeWhenIdle_ && runningWork().isEmpty())
             close();
     });
     connect(projectActions_, &ui::ProjectActions::failed, this, [this](const QString& text) {
-        jobProgress_->hide();
         statusBar()->showMessage(text.section(QLatin1Char('\n'), 0, 0), 10000);
     });
 }
@@ -231,6 +239,8 @@ void MainWindow::retranslateUi()
                                                   : tr("No project open"));
     projectLabel_->setToolTip(QDir::toNativeSeparators(session_->projectDir()));
     toolBar_->setWindowTitle(tr("Project"));
+    jobCancel_->setText(tr("Cancel"));
+    jobCancel_->setToolTip(tr("Stop generating the demo project (nothing half-made is left)"));
     fileMenu_->setTitle(tr("&File"));
     viewMenu_->setTitle(tr("&View"));
     settingsMenu_->setTitle(tr("&Settings"));

@@ -14,6 +14,7 @@ class QMenu;
 class QProgressBar;
 class QStackedWidget;
 class QToolBar;
+class QToolButton;
 
 namespace fisura::ui
 {
@@ -85,6 +86,7 @@ private:
     QLabel* deviceLabel_;
     QLabel* projectLabel_;
     QProgressBar* jobProgress_;
+    QToolButton* jobCancel_;
     QToolBar* toolBar_;
 
     QMenu* fileMenu_;

@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QToolBar>
+#include <QToolButton>
 
 #include "analyze/analyzepane.h"
 #include "common/languagemanager.h"
@@ -175,6 +176,27 @@ private Q_SLOTS:
         const auto& runs = w.projectSession()->project().runs();
         QCOMPARE(runs.size(), size_t(1));
         QCOMPARE(runs.front().state, RunState::Cancelled);
+    }
+
+    void demoGenerationCancelsFromTheStatusBar()
+    {
+        app::MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        synth::DemoDatasetOptions big = demoproject::smallDemo();
+        big.segmentationImages = 400;
+        w.projectActions()->setDemoOptions(big);
+        w.projectActions()->demoAction()->trigger();
+        auto* cancel = child<QToolButton>(&w, "windowJobCancel");
+        QTRY_VERIFY_WITH_TIMEOUT(cancel->isVisible(), 10000);
+        QElapsedTimer t;
+        t.start();
+        Clicker c;
+        c.click(cancel);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.projectActions()->isGeneratingDemo(), 2000);
+        QVERIFY2(t.elapsed() < 1000, qPrintable(QString::number(t.elapsed())));
+        QVERIFY(!cancel->isVisible());
+        QVERIFY(!w.projectSession()->hasProject());
     }
 };
 
