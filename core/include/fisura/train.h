@@ -66,7 +66,7 @@ struct BatchProgress {
     int batch = 0; ///< 1-based within the epoch
     int batches = 0;
     int batchSize = 0;
-    double loss = 0;
+    double loss = 0; ///< mean of the steps since the previous event
     double learningRate = 0;
     double imagesPerSecond = 0;                                             ///< smoothed
     double etaSeconds = -1;                                                 ///< whole job
@@ -97,6 +97,9 @@ class TrainSink
 public:
     virtual ~TrainSink() = default;
     virtual void started(const TrainStarted&) {}
+    /// Progress of training steps. On the CPU once per step; on a GPU the loss is read back
+    /// only every half second (so no step waits for the device), and one event then reports
+    /// the mean loss of the steps since the previous one: events lag the GPU by up to that.
     virtual void batch(const BatchProgress&) {}
     virtual void epoch(const EpochMetrics&) {}
     /// Something the user should know: "out_of_memory", "early_stop", "resumed", "cancelled".
@@ -137,6 +140,12 @@ namespace testing
 /// Throw a CUDA-style out-of-memory error in the forward pass of optimiser step `step`
 /// (counted from 0 over the whole job); -1 turns it off.
 void injectOutOfMemoryAtStep(int step);
+/// Read the loss back every `steps` optimiser steps, as on a GPU; 0 restores the default (every
+/// step on the CPU, every half second on a GPU).
+void setLossReadBackSteps(int steps);
+/// Run the optimiser step as "per-tensor" (torch::optim::AdamW::step), "foreach" or "fused";
+/// empty restores the automatic choice.
+void forceAdamWKernel(const std::string& kernel);
 } // namespace testing
 
 } // namespace fisura

@@ -142,6 +142,15 @@ Status Trainer::createModel()
     params_ = net.parameters();
     opt_ = std::make_unique<torch::optim::AdamW>(
         params_, torch::optim::AdamWOptions(o_.learningRate).weight_decay(o_.weightDecay));
+    adamwKernel_ = chooseAdamWKernel(device_);
+    readBackEverySteps_ = lossReadBackSteps(device_);
+    const bool fused = adamwKernel_ == AdamWKernel::Fused;
+    res_.policy.choices.push_back(
+        {"optimizer", adamwKernelName(adamwKernel_),
+         fused ? "AdamW as one fused kernel for all weights; the loss is read back every half "
+                 "second, so no step waits for the GPU"
+               : "AdamW on all weights at once (multi-tensor operations)",
+         fused ? "optimizer_fused" : "optimizer_foreach", ""});
     return Status::ok();
 }
 

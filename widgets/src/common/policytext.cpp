@@ -24,6 +24,8 @@ QString policyChoiceLabel(const std::string& what)
         return PolicyText::tr("Batch size");
     if (w == QStringLiteral("loader_threads"))
         return PolicyText::tr("Loader threads");
+    if (w == QStringLiteral("optimizer"))
+        return PolicyText::tr("Optimizer step");
     return w;
 }
 
@@ -38,6 +40,10 @@ QString policyChoiceValue(const std::string& value)
         return PolicyText::tr("processor (CPU)");
     if (v == QStringLiteral("dynamic"))
         return PolicyText::tr("dynamic");
+    if (v == QStringLiteral("fused"))
+        return PolicyText::tr("fused");
+    if (v == QStringLiteral("foreach"))
+        return PolicyText::tr("multi-tensor");
     return v; // numbers, fp32/bf16/fp16 and GPU names read the same in every language
 }
 
@@ -101,6 +107,11 @@ QString policyChoiceReason(const PolicyChoice& c)
         return PolicyText::tr("all cores but two decode images while the GPU computes");
     if (id == QStringLiteral("loaders_cpu"))
         return PolicyText::tr("half the cores decode images, the rest compute");
+    if (id == QStringLiteral("optimizer_fused"))
+        return PolicyText::tr("AdamW as one fused kernel for all weights; the loss is read back "
+                              "every half second, so no step waits for the GPU");
+    if (id == QStringLiteral("optimizer_foreach"))
+        return PolicyText::tr("AdamW on all weights at once (multi-tensor operations)");
     return QString::fromStdString(c.reason);
 }
 
