@@ -7,7 +7,8 @@
 //  3. the CPU path on the same 100x100x252 case.
 // Without CUDA only 3 runs. Usage:
 //   fisura-bench-patchstats [--json FILE] [--reps N] [--cpu-reps N] [--no-cpu] [--no-large]
-// Exit code 1 when a check fails, 2 on an error.
+//                           [--no-kernels]
+// Exit code 1 when a check fails, 2 on an error (the JSON then holds what was done and the error).
 #include "compat/torch_compat.h"
 
 #include <nlohmann/json.hpp>
@@ -37,8 +38,10 @@ namespace
 struct Args {
     std::string json;
     int reps = 20, cpuReps = 3;
-    bool cpu = true, large = true;
+    bool cpu = true, large = true, kernels = true;
 };
+
+bool gKernels = true; // --no-kernels: the LibTorch path only (after a kernel failure)
 
 double median(std::vector<double> v)
 {
@@ -137,7 +140,7 @@ json checks(const torch::Device dev, bool& allOk)
                                  (c.chol ? " chol" : "");
         const auto gpu = stack.to(dev, torch::kFloat32);
         for (bool kernels : {true, false}) {
-            if (kernels && !cudaKernelsApply(c.T, d, dev))
+            if (kernels && (!gKernels || !cudaKernelsApply(c.T, d, dev)))
                 continue;
             o.allowKernels = kernels;
             out.push_back(compare(base + (kernels ? " [kernel]" : " [libtorch]"),
@@ -152,7 +155,7 @@ json checks(const torch::Device dev, bool& allOk)
     const auto feats = torch::randn({4, d, 15, 20}, torch::kFloat64);
     const auto refDist = mahalanobis(feats, ref);
     for (bool kernels : {true, false}) {
-        if (kernels && !cudaKernelsApply(T, d, dev))
+        if (kernels && (!gKernels || !cudaKernelsApply(T, d, dev)))
             continue;
         o.allowKernels = kernels;
         const PatchStats got = gaussianStatistics(x.to(dev, torch::kFloat32), o);
@@ -240,6 +243,8 @@ Args parse(int argc, char** argv)
             a.cpu = false;
         else if (s == "--no-large")
             a.large = false;
+        else if (s == "--no-kernels")
+            a.kernels = false;
         else
             throw std::invalid_argument("unknown argument " + s);
     }
@@ -250,14 +255,17 @@ Args parse(int argc, char** argv)
 
 int main(int argc, char** argv)
 {
+    json report = {{"program", "fisura-bench-patchstats"},
+                   {"libtorch", TORCH_VERSION},
+                   {"kernels_built", cudaKernelsBuilt()}};
+    json times = json::array();
+    Args args;
     try {
-        const Args args = parse(argc, argv);
+        args = parse(argc, argv);
+        gKernels = args.kernels;
+        report["kernels_allowed"] = args.kernels;
         torch::manual_seed(7);
-        json report = {{"program", "fisura-bench-patchstats"},
-                       {"libtorch", TORCH_VERSION},
-                       {"kernels_built", cudaKernelsBuilt()}};
         bool allOk = true;
-        json times = json::array();
 #ifdef FISURA_TORCH_CUDA
         const bool cuda = torch::cuda::is_available();
 #else
@@ -275,6 +283,8 @@ int main(int argc, char** argv)
             std::printf("copy  device-to-device %.1f GB/s (read + write)\n", copy);
             report["copy_gb_per_s"] = copy;
             for (bool kernels : {true, false}) {
+                if (kernels && !gKernels)
+                    continue;
                 times.push_back(
                     timing("100x100x252", 252, 100, 100, dev, kernels, args.reps, copy));
                 if (args.large)
@@ -296,6 +306,11 @@ int main(int argc, char** argv)
         return allOk ? 0 : 1;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "fisura-bench-patchstats: %s\n", e.what());
+        report["timings"] = times;
+        report["error"] = std::string(e.what()).substr(0, 2000);
+        report["checks_pass"] = false;
+        if (!args.json.empty())
+            std::ofstream(args.json) << report.dump(2) << "\n";
         return 2;
     }
 }

@@ -68,6 +68,11 @@ def main():
         for src, name in ((fis, "fisura"), (peers, "peers")):
             if key in src:
                 lines.append(f"\n{name}: {src[key]}")
+    failed = os.path.join(os.path.dirname(os.path.abspath(sys.argv[1])), "fisura_failed.json")
+    if os.path.exists(failed):
+        err = load(failed).get("error", "?")
+        lines.append(f"\nThe first run (with Fisura's kernels) failed and the numbers above come from "
+                     f"a run on the LibTorch path only: {err}")
     if peers.get("torch_compile_error"):
         lines.append(f"\ntorch.compile: {peers['torch_compile_error']}")
     for c, a in peers.get("agreement", {}).items():
