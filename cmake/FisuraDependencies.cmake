@@ -9,6 +9,25 @@ else()
     set(FISURA_TORCH_CUDA OFF)
 endif()
 
+# Fisura's own CUDA kernels (core/src/anomaly/*.cu) need a CUDA compiler next to a CUDA LibTorch;
+# without one the same work takes the batched LibTorch path. Enabled here, at the top level,
+# because every target linking fisura_core then links CUDA objects.
+option(FISURA_ENABLE_CUDA_KERNELS "Compile Fisura's CUDA kernels when a CUDA compiler is found" ON)
+set(FISURA_CUDA_KERNELS OFF)
+if(FISURA_TORCH_CUDA AND FISURA_ENABLE_CUDA_KERNELS)
+    include(CheckLanguage)
+    check_language(CUDA)
+    if(CMAKE_CUDA_COMPILER)
+        if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+            set(CMAKE_CUDA_ARCHITECTURES 90) # H100 / H200; override on the command line
+        endif()
+        # The runtime LibTorch already loads, not a second static copy.
+        set(CMAKE_CUDA_RUNTIME_LIBRARY Shared)
+        enable_language(CUDA)
+        set(FISURA_CUDA_KERNELS ON)
+    endif()
+endif()
+
 find_package(OpenCV REQUIRED COMPONENTS core imgproc OPTIONAL_COMPONENTS imgcodecs ximgproc)
 # A trimmed OpenCV (only core and imgproc installed) may still declare every module's target:
 # trust imgcodecs only when its library file is really there.
