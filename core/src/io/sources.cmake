@@ -7,6 +7,7 @@ list(APPEND FISURA_CORE_SOURCES
     src/io/tiled_reader.cpp
     src/io/tiled_blocks.cpp
     src/io/tiled_convert.cpp
+    src/io/tiled_samples.cpp
     src/io/tiled_writer.cpp
     src/io/pyramid.cpp
     src/io/worker_pool.cpp)

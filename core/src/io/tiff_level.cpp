@@ -60,6 +60,7 @@ int channelsOf(Colour c)
         return 1;
     case Colour::Rgb:
     case Colour::Palette:
+    case Colour::Cmyk:
         return 3;
     default:
         return 4;
@@ -77,43 +78,62 @@ const char* colourName(Colour c)
         return "rgb";
     case Colour::Rgba:
         return "rgba";
+    case Colour::Cmyk:
+        return "cmyk";
     default:
         return "palette";
     }
 }
 
-Status parseLevel(TiffHandle& h, LevelDesc& L, uint64_t fileBytes, uint64_t maxBlockBytes)
+void useLogLuv8(TIFF* tif)
+{
+    TIFFSetField(tif, TIFFTAG_SGILOGDATAFMT, SGILOGDATAFMT_8BIT);
+}
+
+namespace
+{
+
+// Which sample formats and depths are decoded (libvips decodes the same set; 64-bit floats too).
+Status checkDepth(TiffHandle& h, const LevelDesc& L)
+{
+    const std::string bits = std::to_string(L.bps) + "-bit ";
+    switch (L.sampleFormat) {
+    case SAMPLEFORMAT_UINT:
+        if (L.bps == 1 || L.bps == 2 || L.bps == 4 || L.bps == 8 || L.bps == 16 || L.bps == 32)
+            return Status::ok();
+        return h.error(ErrorCode::Unsupported,
+                       bits + "samples are not supported (1, 2, 4, 8, 16 or 32 only)");
+    case SAMPLEFORMAT_INT:
+        if (L.bps == 8 || L.bps == 16 || L.bps == 32)
+            return Status::ok();
+        return h.error(ErrorCode::Unsupported, bits + "signed integer samples are not supported");
+    case SAMPLEFORMAT_IEEEFP:
+        if (L.bps == 32 || L.bps == 64)
+            return Status::ok();
+        return h.error(ErrorCode::Unsupported, bits + "floating-point samples are not supported");
+    case SAMPLEFORMAT_COMPLEXINT:
+    case SAMPLEFORMAT_COMPLEXIEEEFP:
+        return h.error(ErrorCode::Unsupported, "complex samples are not supported");
+    default:
+        return h.error(ErrorCode::Unsupported, "unknown sample format");
+    }
+}
+
+// Sample format, depth, codec and photometric interpretation; sets the colour samples.
+Status parseSamples(TiffHandle& h, LevelDesc& L, int& colourSamples)
 {
     TIFF* tif = h.get();
-    if (!TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &L.width) ||
-        !TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &L.height))
-        return h.error(ErrorCode::Corrupt, "no image size");
-    if (L.width == 0 || L.height == 0)
-        return h.error(ErrorCode::Corrupt, "zero-size image (" + std::to_string(L.width) + " x " +
-                                               std::to_string(L.height) + ")");
-    const std::string dims = std::to_string(L.width) + " x " + std::to_string(L.height) + " px";
-    if (L.width > kMaxSide || L.height > kMaxSide)
-        return h.error(ErrorCode::Unsupported, dims + " exceeds the largest side Fisura handles (" +
-                                                   std::to_string(kMaxSide) + ")");
-    uint16_t sampleFormat = SAMPLEFORMAT_UINT;
-    TIFFGetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, &L.bps);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &L.spp);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLEFORMAT, &sampleFormat);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &L.planar);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_COMPRESSION, &L.compression);
-    TIFFGetFieldDefaulted(tif, TIFFTAG_SUBFILETYPE, &L.subfileType);
-    if (!TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &L.photometric))
-        L.photometric = L.spp >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK;
-
-    if (sampleFormat == SAMPLEFORMAT_IEEEFP || sampleFormat == SAMPLEFORMAT_COMPLEXIEEEFP)
-        return h.error(ErrorCode::Unsupported, "floating-point samples are not supported");
-    if (sampleFormat == SAMPLEFORMAT_INT || sampleFormat == SAMPLEFORMAT_COMPLEXINT)
-        return h.error(ErrorCode::Unsupported, "signed integer samples are not supported");
-    if (sampleFormat != SAMPLEFORMAT_UINT && sampleFormat != SAMPLEFORMAT_VOID)
-        return h.error(ErrorCode::Unsupported, "unknown sample format");
-    if (L.bps != 8 && L.bps != 16)
-        return h.error(ErrorCode::Unsupported,
-                       std::to_string(L.bps) + "-bit samples are not supported (8 or 16 only)");
+    L.logLuv = (L.compression == COMPRESSION_SGILOG || L.compression == COMPRESSION_SGILOG24) &&
+               (L.photometric == PHOTOMETRIC_LOGLUV || L.photometric == PHOTOMETRIC_LOGL);
+    if (L.logLuv && TIFFIsCODECConfigured(L.compression)) {
+        useLogLuv8(tif); // the codec then reports 8-bit unsigned samples
+        TIFFGetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, &L.bps);
+    }
+    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLEFORMAT, &L.sampleFormat);
+    if (L.sampleFormat == SAMPLEFORMAT_VOID)
+        L.sampleFormat = SAMPLEFORMAT_UINT;
+    if (Status s = checkDepth(h, L); !s)
+        return s;
     if (L.compression == COMPRESSION_OJPEG)
         return h.error(ErrorCode::Unsupported, "old-style JPEG compression is not supported");
     if (!TIFFIsCODECConfigured(L.compression))
@@ -124,19 +144,22 @@ Status parseLevel(TiffHandle& h, LevelDesc& L, uint64_t fileBytes, uint64_t maxB
     if (L.planar != PLANARCONFIG_CONTIG && L.planar != PLANARCONFIG_SEPARATE)
         return h.error(ErrorCode::Corrupt, "invalid planar configuration");
 
-    int colourSamples = 1;
+    colourSamples = 1;
     switch (L.photometric) {
     case PHOTOMETRIC_MINISBLACK:
+    case PHOTOMETRIC_LOGL:
         break;
     case PHOTOMETRIC_MINISWHITE:
         L.minIsWhite = true;
         break;
     case PHOTOMETRIC_RGB:
+    case PHOTOMETRIC_LOGLUV:
         colourSamples = 3;
         break;
     case PHOTOMETRIC_PALETTE:
-        if (L.bps != 8)
-            return h.error(ErrorCode::Unsupported, "palette images must have 8-bit indices");
+        if (L.sampleFormat != SAMPLEFORMAT_UINT || L.bps > 16)
+            return h.error(ErrorCode::Unsupported,
+                           "palette images must have 1- to 16-bit unsigned indices");
         break;
     case PHOTOMETRIC_YCBCR:
         if (L.compression != COMPRESSION_JPEG)
@@ -146,16 +169,35 @@ Status parseLevel(TiffHandle& h, LevelDesc& L, uint64_t fileBytes, uint64_t maxB
         colourSamples = 3;
         L.jpegRgb = true; // libjpeg converts to RGB (and upsamples chroma) for us
         break;
-    case PHOTOMETRIC_SEPARATED:
-        return h.error(ErrorCode::Unsupported, "CMYK (separated) images are not supported");
+    case PHOTOMETRIC_SEPARATED: {
+        uint16_t inkSet = INKSET_CMYK;
+        TIFFGetFieldDefaulted(tif, TIFFTAG_INKSET, &inkSet);
+        if (inkSet != INKSET_CMYK)
+            return h.error(ErrorCode::Unsupported, "separated images other than CMYK");
+        if (L.sampleFormat != SAMPLEFORMAT_UINT || (L.bps != 8 && L.bps != 16))
+            return h.error(ErrorCode::Unsupported, "CMYK must have 8- or 16-bit unsigned inks");
+        colourSamples = 4;
+        break;
+    }
     default:
         return h.error(ErrorCode::Unsupported, "photometric interpretation " +
                                                    std::to_string(L.photometric) +
                                                    " is not supported");
     }
+    if ((L.photometric == PHOTOMETRIC_LOGL || L.photometric == PHOTOMETRIC_LOGLUV) && !L.logLuv)
+        return h.error(ErrorCode::Unsupported, "LogL/LogLuv without SGILog compression");
+    if (L.packed() && colourSamples != 1)
+        return h.error(ErrorCode::Unsupported,
+                       std::to_string(L.bps) + "-bit colour samples are not supported");
     if (L.spp < colourSamples || L.spp > 16)
         return h.error(ErrorCode::Corrupt, std::to_string(L.spp) + " samples per pixel");
+    return Status::ok();
+}
 
+// Alpha, palette and the decoded colour kind.
+Status parseColour(TiffHandle& h, LevelDesc& L, int colourSamples)
+{
+    TIFF* tif = h.get();
     uint16_t extra = 0;
     uint16_t* extraTypes = nullptr;
     TIFFGetFieldDefaulted(tif, TIFFTAG_EXTRASAMPLES, &extra, &extraTypes);
@@ -172,16 +214,20 @@ Status parseLevel(TiffHandle& h, LevelDesc& L, uint64_t fileBytes, uint64_t maxB
         L.alphaSample = 3;
         L.alphaAssociated = true;
     }
-    if (L.photometric == PHOTOMETRIC_PALETTE) {
+    if (L.photometric == PHOTOMETRIC_SEPARATED) {
+        L.colour = Colour::Cmyk; // RGB out; an extra alpha sample is not carried over
+        L.alphaSample = -1;
+    } else if (L.photometric == PHOTOMETRIC_PALETTE) {
         L.colour = Colour::Palette;
         uint16_t *r = nullptr, *g = nullptr, *b = nullptr;
         if (!TIFFGetField(tif, TIFFTAG_COLORMAP, &r, &g, &b) || !r || !g || !b)
             return h.error(ErrorCode::Corrupt, "palette image without a colour map");
+        const size_t entries = size_t(1) << L.bps;
         bool wide = false;
-        for (int i = 0; i < 256; ++i)
+        for (size_t i = 0; i < entries; ++i)
             wide = wide || r[i] > 255 || g[i] > 255 || b[i] > 255;
-        L.palette.resize(768);
-        for (int i = 0; i < 256; ++i) {
+        L.palette.resize(entries * 3);
+        for (size_t i = 0; i < entries; ++i) {
             L.palette[i * 3] = static_cast<uint8_t>(wide ? r[i] >> 8 : r[i]);
             L.palette[i * 3 + 1] = static_cast<uint8_t>(wide ? g[i] >> 8 : g[i]);
             L.palette[i * 3 + 2] = static_cast<uint8_t>(wide ? b[i] >> 8 : b[i]);
@@ -191,19 +237,14 @@ Status parseLevel(TiffHandle& h, LevelDesc& L, uint64_t fileBytes, uint64_t maxB
     } else {
         L.colour = L.alphaSample >= 0 ? Colour::GrayAlpha : Colour::Gray;
     }
+    return Status::ok();
+}
 
-    // Every byte the pixels claim must be plausibly in the file before anything is allocated.
-    const uint64_t decoded = uint64_t(L.width) * L.height * L.spp * (L.bps / 8);
-    if (fileBytes == 0 || (L.compression == COMPRESSION_NONE && decoded > fileBytes) ||
-        double(decoded) > double(fileBytes) * kMaxExpansion)
-        return h.error(ErrorCode::Corrupt, dims + " (" + std::to_string(decoded) +
-                                               " bytes) cannot be held in a file of " +
-                                               std::to_string(fileBytes) + " bytes");
-
-    if (L.jpegRgb)
-        TIFFSetField(tif, TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB);
-    const uint64_t pixelBytes = uint64_t(L.spp) * (L.bps / 8);
-    const uint64_t planeDiv = L.planar == PLANARCONFIG_SEPARATE ? L.spp : 1;
+// Tiles, or strips grouped into blocks (or read a band of rows at a time when huge).
+Status parseLayout(TiffHandle& h, LevelDesc& L, uint64_t maxBlockBytes)
+{
+    TIFF* tif = h.get();
+    const uint64_t pixelBytes = uint64_t(L.spp) * L.sampleBytes(); // in decoded blocks
     L.tiled = TIFFIsTiled(tif) != 0;
     if (L.tiled) {
         if (!TIFFGetField(tif, TIFFTAG_TILEWIDTH, &L.tileW) ||
@@ -214,7 +255,7 @@ Status parseLevel(TiffHandle& h, LevelDesc& L, uint64_t fileBytes, uint64_t maxB
             return h.error(ErrorCode::Unsupported, "tiles of " + std::to_string(L.tileW) + " x " +
                                                        std::to_string(L.tileH) +
                                                        " px are too large");
-        if (uint64_t(TIFFTileSize64(tif)) != tileBytes / planeDiv)
+        if (uint64_t(TIFFTileSize64(tif)) != L.fileRowBytes(L.tileW) * L.tileH)
             return h.error(ErrorCode::Unsupported, "unexpected tile layout (subsampling?)");
         L.blockW = L.tileW;
         L.blockH = L.tileH;
@@ -223,7 +264,7 @@ Status parseLevel(TiffHandle& h, LevelDesc& L, uint64_t fileBytes, uint64_t maxB
         TIFFGetFieldDefaulted(tif, TIFFTAG_ROWSPERSTRIP, &rps);
         L.rowsPerStrip = std::min(std::max<uint32_t>(rps, 1), L.height);
         const uint64_t rowBytes = uint64_t(L.width) * pixelBytes;
-        if (uint64_t(TIFFScanlineSize64(tif)) != rowBytes / planeDiv)
+        if (uint64_t(TIFFScanlineSize64(tif)) != L.fileRowBytes(L.width))
             return h.error(ErrorCode::Unsupported, "unexpected strip layout (subsampling?)");
         L.blockW = L.width;
         if (rowBytes * L.rowsPerStrip > maxBlockBytes) {
@@ -243,9 +284,52 @@ Status parseLevel(TiffHandle& h, LevelDesc& L, uint64_t fileBytes, uint64_t maxB
     return Status::ok();
 }
 
+} // namespace
+
+Status parseLevel(TiffHandle& h, LevelDesc& L, uint64_t fileBytes, uint64_t maxBlockBytes)
+{
+    TIFF* tif = h.get();
+    if (!TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &L.width) ||
+        !TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &L.height))
+        return h.error(ErrorCode::Corrupt, "no image size");
+    if (L.width == 0 || L.height == 0)
+        return h.error(ErrorCode::Corrupt, "zero-size image (" + std::to_string(L.width) + " x " +
+                                               std::to_string(L.height) + ")");
+    const std::string dims = std::to_string(L.width) + " x " + std::to_string(L.height) + " px";
+    if (L.width > kMaxSide || L.height > kMaxSide)
+        return h.error(ErrorCode::Unsupported, dims + " exceeds the largest side Fisura handles (" +
+                                                   std::to_string(kMaxSide) + ")");
+    TIFFGetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, &L.bps);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &L.spp);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &L.planar);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_COMPRESSION, &L.compression);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_SUBFILETYPE, &L.subfileType);
+    if (!TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &L.photometric))
+        L.photometric = L.spp >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK;
+
+    int colourSamples = 1;
+    if (Status s = parseSamples(h, L, colourSamples); !s)
+        return s;
+    if (Status s = parseColour(h, L, colourSamples); !s)
+        return s;
+
+    // Every byte the pixels claim must be plausibly in the file before anything is allocated.
+    const uint64_t decoded =
+        L.fileRowBytes(L.width) * L.height * (L.planar == PLANARCONFIG_SEPARATE ? L.spp : 1);
+    if (fileBytes == 0 || (L.compression == COMPRESSION_NONE && decoded > fileBytes) ||
+        double(decoded) > double(fileBytes) * kMaxExpansion)
+        return h.error(ErrorCode::Corrupt, dims + " (" + std::to_string(decoded) +
+                                               " bytes) cannot be held in a file of " +
+                                               std::to_string(fileBytes) + " bytes");
+    if (L.jpegRgb)
+        TIFFSetField(tif, TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB);
+    return parseLayout(h, L, maxBlockBytes);
+}
+
 bool sameKind(const LevelDesc& a, const LevelDesc& b)
 {
-    return a.colour == b.colour && a.bps == b.bps && a.minIsWhite == b.minIsWhite &&
+    return a.colour == b.colour && a.bps == b.bps && a.sampleFormat == b.sampleFormat &&
+           a.logLuv == b.logLuv && a.minIsWhite == b.minIsWhite &&
            (a.colour != Colour::Palette || a.palette == b.palette);
 }
 

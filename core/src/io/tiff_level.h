@@ -21,7 +21,9 @@ constexpr uint32_t kMaxSide = 1u << 22;
 constexpr double kMaxExpansion = 200000.0;
 constexpr int kMaxDirectories = 64;
 
-enum class Colour { Gray, GrayAlpha, Rgb, Rgba, Palette };
+/// What the decoded 8-bit image is made from. Cmyk becomes RGB (as libtiff's RGBA interface
+/// converts it); SGILog (LogL / LogLuv) is decoded by libtiff to 8-bit gray / RGB.
+enum class Colour { Gray, GrayAlpha, Rgb, Rgba, Palette, Cmyk };
 
 struct LevelDesc {
     bool subIfd = false;
@@ -35,13 +37,42 @@ struct LevelDesc {
     uint32_t blockW = 0, blockH = 0, across = 0, down = 0;
     uint16_t compression = COMPRESSION_NONE, photometric = PHOTOMETRIC_MINISBLACK;
     uint16_t planar = PLANARCONFIG_CONTIG, spp = 1, bps = 8, subfileType = 0;
+    uint16_t sampleFormat = SAMPLEFORMAT_UINT; // UINT, INT or IEEEFP
     bool jpegRgb = false;
+    bool logLuv = false; // SGILog: libtiff decodes to 8-bit (SGILOGDATAFMT_8BIT) on every handle
     Colour colour = Colour::Gray;
     int alphaSample = -1;
     bool alphaAssociated = false;
     bool minIsWhite = false;
-    std::vector<uint8_t> palette; // 256 x RGB
+    std::vector<uint8_t> palette; // 2^bps x RGB
+
+    /// Bytes of one sample in raw blocks: 1, 2, 4 or 8 (1, 2 and 4 bits are unpacked to a byte).
+    int sampleBytes() const { return bps < 8 ? 1 : bps / 8; }
+    /// Samples narrower than a byte, packed in the file (rows start on a byte boundary).
+    bool packed() const { return bps < 8; }
+    /// Mapped to 8 bits through the percentile stretch: deeper than 8 bits, signed or float
+    /// (palette indices and CMYK inks are not stretched).
+    bool stretched() const
+    {
+        return colour != Colour::Palette && colour != Colour::Cmyk &&
+               (bps > 8 || sampleFormat != SAMPLEFORMAT_UINT);
+    }
+    /// The 16-bit unsigned case of stretched(), which maps through a 65536-entry table.
+    bool stretched16() const
+    {
+        return stretched() && bps == 16 && sampleFormat == SAMPLEFORMAT_UINT;
+    }
+    /// Bytes of `w` pixels of one plane as the file stores them.
+    uint64_t fileRowBytes(uint32_t w) const
+    {
+        const uint64_t perPixel = planar == PLANARCONFIG_SEPARATE ? 1 : spp;
+        return (uint64_t(w) * perPixel * bps + 7) / 8;
+    }
 };
+
+/// Turns on libtiff's 8-bit decoding of SGILog data for the current directory (every handle,
+/// after every directory change).
+void useLogLuv8(TIFF* tif);
 
 std::string compressionLabel(uint16_t c);
 /// Channels of the decoded 8-bit image for a colour kind.

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "io/tiled_impl.h"
+#include "io/tiled_samples.h"
 
 namespace fisura
 {
@@ -33,6 +34,8 @@ Status TiledImage::Impl::selectLevel(PooledHandle& ph, int level)
         return ph.h.error(ErrorCode::Corrupt, "cannot read level " + std::to_string(level));
     if (L.jpegRgb)
         TIFFSetField(ph.h.get(), TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB);
+    if (L.logLuv)
+        io::useLogLuv8(ph.h.get());
     ph.level = level;
     return Status::ok();
 }
@@ -66,6 +69,8 @@ Status TiledImage::Impl::borrow(int level, Loan& loan)
         p->level = 0;
         if (levels[0].jpegRgb)
             TIFFSetField(p->h.get(), TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB);
+        if (levels[0].logLuv)
+            io::useLogLuv8(p->h.get());
         loan.p = std::move(p);
     }
     return selectLevel(*loan.p, level);
@@ -78,9 +83,10 @@ Status TiledImage::Impl::readRaw(int level, int bx, int by, std::vector<uint8_t>
     const uint32_t x0 = uint32_t(bx) * L.blockW, y0 = uint32_t(by) * L.blockH;
     bw = static_cast<int>(std::min(L.blockW, L.width - x0));
     bh = static_cast<int>(std::min(L.blockH, L.height - y0));
-    const size_t sb = L.bps / 8;
+    const size_t sb = size_t(L.sampleBytes());
     const size_t px = L.spp * sb;
     const bool separate = L.planar == PLANARCONFIG_SEPARATE;
+    const size_t rowSamples = size_t(bw) * (separate ? 1 : L.spp);
     const std::string where = "level " + std::to_string(level) +
                               (L.tiled ? " tile " : (L.scanline ? " rows from " : " strip ")) +
                               (L.tiled ? std::to_string(bx) + "," + std::to_string(by) + " (x " +
@@ -94,11 +100,16 @@ Status TiledImage::Impl::readRaw(int level, int bx, int by, std::vector<uint8_t>
     h.takeError();
     out.resize(size_t(bw) * bh * px);
     std::vector<uint8_t> buf;
+    std::vector<uint8_t> unpacked(L.packed() ? rowSamples : 0);
 
     auto scatter = [&](const uint8_t* src, size_t srcStride, int rows, int s, int rowOffset) {
         // Copies `rows` rows of one plane (s >= 0) or of all samples (s < 0) into `out`.
         for (int y = 0; y < rows; ++y) {
             const uint8_t* sp = src + size_t(y) * srcStride;
+            if (L.packed()) { // 1, 2 or 4 bits: one byte per sample from here on
+                io::unpackBits(sp, unpacked.data(), rowSamples, L.bps);
+                sp = unpacked.data();
+            }
             uint8_t* dp = out.data() + size_t(y + rowOffset) * bw * px;
             if (s < 0) {
                 std::memcpy(dp, sp, size_t(bw) * px);
@@ -117,10 +128,10 @@ Status TiledImage::Impl::readRaw(int level, int bx, int by, std::vector<uint8_t>
             const uint32_t t = TIFFComputeTile(tif, x0, y0, 0, uint16_t(s));
             if (TIFFReadEncodedTile(tif, t, buf.data(), tileBytes) < 0)
                 return h.error(ErrorCode::Corrupt, "cannot decode " + where);
-            scatter(buf.data(), size_t(L.tileW) * (separate ? sb : px), bh, separate ? s : -1, 0);
+            scatter(buf.data(), size_t(L.fileRowBytes(L.tileW)), bh, separate ? s : -1, 0);
         }
     } else if (!L.scanline) {
-        const size_t rowBytes = size_t(L.width) * (separate ? sb : px);
+        const size_t rowBytes = size_t(L.fileRowBytes(L.width));
         buf.resize(size_t(L.rowsPerStrip) * rowBytes);
         for (uint32_t y = y0; y < y0 + uint32_t(bh); y += L.rowsPerStrip) {
             const int rows = int(std::min(L.rowsPerStrip, L.height - y));
@@ -135,7 +146,7 @@ Status TiledImage::Impl::readRaw(int level, int bx, int by, std::vector<uint8_t>
             }
         }
     } else {
-        const size_t rowBytes = size_t(L.width) * (separate ? sb : px);
+        const size_t rowBytes = size_t(L.fileRowBytes(L.width));
         buf.resize(rowBytes);
         Impl::PooledHandle& ph = *loan.p;
         for (int s = 0; s < planes; ++s) {

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -58,11 +59,23 @@ struct TiledImage::Impl {
     Status readRaw(int level, int bx, int by, std::vector<uint8_t>& out, int& bw, int& bh);
 
     // tiled_convert.cpp
+    // One colour sample as displayed: through lut8 (8-bit and unpacked 1/2/4-bit, MinIsWhite
+    // inverted), lut16 (16-bit unsigned) or the value stretch (signed, 32/64-bit, float).
+    uint8_t displaySample(const io::LevelDesc& L, const uint8_t* p) const;
+    // An alpha (or 16-bit CMYK ink) sample as 8 bits: its high byte; float alpha 0..1.
+    uint8_t alphaByte(const io::LevelDesc& L, const uint8_t* p) const;
     Image convert(const io::LevelDesc& L, const std::vector<uint8_t>& raw, int bw, int bh) const;
     Result<std::shared_ptr<const Image>> decode(int level, int bx, int by);
-    // 16-bit: 0.5/99.5 percentiles of the colour samples, from the smallest level when it is
-    // small, else from up to 64 blocks spread over level 0. Every level shares the result.
+    // The blocks the stretch is computed from: every block of the smallest level when it is
+    // small, else up to 64 blocks spread over level 0.
+    void forSampleBlocks(const std::function<void(int, int, int)>& visit) const;
+    // Stretched images: 0.5/99.5 percentiles of the colour samples of forSampleBlocks(). Every
+    // level shares the result. 16-bit unsigned through a histogram and lut16; other depths and
+    // formats through computeValueStretch(), same rule over finite values.
     void computeStretch();
+    void computeValueStretch();
+    // The stored samples of one pixel (see TiledImage::readRawValue).
+    Result<std::vector<double>> rawValue(int level, int x, int y);
 };
 
 } // namespace fisura

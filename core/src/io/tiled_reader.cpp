@@ -119,6 +119,8 @@ Result<std::shared_ptr<TiledImage>> TiledImage::open(const std::string& path,
         return h.error(ErrorCode::Corrupt, "cannot return to the first directory");
     if (base.jpegRgb)
         TIFFSetField(tif, TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB);
+    if (base.logLuv)
+        useLogLuv8(tif);
 
     TiledImageInfo& info = d->info;
     info.width = int(base.width);
@@ -129,7 +131,12 @@ Result<std::shared_ptr<TiledImage>> TiledImage::open(const std::string& path,
     info.tiled = base.tiled;
     info.planarSeparate = base.planar == PLANARCONFIG_SEPARATE;
     info.compression = compressionLabel(base.compression);
-    info.colour = base.jpegRgb ? "ycbcr" : colourName(base.colour);
+    info.colour = base.jpegRgb  ? "ycbcr"
+                  : base.logLuv ? (base.colour == Colour::Gray ? "logl" : "logluv")
+                                : colourName(base.colour);
+    info.sampleFormat = base.sampleFormat == SAMPLEFORMAT_INT      ? "int"
+                        : base.sampleFormat == SAMPLEFORMAT_IEEEFP ? "float"
+                                                                   : "uint";
     info.alphaPremultiplied = base.alphaSample >= 0 && base.alphaAssociated;
     for (const auto& L : d->levels) {
         TiledLevel t;
@@ -142,14 +149,18 @@ Result<std::shared_ptr<TiledImage>> TiledImage::open(const std::string& path,
         t.downsample = double(base.width) / L.width;
         info.levels.push_back(t);
     }
-    for (int v = 0; v < 256; ++v)
-        d->lut8[v] = base.minIsWhite ? uint8_t(255 - v) : uint8_t(v);
+    // 1, 2 and 4 bits expand to 0..255 (v * 255 / (2^bits - 1): 1-bit to 0/255, as libvips).
+    const int maxCode = base.packed() ? (1 << base.bps) - 1 : 255;
+    for (int v = 0; v < 256; ++v) {
+        const auto b = uint8_t(std::min(v, maxCode) * 255 / maxCode);
+        d->lut8[v] = base.minIsWhite ? uint8_t(255 - b) : b;
+    }
 
     first->level = 0;
     d->openHandles = 1;
     d->freeHandles.push_back(std::move(first));
     d->id = g_nextImageId.fetch_add(1);
-    if (base.bps == 16)
+    if (base.stretched())
         d->computeStretch();
     return std::shared_ptr<TiledImage>(new TiledImage(std::move(d)));
 }
@@ -234,6 +245,19 @@ Result<Image> TiledImage::readRegion(int level, int x, int y, int width, int hei
                             blk.row(yy - oy) + size_t(sx - ox) * C, size_t(ex - sx) * C);
         }
     return out;
+}
+
+Result<std::vector<double>> TiledImage::readRawValue(int level, int x, int y) const
+{
+    if (level < 0 || level >= levelCount())
+        return Status(ErrorCode::InvalidArgument,
+                      d_->info.path + ": no level " + std::to_string(level));
+    const TiledLevel& L = d_->info.levels[level];
+    if (x < 0 || y < 0 || x >= L.width || y >= L.height)
+        return Status(ErrorCode::InvalidArgument, d_->info.path + ": pixel " + std::to_string(x) +
+                                                      "," + std::to_string(y) + " outside level " +
+                                                      std::to_string(level));
+    return d_->rawValue(level, x, y);
 }
 
 Result<Image> TiledImage::readLevel(int level, uint64_t maxPixels) const
