@@ -42,7 +42,9 @@ uint8_t TiledImage::Impl::alphaByte(const LevelDesc& L, const uint8_t* p) const
 {
     const double v = io::sampleValue(p, L.sampleFormat, L.sampleBytes());
     if (L.sampleFormat == SAMPLEFORMAT_UINT) // the high byte (8-bit: as stored)
-        return L.bps <= 8 ? *p : uint8_t(uint64_t(v) >> (L.bps - 8));
+        return L.packed()   ? uint8_t(*p * 255 / ((1 << L.bps) - 1))
+               : L.bps == 8 ? *p
+                            : uint8_t(uint64_t(v) >> (L.bps - 8));
     const double full =
         L.sampleFormat == SAMPLEFORMAT_IEEEFP ? 1.0 : double((1ull << (L.bps - 1)) - 1);
     return io::stretchToByte(v, 0.0, full);
