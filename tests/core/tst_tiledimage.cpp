@@ -948,6 +948,61 @@ private Q_SLOTS:
         QCOMPARE(int((*r)->readRawValue(0, 37, 0).status().code()),
                  int(ErrorCode::InvalidArgument));
     }
+
+    // A float pyramid (reduced-resolution pages): every level decodes through one stretch,
+    // taken from the smallest level.
+    void floatPyramidSharesOneStretch()
+    {
+        QTemporaryDir tmp;
+        const QString p = tmpFile(tmp, "fp.tif");
+        TIFF* tif = TIFFOpen(p.toLocal8Bit().constData(), "w");
+        QVERIFY(tif);
+        const int sides[2][2] = {{64, 40}, {32, 20}};
+        for (int level = 0; level < 2; ++level) {
+            const int w = sides[level][0], h = sides[level][1];
+            TIFFSetField(tif, TIFFTAG_SUBFILETYPE, level ? FILETYPE_REDUCEDIMAGE : 0);
+            TIFFSetField(tif, TIFFTAG_IMAGEWIDTH, uint32_t(w));
+            TIFFSetField(tif, TIFFTAG_IMAGELENGTH, uint32_t(h));
+            TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, uint16_t(32));
+            TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, uint16_t(1));
+            TIFFSetField(tif, TIFFTAG_SAMPLEFORMAT, uint16_t(SAMPLEFORMAT_IEEEFP));
+            TIFFSetField(tif, TIFFTAG_PHOTOMETRIC, uint16_t(PHOTOMETRIC_MINISBLACK));
+            TIFFSetField(tif, TIFFTAG_TILEWIDTH, 16u);
+            TIFFSetField(tif, TIFFTAG_TILELENGTH, 16u);
+            std::vector<float> tile(16 * 16);
+            for (int ty = 0; ty < h; ty += 16)
+                for (int tx = 0; tx < w; tx += 16) {
+                    for (int y = 0; y < 16; ++y)
+                        for (int x = 0; x < 16; ++x)
+                            tile[y * 16 + x] = -50.0f + float((tx + x) * 64 / w + (ty + y));
+                    QVERIFY(TIFFWriteEncodedTile(tif, TIFFComputeTile(tif, tx, ty, 0, 0),
+                                                 tile.data(), tmsize_t(tile.size() * 4)) >= 0);
+                }
+            QVERIFY(TIFFWriteDirectory(tif));
+        }
+        TIFFClose(tif);
+        auto r = TiledImage::open(p.toStdString());
+        QVERIFY2(r, r.status().toString().c_str());
+        QCOMPARE((*r)->levelCount(), 2);
+        QCOMPARE((*r)->info().sampleFormat, std::string("float"));
+        const double lo = (*r)->info().stretchLow, hi = (*r)->info().stretchHigh;
+        QVERIFY(lo < hi && lo >= -50.0 && hi <= 50.0);
+        for (int level = 0; level < 2; ++level) {
+            auto im = (*r)->readLevel(level);
+            QVERIFY2(im, im.status().toString().c_str());
+            const int w = sides[level][0];
+            for (int y = 0; y < im->height; ++y)
+                for (int x = 0; x < im->width; ++x) {
+                    const double v = -50.0 + double(x * 64 / w + y);
+                    const int want =
+                        int(std::lround(std::clamp((v - lo) * 255.0 / (hi - lo), 0.0, 255.0)));
+                    QCOMPARE(int(im->row(y)[x]), want);
+                }
+            auto raw = (*r)->readRawValue(level, 5, 3);
+            QVERIFY(raw);
+            QCOMPARE((*raw)[0], -50.0 + double(5 * 64 / w + 3));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TstTiledImage)
