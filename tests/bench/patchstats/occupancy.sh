@@ -10,5 +10,5 @@ for nb in 5 6 3; do
   cmake -S . -B /tmp/fisura-build-patchstats -DCMAKE_CUDA_FLAGS=-DFISURA_PS_MIN_BLOCKS=$nb > /dev/null 2>&1 &&
   cmake --build /tmp/fisura-build-patchstats -j16 --target fisura-bench-patchstats > $OUT/build$nb.log 2>&1 || { tail -20 $OUT/build$nb.log; continue; }
   echo "== min blocks $nb"
-  /tmp/fisura-build-patchstats/tests/bench/patchstats/fisura-bench-patchstats --json $OUT/nb$nb.json --reps 20 --cpu-reps 0 2>&1 | grep -E '^time|FAIL|checks'
+  /tmp/fisura-build-patchstats/tests/bench/patchstats/fisura-bench-patchstats --json $OUT/nb$nb.json --reps 20 --no-cpu 2>&1 | grep -E '^time|FAIL|checks'
 done
