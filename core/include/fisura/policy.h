@@ -62,8 +62,9 @@ struct ExecutionPolicy {
 };
 
 /// Decide a policy from machine facts without touching the device (no probing): precision from
-/// compute capability (on the CPU: bf16 autocast for inference where the CPU has AVX512-BF16 or
-/// AMX, fp32 for training — measured, see tests/bench/RESULTS.md), batch size from the fallback
+/// compute capability (on the CPU: bf16 autocast with channels-last for inference and training
+/// where the CPU has AVX512-BF16 or AMX — measured faster, see tests/bench/RESULTS.md — and fp32
+/// elsewhere), batch size from the fallback
 /// memory table (>= 8 GB: 128, >= 4 GB: 64, else 32; CPU: 16), loader threads and LibTorch's
 /// intra-op / inter-op threads from the core count. Deterministic: tests feed fake devices.
 ExecutionPolicy choosePolicy(const MachineInfo& machine, const PolicyRequest& request);
