@@ -40,6 +40,8 @@ struct TrainOptions {
     uint64_t seed = 1;
     bool augment = true;
     int loaderThreads = 0;      ///< 0 = from the policy
+    int intraOpThreads = 0;     ///< LibTorch's intra-op threads; 0 = the policy's (process-wide)
+    int interOpThreads = 0;     ///< LibTorch's inter-op threads; 0 = the policy's (once a process)
     int prefetch = 0;           ///< 0 = 2 x loader threads
     int maxBatchesPerEpoch = 0; ///< 0 = the whole training split (benchmarks and tests cap it)
     int stopAfterEpoch = 0;     ///< > 0: stop cleanly after this epoch, as a pause (resume later)

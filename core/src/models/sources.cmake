@@ -1,3 +1,4 @@
 list(APPEND FISURA_CORE_TORCH_SOURCES
+    src/models/fold.cpp
     src/models/networks.cpp
     src/models/model.cpp)

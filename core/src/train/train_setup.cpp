@@ -66,6 +66,8 @@ Status Trainer::prepareData()
     req.precision = o_.precision;
     req.batchSize = o_.batchSize;
     req.preferCpu = o_.preferCpu;
+    req.intraOpThreads = o_.intraOpThreads;
+    req.interOpThreads = o_.interOpThreads;
     res_.policy = choosePolicy(queryMachine(), req);
     return Status::ok();
 }
@@ -75,6 +77,7 @@ Status Trainer::setUp()
     const ExecutionPolicy& pol = res_.policy;
     device_ =
         pol.useCuda ? torch::Device(torch::kCUDA, pol.deviceIndex) : torch::Device(torch::kCPU);
+    applyCpuSettings(pol); // the job's thread runs the steps: LibTorch's OpenMP team is per thread
     if (pol.useCuda) {
         at::globalContext().setAllowTF32CuBLAS(pol.tf32);
         at::globalContext().setAllowTF32CuDNN(pol.tf32);

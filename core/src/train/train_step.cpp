@@ -230,6 +230,7 @@ torch::Tensor Trainer::trainStep(DeviceBatch& d, bool moreBatches)
     torch::Tensor out;
     {
         compat::CudaAutocast ac(useAmp_, amp_);
+        compat::CpuAutocast cac(!pol().useCuda && pol().precision == Precision::BF16);
         out = model_.impl()->forward(x);
     }
     torch::Tensor target;
