@@ -203,7 +203,7 @@ private Q_SLOTS:
             }
         auto open = l->fill({5, 5});
         QCOMPARE(open.status().code(), ErrorCode::InvalidArgument);
-        QVERIFY(open.status().detail().find("not closed") != std::string::npos);
+        QVERIFY(open.status().detail().rfind("fill_not_closed:", 0) == 0);
         QCOMPARE(l->fill({25, 25}).status().code(), ErrorCode::InvalidArgument); // on a label
         QCOMPARE(l->fill({-1, 5}).status().code(), ErrorCode::InvalidArgument);
         QCOMPARE(all(*l).pixels, filled.pixels); // refused fills change nothing
@@ -216,6 +216,17 @@ private Q_SLOTS:
         QVERIFY(l->setRegion({-10, -10, 1000, 1000}, 0).isOk());
         QCOMPARE(count(all(*l)), 0);
         QCOMPARE(l->provenance().labelled, uint64_t(0));
+
+        // A closed region wider than the fill window is refused as too large.
+        const std::string wide = s(dir.filePath(QStringLiteral("wide.tif")));
+        QVERIFY(writeTiff(wide, Image::make(5000, 40, 1)).isOk());
+        auto w = openLayer(wide, 256);
+        QVERIFY(w);
+        QVERIFY(w->polyline({{2, 2}, {4997, 2}, {4997, 37}, {2, 37}, {2, 2}}, 1).isOk());
+        auto big = w->fill({2500, 20});
+        QCOMPARE(big.status().code(), ErrorCode::InvalidArgument);
+        QVERIFY(big.status().detail().rfind("fill_too_large:", 0) == 0);
+        QVERIFY(w->fill({4998.5, 20}).status().detail().rfind("fill_not_closed:", 0) == 0);
     }
 
     void undoRedoRoundTrip()
