@@ -378,6 +378,11 @@ private Q_SLOTS:
         QVERIFY(diag.isOk());
         QVERIFY(diag->tiles.size() < 3 * 157);
         QVERIFY(diag->bytes() < 3ull * 157 * 2 * T * T);
+        // Crack-free over the whole scan would pin every tile: refused, nothing changed.
+        auto whole = (*again)->setRegion({0, 0, W, H}, 0);
+        QCOMPARE(whole.status().code(), ErrorCode::OutOfMemory);
+        QVERIFY(whole.status().detail().rfind("region_too_large:", 0) == 0);
+        QVERIFY((*again)->setRegion({0, 0, 512, 512}, 0).isOk());
     }
 
     void pngMaskEditedInPlace()

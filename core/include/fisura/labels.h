@@ -32,7 +32,9 @@
 // reopening, only the saved counts come back, so erasing a pixel saved earlier counts against
 // userAdded first, then fromProposal. A mask Fisura did not write counts as the user's when it
 // has at most 64 Mpx (counted at open), else its counts start at 0. Edited tiles stay in memory
-// until saved, so setRegion / applyProposal over a whole gigapixel scan hold every covered tile.
+// until saved, so setRegion / applyProposal refuse a region whose tiles (x3: the tile, and the
+// edit's before and after) exceed memoryBudget with OutOfMemory, detail "region_too_large: ..."
+// (mark a gigapixel scan crack-free region by region).
 //
 // Geometry (all coordinates are level-0 image pixels; pixel (i, j) has its centre at
 // (i + 0.5, j + 0.5)):

@@ -101,6 +101,25 @@ struct LabelLayer::Impl {
         return e;
     }
 
+    /// Edits keep every tile they cover in memory (and twice in the LabelEdit): refuse a region
+    /// whose tiles would exceed the memory budget.
+    Status checkRegionFits(int x0, int y0, int x1, int y1) const
+    {
+        if (x0 >= x1 || y0 >= y1)
+            return Status::ok();
+        const int T = store->tile();
+        const uint64_t tiles =
+            uint64_t((x1 - 1) / T - x0 / T + 1) * uint64_t((y1 - 1) / T - y0 / T + 1);
+        const uint64_t bytes = tiles * uint64_t(T) * uint64_t(T) * 3;
+        if (bytes > options.memoryBudget)
+            return Status(ErrorCode::OutOfMemory,
+                          "region_too_large: editing " + std::to_string(tiles) +
+                              " tiles at once needs " + std::to_string(bytes >> 20) +
+                              " MiB, over the label memory budget of " +
+                              std::to_string(options.memoryBudget >> 20) + " MiB");
+        return Status::ok();
+    }
+
     uint64_t countLabelled() const
     {
         uint64_t n = 0;
@@ -219,6 +238,8 @@ Result<LabelEdit> LabelLayer::setRegion(const LabelRect& r, uint8_t value)
 {
     const int x0 = std::max(0, r.x), y0 = std::max(0, r.y);
     const int x1 = std::min(width(), r.x + r.width), y1 = std::min(height(), r.y + r.height);
+    if (Status s = d_->checkRegionFits(x0, y0, x1, y1); !s)
+        return s;
     EditRecorder rec;
     const LabelProvenance before = d_->prov;
     for (int y = y0; y < y1 && x0 < x1; ++y)
@@ -237,6 +258,10 @@ Result<LabelEdit> LabelLayer::applyProposal(const LabelRect& region, const Image
                       "the proposal is " + std::to_string(mask.width) + " x " +
                           std::to_string(mask.height) + " px, the region " +
                           std::to_string(region.width) + " x " + std::to_string(region.height));
+    if (Status s = d_->checkRegionFits(region.x, region.y, region.x + region.width,
+                                       region.y + region.height);
+        !s)
+        return s;
     EditRecorder rec;
     const LabelProvenance before = d_->prov;
     for (int y = 0; y < mask.height; ++y) {
