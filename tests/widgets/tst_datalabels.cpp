@@ -279,10 +279,10 @@ private Q_SLOTS:
     void rankingFromTheTrainPane()
     {
         ProjectSession session;
-        QVERIFY(session.openProject(project_));
         TrainPane train;
         QSignalSpy shown(&train, &TrainPane::resultsShown);
         train.setProjectSession(&session);
+        QVERIFY(session.openProject(project_)); // shows the newest run and its results
         QTRY_VERIFY_WITH_TIMEOUT(shown.count() > 0, 30000);
         auto* button = train.findChild<QPushButton*>(QStringLiteral("labelNextButton"));
         QVERIFY(button);
