@@ -297,6 +297,7 @@ void LabelRankingPanel::retranslateUi()
         2, tr("Mean per-pixel entropy of the crack probability (1 = a coin toss everywhere)"));
     list_->headerItem()->setToolTip(
         3, tr("Share of pixels whose probability lies close to the model's threshold"));
+    showRanking(); // numbers in the language's format
     showNote();
 }
 
