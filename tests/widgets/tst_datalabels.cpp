@@ -228,6 +228,39 @@ private Q_SLOTS:
                          QString::fromStdString(r[3].image)}));
     }
 
+    void unreadableImageIsListedLast()
+    {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("ds"));
+        QVERIFY(QDir().mkpath(dir + QStringLiteral("/images")));
+        QVERIFY(QFile::copy(image(4), dir + QStringLiteral("/images/a.tif")));
+        QVERIFY(QFile::copy(image(5), dir + QStringLiteral("/images/b.tif")));
+        QFile broken(dir + QStringLiteral("/images/0broken.tif")); // sorts first
+        QVERIFY(broken.open(QIODevice::WriteOnly));
+        broken.write("this is not a tiff");
+        broken.close();
+        DataPane pane;
+        pane.setRootFolder(dir);
+        LabelRankingPanel* ranking = pane.rankingPanel();
+        ranking->modelChooser()->setModelFile(model_);
+        QTRY_COMPARE(pane.labelPanel()->summaryText(),
+                     QStringLiteral("0 labelled · 0 proposed · 3 unlabelled"));
+        QSignalSpy done(ranking, &LabelRankingPanel::rankingFinished);
+        QVERIFY(ranking->startRanking());
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 60000);
+        QVERIFY(done.at(0).at(0).value<Status>().isOk());
+        QCOMPARE(ranking->ranking().size(), size_t(3));
+        QVERIFY(QString::fromStdString(ranking->ranking().back().image)
+                    .endsWith(QStringLiteral("0broken.tif")));
+        QVERIFY(!ranking->ranking().back().error.empty());
+        QCOMPARE(ranking->rankedImages().size(), 2);
+        QVERIFY(ranking->message().contains(QStringLiteral("could not be read")));
+        QSignalSpy asked(&pane, &DataPane::labelRequested);
+        ranking->labelInOrder();
+        QCOMPARE(asked.count(), 1);
+        QCOMPARE(asked.at(0).at(1).toStringList().size(), 1); // the broken image is not queued
+    }
+
     void cancelAnswersAtOnce()
     {
         DataPane pane;

@@ -1,5 +1,6 @@
 #include "data/labelranking.h"
 
+#include <QBrush>
 #include <QDir>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -82,13 +83,13 @@ LabelRankingPanel::LabelRankingPanel(QWidget* parent)
     connect(labelOrder_, &QPushButton::clicked, this, &LabelRankingPanel::labelInOrder);
     connect(list_, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
         // From the image double-clicked on, in ranking order.
-        const int i = list_->indexOfTopLevelItem(item);
-        if (i < 0 || i >= int(ranking_.size()))
+        QStringList queue = rankedImages();
+        const int i = int(queue.indexOf(item->data(0, Qt::UserRole).toString()));
+        if (i < 0)
             return;
-        QStringList queue;
-        for (size_t k = size_t(i) + 1; k < ranking_.size(); ++k)
-            queue << QString::fromStdString(ranking_[k].image);
-        Q_EMIT labelRequested(QString::fromStdString(ranking_[size_t(i)].image), queue);
+        queue = queue.mid(i);
+        const QString first = queue.takeFirst();
+        Q_EMIT labelRequested(first, queue);
     });
     connect(chooser_, &ModelChooser::modelChosen, this, &LabelRankingPanel::updateButtons);
     connect(job_, &JobRunner::progress, this, [this](double f, const QString&, double eta) {
@@ -191,7 +192,7 @@ bool LabelRankingPanel::startRanking()
             }
             ranking_ = std::move(*out->ranking);
             thumbs_ = std::move(out->thumbs);
-            note_ = ranking_.empty() ? Note::Empty : Note::Done;
+            note_ = rankedImages().isEmpty() ? Note::Empty : Note::Done;
             showRanking();
             showNote();
             Q_EMIT rankingFinished(s);
@@ -235,6 +236,12 @@ void LabelRankingPanel::showRanking()
         item->setData(0, Qt::UserRole, path);
         if (i < thumbs_.size() && !thumbs_[i].isNull())
             item->setIcon(0, QPixmap::fromImage(thumbs_[i]));
+        if (!e.error.empty()) { // kept last by core; its detail stays untranslated
+            item->setText(1, tr("cannot be read"));
+            item->setToolTip(1, QString::fromStdString(e.error));
+            item->setForeground(0, QBrush(Qt::gray));
+            continue;
+        }
         item->setText(1, loc.toString(e.uncertainty, 'f', 3));
         item->setText(2, loc.toString(e.meanEntropy, 'f', 3));
         item->setText(3, loc.toString(e.nearThreshold * 100, 'f', 1) + QStringLiteral(" %"));
@@ -244,14 +251,22 @@ void LabelRankingPanel::showRanking()
     updateButtons();
 }
 
+QStringList LabelRankingPanel::rankedImages() const
+{
+    QStringList out;
+    for (const RankEntry& e : ranking_)
+        if (e.error.empty()) // an image the model could not read cannot be labelled either
+            out << QString::fromStdString(e.image);
+    return out;
+}
+
 void LabelRankingPanel::labelInOrder()
 {
-    if (ranking_.empty())
+    QStringList queue = rankedImages();
+    if (queue.isEmpty())
         return;
-    QStringList queue;
-    for (size_t k = 1; k < ranking_.size(); ++k)
-        queue << QString::fromStdString(ranking_[k].image);
-    Q_EMIT labelRequested(QString::fromStdString(ranking_.front().image), queue);
+    const QString first = queue.takeFirst();
+    Q_EMIT labelRequested(first, queue);
 }
 
 void LabelRankingPanel::setRunning(bool running)
@@ -273,7 +288,7 @@ void LabelRankingPanel::updateButtons()
     start_->setEnabled(!running && !dir_.isEmpty() && !unlabelled_.isEmpty() &&
                        chooser_->choice().ok);
     chooser_->setEnabled(!running);
-    labelOrder_->setEnabled(!running && !ranking_.empty());
+    labelOrder_->setEnabled(!running && !rankedImages().isEmpty());
 }
 
 QString LabelRankingPanel::message() const
@@ -330,10 +345,16 @@ void LabelRankingPanel::showNote()
     case Note::Done:
         text = tr("%Ln image(s) ranked, the most uncertain first. Label them in this order to "
                   "help the model most.",
-                  nullptr, int(ranking_.size()));
+                  nullptr, int(rankedImages().size()));
+        if (const int failed = int(ranking_.size()) - int(rankedImages().size()); failed > 0)
+            text += QLatin1Char(' ') +
+                    tr("%Ln image(s) could not be read (listed last).", nullptr, failed);
         break;
     case Note::Empty:
-        text = tr("The model ranked no image: there was nothing it could read.");
+        text = ranking_.empty()
+                   ? tr("The model ranked no image: there was nothing it could read.")
+                   : tr("The model could not read any of the unlabelled images (their reasons "
+                        "are in the list).");
         break;
     }
     message_->setText(text);

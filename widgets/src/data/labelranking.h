@@ -51,6 +51,8 @@ public:
     const std::vector<RankEntry>& ranking() const { return ranking_; }
     /// The line under the buttons (what happened, what to do).
     QString message() const;
+    /// The images ranked, in order, without those the model could not read.
+    QStringList rankedImages() const;
     /// labelRequested(first ranked image, the rest in order).
     void labelInOrder();
 
