@@ -7,6 +7,7 @@
 
 #include <QComboBox>
 #include <QLabel>
+#include <QListWidget>
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QTreeView>
@@ -362,6 +363,10 @@ private Q_SLOTS:
         Q_EMIT label->linkActivated(QStringLiteral("labels"));
         QCOMPARE(link.count(), 1);
         QCOMPARE(link.at(0).at(0).toString(), data_);
+        // Proposed and unlabelled images are counted there, not listed as problems.
+        QVERIFY(picker.findChild<QListWidget*>(QStringLiteral("datasetProblems"))->isHidden());
+        QCOMPARE(picker.findChild<QLabel*>(QStringLiteral("datasetSummary"))->text(),
+                 QStringLiteral("3 image(s) with masks"));
 
         // The Data pane opens that dataset's labels, every state shown.
         DataPane pane;

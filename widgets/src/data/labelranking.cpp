@@ -60,6 +60,7 @@ LabelRankingPanel::LabelRankingPanel(QWidget* parent)
     list_->setRootIsDecorated(false);
     list_->setUniformRowHeights(true);
     list_->setIconSize(QSize(kThumb, kThumb));
+    list_->setTextElideMode(Qt::ElideMiddle); // file names differ at their end
     list_->header()->setStretchLastSection(false);
     list_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     for (int c = 1; c < 4; ++c)

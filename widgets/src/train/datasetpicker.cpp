@@ -217,16 +217,23 @@ void DatasetPicker::showScan(const Result<Dataset>& result)
     } else {
         parts << tr("%n crack-free image(s)", nullptr, usable_);
     }
-    if (!d.problems.empty())
-        parts << tr("%n file(s) cannot be used", nullptr, int(d.problems.size()));
+    // With the label states known, an image without a mask is not a problem: it is proposed or
+    // unlabelled, and the sentence under the summary counts it.
+    const bool labelsShown = lastLabels_ && *lastLabels_;
+    std::vector<const DatasetProblem*> shown;
+    for (const DatasetProblem& p : d.problems)
+        if (!labelsShown || p.reason != "image without mask")
+            shown.push_back(&p);
+    if (!shown.empty())
+        parts << tr("%n file(s) cannot be used", nullptr, int(shown.size()));
     summary_->setText(parts.join(QStringLiteral(" · ")));
-    for (const DatasetProblem& p : d.problems) {
-        const QString name = QFileInfo(QString::fromStdString(p.path)).fileName();
-        auto* item = new QListWidgetItem(tr("%1 — %2").arg(name, problemText(p.reason)));
-        item->setToolTip(QString::fromStdString(p.path));
+    for (const DatasetProblem* p : shown) {
+        const QString name = QFileInfo(QString::fromStdString(p->path)).fileName();
+        auto* item = new QListWidgetItem(tr("%1 — %2").arg(name, problemText(p->reason)));
+        item->setToolTip(QString::fromStdString(p->path));
         problems_->addItem(item);
     }
-    problems_->setVisible(!d.problems.empty());
+    problems_->setVisible(!shown.empty());
 }
 
 QString DatasetPicker::labelSummary() const
