@@ -10,6 +10,8 @@
 #include "analyze/analyzepane.h"
 #include "common/languagemanager.h"
 #include "common/settingsdialog.h"
+#include "data/datapane.h"
+#include "data/labelstatuspanel.h"
 #include "demoproject.h"
 #include "fisura/project.h"
 #include "fisura/synth.h"
@@ -96,6 +98,28 @@ private Q_SLOTS:
         auto* dlg = w.findChild<ui::SettingsDialog*>();
         QVERIFY(dlg);
         expectSpanish(dlg, QStringLiteral("Preferences"));
+        LanguageManager::instance().setLanguage(LanguageManager::Language::English);
+    }
+
+    void labelStatesAndRankingInSpanish()
+    {
+        // The Data pane's label states of a segmentation dataset and "Label next".
+        LanguageManager::instance().setLanguage(LanguageManager::Language::Spanish);
+        QSettings().setValue(QStringLiteral("project/reopen"), false);
+        app::MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.projectSession()->openProject(project_));
+        w.dataPane()->setProjectSession(w.projectSession());
+        w.showPane(QStringLiteral("data"));
+        w.dataPane()->showLabels(QDir(project_).filePath(QStringLiteral("data/segmentation")));
+        QTRY_VERIFY(w.dataPane()->labelPanel()->hasStatus());
+        expectSpanish(&w, QStringLiteral("Data: labels"));
+        auto* tabs = w.dataPane()->findChild<QTabWidget*>(QStringLiteral("dataTabs"));
+        QVERIFY(tabs);
+        tabs->setCurrentIndex(2);
+        expectSpanish(&w, QStringLiteral("Data: label next"));
         LanguageManager::instance().setLanguage(LanguageManager::Language::English);
     }
 };

@@ -14,14 +14,19 @@
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QStyle>
+#include <QTabWidget>
 #include <QToolBar>
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include "analyze/modelchooser.h"
 #include "common/errortext.h"
-#include "fisura/synth.h"
 #include "common/imageconvert.h"
 #include "common/jobrunner.h"
+#include "data/labelranking.h"
+#include "data/labelstatusmodel.h"
+#include "data/labelstatuspanel.h"
+#include "fisura/synth.h"
 
 namespace fisura::ui
 {
@@ -50,8 +55,10 @@ QString maskFor(const QString& imagePath)
 
 DataPane::DataPane(QWidget* parent)
     : Pane(parent), toolbar_(new QToolBar(this)), folderLabel_(new QLabel(this)),
-      model_(new QFileSystemModel(this)), tree_(new QTreeView(this)), preview_(new QLabel(this)),
-      info_(new QLabel(this)), showMask_(new QCheckBox(this)), progress_(new QProgressBar(this)),
+      model_(new QFileSystemModel(this)), tree_(new QTreeView(this)),
+      leftTabs_(new QTabWidget(this)), labels_(new LabelStatusPanel(this)),
+      ranking_(new LabelRankingPanel(this)), preview_(new QLabel(this)), info_(new QLabel(this)),
+      showMask_(new QCheckBox(this)), progress_(new QProgressBar(this)),
       progressText_(new QLabel(this)), cancel_(new QPushButton(this)),
       imageJob_(new JobRunner(this)), demoJob_(new JobRunner(this))
 {
@@ -79,8 +86,13 @@ DataPane::DataPane(QWidget* parent)
     tree_->setEnabled(false);
     connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& idx) {
-                if (idx.isValid() && !model_->isDir(idx) && model_->filePath(idx) != imagePath_)
-                    previewImage(model_->filePath(idx));
+                if (!idx.isValid() || model_->isDir(idx) || model_->filePath(idx) == imagePath_)
+                    return;
+                // An image of <dataset>/images: that dataset's labels are the ones shown.
+                const QFileInfo fi(model_->filePath(idx));
+                if (fi.dir().dirName() == QStringLiteral("images"))
+                    labels_->setDatasetDir(QFileInfo(fi.absolutePath()).absolutePath());
+                previewImage(model_->filePath(idx));
             });
 
     preview_->setObjectName(QStringLiteral("preview"));
@@ -101,7 +113,7 @@ DataPane::DataPane(QWidget* parent)
 
     auto* split = new QSplitter(this);
     split->setObjectName(QStringLiteral("dataSplitter"));
-    split->addWidget(tree_);
+    split->addWidget(buildLeft());
     split->addWidget(right);
     split->setStretchFactor(1, 2);
     split->setSizes({360, 640});
@@ -127,7 +139,82 @@ DataPane::DataPane(QWidget* parent)
                 progressText_->setText(formatEta(eta));
                 Q_EMIT statusMessage(message);
             });
+    connectLabels();
     retranslateUi();
+}
+
+QWidget* DataPane::buildLeft()
+{
+    leftTabs_->setObjectName(QStringLiteral("dataTabs"));
+    leftTabs_->addTab(tree_, QString());
+    leftTabs_->addTab(labels_, QString());
+    leftTabs_->addTab(ranking_, QString());
+    return leftTabs_;
+}
+
+void DataPane::connectLabels()
+{
+    connect(labels_, &LabelStatusPanel::labelRequested, this, &DataPane::labelRequested);
+    connect(ranking_, &LabelRankingPanel::labelRequested, this, &DataPane::labelRequested);
+    connect(labels_, &LabelStatusPanel::imageSelected, this, [this](const QString& path) {
+        if (path != imagePath_)
+            previewImage(path);
+    });
+    connect(labels_, &LabelStatusPanel::rankRequested, this,
+            [this] { leftTabs_->setCurrentWidget(ranking_); });
+    connect(labels_, &LabelStatusPanel::statusChanged, this, [this] {
+        ranking_->setDataset(labels_->hasStatus() ? labels_->datasetDir() : QString(),
+                             labels_->images(LabelState::Unlabelled));
+        if (rankWhenReady_ && !labels_->isScanning()) {
+            rankWhenReady_ = false;
+            ranking_->startRanking(); // says itself why when it cannot
+        }
+    });
+}
+
+void DataPane::setProjectSession(ProjectSession* session)
+{
+    ranking_->setProjectSession(session);
+}
+
+QString DataPane::labelDatasetFor(const QString& folder)
+{
+    const QDir d(folder);
+    if (folder.isEmpty() || !d.exists())
+        return {};
+    if (d.exists(QStringLiteral("images")))
+        return d.absolutePath();
+    for (const QString& sub : d.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
+        if (QDir(d.filePath(sub)).exists(QStringLiteral("images")))
+            return QDir(d.filePath(sub)).absolutePath();
+    return {};
+}
+
+QString DataPane::labelDataset() const
+{
+    return labels_->datasetDir();
+}
+
+void DataPane::showLabels(const QString& datasetDir)
+{
+    setRootFolder(datasetDir);
+    labels_->setDatasetDir(datasetDir); // also a folder without images/: it says why
+    labels_->setFilter(std::nullopt);
+    leftTabs_->setCurrentWidget(labels_);
+}
+
+void DataPane::rankImagesToLabel(const QString& runId, const QString& modelPath,
+                                 const QString& datasetPath)
+{
+    if (runId.isEmpty() || !ranking_->modelChooser()->setModelFromRun(runId))
+        ranking_->modelChooser()->setModelFile(modelPath);
+    setRootFolder(datasetPath);
+    labels_->setDatasetDir(datasetPath);
+    leftTabs_->setCurrentWidget(ranking_);
+    if (labels_->isScanning())
+        rankWhenReady_ = true; // the unlabelled images are known once the scan ends
+    else
+        ranking_->startRanking();
 }
 
 DataPane::~DataPane() = default;
@@ -151,6 +238,14 @@ void DataPane::retranslateUi()
     folderLabel_->setText(root_.isEmpty() ? tr("No folder open") : QDir::toNativeSeparators(root_));
     showMask_->setText(tr("Show crack mask"));
     cancel_->setText(tr("Cancel"));
+    leftTabs_->setTabText(0, tr("Files"));
+    leftTabs_->setTabText(1, tr("Labels"));
+    leftTabs_->setTabText(2, tr("Label next"));
+    leftTabs_->setTabToolTip(1, tr("Which images are labelled, proposed or unlabelled"));
+    leftTabs_->setTabToolTip(2, tr("Which unlabelled images to label next, by the model's "
+                                   "uncertainty"));
+    labels_->retranslateUi();
+    ranking_->retranslateUi();
     if (image_.isNull())
         preview_->setText(tr("Select an image to preview it."));
     info_->setText(previewInfo());
@@ -180,6 +275,9 @@ void DataPane::setRootFolder(const QString& folder)
     tree_->setRootIndex(idx);
     tree_->setEnabled(true);
     folderLabel_->setText(QDir::toNativeSeparators(root_));
+    const QString labelled = labelDatasetFor(root_);
+    if (!labelled.isEmpty())
+        labels_->setDatasetDir(labelled);
 }
 
 void DataPane::chooseFolder()

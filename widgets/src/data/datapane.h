@@ -1,12 +1,14 @@
 // The Data pane: choose a dataset folder, browse its images (lazily, through the file system
-// model), preview an image with its crack mask, and generate the built-in demo dataset.
+// model), preview an image with its crack mask, and generate the built-in demo dataset. For a
+// segmentation dataset it shows which images are labelled, proposed or unlabelled, ranks the
+// unlabelled ones by a model's uncertainty, and asks for images to be opened for labelling.
 #pragma once
 
 #include <QImage>
 
-#include "fisura/synth.h"
 #include "common/pane.h"
 #include "common/statusmeta.h"
+#include "fisura/synth.h"
 
 class QAction;
 class QCheckBox;
@@ -15,6 +17,7 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
+class QTabWidget;
 class QToolBar;
 class QTreeView;
 
@@ -22,6 +25,9 @@ namespace fisura::ui
 {
 
 class JobRunner;
+class LabelRankingPanel;
+class LabelStatusPanel;
+class ProjectSession;
 
 class DataPane : public Pane
 {
@@ -47,6 +53,15 @@ public:
     /// Stop the demo-data job (it reports Cancelled and leaves no half-written file).
     void cancelDemoData();
 
+    /// The project whose finished runs the ranking offers as models (newest first).
+    void setProjectSession(ProjectSession* session);
+    /// The segmentation dataset whose labels are shown: `folder` itself when it has images/,
+    /// else its first subfolder that has (the demo data keeps it in segmentation/); else empty.
+    static QString labelDatasetFor(const QString& folder);
+    QString labelDataset() const;
+    LabelStatusPanel* labelPanel() const { return labels_; }
+    LabelRankingPanel* rankingPanel() const { return ranking_; }
+
     QAction* openFolderAction() const { return openAction_; }
     QAction* demoDataAction() const { return demoAction_; }
     /// The preview as displayed (for tests and snapshots).
@@ -54,7 +69,19 @@ public:
     QString previewInfo() const;
     bool isBusy() const;
 
+public Q_SLOTS:
+    /// Open `datasetDir` and show the label state of its images (every state).
+    void showLabels(const QString& datasetDir);
+    /// "Choose images to label next" after a run: open the run's dataset, choose its model
+    /// (the run `runId` of the project, else the file `modelPath`) and rank the unlabelled
+    /// images as soon as their states are known.
+    void rankImagesToLabel(const QString& runId, const QString& modelPath,
+                           const QString& datasetPath);
+
 Q_SIGNALS:
+    /// Open `imagePath` for labelling, then the images of `queue` in turn (the label list as
+    /// filtered, or the ranking, from the chosen image on).
+    void labelRequested(const QString& imagePath, const QStringList& queue);
     void previewReady();
     void demoDataReady(const QString& folder);
     void demoDataFailed(const fisura::Status& status);
@@ -68,6 +95,8 @@ private:
     void chooseDemoFolder();
     void refreshPreview();
     void setBusy(bool busy);
+    QWidget* buildLeft();
+    void connectLabels();
 
     QString root_;
     QToolBar* toolbar_;
@@ -76,6 +105,10 @@ private:
     QLabel* folderLabel_;
     QFileSystemModel* model_;
     QTreeView* tree_;
+    QTabWidget* leftTabs_;
+    LabelStatusPanel* labels_;
+    LabelRankingPanel* ranking_;
+    bool rankWhenReady_ = false;
     QLabel* preview_;
     QLabel* info_;
     QCheckBox* showMask_;

@@ -1,2 +1,8 @@
-# The Data pane.
-list(APPEND FISURA_WIDGETS_SOURCES src/data/datapane.cpp src/data/datapane.h)
+# The Data pane, with the label state of a segmentation dataset and the ranking of what to
+# label next.
+list(APPEND FISURA_WIDGETS_SOURCES
+    src/data/datapane.cpp src/data/datapane.h
+    src/data/labelranking.cpp src/data/labelranking.h
+    src/data/labelstatusmodel.cpp src/data/labelstatusmodel.h
+    src/data/labelstatuspanel.cpp src/data/labelstatuspanel.h
+)

@@ -40,7 +40,7 @@ QString localDir(const QMimeData* mime)
 DatasetPicker::DatasetPicker(QWidget* parent)
     : QWidget(parent), label_(new QLabel(this)), box_(new QComboBox(this)),
       add_(new QPushButton(this)), summary_(new QLabel(this)), problems_(new QListWidget(this)),
-      job_(new JobRunner(this))
+      labelStates_(new QLabel(this)), job_(new JobRunner(this))
 {
     setAcceptDrops(true);
     box_->setObjectName(QStringLiteral("datasetBox"));
@@ -50,6 +50,12 @@ DatasetPicker::DatasetPicker(QWidget* parent)
     summary_->setWordWrap(true);
     problems_->setMaximumHeight(90);
     problems_->hide();
+    labelStates_->setObjectName(QStringLiteral("datasetLabelStates"));
+    labelStates_->setWordWrap(true);
+    labelStates_->setTextFormat(Qt::RichText);
+    labelStates_->hide();
+    connect(labelStates_, &QLabel::linkActivated, this,
+            [this] { Q_EMIT showLabelsRequested(datasetPath()); });
     box_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     box_->setMinimumContentsLength(12);
     connect(box_, &QComboBox::currentIndexChanged, this, [this] { Q_EMIT datasetChanged(); });
@@ -63,6 +69,7 @@ DatasetPicker::DatasetPicker(QWidget* parent)
     layout->addWidget(label_);
     layout->addLayout(row);
     layout->addWidget(summary_);
+    layout->addWidget(labelStates_);
     layout->addWidget(problems_);
     retranslateUi();
 }
@@ -76,6 +83,7 @@ void DatasetPicker::retranslateUi()
         summary_->setText(tr("No dataset yet: add a folder of images, or drop one here."));
     else if (lastScan_)
         showScan(*lastScan_);
+    showLabelStates();
 }
 
 void DatasetPicker::setDatasets(const std::vector<ProjectDataset>& datasets)
@@ -100,6 +108,7 @@ void DatasetPicker::setDatasets(const std::vector<ProjectDataset>& datasets)
         box_->setItemData(i, QString::fromStdString(datasets_[size_t(i)].path), Qt::ToolTipRole);
     if (box_->count() == 0) {
         lastScan_.reset();
+        lastLabels_.reset();
         usable_ = -1;
         problems_->hide();
         retranslateUi();
@@ -156,23 +165,31 @@ void DatasetPicker::rescan(TaskKind task)
     usable_ = -1;
     summary_->setText(tr("Looking at the images…"));
     problems_->hide();
+    lastLabels_.reset();
+    showLabelStates();
     auto result = std::make_shared<Result<Dataset>>(Status(ErrorCode::Cancelled, "not run"));
+    auto labels = std::make_shared<LabelScan>(Status(ErrorCode::Cancelled, "not run"));
     const std::string dir = datasetPath().toStdString();
-    job_->start([result, dir, task](const CancelToken& cancel, ProgressSink* progress) {
+    job_->start([result, labels, dir, task](const CancelToken& cancel, ProgressSink* progress) {
         ScanOptions o;
         o.verify = true; // decode every file once: unreadable files are listed now, not mid-run
         *result = scanDataset(dir, task, o, cancel, progress);
+        if (task == TaskKind::Segment && *result) // which images are labelled, proposed or not
+            *labels = labelStatus(dir);
         return result->isOk() ? Status::ok() : result->status();
     });
     connect(
         job_, &JobRunner::finished, this,
-        [this, result](const Status&) {
+        [this, result, labels, task](const Status&) {
             if (rescanPending_) {
                 rescan(pendingTask_);
                 return;
             }
             lastScan_ = result;
+            if (task == TaskKind::Segment && *labels)
+                lastLabels_ = labels;
             showScan(*result);
+            showLabelStates();
             Q_EMIT scanned();
         },
         Qt::SingleShotConnection);
@@ -200,16 +217,53 @@ void DatasetPicker::showScan(const Result<Dataset>& result)
     } else {
         parts << tr("%n crack-free image(s)", nullptr, usable_);
     }
-    if (!d.problems.empty())
-        parts << tr("%n file(s) cannot be used", nullptr, int(d.problems.size()));
+    // With the label states known, an image without a mask is not a problem: it is proposed or
+    // unlabelled, and the sentence under the summary counts it.
+    const bool labelsShown = lastLabels_ && *lastLabels_;
+    std::vector<const DatasetProblem*> shown;
+    for (const DatasetProblem& p : d.problems)
+        if (!labelsShown || p.reason != "image without mask")
+            shown.push_back(&p);
+    if (!shown.empty())
+        parts << tr("%n file(s) cannot be used", nullptr, int(shown.size()));
     summary_->setText(parts.join(QStringLiteral(" · ")));
-    for (const DatasetProblem& p : d.problems) {
-        const QString name = QFileInfo(QString::fromStdString(p.path)).fileName();
-        auto* item = new QListWidgetItem(tr("%1 — %2").arg(name, problemText(p.reason)));
-        item->setToolTip(QString::fromStdString(p.path));
+    for (const DatasetProblem* p : shown) {
+        const QString name = QFileInfo(QString::fromStdString(p->path)).fileName();
+        auto* item = new QListWidgetItem(tr("%1 — %2").arg(name, problemText(p->reason)));
+        item->setToolTip(QString::fromStdString(p->path));
         problems_->addItem(item);
     }
-    problems_->setVisible(!d.problems.empty());
+    problems_->setVisible(!shown.empty());
+}
+
+QString DatasetPicker::labelSummary() const
+{
+    if (!lastLabels_ || !*lastLabels_)
+        return {};
+    int counts[3] = {0, 0, 0};
+    for (const LabelStatusEntry& e : **lastLabels_)
+        ++counts[int(e.state)];
+    const int labelled = counts[int(LabelState::Labelled)];
+    const int proposed = counts[int(LabelState::Proposed)];
+    const int unlabelled = counts[int(LabelState::Unlabelled)];
+    if (proposed == 0 && unlabelled == 0)
+        return tr("All %Ln image(s) are labelled and used for training.", nullptr, labelled);
+    const QLocale loc;
+    return tr("%Ln labelled image(s) are used for training (%1 proposed and %2 unlabelled are "
+              "not).",
+              nullptr, labelled)
+        .arg(loc.toString(proposed), loc.toString(unlabelled));
+}
+
+void DatasetPicker::showLabelStates()
+{
+    const QString text = labelSummary();
+    labelStates_->setVisible(!text.isEmpty());
+    if (text.isEmpty())
+        return;
+    labelStates_->setText(text.toHtmlEscaped() + QStringLiteral(" <a href=\"labels\">") +
+                          tr("Show the label of each image").toHtmlEscaped() +
+                          QStringLiteral("</a>"));
 }
 
 QString DatasetPicker::problemText(const std::string& reason)

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fisura/dataset.h"
+#include "fisura/labels.h"
 #include "fisura/project.h"
 
 class QComboBox;
@@ -43,6 +44,10 @@ public:
     /// Usable items of the last scan (-1 before one finished or after it failed).
     int usableItems() const { return usable_; }
 
+    /// Segmentation: which images training uses ("N labelled images are used for training (K
+    /// proposed and M unlabelled are not)"), as plain text; empty for other tasks.
+    QString labelSummary() const;
+
     /// What a folder looks like: images/ + masks/ = segmentation, class subfolders =
     /// classification, otherwise anomaly (crack-free images).
     static TaskKind guessTask(const QString& dir);
@@ -56,6 +61,8 @@ Q_SIGNALS:
     /// The user chose a folder that is not in the project yet.
     void folderChosen(const QString& dir, fisura::TaskKind task);
     void scanned();
+    /// The user followed the link to see the label state of the images in the Data pane.
+    void showLabelsRequested(const QString& datasetPath);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
@@ -64,18 +71,22 @@ protected:
 private:
     void chooseFolder();
     void showScan(const Result<Dataset>& result);
+    void showLabelStates();
 
     QLabel* label_;
     QComboBox* box_;
     QPushButton* add_;
     QLabel* summary_;
     QListWidget* problems_;
+    QLabel* labelStates_;
     JobRunner* job_;
     std::vector<ProjectDataset> datasets_;
     int usable_ = -1;
     bool rescanPending_ = false;
     TaskKind pendingTask_ = TaskKind::Segment;
     std::shared_ptr<Result<Dataset>> lastScan_;
+    using LabelScan = Result<std::vector<LabelStatusEntry>>;
+    std::shared_ptr<LabelScan> lastLabels_; ///< segmentation scans only
 };
 
 } // namespace fisura::ui

@@ -39,7 +39,8 @@ TrainPane::TrainPane(QWidget* parent)
       cancel_(new QPushButton(this)), message_(new QLabel(this)), counters_(new QLabel(this)),
       progress_(new QProgressBar(this)), tabs_(new QTabWidget(this)), plot_(new TrainPlot(this)),
       log_(new TrainLog(this)), results_(new TrainResultsView(this)),
-      analyze_(new QPushButton(this)), runsHeading_(new QLabel(this)), runs_(new RunsList(this)),
+      analyze_(new QPushButton(this)), labelNext_(new QPushButton(this)),
+      runsHeading_(new QLabel(this)), runs_(new RunsList(this)),
       controller_(new TrainController(this)), evaluator_(new RunEvaluator(this)),
       telemetryTimer_(new QTimer(this))
 {
@@ -51,6 +52,7 @@ TrainPane::TrainPane(QWidget* parent)
     counters_->setObjectName(QStringLiteral("trainCounters"));
     progress_->setObjectName(QStringLiteral("trainProgress"));
     analyze_->setObjectName(QStringLiteral("analyzeButton"));
+    labelNext_->setObjectName(QStringLiteral("labelNextButton"));
     start_->setDefault(true);
     message_->setWordWrap(true);
     message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -124,7 +126,11 @@ QWidget* TrainPane::buildRight()
     auto* resultsLayout = new QVBoxLayout(resultsPage);
     resultsLayout->setContentsMargins(0, 0, 0, 0);
     resultsLayout->addWidget(results_, 1);
-    resultsLayout->addWidget(analyze_, 0, Qt::AlignRight);
+    auto* resultButtons = new QHBoxLayout;
+    resultButtons->addStretch(1);
+    resultButtons->addWidget(labelNext_);
+    resultButtons->addWidget(analyze_);
+    resultsLayout->addLayout(resultButtons);
     tabs_->setObjectName(QStringLiteral("trainTabs"));
     tabs_->addTab(live, QString());
     tabs_->addTab(resultsPage, QString());
@@ -151,6 +157,7 @@ void TrainPane::connectParts()
         if (const ProjectRun* r = findRun(shownRun_))
             Q_EMIT analyzeWithModel(QString::fromStdString(r->modelPath));
     });
+    connect(labelNext_, &QPushButton::clicked, this, &TrainPane::requestImagesToLabel);
     connect(setup_, &TrainSetupPanel::changed, this, &TrainPane::refreshPolicy);
     connect(setup_, &TrainSetupPanel::taskChanged, this, [this](TaskKind task) {
         setup_->datasetPicker()->rescan(task); // counts and problems depend on the task
@@ -240,6 +247,9 @@ void TrainPane::retranslateUi()
     cancel_->setText(tr("Cancel"));
     cancel_->setToolTip(tr("Stop now; the best model so far is kept"));
     analyze_->setText(tr("Analyze scans with this model"));
+    labelNext_->setText(tr("Choose images to label next"));
+    labelNext_->setToolTip(tr("Rank the unlabelled images of this dataset by how unsure this "
+                              "model is about them (Data pane)"));
     runsHeading_->setText(tr("Runs"));
     tabs_->setTabText(0, tr("Curves"));
     tabs_->setTabText(1, tr("Results"));
@@ -380,6 +390,7 @@ void TrainPane::updateButtons()
     setup_->setEnabled(idle);
     const ProjectRun* shown = findRun(shownRun_);
     analyze_->setEnabled(shown && hasModel(*shown));
+    labelNext_->setVisible(shown && shown->task == TaskKind::Segment && hasModel(*shown));
     // Hints about what is missing; cleared once it is there (a project opened later).
     const QString noProject = tr("Open or create a project (File menu) to train a model.");
     const QString noDataset = tr("Add a dataset: a folder of images, with masks for segmentation.");

@@ -82,6 +82,10 @@ public:
 Q_SIGNALS:
     /// "Analyze scans with this model": the main window opens the Analyze pane with it.
     void analyzeWithModel(const QString& modelPath);
+    /// "Choose images to label next" under a segmentation run's results: the main window
+    /// opens the Data pane's ranking with this run's model and dataset.
+    void chooseImagesToLabel(const QString& runId, const QString& modelPath,
+                             const QString& datasetPath);
     /// A run ended (finished, paused, cancelled or failed) and is recorded.
     void runFinished(const QString& runId);
     /// The results of a run are shown (its evaluation ended, or failed).
@@ -109,6 +113,7 @@ private:
     void onFinished(const QString& runId, const Status& status);
     void onRunsSelected(const QStringList& ids);
     void onThresholdChosen(double threshold);
+    void requestImagesToLabel();
     void evaluateRun(const QString& runId);
     void pollTelemetry();
     const ProjectRun* findRun(const QString& id) const;
@@ -136,6 +141,7 @@ private:
     TrainLog* log_;
     TrainResultsView* results_;
     QPushButton* analyze_;
+    QPushButton* labelNext_;
     QLabel* runsHeading_;
     RunsList* runs_;
 

@@ -84,6 +84,13 @@ void TrainPane::evaluateRun(const QString& runId)
     evaluator_->evaluate(*run);
 }
 
+void TrainPane::requestImagesToLabel()
+{
+    if (const ProjectRun* r = findRun(shownRun_); r && r->task == TaskKind::Segment)
+        Q_EMIT chooseImagesToLabel(shownRun_, QString::fromStdString(r->modelPath),
+                                   QString::fromStdString(r->datasetPath));
+}
+
 void TrainPane::onThresholdChosen(double threshold)
 {
     const ProjectRun* run = findRun(shownRun_);
