@@ -255,10 +255,11 @@ __device__ bool sweepInverse(const float* A, int d, int ld, float* buf /*[2, dp]
     return ok;
 }
 
-// Blocks per SM the register budget must allow: 4 = at most 64 registers a thread (no spills);
-// more trade spills for occupancy (measured in tests/bench/patchstats).
+// Blocks per SM the register budget must allow: 5 (48 registers a thread, a few spills) measured
+// fastest on an H100: 2.67 ms against 2.84 (4, no spills), 3.06 (6), 3.31 (3) for 100 x 100 x 252
+// (tests/bench/patchstats/occupancy.sh).
 #ifndef FISURA_PS_MIN_BLOCKS
-#define FISURA_PS_MIN_BLOCKS 4
+#define FISURA_PS_MIN_BLOCKS 5
 #endif
 template <class Loader>
 __global__ void __launch_bounds__(kThreads, FISURA_PS_MIN_BLOCKS)
