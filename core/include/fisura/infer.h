@@ -101,6 +101,13 @@ public:
     Result<InferStats> run(const std::string& inputPath, const std::string& outputPath,
                            const CancelToken& cancel = {}, ProgressSink* progress = nullptr);
 
+    /// In-memory variant of run() (labelling proposals, uncertainty ranking): the same tiles,
+    /// blending and byte scaling over an image already decoded (1, 3 or 4 channels), returning
+    /// the map (1 channel, the image's size) instead of writing a file. Refused with
+    /// InvalidArgument beyond options.maxFlatPixels. Cancelled returns Cancelled.
+    Result<Image> runImage(const Image& image, const CancelToken& cancel = {},
+                           ProgressSink* progress = nullptr);
+
     /// Benchmark aid: seconds the network alone takes for `tiles` tiles already in device
     /// memory, at this batch size and precision (no reading, copying, blending or writing).
     Result<double> timeNetworkOnly(int64_t tiles, const CancelToken& cancel = {});

@@ -1,0 +1,4 @@
+list(APPEND FISURA_CORE_SOURCES
+    src/labels/label_paths.cpp
+    src/labels/label_layer.cpp
+    src/labels/propose.cpp)
