@@ -99,6 +99,7 @@ void TiledViewer::closeImage()
         cache_->dropFile(o->img->id());
     cache_->setVisible({});
     overlays_.clear();
+    editable_.reset();
     base_ = Source();
     tiles_.clear();
     wanted_.clear();
@@ -442,10 +443,13 @@ bool TiledViewer::event(QEvent* e)
 
 void TiledViewer::mousePressEvent(QMouseEvent* e)
 {
-    if (e->button() != Qt::LeftButton)
+    if (tool_ && hasImage() && tool_->mousePress(e))
+        return;
+    // The middle button always pans, so a tool that takes the left button can still move around.
+    if (e->button() != Qt::LeftButton && e->button() != Qt::MiddleButton)
         return;
     const int x = int(std::lround(swipePos_ * width()));
-    if (swipe_ && std::abs(e->position().x() - x) <= 8)
+    if (swipe_ && e->button() == Qt::LeftButton && std::abs(e->position().x() - x) <= 8)
         draggingSwipe_ = true;
     else
         panning_ = true;
@@ -455,6 +459,11 @@ void TiledViewer::mousePressEvent(QMouseEvent* e)
 void TiledViewer::mouseMoveEvent(QMouseEvent* e)
 {
     const QPoint pos = e->position().toPoint();
+    if (tool_ && hasImage() && !panning_ && !draggingSwipe_ && tool_->mouseMove(e)) {
+        lastMouse_ = pos;
+        reportCursor(e->position());
+        return;
+    }
     if (draggingSwipe_)
         setSwipePosition(double(pos.x()) / std::max(1, width()));
     else if (panning_)
@@ -463,14 +472,43 @@ void TiledViewer::mouseMoveEvent(QMouseEvent* e)
     reportCursor(e->position());
 }
 
-void TiledViewer::mouseReleaseEvent(QMouseEvent*)
+void TiledViewer::mouseReleaseEvent(QMouseEvent* e)
 {
+    if (!panning_ && !draggingSwipe_ && tool_ && hasImage() && tool_->mouseRelease(e))
+        return;
     panning_ = false;
     draggingSwipe_ = false;
 }
 
+void TiledViewer::mouseDoubleClickEvent(QMouseEvent* e)
+{
+    if (tool_ && hasImage() && tool_->mouseDoubleClick(e))
+        return;
+    QWidget::mouseDoubleClickEvent(e);
+}
+
+void TiledViewer::leaveEvent(QEvent* e)
+{
+    if (tool_)
+        tool_->leave();
+    QWidget::leaveEvent(e);
+}
+
+void TiledViewer::setTool(ViewerTool* tool)
+{
+    if (tool_ == tool)
+        return;
+    if (tool_)
+        tool_->leave();
+    tool_ = tool;
+    panning_ = draggingSwipe_ = false;
+    update();
+}
+
 void TiledViewer::keyPressEvent(QKeyEvent* e)
 {
+    if (tool_ && hasImage() && tool_->keyPress(e))
+        return;
     const double step = std::max(16, width() / 8);
     switch (e->key()) {
     case Qt::Key_Plus:

@@ -194,9 +194,12 @@ void TiledViewer::paintEvent(QPaintEvent*)
             clip.setLeft(divider);
         paintSource(p, s, clip);
     }
+    paintEditable(p);
     if (swipe_)
         drawSwipe(p);
     drawScaleBar(p);
+    if (tool_)
+        tool_->paint(p);
 }
 
 void TiledViewer::drawSwipe(QPainter& p)

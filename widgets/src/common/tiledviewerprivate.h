@@ -2,7 +2,9 @@
 // request queue and the pixel helpers. Not part of the widgets' API.
 #pragma once
 
+#include <QCache>
 #include <QImage>
+#include <QPixmap>
 #include <QSet>
 #include <QVector>
 
@@ -58,4 +60,23 @@ struct TiledViewer::Queue {
     quint64 droppedStale = 0;
     std::atomic<quint64> decoded{0};
 };
+// The editable layer: level-0 tiles read from its source on demand (coloured pixmaps cached,
+// dropped where an edit lands) and an overview patched region by region.
+struct TiledViewer::Editable {
+    struct Tile {
+        QImage values;
+        QPixmap pixmap;
+        quint64 lutStamp = 0;
+    };
+    std::shared_ptr<EditableOverlaySource> source;
+    OverlayStyle style;
+    QVector<QRgb> lut;
+    quint64 lutStamp = 0;
+    QCache<quint64, Tile> tiles; ///< key: ty << 32 | tx, level 0
+    QImage overview;             ///< Grayscale8; null until first needed
+    QPixmap overviewPixmap;
+    quint64 overviewStamp = ~0ull;
+    bool overviewFailed = false;
+};
+
 } // namespace fisura::ui
