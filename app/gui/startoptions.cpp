@@ -60,14 +60,17 @@ StartOptions::StartOptions()
           QStringLiteral("threshold"),
           QApplication::translate(
               "main", "With --map: map values from this one on are crack, 1 to 255 (default 128)."),
-          QStringLiteral("value"), QStringLiteral("128"))
+          QStringLiteral("value"), QStringLiteral("128")),
+      label_(QStringLiteral("label"),
+             QApplication::translate("main", "Start labelling this image in Inspect."),
+             QStringLiteral("image"))
 {
 }
 
 void StartOptions::addTo(QCommandLineParser& parser) const
 {
     parser.addOptions({demo_, quit_, project_, pane_, lang_, startTraining_, analyze_, inspect_,
-                       map_, threshold_});
+                       map_, threshold_, label_});
 }
 
 void StartOptions::applyLanguage(const QCommandLineParser& parser) const
@@ -107,6 +110,11 @@ bool StartOptions::applyTo(const QCommandLineParser& parser, MainWindow& window)
         if (!s)
             std::fprintf(stderr, "fisura: cannot open %s: %s\n", qPrintable(scan),
                          s.toString().c_str());
+    }
+    if (parser.isSet(label_)) {
+        window.showPane(QStringLiteral("inspect"));
+        window.inspectPane()->setProjectSession(window.projectSession());
+        window.inspectPane()->startLabelling(parser.value(label_));
     }
     if (parser.isSet(demo_))
         openDemo(window, QFileInfo(parser.value(demo_)).absoluteFilePath());
