@@ -98,8 +98,11 @@ LabelSession::LabelSession(std::unique_ptr<LabelLayer> layer, QObject* parent)
 
 LabelSession::~LabelSession()
 {
-    // The runner's destructor cancels and waits for a job that still holds the layer.
+    // The runner's destructor cancels and waits for a job that still holds the layer; the undo
+    // stack goes before the layer, silently (its clear() would report to the panel).
     delete runner_;
+    QObject::disconnect(undo_, nullptr, nullptr, nullptr);
+    delete undo_;
 }
 
 QString LabelSession::imagePath() const

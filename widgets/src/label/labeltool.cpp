@@ -204,6 +204,14 @@ bool LabelTool::mouseDoubleClick(QMouseEvent* e)
 {
     if (e->button() != Qt::LeftButton || kind_ != LabelToolKind::Polyline || !usable())
         return false;
+    // The double click's own point ends the line (once: its first press may have added it).
+    QPointF at = imagePoint(e);
+    if (e->modifiers().testFlag(Qt::ShiftModifier) && !points_.isEmpty())
+        at = constrained(points_.back(), at);
+    const double near = 1.0 / std::max(1e-6, viewer_->zoom());
+    if (points_.isEmpty() ||
+        std::hypot(at.x() - points_.back().x(), at.y() - points_.back().y()) > near)
+        points_.push_back(at);
     finishPolyline();
     return true;
 }
