@@ -69,6 +69,8 @@ void registerEvaluateCommand(CLI::App& app); // cmd_evaluate.cpp
 void registerMeasureCommand(CLI::App& app);  // cmd_measure.cpp
 void registerProjectCommand(CLI::App& app);  // cmd_project.cpp
 void registerScoreCommand(CLI::App& app);    // cmd_score.cpp
+void registerProposeCommand(CLI::App& app);  // cmd_propose.cpp
+void registerRankCommand(CLI::App& app);     // cmd_rank.cpp
 
 int main(int argc, char** argv)
 {
@@ -110,6 +112,8 @@ int main(int argc, char** argv)
     registerScoreCommand(app);
     registerTrainCommand(app);
     registerProjectCommand(app);
+    registerProposeCommand(app);
+    registerRankCommand(app);
 
     fisura::cli::registerDeviceCommands(app);
     CLI11_PARSE(app, argc, argv);

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SIGINT during a long `fisura-cli pyramid` or `fisura-cli infer` must exit 130 and leave neither
 # output nor temporaries.
-# usage: check_sigint.sh <fisura-cli> <work dir> pyramid|infer
+# usage: check_sigint.sh <fisura-cli> <work dir> pyramid|infer|propose
 set -u
 CLI="$1"
 WORK="$2"
@@ -22,11 +22,18 @@ infer)
     "$CLI" infer --model "$WORK/m.fisura" --in "$IN" --out "$WORK/out/map.tif" --tile 32 \
         --overlap 8 --batch 1 --cpu 2>"$WORK/err.txt" &
     ;;
+propose)
+    "$CLI" train --task segment --data "$WORK/d/segmentation" --out "$WORK/m.fisura" --epochs 1 \
+        --batch 2 --size 32 --depth 2 --width 4 --cpu --quiet >/dev/null 2>&1 ||
+        { echo "train failed"; exit 1; }
+    "$CLI" propose --model "$WORK/m.fisura" --in "$IN" --out "$WORK/out" --tile 32 --batch 1 \
+        --cpu 2>"$WORK/err.txt" &
+    ;;
 *) echo "unknown mode $MODE"; exit 2 ;;
 esac
 PID=$!
 i=0
-until grep -qE "row|tile" "$WORK/err.txt" 2>/dev/null; do
+until grep -qE "row|tile|image" "$WORK/err.txt" 2>/dev/null; do
     i=$((i + 1))
     if [ $i -gt 600 ]; then echo "no progress seen"; kill $PID; exit 1; fi
     sleep 0.05

@@ -210,10 +210,12 @@ struct ProposeOptions {
     LabelRect region;      ///< empty: the whole image
     InferOptions infer;
 };
-/// Runs `modelPath` with the tiled inference over `imagePath` (only `region`, plus the model's
-/// context, when given) and thresholds its map: pixel = 255 where map >= threshold*255 (U-Net,
-/// classifier) or map >= 128 (autoencoder with a negative threshold; a given threshold t means
-/// map >= t*255 for every kind). The result has the region's size (or the image's).
+/// Runs `modelPath` with the tiled inference (TiledInference::runImage) over the pixels of
+/// `region` of `imagePath` (the model sees only the region: the result equals `infer` run on
+/// the region cropped to a file, then thresholded) and thresholds its map: pixel = 255 where
+/// map byte >= proposalByteThreshold(kind, threshold, model threshold). The result has the
+/// region's size (or the image's). Whole images beyond infer.maxFlatPixels are refused with
+/// InvalidArgument (propose the visible region of a gigapixel scan instead).
 Result<Image> proposeLabels(const std::string& modelPath, const std::string& imagePath,
                             const ProposeOptions& options = {}, const CancelToken& cancel = {},
                             ProgressSink* progress = nullptr);
@@ -239,24 +241,27 @@ Result<ProposeFolderResult> proposeFolder(const std::string& modelPath, const st
                                           const CancelToken& cancel = {},
                                           ProgressSink* progress = nullptr);
 
-/// The byte threshold proposeLabels uses for a map kind: threshold < 0 means the model's own
-/// (modelThreshold for probabilities, 0.5 for heatmaps, 128 for scores).
+/// The byte threshold proposals use: ceil(t * 255) for a threshold t in 0..1; threshold < 0
+/// means the model's own (modelThreshold for probabilities, 0.5 for heatmaps, byte 128 for
+/// autoencoder scores).
 int proposalByteThreshold(MapKind kind, double threshold, double modelThreshold);
 
 struct RankEntry {
     std::string image;
-    double uncertainty = 0;   ///< 0..1: (meanEntropy + nearThreshold) / 2
-    double meanEntropy = 0;   ///< mean binary entropy of the probability map, in bits (0..1)
+    double uncertainty = 0;   ///< 0..1: (meanEntropy + nearThreshold) / 2; -1 when it failed
+    double meanEntropy = 0;   ///< mean binary entropy of p = map byte / 255, in bits (0..1)
     double nearThreshold = 0; ///< share of pixels with |p - threshold| <= band
+    std::string error;        ///< why this image could not be ranked ("" when it was)
 };
 struct RankOptions {
     double band = 0.1; ///< half-width of the "near the threshold" band, in probability
     InferOptions infer;
 };
-/// Runs the model over each image (skipping none) and orders them most uncertain first (ties by
-/// path). p is the map byte / 255 (autoencoder scores: byte/256, so 128 maps to 0.5); the
-/// threshold is the model's (0.5 for classifiers and autoencoders). An image that cannot be read
-/// fails the call with its path in the detail.
+/// Runs the model over each image (whole, in memory: refused beyond infer.maxFlatPixels) and
+/// orders them most uncertain first (ties by path). p is the map byte / 255; the threshold is
+/// the byte threshold proposals use / 255 (the model's own for U-Nets, 0.5 for classifiers,
+/// 128/255 for autoencoder scores). An image that fails is kept, last, with `error` set; the
+/// call fails only for the model, an invalid band, or cancellation (Cancelled).
 Result<std::vector<RankEntry>> rankByUncertainty(const std::string& modelPath,
                                                  const std::vector<std::string>& images,
                                                  const RankOptions& options = {},

@@ -81,31 +81,6 @@ uint64_t peakResidentBytes()
     return 0;
 }
 
-std::string toJson(const InferStats& s, int indent)
-{
-    nlohmann::json j{{"input", s.input},
-                     {"output", s.output},
-                     {"width", s.width},
-                     {"height", s.height},
-                     {"map", mapKindName(s.kind)},
-                     {"tile", s.tileSize},
-                     {"overlap", s.overlap},
-                     {"batch_size", s.batchSize},
-                     {"tiles", s.tiles},
-                     {"seconds", s.seconds},
-                     {"megapixels_per_second", s.megapixelsPerSecond},
-                     {"peak_pipeline_bytes", s.peakPipelineBytes},
-                     {"input_wait_seconds", s.inputWaitSeconds},
-                     {"output_wait_seconds", s.outputWaitSeconds},
-                     {"read_thread_seconds", s.readSeconds},
-                     {"finish_seconds", s.finishSeconds},
-                     {"prepare_seconds", s.prepareSeconds},
-                     {"peak_rss_bytes", s.peakRssBytes},
-                     {"device", s.device},
-                     {"precision", s.precision}};
-    return j.dump(indent);
-}
-
 namespace
 {
 
@@ -167,7 +142,7 @@ struct TiledInference::Impl {
     Result<InferStats> run(const std::string& in, const std::string& out, const CancelToken& cancel,
                            ProgressSink* progress);
     /// The three stages over an open source, writing into `writer`; the StopFlag's status.
-    Status runStages(const detail::ScanSource& src, TiledTiffWriter& writer,
+    Status runStages(const detail::ScanSource& src, detail::MapWriter::RowSink sink,
                      const detail::TileGrid& grid, Clock::time_point started,
                      const CancelToken& cancel, ProgressTracker& tracker, InferStats& stats);
     detail::DeviceSetup deviceSetup();
@@ -438,7 +413,8 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     const detail::TileGrid grid = detail::TileGrid::make(W, H, tile, overlap);
     ProgressTracker tracker(progress, double(H) * 1.02); // the last 2 %: overviews
     InferStats st;
-    if (Status s = runStages(src, *writer, grid, started, cancel, tracker, st); !s) {
+    auto sink = [&w = *writer](const Image& r) { return w.appendRows(r); };
+    if (Status s = runStages(src, sink, grid, started, cancel, tracker, st); !s) {
         writer->abort();
         return s;
     }
@@ -490,7 +466,8 @@ detail::DeviceSetup TiledInference::Impl::deviceSetup()
 
 /// Readers and the writer on their own threads, the device stage on this one; then the
 /// shutdown in pipeline order. Fills the pipeline's share of `stats` (memory, waits, reads).
-Status TiledInference::Impl::runStages(const detail::ScanSource& src, TiledTiffWriter& writer,
+Status TiledInference::Impl::runStages(const detail::ScanSource& src,
+                                       detail::MapWriter::RowSink sink,
                                        const detail::TileGrid& grid, Clock::time_point started,
                                        const CancelToken& cancel, ProgressTracker& tracker,
                                        InferStats& stats)
@@ -508,7 +485,7 @@ Status TiledInference::Impl::runStages(const detail::ScanSource& src, TiledTiffW
     detail::RowQueue rows(kMaxOutQueue, stop, meter);
 
     detail::TileReader readers(src, grid, batches, stop, channels);
-    detail::MapWriter mapWriter(writer, rows, grid.width);
+    detail::MapWriter mapWriter(std::move(sink), rows, grid.width);
     readers.start(std::clamp(pol.loaderThreads, 1, 32));
     mapWriter.start();
 
@@ -542,6 +519,43 @@ Status TiledInference::Impl::runStages(const detail::ScanSource& src, TiledTiffW
     stats.outputWaitSeconds = deviceStage.outputWaitSeconds();
     stats.readSeconds = readers.busySeconds();
     return stop.status();
+}
+
+Result<Image> TiledInference::runImage(const Image& image, const CancelToken& cancel,
+                                       ProgressSink* progress)
+{
+    Impl& d = *d_;
+    if (image.empty() || (image.channels != 1 && image.channels != 3 && image.channels != 4) ||
+        image.pixels.size() != image.stride() * size_t(image.height))
+        return Status(ErrorCode::InvalidArgument, "runImage needs a 1, 3 or 4 channel image");
+    if (uint64_t(image.width) * uint64_t(image.height) > d.opt.maxFlatPixels)
+        return Status(ErrorCode::InvalidArgument,
+                      "the image is too large to infer in memory (" + std::to_string(image.width) +
+                          " x " + std::to_string(image.height) + " px); run over its file instead");
+    detail::ScanSource src;
+    src.width = image.width;
+    src.height = image.height;
+    src.channels = image.channels;
+    src.flat = image;
+    Image out = Image::make(image.width, image.height, 1);
+    int done = 0;
+    auto sink = [&](const Image& r) {
+        if (done + r.height > out.height || r.width != out.width)
+            return Status(ErrorCode::Internal, "tiled inference gave rows beyond the image");
+        std::copy(r.pixels.begin(), r.pixels.end(), out.row(done));
+        done += r.height;
+        return Status::ok();
+    };
+    const detail::TileGrid grid = detail::TileGrid::make(src.width, src.height, d.tile, d.overlap);
+    ProgressTracker tracker(progress, double(src.height));
+    InferStats st;
+    if (Status s = d.runStages(src, sink, grid, Clock::now(), cancel, tracker, st); !s)
+        return s;
+    if (done != out.height)
+        return Status(ErrorCode::Internal, "tiled inference wrote " + std::to_string(done) +
+                                               " of " + std::to_string(out.height) + " rows");
+    tracker.finish("done");
+    return out;
 }
 
 Result<double> TiledInference::timeNetworkOnly(int64_t tiles, const CancelToken& cancel)

@@ -9,7 +9,12 @@ namespace fisura::detail
 {
 
 MapWriter::MapWriter(TiledTiffWriter& writer, RowQueue& queue, int width)
-    : writer_(writer), queue_(queue), width_(width)
+    : MapWriter([&writer](const Image& rows) { return writer.appendRows(rows); }, queue, width)
+{
+}
+
+MapWriter::MapWriter(RowSink append, RowQueue& queue, int width)
+    : append_(std::move(append)), queue_(queue), width_(width)
 {
 }
 
@@ -39,7 +44,7 @@ bool MapWriter::write(OutRows& o)
     Image rows = Image::make(width_, o.rows, 1);
     std::memcpy(rows.pixels.data(), o.bytes.data_ptr<uint8_t>(), rows.pixels.size());
     queue_.release(o);
-    if (Status s = writer_.appendRows(rows); !s) {
+    if (Status s = append_(rows); !s) {
         queue_.fail(s);
         return false;
     }

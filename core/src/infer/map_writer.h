@@ -3,6 +3,7 @@
 // compat/torch_compat.h).
 #pragma once
 
+#include <functional>
 #include <thread>
 
 #include "fisura/job.h"
@@ -18,6 +19,9 @@ public:
     /// Every argument must outlive join(). (Progress comes from the device stage: the rows
     /// written lag the work done by the blending band, a whole tile row at the end.)
     MapWriter(TiledTiffWriter& writer, RowQueue& queue, int width);
+    /// Rows go to `append` (in order, on the writer thread) instead of a file.
+    using RowSink = std::function<Status(const Image& rows)>;
+    MapWriter(RowSink append, RowQueue& queue, int width);
 
     void start();
     /// Returns once the queue is closed and drained, writing failed or the pipeline stopped.
@@ -27,7 +31,7 @@ private:
     void loop();
     bool write(OutRows& rows);
 
-    TiledTiffWriter& writer_;
+    RowSink append_;
     RowQueue& queue_;
     const int width_;
     std::thread thread_;

@@ -1,5 +1,6 @@
 list(APPEND FISURA_CORE_SOURCES
     src/infer/blend.cpp
+    src/infer/infer_json.cpp
     src/infer/scan_source.cpp)
 list(APPEND FISURA_CORE_TORCH_SOURCES
     src/infer/device_stage.cpp

@@ -56,8 +56,7 @@ std::vector<uint8_t> zeroTileDeflate(int tile)
     std::vector<uint8_t> zeros(size_t(tile) * size_t(tile), 0);
     uLongf n = compressBound(uLong(zeros.size()));
     std::vector<uint8_t> out(n);
-    if (compress2(out.data(), &n, zeros.data(), uLong(zeros.size()), Z_DEFAULT_COMPRESSION) !=
-        Z_OK)
+    if (compress2(out.data(), &n, zeros.data(), uLong(zeros.size()), Z_DEFAULT_COMPRESSION) != Z_OK)
         return {};
     out.resize(n);
     return out;
@@ -239,8 +238,8 @@ Result<LabelLayer::SaveStats> saveMask(TileStore& store, const std::string& path
     std::error_code ec;
     fs::create_directories(fs::path(path).parent_path(), ec);
     if (ec)
-        return Status(ErrorCode::IoError, fs::path(path).parent_path().string() + ": " +
-                                              ec.message());
+        return Status(ErrorCode::IoError,
+                      fs::path(path).parent_path().string() + ": " + ec.message());
     const std::string ext = lowerExtension(path);
     if (ext == ".tif" || ext == ".tiff")
         return saveTiff(store, path, meta, cancel, progress);

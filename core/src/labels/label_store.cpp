@@ -173,9 +173,9 @@ Status TileStore::loadTile(int index, TileData& t) const
             return img.status();
         const int c = img->channels;
         for (size_t i = 0; i < t.pix.size(); ++i)
-            t.pix[i] = img->pixels[i * size_t(c)] | (c >= 3 ? img->pixels[i * size_t(c) + 1] |
-                                                                 img->pixels[i * size_t(c) + 2]
-                                                           : 0);
+            t.pix[i] =
+                img->pixels[i * size_t(c)] |
+                (c >= 3 ? img->pixels[i * size_t(c) + 1] | img->pixels[i * size_t(c) + 2] : 0);
         break;
     }
     case MaskSource::Kind::Flat:
@@ -303,8 +303,8 @@ void TileStore::writeSpan(int y, int x0, int x1, uint8_t value, bool fromProposa
                     o[x] = 0;
                 // Pixels of a saved mask have no per-pixel origin: count them as the user's
                 // first, then as the proposal's (the saved split is kept only as counts).
-                uint64_t& from = (wasProposal || prov.userAdded == 0) ? prov.fromProposal
-                                                                      : prov.userAdded;
+                uint64_t& from =
+                    (wasProposal || prov.userAdded == 0) ? prov.fromProposal : prov.userAdded;
                 if (from)
                     --from;
                 if (wasProposal && !fromProposal)

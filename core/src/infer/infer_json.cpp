@@ -1,0 +1,34 @@
+// InferStats as JSON (plain C++); see fisura/infer.h.
+#include <nlohmann/json.hpp>
+
+#include "fisura/infer.h"
+
+namespace fisura
+{
+
+std::string toJson(const InferStats& s, int indent)
+{
+    nlohmann::json j{{"input", s.input},
+                     {"output", s.output},
+                     {"width", s.width},
+                     {"height", s.height},
+                     {"map", mapKindName(s.kind)},
+                     {"tile", s.tileSize},
+                     {"overlap", s.overlap},
+                     {"batch_size", s.batchSize},
+                     {"tiles", s.tiles},
+                     {"seconds", s.seconds},
+                     {"megapixels_per_second", s.megapixelsPerSecond},
+                     {"peak_pipeline_bytes", s.peakPipelineBytes},
+                     {"input_wait_seconds", s.inputWaitSeconds},
+                     {"output_wait_seconds", s.outputWaitSeconds},
+                     {"read_thread_seconds", s.readSeconds},
+                     {"finish_seconds", s.finishSeconds},
+                     {"prepare_seconds", s.prepareSeconds},
+                     {"peak_rss_bytes", s.peakRssBytes},
+                     {"device", s.device},
+                     {"precision", s.precision}};
+    return j.dump(indent);
+}
+
+} // namespace fisura
