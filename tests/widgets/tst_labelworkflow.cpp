@@ -117,7 +117,11 @@ private Q_SLOTS:
         setup->findChild<QSpinBox*>(QStringLiteral("batchSpin"))->setValue(4);
         setup->findChild<QSpinBox*>(QStringLiteral("loaderSpin"))->setValue(1);
         QSignalSpy ended(train, &ui::TrainPane::runFinished);
-        QTRY_VERIFY_WITH_TIMEOUT(train->startTraining(), 20000);
+        // The Start button is enabled once the machine is known (found in the background).
+        auto* start = train->findChild<QPushButton*>(QStringLiteral("startButton"));
+        QTRY_VERIFY_WITH_TIMEOUT(start->isEnabled(), 30000);
+        QTest::mouseClick(start, Qt::LeftButton);
+        QVERIFY2(train->isTraining(), qPrintable(train->message()));
         QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 120000);
         const ProjectRun* run =
             w.projectSession()->project().findRun(ended.front().front().toString().toStdString());
