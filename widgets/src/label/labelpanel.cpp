@@ -276,6 +276,13 @@ void LabelPanel::connectSession()
     });
     connect(s->undoStack(), &QUndoStack::indexChanged, this, &LabelPanel::updateState);
     connect(s, &LabelSession::failed, this, &LabelPanel::reportFailure);
+    connect(s, &LabelSession::progress, this, [this, s](double f) {
+        if (s->isSaving())
+            Q_EMIT statusMessage(tr("Saving the labels of %1… %2 %")
+                                     .arg(QFileInfo(s->imagePath()).fileName(),
+                                          QLocale().toString(int(std::lround(f * 100)))),
+                                 0);
+    });
     connect(s, &LabelSession::saved, this, [this, s](const QString& mask) {
         Q_EMIT statusMessage(
             tr("Saved the labels of %1 to %2.")
