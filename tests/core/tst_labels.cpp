@@ -203,7 +203,7 @@ private Q_SLOTS:
             }
         auto open = l->fill({5, 5});
         QCOMPARE(open.status().code(), ErrorCode::InvalidArgument);
-        QVERIFY(open.status().detail().find("not closed") != std::string::npos);
+        QVERIFY(open.status().detail().rfind("fill_not_closed:", 0) == 0);
         QCOMPARE(l->fill({25, 25}).status().code(), ErrorCode::InvalidArgument); // on a label
         QCOMPARE(l->fill({-1, 5}).status().code(), ErrorCode::InvalidArgument);
         QCOMPARE(all(*l).pixels, filled.pixels); // refused fills change nothing
@@ -216,6 +216,17 @@ private Q_SLOTS:
         QVERIFY(l->setRegion({-10, -10, 1000, 1000}, 0).isOk());
         QCOMPARE(count(all(*l)), 0);
         QCOMPARE(l->provenance().labelled, uint64_t(0));
+
+        // A closed region wider than the fill window is refused as too large.
+        const std::string wide = s(dir.filePath(QStringLiteral("wide.tif")));
+        QVERIFY(writeTiff(wide, Image::make(5000, 40, 1)).isOk());
+        auto w = openLayer(wide, 256);
+        QVERIFY(w);
+        QVERIFY(w->polyline({{2, 2}, {4997, 2}, {4997, 37}, {2, 37}, {2, 2}}, 1).isOk());
+        auto big = w->fill({2500, 20});
+        QCOMPARE(big.status().code(), ErrorCode::InvalidArgument);
+        QVERIFY(big.status().detail().rfind("fill_too_large:", 0) == 0);
+        QVERIFY(w->fill({4998.5, 20}).status().detail().rfind("fill_not_closed:", 0) == 0);
     }
 
     void undoRedoRoundTrip()
@@ -367,6 +378,11 @@ private Q_SLOTS:
         QVERIFY(diag.isOk());
         QVERIFY(diag->tiles.size() < 3 * 157);
         QVERIFY(diag->bytes() < 3ull * 157 * 2 * T * T);
+        // Crack-free over the whole scan would pin every tile: refused, nothing changed.
+        auto whole = (*again)->setRegion({0, 0, W, H}, 0);
+        QCOMPARE(whole.status().code(), ErrorCode::OutOfMemory);
+        QVERIFY(whole.status().detail().rfind("region_too_large:", 0) == 0);
+        QVERIFY((*again)->setRegion({0, 0, 512, 512}, 0).isOk());
     }
 
     void pngMaskEditedInPlace()

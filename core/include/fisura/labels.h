@@ -23,7 +23,18 @@
 // Memory: the layer keeps only the tiles it decoded or edited (LRU within memoryBudget; edited
 // tiles are pinned until saved). Saving a TIFF mask writes a new file atomically (temporary +
 // rename) that copies the compressed bytes of every untouched tile from the old file and encodes
-// only the edited ones, so its cost follows the edited tiles, not the image size.
+// only the edited ones, so its cost follows the edited tiles, not the image size. A mask that is
+// not a tiled TIFF of the layer's tile size (PNG, striped TIFF, other tiles) is re-encoded whole
+// on save; with no mask yet, untouched tiles are written as one precompressed empty tile (not
+// counted in SaveStats::tilesEncoded).
+//
+// Limits: provenance is exact within a session (a per-pixel origin is kept in memory); after
+// reopening, only the saved counts come back, so erasing a pixel saved earlier counts against
+// userAdded first, then fromProposal. A mask Fisura did not write counts as the user's when it
+// has at most 64 Mpx (counted at open), else its counts start at 0. Edited tiles stay in memory
+// until saved, so setRegion / applyProposal refuse a region whose tiles (x3: the tile, and the
+// edit's before and after) exceed memoryBudget with OutOfMemory, detail "region_too_large: ..."
+// (mark a gigapixel scan crack-free region by region).
 //
 // Geometry (all coordinates are level-0 image pixels; pixel (i, j) has its centre at
 // (i + 0.5, j + 0.5)):
@@ -32,9 +43,12 @@
 //   brush(stroke, d, e)   the same set with w = d (discs of diameter d swept along the stroke);
 //                         erase writes 0 instead of 255
 //   fill(seed)            the 4-connected region of 0-pixels containing the seed, bounded by label
-//                         pixels; refused with InvalidArgument when it reaches the image border
-//                         ("region not closed") or exceeds kMaxFillPixels ("region too large"),
-//                         or when the seed pixel is already a label (NotFound is never used)
+//                         pixels, searched within kFillWindow px of the seed. Refused with
+//                         InvalidArgument; the detail starts with a stable id the GUI can map:
+//                           "fill_not_closed:"  the region reaches the image border
+//                           "fill_too_large:"   the region reaches the edge of the search window
+//                           "fill_on_label:"    the seed pixel is already a label
+//                           "fill_outside:"     the seed is outside the image
 //   setRegion(r, v)       every pixel of r (clipped to the image) = v; "crack-free" is v = 0
 // Every edit returns a LabelEdit that holds the before/after bytes of the tiles it changed and
 // nothing else; an edit that changes no pixel is valid and empty (LabelEdit::empty()).
@@ -105,7 +119,9 @@ struct LabelProvenance {
     uint64_t proposalErased = 0; ///< proposal pixels the user has since erased
 };
 
-/// The largest region fill() accepts (pixels).
+/// fill() searches at most this many px from the seed in x and y (a window of at most
+/// 4096 x 4096 = kMaxFillPixels).
+constexpr int kFillWindow = 2048;
 constexpr uint64_t kMaxFillPixels = 16ull << 20;
 
 /// One undoable change: the before/after bytes of the tiles it touched (only those), and the

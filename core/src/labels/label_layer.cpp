@@ -25,9 +25,7 @@ using labels::TileStore;
 namespace
 {
 
-/// Half the side of the window a fill may cover around its seed (the window holds at most
-/// kMaxFillPixels).
-constexpr int kFillHalf = 2048;
+constexpr int kFillHalf = kFillWindow;
 static_assert(uint64_t(2 * kFillHalf) * uint64_t(2 * kFillHalf) <= kMaxFillPixels);
 
 bool looksLikeTiff(const std::string& path)
@@ -101,6 +99,25 @@ struct LabelLayer::Impl {
         if (!e.empty())
             modified = true;
         return e;
+    }
+
+    /// Edits keep every tile they cover in memory (and twice in the LabelEdit): refuse a region
+    /// whose tiles would exceed the memory budget.
+    Status checkRegionFits(int x0, int y0, int x1, int y1) const
+    {
+        if (x0 >= x1 || y0 >= y1)
+            return Status::ok();
+        const int T = store->tile();
+        const uint64_t tiles =
+            uint64_t((x1 - 1) / T - x0 / T + 1) * uint64_t((y1 - 1) / T - y0 / T + 1);
+        const uint64_t bytes = tiles * uint64_t(T) * uint64_t(T) * 3;
+        if (bytes > options.memoryBudget)
+            return Status(ErrorCode::OutOfMemory,
+                          "region_too_large: editing " + std::to_string(tiles) +
+                              " tiles at once needs " + std::to_string(bytes >> 20) +
+                              " MiB, over the label memory budget of " +
+                              std::to_string(options.memoryBudget >> 20) + " MiB");
+        return Status::ok();
     }
 
     uint64_t countLabelled() const
@@ -221,6 +238,8 @@ Result<LabelEdit> LabelLayer::setRegion(const LabelRect& r, uint8_t value)
 {
     const int x0 = std::max(0, r.x), y0 = std::max(0, r.y);
     const int x1 = std::min(width(), r.x + r.width), y1 = std::min(height(), r.y + r.height);
+    if (Status s = d_->checkRegionFits(x0, y0, x1, y1); !s)
+        return s;
     EditRecorder rec;
     const LabelProvenance before = d_->prov;
     for (int y = y0; y < y1 && x0 < x1; ++y)
@@ -239,6 +258,10 @@ Result<LabelEdit> LabelLayer::applyProposal(const LabelRect& region, const Image
                       "the proposal is " + std::to_string(mask.width) + " x " +
                           std::to_string(mask.height) + " px, the region " +
                           std::to_string(region.width) + " x " + std::to_string(region.height));
+    if (Status s = d_->checkRegionFits(region.x, region.y, region.x + region.width,
+                                       region.y + region.height);
+        !s)
+        return s;
     EditRecorder rec;
     const LabelProvenance before = d_->prov;
     for (int y = 0; y < mask.height; ++y) {
@@ -259,7 +282,7 @@ Result<LabelEdit> LabelLayer::fill(LabelPoint seed, uint8_t value)
     const int sx = int(std::floor(seed.x)), sy = int(std::floor(seed.y));
     if (!std::isfinite(seed.x) || !std::isfinite(seed.y) || sx < 0 || sy < 0 || sx >= width() ||
         sy >= height())
-        return Status(ErrorCode::InvalidArgument, "fill: the seed is outside the image");
+        return Status(ErrorCode::InvalidArgument, "fill_outside: the seed is outside the image");
     const int wx0 = std::max(0, sx - kFillHalf), wy0 = std::max(0, sy - kFillHalf);
     const int wx1 = std::min(width(), sx + kFillHalf), wy1 = std::min(height(), sy + kFillHalf);
     auto win = readRegion({wx0, wy0, wx1 - wx0, wy1 - wy0});
@@ -267,7 +290,7 @@ Result<LabelEdit> LabelLayer::fill(LabelPoint seed, uint8_t value)
         return win.status();
     cv::Mat img(win->height, win->width, CV_8UC1, win->pixels.data());
     if (img.at<uint8_t>(sy - wy0, sx - wx0) != 0)
-        return Status(ErrorCode::InvalidArgument, "fill: the seed is on a label");
+        return Status(ErrorCode::InvalidArgument, "fill_on_label: the seed is on a label");
     cv::Mat mask(win->height + 2, win->width + 2, CV_8UC1, cv::Scalar(0));
     cv::Rect box;
     cv::floodFill(img, mask, cv::Point(sx - wx0, sy - wy0), cv::Scalar(255), &box, cv::Scalar(0),
@@ -277,11 +300,11 @@ Result<LabelEdit> LabelLayer::fill(LabelPoint seed, uint8_t value)
     if ((left && wx0 == 0) || (top && wy0 == 0) || (right && wx1 == width()) ||
         (bottom && wy1 == height()))
         return Status(ErrorCode::InvalidArgument,
-                      "fill: the region is not closed (it reaches the image border)");
+                      "fill_not_closed: the region reaches the image border");
     if (left || top || right || bottom)
-        return Status(ErrorCode::InvalidArgument, "fill: the region is too large (it reaches " +
+        return Status(ErrorCode::InvalidArgument, "fill_too_large: the region reaches " +
                                                       std::to_string(kFillHalf) +
-                                                      " px from the seed)");
+                                                      " px from the seed");
     EditRecorder rec;
     const LabelProvenance before = d_->prov;
     const uint8_t v = value ? 255 : 0;

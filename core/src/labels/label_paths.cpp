@@ -1,6 +1,7 @@
 // Where labels live and which images of a dataset are labelled; see fisura/labels.h.
 #include <algorithm>
 #include <filesystem>
+#include <map>
 
 #include "fisura/labels.h"
 
@@ -93,17 +94,39 @@ Result<std::vector<LabelStatusEntry>> labelStatus(const std::string& datasetDir)
     if (ec)
         return Status(ErrorCode::IoError, images.string() + ": " + ec.message());
     std::sort(files.begin(), files.end());
+    // One listing of masks/ for the whole dataset (not one per image).
+    std::map<std::string, std::string> masks;
+    auto list = [](const fs::path& folder, std::map<std::string, std::string>& byStem) {
+        std::error_code e;
+        std::vector<std::string> found;
+        for (const auto& f : fs::directory_iterator(folder, e))
+            if (hasImageExtension(f.path().string()) && isFile(f.path()))
+                found.push_back(f.path().string());
+        std::sort(found.begin(), found.end()); // .png before .tif: prefer TIFF below
+        for (const std::string& f : found) {
+            const std::string stem = fs::path(f).stem().string();
+            const std::string ext = fs::path(f).extension().string();
+            auto it = byStem.find(stem);
+            if (it == byStem.end() || ext == ".tif" || ext == ".tiff" || ext == ".TIF" ||
+                ext == ".TIFF")
+                byStem[stem] = f;
+        }
+    };
+    const fs::path root = fs::path(datasetDir);
+    list(root / "masks", masks);
     std::vector<LabelStatusEntry> out;
     out.reserve(files.size());
     for (const std::string& f : files) {
-        const LabelPaths p = labelPathsFor(f);
+        const std::string stem = fs::path(f).stem().string();
         LabelStatusEntry e;
         e.image = f;
-        const bool mask = isFile(p.mask), proposal = isFile(p.proposal);
-        e.state = mask ? LabelState::Labelled
-                       : (proposal ? LabelState::Proposed : LabelState::Unlabelled);
-        e.mask = mask ? p.mask : std::string();
-        e.proposal = proposal ? p.proposal : std::string();
+        auto m = masks.find(stem);
+        e.mask = m != masks.end() ? m->second : std::string();
+        const fs::path proposal = root / "proposals" / (stem + ".tif");
+        e.proposal = isFile(proposal) ? proposal.string() : std::string();
+        e.state = !e.mask.empty()       ? LabelState::Labelled
+                  : !e.proposal.empty() ? LabelState::Proposed
+                                        : LabelState::Unlabelled;
         out.push_back(std::move(e));
     }
     return out;
