@@ -69,7 +69,27 @@ private:
 
 QString labelErrorText(const QString& sentence, const Status& status)
 {
-    return sentence + QLatin1Char(' ') + errorMessage(status);
+    // Tool refusals carry a stable id at the start of their detail (fisura/labels.h).
+    const std::string& d = status.detail();
+    const auto is = [&d](const char* id) { return d.rfind(id, 0) == 0; };
+    QString reason;
+    if (is("fill_not_closed"))
+        reason = LabelSession::tr("The region around the click reaches the edge of the image: "
+                                  "close it with a line first.");
+    else if (is("fill_too_large"))
+        reason = LabelSession::tr("The region around the click is too large to fill: close it "
+                                  "with a line nearer the click.");
+    else if (is("fill_on_label"))
+        reason = LabelSession::tr("The click is on a label already: fill starts on an "
+                                  "unlabelled pixel.");
+    else if (is("fill_outside"))
+        reason = LabelSession::tr("The click is outside the image.");
+    else if (is("region_too_large"))
+        reason = LabelSession::tr("The region is too large to change at once: mark it region "
+                                  "by region.");
+    else
+        reason = errorMessage(status);
+    return sentence + QLatin1Char(' ') + reason;
 }
 
 Result<std::unique_ptr<LabelSession>> LabelSession::open(const QString& imagePath, QObject* parent)
