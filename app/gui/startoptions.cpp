@@ -62,14 +62,17 @@ StartOptions::StartOptions()
           QStringLiteral("threshold"),
           QApplication::translate(
               "main", "With --map: map values from this one on are crack, 1 to 255 (default 128)."),
-          QStringLiteral("value"), QStringLiteral("128"))
+          QStringLiteral("value"), QStringLiteral("128")),
+      label_(QStringLiteral("label"),
+             QApplication::translate("main", "Start labelling this image in Inspect."),
+             QStringLiteral("image"))
 {
 }
 
 void StartOptions::addTo(QCommandLineParser& parser) const
 {
     parser.addOptions({demo_, quit_, project_, pane_, lang_, startTraining_, analyze_, inspect_,
-                       map_, threshold_});
+                       map_, threshold_, label_});
     parser.addPositionalArgument(
         QStringLiteral("file"),
         QApplication::translate("main",
@@ -117,6 +120,11 @@ bool StartOptions::applyTo(const QCommandLineParser& parser, MainWindow& window)
     }
     if (const QStringList files = parser.positionalArguments(); !files.isEmpty())
         openPositional(files.first(), window);
+    if (parser.isSet(label_)) {
+        window.showPane(QStringLiteral("inspect"));
+        window.inspectPane()->setProjectSession(window.projectSession());
+        window.inspectPane()->startLabelling(parser.value(label_));
+    }
     if (parser.isSet(demo_))
         openDemo(window, QFileInfo(parser.value(demo_)).absoluteFilePath());
     if (parser.isSet(quit_))

@@ -1,6 +1,6 @@
 // Command-line options of the desktop application that put the window into a state: open a
-// project or the demo dataset, show a pane, start training, analyse scans, inspect a map. Every
-// one is also a click away in the window; scripts (screenshots, smoke tests) use them.
+// project or the demo dataset, show a pane, start training, analyse scans, inspect a map, label an
+// image. Every one is also a click away in the window; scripts (screenshots, smoke tests) use them.
 #pragma once
 
 #include <QCommandLineOption>
@@ -31,7 +31,7 @@ private:
     void openPositional(const QString& path, MainWindow& window) const;
 
     QCommandLineOption demo_, quit_, project_, pane_, lang_, startTraining_, analyze_, inspect_,
-        map_, threshold_;
+        map_, threshold_, label_;
 };
 
 } // namespace fisura::app

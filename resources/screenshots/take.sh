@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The README's screenshots: starts Fisura under Xvfb in English and Spanish and photographs the
-# Train pane during and after training, the Analyze pane after a scan queue ran and Inspect with
-# the true/false-positive colours. Needs a built tree and `apt-get install xvfb xauth imagemagick`.
+# Train pane during and after training, the Analyze pane after a scan queue ran, Inspect with
+# the true/false-positive colours and labelling in Inspect. Needs a built tree and
+# `apt-get install xvfb xauth imagemagick`.
 #
 #   resources/screenshots/take.sh [BUILD_DIR]
 #
-# Writes resources/screenshots/{train-running,train-results,analyze,inspect-truth}-{en,es}.png.
+# Writes resources/screenshots/{train-running,train-results,analyze,inspect-truth,label}-{en,es}.png.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -65,4 +66,10 @@ best="$("$cli" score --map "$map" --truth "${scan%.tif}_mask.tif" --json --quiet
 for lang in en es; do
     shot "inspect-truth-$lang.png" 25 --lang "$lang" --project "$work/project" \
         --inspect "$scan" --map "$map" --threshold "$best"
+done
+# Labelling: a dataset image in Inspect with its label layer and the label tools, the briefly
+# trained model ready to propose labels.
+image="$(ls "$work/demo/segmentation/images/"*.tif | head -n 1)"
+for lang in en es; do
+    shot "label-$lang.png" 20 --lang "$lang" --project "$work/project" --label "$image"
 done

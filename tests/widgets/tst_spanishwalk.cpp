@@ -17,6 +17,7 @@
 #include "fisura/synth.h"
 #include "fisura/train.h"
 #include "inspect/inspectpane.h"
+#include "label/labelpanel.h"
 #include "mainwindow.h"
 #include "project/projectactions.h"
 #include "project/projectsession.h"
@@ -90,6 +91,12 @@ private Q_SLOTS:
         QVERIFY(w.analyzePane()->openSelectedInInspect());
         QTRY_VERIFY_WITH_TIMEOUT(w.inspectPane()->comparison() != nullptr, 30000);
         expectSpanish(&w, QStringLiteral("Inspect"));
+
+        // Labelling the scan: the Label section, its tools and "Propose labels" with the model.
+        w.inspectPane()->setProjectSession(w.projectSession());
+        w.inspectPane()->startLabelling(scan, {scan});
+        QVERIFY(w.inspectPane()->labelPanel()->isLabelling());
+        expectSpanish(&w, QStringLiteral("Inspect, labelling"));
 
         w.showPane(QStringLiteral("system"));
         expectSpanish(&w, QStringLiteral("System"));

@@ -28,6 +28,9 @@ public:
     virtual QString runningWork() const { return {}; }
     /// Ask running work to stop cleanly (cancel); busyChanged(false) follows once it has.
     virtual void stopWork() {}
+    /// Unsaved work (labels being drawn): asks the user to save, discard or cancel before the
+    /// window closes. False keeps the window open (cancelled, or saving first and closing after).
+    virtual bool confirmClose() { return true; }
 
 Q_SIGNALS:
     /// The title changed (language switch); navigation relabels.

@@ -24,6 +24,10 @@
 #include "fisura/tilecache.h"
 #include "fisura/tiledimage.h"
 
+class QKeyEvent;
+class QMouseEvent;
+class QPainter;
+
 namespace fisura::ui
 {
 
@@ -56,6 +60,38 @@ struct ViewTileKey {
     }
 };
 size_t qHash(const ViewTileKey& k, size_t seed = 0) noexcept;
+
+/// An overlay that lives in memory and changes while the user works on it (a label layer being
+/// drawn). The viewer reads level-0 regions of it when zoomed in and a small overview of it when
+/// zoomed out, and redraws only the regions it is told have changed.
+class EditableOverlaySource
+{
+public:
+    virtual ~EditableOverlaySource() = default;
+    virtual QSize size() const = 0;
+    /// Grayscale8 values of a level-0 region inside the image; null on failure.
+    virtual QImage readRegion(const QRect& region) const = 0;
+    /// Grayscale8 values of the whole layer, at most `maxSide` a side (max-pooled); null on
+    /// failure.
+    virtual QImage overview(int maxSide) const = 0;
+};
+
+/// Input and drawing of an interactive tool on the view (drawing labels, for instance). While a
+/// tool is set the viewer offers it every mouse and key event first; what it does not take pans
+/// and zooms as usual. paint() draws over the layers, in widget coordinates.
+class ViewerTool
+{
+public:
+    virtual ~ViewerTool() = default;
+    virtual bool mousePress(QMouseEvent*) { return false; }
+    virtual bool mouseMove(QMouseEvent*) { return false; }
+    virtual bool mouseRelease(QMouseEvent*) { return false; }
+    virtual bool mouseDoubleClick(QMouseEvent*) { return false; }
+    virtual bool keyPress(QKeyEvent*) { return false; }
+    /// The pointer left the view.
+    virtual void leave() {}
+    virtual void paint(QPainter&) {}
+};
 
 struct ViewerStats {
     quint64 generation = 0;
@@ -139,6 +175,19 @@ public:
     void setWorkerCount(int n);
     /// Directory for overview cache files of non-pyramidal scans (empty: no cache).
     void setOverviewCacheDir(const QString& dir) { overviewCacheDir_ = dir; }
+    /// The editable layer, drawn above every overlay in `style` (null removes it).
+    void setEditableOverlay(std::shared_ptr<EditableOverlaySource> source,
+                            const OverlayStyle& style = {});
+    bool hasEditableOverlay() const;
+    OverlayStyle editableOverlayStyle() const;
+    void setEditableOverlayStyle(const OverlayStyle& style);
+    /// The editable layer changed inside `region` (level-0 pixels): only that part is redrawn.
+    void editableOverlayChanged(const QRect& region);
+
+    /// The tool that takes mouse and key input first (not owned; null: pan and zoom only).
+    void setTool(ViewerTool* tool);
+    ViewerTool* tool() const { return tool_; }
+
     /// The current view with overlays and scale bar, as displayed.
     QImage snapshot();
     Status saveSnapshot(const QString& path);
@@ -161,6 +210,8 @@ protected:
     void mousePressEvent(QMouseEvent* e) override;
     void mouseMoveEvent(QMouseEvent* e) override;
     void mouseReleaseEvent(QMouseEvent* e) override;
+    void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void leaveEvent(QEvent* e) override;
     void keyPressEvent(QKeyEvent* e) override;
     bool event(QEvent* e) override;
 
@@ -186,6 +237,7 @@ private:
         quint64 lutStamp = 0;
     };
     struct Queue;
+    struct Editable;
     struct Wanted {
         int level = 0;
         int tile = 256;
@@ -209,6 +261,7 @@ private:
     std::vector<Source*> sources();
     void checkComplete();
     bool overlayShown(const Source& s) const;
+    void paintEditable(QPainter& p);
 
     std::shared_ptr<TileCache> cache_;
     std::shared_ptr<Queue> queue_;
@@ -235,6 +288,8 @@ private:
     QPoint lastMouse_;
     bool fitPending_ = true;
     QString overviewCacheDir_;
+    std::unique_ptr<Editable> editable_;
+    ViewerTool* tool_ = nullptr;
 };
 
 /// The whole image small, with the viewport rectangle; click or drag to move the view.

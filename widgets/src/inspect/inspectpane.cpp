@@ -29,6 +29,7 @@
 #include "common/viewerruler.h"
 #include "inspect/measurepanel.h"
 #include "inspect/truthpanel.h"
+#include "label/labelpanel.h"
 
 namespace fisura::ui
 {
@@ -45,17 +46,17 @@ InspectPane::InspectPane(QWidget* parent)
       second_(new TiledViewer(this, viewer_->tileCache())),
       overview_(new OverviewMap(viewer_, this)), truth_(new TruthPanel(viewer_, this)),
       measure_(new MeasurePanel(viewer_, this)), ruler_(new ViewerRuler(viewer_)),
-      toolbar_(new QToolBar(this)), fileLabel_(new QLabel(this)), layersBox_(new QGroupBox(this)),
-      layers_(new QListWidget(this)), upButton_(new QToolButton(this)),
-      downButton_(new QToolButton(this)), removeButton_(new QToolButton(this)),
-      colorMapLabel_(new QLabel(this)), colorMap_(new QComboBox(this)),
-      opacityLabel_(new QLabel(this)), opacity_(new QSlider(Qt::Horizontal, this)),
-      thresholdLabel_(new QLabel(this)), threshold_(new QSlider(Qt::Horizontal, this)),
-      thresholdValue_(new QLabel(this)), outline_(new QCheckBox(this)),
-      compareBox_(new QGroupBox(this)), modeLabel_(new QLabel(this)), modeBox_(new QComboBox(this)),
-      leftLabel_(new QLabel(this)), left_(new QComboBox(this)), rightLabel_(new QLabel(this)),
-      right_(new QComboBox(this)), overviewProgress_(new QProgressBar(this)),
-      overviewLabel_(new QLabel(this))
+      label_(new LabelPanel(viewer_, this)), toolbar_(new QToolBar(this)),
+      fileLabel_(new QLabel(this)), layersBox_(new QGroupBox(this)), layers_(new QListWidget(this)),
+      upButton_(new QToolButton(this)), downButton_(new QToolButton(this)),
+      removeButton_(new QToolButton(this)), colorMapLabel_(new QLabel(this)),
+      colorMap_(new QComboBox(this)), opacityLabel_(new QLabel(this)),
+      opacity_(new QSlider(Qt::Horizontal, this)), thresholdLabel_(new QLabel(this)),
+      threshold_(new QSlider(Qt::Horizontal, this)), thresholdValue_(new QLabel(this)),
+      outline_(new QCheckBox(this)), compareBox_(new QGroupBox(this)), modeLabel_(new QLabel(this)),
+      modeBox_(new QComboBox(this)), leftLabel_(new QLabel(this)), left_(new QComboBox(this)),
+      rightLabel_(new QLabel(this)), right_(new QComboBox(this)),
+      overviewProgress_(new QProgressBar(this)), overviewLabel_(new QLabel(this))
 {
     viewer_->setOverviewCacheDir(
         QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation))
@@ -114,6 +115,7 @@ InspectPane::InspectPane(QWidget* parent)
     sl->addWidget(overview_);
     sl->addWidget(overviewLabel_);
     sl->addWidget(overviewProgress_);
+    sl->addWidget(label_);
     sl->addWidget(layersBox_, 1);
     sl->addWidget(truth_);
     sl->addWidget(measure_);
@@ -179,6 +181,7 @@ InspectPane::InspectPane(QWidget* parent)
         overviewLabel_->setVisible(busy);
         overviewProgress_->setValue(int(f * 1000));
     });
+    buildLabelling();
     retranslateUi();
     refreshLayers();
 }
@@ -313,10 +316,15 @@ void InspectPane::retranslateUi()
                          tr("Heat (black–red–yellow–white)"), tr("Custom colour"),
                          tr("Width classes")});
     colorMap_->setCurrentIndex(std::max(0, cm));
+    retranslateLabelling();
 }
 
 Status InspectPane::openScan(const QString& path)
 {
+    // Unsaved labels of the image open now: save, discard or stay.
+    if (label_->isLabelling() && !label_->confirmLeave())
+        return Status(ErrorCode::Cancelled, path.toStdString());
+    label_->stop();
     const Status s = viewer_->openImage(path);
     if (!s)
         return s;
@@ -438,7 +446,7 @@ void InspectPane::chooseScan()
         QFileDialog::getOpenFileName(this, tr("Open scan"), start, tr("TIFF images") + kTiffFilter);
     if (path.isEmpty())
         return;
-    if (const Status s = openScan(path); !s)
+    if (const Status s = openScan(path); !s && s.code() != ErrorCode::Cancelled)
         reportError(s);
 }
 

@@ -21,8 +21,10 @@ class QToolButton;
 namespace fisura::ui
 {
 
+class LabelPanel;
 class MeasurePanel;
 class OverviewMap;
+class ProjectSession;
 class TiledViewer;
 class TruthPanel;
 class ViewerRuler;
@@ -63,6 +65,15 @@ public:
     /// Measures the selected map layer (or the first map layer) at its threshold.
     void measureCracks();
 
+    /// Labelling: the Label section and the toolbar action that starts labelling the open image.
+    LabelPanel* labelPanel() const { return label_; }
+    QAction* labelAction() const { return labelAction_; }
+    /// Models for "Propose labels" come from this project's runs (and model files).
+    void setProjectSession(ProjectSession* session);
+    QString runningWork() const override;
+    void stopWork() override {}
+    bool confirmClose() override;
+
     TiledViewer* viewer() const { return viewer_; }
     QListWidget* layerList() const { return layers_; }
     QSlider* opacitySlider() const { return opacity_; }
@@ -74,6 +85,11 @@ public:
     QComboBox* compareModeBox() const { return modeBox_; }
     /// The right-hand view of the side-by-side comparison (hidden otherwise).
     TiledViewer* secondViewer() const { return second_; }
+
+public Q_SLOTS:
+    /// Opens `imagePath` (asking first about unsaved labels of the image open now) with its label
+    /// layer on and the label tools shown; `queue` adds Next / Previous through those images.
+    void startLabelling(const QString& imagePath, const QStringList& queue = {});
 
 protected:
     void retranslateUi() override;
@@ -97,6 +113,9 @@ private:
     /// layer; -1 when there is none.
     int mapLayer() const;
     void onComparisonThreshold(int threshold);
+    void buildLabelling();
+    void retranslateLabelling();
+    void showLabelFailure(const QString& message);
 
     TiledViewer* viewer_;
     TiledViewer* second_;
@@ -104,6 +123,8 @@ private:
     TruthPanel* truth_;
     MeasurePanel* measure_;
     ViewerRuler* ruler_;
+    LabelPanel* label_;
+    QAction* labelAction_ = nullptr;
     QToolBar* toolbar_;
     QAction* openAction_;
     QAction* overlayAction_;

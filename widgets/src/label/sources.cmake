@@ -1,0 +1,10 @@
+# Labelling in the viewer: the label session (layer, undo stack, save and proposal jobs), the
+# tools on the viewer, the Label section of the Inspect pane and its "Propose labels" box.
+list(APPEND FISURA_WIDGETS_SOURCES
+    src/label/inspectlabelling.cpp
+    src/label/labelpanel.cpp src/label/labelpanel.h
+    src/label/labelpropose.cpp src/label/labelpropose.h
+    src/label/labelsession.cpp src/label/labelsession.h
+    src/label/labelsource.cpp src/label/labelsource.h
+    src/label/labeltool.cpp src/label/labeltool.h
+)
