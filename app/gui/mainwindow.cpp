@@ -28,7 +28,9 @@
 #include "project/projectactions.h"
 #include "project/projectsession.h"
 #include "system/systempane.h"
+#include "train/datasetpicker.h"
 #include "train/trainpane.h"
+#include "train/trainsetup.h"
 
 namespace fisura::app
 {
@@ -129,6 +131,9 @@ void MainWindow::connectPanes()
             [this] { deviceLabel_->setText(system_->summary()); });
     train_->setProjectSession(session_);
     analyze_->setProjectSession(session_);
+    data_->setProjectSession(session_);
+    inspect_->setProjectSession(session_);
+    connectLabelling();
     // The Train pane plots GPU and CPU use from the System pane's sampler.
     train_->setTelemetrySource([this](double lastSeconds) {
         const TelemetryHistory* h = system_->telemetryHistory();
@@ -164,6 +169,27 @@ void MainWindow::connectPanes()
     connect(projectActions_, &ui::ProjectActions::failed, this, [this](const QString& text) {
         statusBar()->showMessage(text.section(QLatin1Char('\n'), 0, 0), 10000);
     });
+}
+
+/// Labelling crosses panes: the Data pane's states and ranking and the Train pane's finished runs
+/// lead to the label tools in Inspect.
+void MainWindow::connectLabelling()
+{
+    connect(data_, &ui::DataPane::labelRequested, this,
+            [this](const QString& image, const QStringList& queue) {
+                showPane(QStringLiteral("inspect"));
+                inspect_->startLabelling(image, queue);
+            });
+    connect(train_, &ui::TrainPane::chooseImagesToLabel, this,
+            [this](const QString& run, const QString& model, const QString& dataset) {
+                showPane(QStringLiteral("data"));
+                data_->rankImagesToLabel(run, model, dataset);
+            });
+    connect(train_->setupPanel()->datasetPicker(), &ui::DatasetPicker::showLabelsRequested, this,
+            [this](const QString& dataset) {
+                showPane(QStringLiteral("data"));
+                data_->showLabels(dataset);
+            });
 }
 
 ui::Pane* MainWindow::pane(const QString& id) const
@@ -328,6 +354,13 @@ void MainWindow::saveWindowState()
 
 void MainWindow::closeEvent(QCloseEvent* e)
 {
+    // Unsaved edits (labels) are asked about first; a close by signal does not ask.
+    if (!closeWhenIdle_)
+        for (ui::Pane* p : panes_)
+            if (!p->confirmClose()) {
+                e->ignore();
+                return;
+            }
     const QStringList work = runningWork();
     if (!work.isEmpty()) {
         // Never cut a job off: ask, then stop it and close once every pane reports idle.

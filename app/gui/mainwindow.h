@@ -63,6 +63,7 @@ protected:
 private:
     void addPane(ui::Pane* pane);
     void connectPanes();
+    void connectLabelling();
     void createMenus();
     void createToolBar();
     void retranslateUi();
