@@ -5,12 +5,13 @@
 #include <QListWidget>
 #include <QSlider>
 
+#include "../core/tiff_kinds.h"
+#include "common/tiledviewer.h"
 #include "fisura/image.h"
 #include "fisura/synth.h"
 #include "fisura/tilecache.h"
 #include "fisura/tiledwriter.h"
 #include "inspect/inspectpane.h"
-#include "common/tiledviewer.h"
 
 using namespace fisura;
 using fisura::ui::OverlayStyle;
@@ -492,6 +493,35 @@ private Q_SLOTS:
         const QRgb c = patternAt(ip.x(), ip.y());
         QCOMPARE(spy.last().at(1).toString(),
                  QStringLiteral("%1,%2,%3").arg(qRed(c)).arg(qGreen(c)).arg(qBlue(c)));
+    }
+
+    // Scans whose samples are not 8-bit: once the cursor rests, the readout adds the values the
+    // file stores (here int16 elevation-like values), not only the stretched 8-bit display.
+    void cursorReportsStoredValuesOfDeepScans()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("int16.tif"));
+        auto im = Image::make(96, 64, 1);
+        for (int y = 0; y < im.height; ++y)
+            for (int x = 0; x < im.width; ++x)
+                im.row(y)[x] = uint8_t((x * 3 + y) & 0xff);
+        QVERIFY(kinds::write(path, im, kinds::Kind::Int16));
+        TiledViewer v;
+        v.resize(200, 150);
+        v.show();
+        QVERIFY(v.openImage(path).isOk());
+        v.setZoom(1.0);
+        v.centerOn(QPointF(48, 32));
+        QTRY_VERIFY(v.frameComplete());
+        QSignalSpy spy(&v, &TiledViewer::cursorInfo);
+        QTest::mouseMove(&v, QPoint(100, 75));
+        QTRY_VERIFY(!spy.isEmpty() &&
+                    spy.last().at(1).toString().contains(QStringLiteral("stored")));
+        const QPoint ip = spy.last().at(0).toPoint();
+        const size_t i = size_t(ip.y()) * im.width + ip.x();
+        const double want = kinds::storedValue(kinds::Kind::Int16, im.row(ip.y())[ip.x()], i);
+        QVERIFY2(spy.last().at(1).toString().endsWith(QLocale().toString(want, 'g', 6)),
+                 qPrintable(spy.last().at(1).toString()));
     }
 
     void zoomAtCursorAndKeys()

@@ -2,6 +2,7 @@
 
 #include <QFileInfo>
 #include <QKeyEvent>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QNativeGestureEvent>
 #include <QStringList>
@@ -567,6 +568,32 @@ void TiledViewer::reportCursor(QPointF widgetPoint)
         const QString v = pixelText(*blk, lx - bx * L.blockWidth, ly - by * L.blockHeight);
         parts << (src->overlay ? src->name + QStringLiteral(" ") + v : v);
     }
-    Q_EMIT cursorInfo(at, parts.join(QStringLiteral("  ·  ")));
+    cursorText_ = parts.join(QStringLiteral("  ·  "));
+    Q_EMIT cursorInfo(at, cursorText_);
+    const TiledImageInfo& info = base_.img->info();
+    if (info.bitsPerSample != 8 || info.sampleFormat != "uint") {
+        storedValueAt_ = at;
+        if (!storedValueTimer_) {
+            storedValueTimer_ = new QTimer(this);
+            storedValueTimer_->setSingleShot(true);
+            storedValueTimer_->setInterval(150);
+            connect(storedValueTimer_, &QTimer::timeout, this, &TiledViewer::reportStoredValues);
+        }
+        storedValueTimer_->start();
+    }
+}
+
+void TiledViewer::reportStoredValues()
+{
+    if (!hasImage())
+        return;
+    auto raw = base_.img->readRawValue(0, storedValueAt_.x(), storedValueAt_.y());
+    if (!raw)
+        return;
+    QStringList values;
+    for (double v : *raw)
+        values << QLocale().toString(v, 'g', 6);
+    Q_EMIT cursorInfo(storedValueAt_, cursorText_ + QStringLiteral("  ·  ") +
+                                          tr("stored %1").arg(values.join(QStringLiteral("; "))));
 }
 } // namespace fisura::ui

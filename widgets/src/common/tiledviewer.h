@@ -13,6 +13,7 @@
 #include <QPointer>
 #include <QSet>
 #include <QThreadPool>
+#include <QTimer>
 #include <QVector>
 #include <QWidget>
 
@@ -258,6 +259,7 @@ private:
     void drawScaleBar(QPainter& p);
     void drawSwipe(QPainter& p);
     void reportCursor(QPointF widgetPoint);
+    void reportStoredValues();
     std::vector<Source*> sources();
     void checkComplete();
     bool overlayShown(const Source& s) const;
@@ -290,6 +292,11 @@ private:
     QString overviewCacheDir_;
     std::unique_ptr<Editable> editable_;
     ViewerTool* tool_ = nullptr;
+    /// Scans whose samples are not 8-bit (16-bit, signed, float): once the cursor rests, the
+    /// readout adds the values the file stores (one block decode, not on every move).
+    QTimer* storedValueTimer_ = nullptr;
+    QPoint storedValueAt_;
+    QString cursorText_;
 };
 
 /// The whole image small, with the viewport rectangle; click or drag to move the view.
