@@ -30,7 +30,9 @@ struct TrainOptions {
     int batchSize = 0; ///< 0 = from the execution policy
     Precision precision = Precision::Auto;
     bool preferCpu = false;
-    ModelConfig model; ///< type follows the task; inputSize is the crop/patch edge
+    /// Type follows the task, except that the anomaly task takes ModelType::PatchGaussian (fitted
+    /// in one pass: epochs, learning rate and schedule do not apply); inputSize is the crop edge.
+    ModelConfig model;
     double learningRate = 1e-3;
     double weightDecay = 1e-4;
     Schedule schedule = Schedule::OneCycle;
@@ -137,6 +139,9 @@ namespace testing
 /// Throw a CUDA-style out-of-memory error in the forward pass of optimiser step `step`
 /// (counted from 0 over the whole job); -1 turns it off.
 void injectOutOfMemoryAtStep(int step);
+/// Pretend the host has this many bytes available when a patch-gaussian fit checks whether its
+/// statistics fit (0 = the real figure).
+void limitPatchStatisticsMemory(uint64_t bytes);
 } // namespace testing
 
 } // namespace fisura

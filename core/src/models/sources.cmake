@@ -1,3 +1,4 @@
 list(APPEND FISURA_CORE_TORCH_SOURCES
     src/models/networks.cpp
-    src/models/model.cpp)
+    src/models/model.cpp
+    src/models/patch_gaussian.cpp)

@@ -5,7 +5,8 @@ list(APPEND FISURA_CORE_TORCH_SOURCES
     src/train/train_step.cpp
     src/train/train_validate.cpp
     src/train/train_checkpoint.cpp
-    src/train/train_json.cpp)
+    src/train/train_json.cpp
+    src/train/train_patch.cpp)
 list(APPEND FISURA_CORE_TORCH_SOURCES
     src/train/evaluate.cpp
     src/train/evaluate_gallery.h
