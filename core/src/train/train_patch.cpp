@@ -27,11 +27,18 @@ namespace
 /// the process and the system).
 constexpr double kUsableShare = 0.6;
 
+/// "12.3 MiB" (KiB below one MiB, GiB from one GiB).
 std::string mib(uint64_t bytes)
 {
     std::ostringstream s;
     s.precision(1);
-    s << std::fixed << double(bytes) / 1048576.0 << " MiB";
+    s << std::fixed;
+    if (bytes >= (1ull << 30))
+        s << double(bytes) / double(1ull << 30) << " GiB";
+    else if (bytes >= (1ull << 20))
+        s << double(bytes) / double(1ull << 20) << " MiB";
+    else
+        s << double(bytes) / 1024.0 << " KiB";
     return s.str();
 }
 
