@@ -220,6 +220,11 @@ private Q_SLOTS:
         const Image im = scene(7, 1).image;
         QVERIFY(torch::equal(scoreOf(m, im), scoreOf(*back, im)));
         QVERIFY(scoreOf(m, im).abs().sum().item<double>() > 0);
+        // Metadata that does not match the statistics (pooled ones said to be per position).
+        back->info().config.pooledPositions = false;
+        const std::string lying = s(dir_.filePath(QStringLiteral("lying.fisura")));
+        QVERIFY(back->save(lying).isOk());
+        QCOMPARE(Model::load(lying).status().code(), ErrorCode::Corrupt);
     }
 
     void tiledScanEqualsTiles()

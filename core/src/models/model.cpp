@@ -332,6 +332,10 @@ Result<Model> Model::load(const std::string& path)
             return Status(st.code(), path + ": " + st.detail());
         m.impl_->net = models::makeNetwork(m.impl_->info.config);
         m.impl_->net->load(ar);
+        if (m.impl_->info.config.type == ModelType::PatchGaussian &&
+            !static_cast<models::PatchGaussianImpl&>(*m.impl_->net).consistent())
+            return Status(ErrorCode::Corrupt,
+                          path + ": the patch statistics do not match the model's configuration");
         return m;
     } catch (const c10::Error& e) {
         const std::string msg = e.what_without_backtrace();

@@ -150,6 +150,16 @@ torch::Tensor PatchGaussianImpl::forward(const torch::Tensor& x)
                                               .align_corners(false));
 }
 
+bool PatchGaussianImpl::consistent() const
+{
+    const int64_t n = config.pooledPositions ? 1 : int64_t(grid) * grid;
+    const int64_t raw = patchRawChannels(config);
+    return channels.dim() == 1 && channels.size(0) == dim &&
+           channels.scalar_type() == torch::kLong && channels.min().item<int64_t>() >= 0 &&
+           channels.max().item<int64_t>() < raw && mean.sizes() == torch::IntArrayRef({n, dim}) &&
+           precision.sizes() == torch::IntArrayRef({n, dim, dim});
+}
+
 void PatchGaussianImpl::setStatistics(const anomaly::PatchStats& st)
 {
     torch::NoGradGuard ng;

@@ -32,6 +32,9 @@ struct PatchGaussianImpl : torch::nn::Module {
 
     /// Statistics from a fit: mean [N,d], precision [N,d,d] (N = positions, 1 when pooled).
     void setStatistics(const anomaly::PatchStats& st);
+    /// Whether the loaded buffers have the shapes the configuration implies (a model file is
+    /// refused otherwise).
+    bool consistent() const;
     /// Features as the accumulator takes them: [B,d,g,g], or [B*g*g,d,1,1] when pooled.
     torch::Tensor forAccumulator(const torch::Tensor& features) const;
 
