@@ -4,6 +4,8 @@
 #   installer/quickstart.sh demo   install what is missing, build, generate the demo data and
 #                                  start Fisura on it
 #   installer/quickstart.sh test   install what is missing, build and run the whole test suite
+#   installer/quickstart.sh package  install what is missing, build and write the Debian
+#                                  packages fisura-cli_*.deb and fisura_*.deb into the build folder
 #
 # Environment: FISURA_BUILD_DIR (default <repo>/build), FISURA_DEMO_DIR (default
 # <build>/demo-data), FISURA_JOBS (default: number of cores).
@@ -11,8 +13,8 @@ set -euo pipefail
 
 mode="${1:-}"
 case "$mode" in
-demo | test) ;;
-*) echo "usage: $0 demo|test" >&2; exit 2 ;;
+demo | test | package) ;;
+*) echo "usage: $0 demo|test|package" >&2; exit 2 ;;
 esac
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -25,6 +27,13 @@ start=$(date +%s)
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
 cmake --build "$build" -j "$jobs"
 echo "quickstart: built in $(( $(date +%s) - start )) s (set-up included)"
+
+if [ "$mode" = package ]; then
+    ( cd "$build" && cpack -G DEB )
+    ls -1 "$build"/fisura*.deb
+    echo "quickstart: install with: sudo apt install $build/fisura-cli_*.deb $build/fisura_*.deb"
+    exit 0
+fi
 
 if [ "$mode" = test ]; then
     cd "$build"

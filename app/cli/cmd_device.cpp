@@ -164,6 +164,16 @@ void registerDeviceCommands(CLI::App& app)
     policy->add_option("--batch", pol->request.batchSize, "Override the batch size (0 = choose)")
         ->capture_default_str()
         ->check(CLI::Range(0, 65536));
+    policy
+        ->add_option("--threads", pol->request.intraOpThreads,
+                     "Override LibTorch's intra-op threads (0 = choose)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 1024));
+    policy
+        ->add_option("--interop-threads", pol->request.interOpThreads,
+                     "Override LibTorch's inter-op threads (0 = choose)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 1024));
     policy->add_flag("--cpu", pol->request.preferCpu, "Plan for the CPU even if a GPU is usable");
     policy->add_flag("--json", pol->json, "Print JSON instead of text");
     policy->callback([pol] {

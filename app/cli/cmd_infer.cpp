@@ -33,6 +33,8 @@ struct InferArgs {
     std::string window = "cosine";
     std::string compression = "zstd";
     int readers = 0;
+    int threads = 0;
+    int interopThreads = 0;
     bool cpu = false;
     bool json = false;
     bool quiet = false;
@@ -79,6 +81,14 @@ void registerInferCommand(CLI::App& app)
     cmd->add_option("--readers", a->readers, "Reader threads (0 = from the policy)")
         ->capture_default_str()
         ->check(CLI::Range(0, 64));
+    cmd->add_option("--threads", a->threads,
+                    "LibTorch intra-op threads (0 = policy; process-wide, set once per job)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 1024));
+    cmd->add_option("--interop-threads", a->interopThreads,
+                    "LibTorch inter-op threads (0 = policy; settable once per process)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 1024));
     cmd->add_flag("--cpu", a->cpu, "Use the CPU even when a GPU is usable");
     cmd->add_flag("--json", a->json, "Print a JSON summary");
     cmd->add_flag("--quiet", a->quiet, "No progress output");
@@ -107,6 +117,8 @@ void registerInferCommand(CLI::App& app)
         o.output.compression = a->compression == "deflate" ? fisura::TileCompression::Deflate
                                                            : fisura::TileCompression::Zstd;
         o.readerThreads = a->readers;
+        o.intraOpThreads = a->threads;
+        o.interOpThreads = a->interopThreads;
         o.preferCpu = a->cpu;
 
         // Inputs and outputs: one file, or every image of a folder into a folder.

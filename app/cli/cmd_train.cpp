@@ -213,6 +213,14 @@ void registerTrainCommand(CLI::App& app)
     cmd->add_option("--seed", args->o.seed, "Random seed")->capture_default_str();
     cmd->add_option("--workers", args->o.loaderThreads, "Loader threads (0 = policy)")
         ->capture_default_str();
+    cmd->add_option("--threads", args->o.intraOpThreads,
+                    "LibTorch intra-op threads (0 = policy; process-wide, set once per job)")
+        ->check(CLI::Range(0, 1024))
+        ->capture_default_str();
+    cmd->add_option("--interop-threads", args->o.interOpThreads,
+                    "LibTorch inter-op threads (0 = policy; settable once per process)")
+        ->check(CLI::Range(0, 1024))
+        ->capture_default_str();
     cmd->add_option("--max-batches", args->o.maxBatchesPerEpoch, "Cap batches per epoch (0 = all)");
     cmd->add_flag("--cpu", args->cpu, "Train on the CPU even when a GPU is usable");
     cmd->add_flag("--quiet", args->quiet, "Only notices and the JSON summary");

@@ -1,6 +1,7 @@
 // fisura: the desktop application (and, with --report-pdf, a windowless report writer).
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 
 #include <cstdio>
 
@@ -18,6 +19,11 @@ int main(int argc, char** argv)
     QApplication::setOrganizationName(QStringLiteral("Fisura"));
     QApplication::setApplicationName(QStringLiteral("Fisura"));
     QApplication::setApplicationVersion(QString::fromStdString(fisura::version()));
+    QApplication::setDesktopFileName(QStringLiteral("org.fisura.Fisura"));
+    QIcon icon;
+    for (const int size : {16, 22, 24, 32, 48, 64, 128, 256})
+        icon.addFile(QStringLiteral(":/icons/fisura-%1.png").arg(size), QSize(size, size));
+    QApplication::setWindowIcon(icon);
     fisura::ui::LanguageManager::instance().applySaved();
 
     QCommandLineParser parser;

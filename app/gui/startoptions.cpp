@@ -4,11 +4,13 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
+#include <QMessageBox>
 #include <QTimer>
 
 #include <cstdio>
 
 #include "analyze/analyzepane.h"
+#include "common/errortext.h"
 #include "common/languagemanager.h"
 #include "data/datapane.h"
 #include "inspect/inspectpane.h"
@@ -68,6 +70,11 @@ void StartOptions::addTo(QCommandLineParser& parser) const
 {
     parser.addOptions({demo_, quit_, project_, pane_, lang_, startTraining_, analyze_, inspect_,
                        map_, threshold_});
+    parser.addPositionalArgument(
+        QStringLiteral("file"),
+        QApplication::translate("main",
+                                "A project (its folder or project.json) or a scan to open."),
+        QStringLiteral("[file]"));
 }
 
 void StartOptions::applyLanguage(const QCommandLineParser& parser) const
@@ -108,11 +115,31 @@ bool StartOptions::applyTo(const QCommandLineParser& parser, MainWindow& window)
             std::fprintf(stderr, "fisura: cannot open %s: %s\n", qPrintable(scan),
                          s.toString().c_str());
     }
+    if (const QStringList files = parser.positionalArguments(); !files.isEmpty())
+        openPositional(files.first(), window);
     if (parser.isSet(demo_))
         openDemo(window, QFileInfo(parser.value(demo_)).absoluteFilePath());
     if (parser.isSet(quit_))
         QTimer::singleShot(parser.value(quit_).toInt(), qApp, &QApplication::quit);
     return true;
+}
+
+void StartOptions::openPositional(const QString& path, MainWindow& window) const
+{
+    const QFileInfo info(path);
+    const QString projectDir = info.fileName() == QStringLiteral("project.json")
+                                   ? info.absolutePath()
+                                   : (info.isDir() ? info.absoluteFilePath() : QString());
+    Status s;
+    if (!projectDir.isEmpty()) {
+        s = window.projectSession()->openProject(projectDir);
+    } else {
+        window.showPane(QStringLiteral("inspect"));
+        s = window.inspectPane()->openScan(info.absoluteFilePath());
+    }
+    if (!s)
+        QMessageBox::warning(&window, QApplication::translate("main", "Cannot open %1").arg(path),
+                             ui::errorMessage(s));
 }
 
 void StartOptions::openDemo(MainWindow& window, const QString& dir) const

@@ -3,6 +3,7 @@
 #include <QTemporaryDir>
 
 #include "fisura/image.h"
+#include "tiff_kinds.h"
 
 using namespace fisura;
 
@@ -103,6 +104,31 @@ private Q_SLOTS:
         QCOMPARE(back->height, 45);
         QCOMPARE(back->channels, channels);
         QVERIFY(back->pixels == im.pixels);
+    }
+
+    // A mask saved 1-bit (plain, min-is-white, CCITT G4) or as float 0..1 reads as 0/255 gray.
+    void masksOfEveryKind_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::newRow("1-bit") << int(kinds::Kind::Bit1);
+        QTest::newRow("1-bit min-is-white") << int(kinds::Kind::Bit1White);
+        QTest::newRow("ccitt g4") << int(kinds::Kind::Fax4);
+        QTest::newRow("float 0..1") << int(kinds::Kind::FloatMask);
+    }
+    void masksOfEveryKind()
+    {
+        QFETCH(int, kind);
+        Image mask = Image::make(40, 23, 1);
+        for (int y = 0; y < mask.height; ++y)
+            for (int x = 0; x < mask.width; ++x)
+                mask.row(y)[x] = (x * 3 + y) % 13 == 0 ? 255 : 0;
+        QTemporaryDir d;
+        const QString p = d.filePath(QStringLiteral("mask.tif"));
+        QVERIFY(kinds::write(p, mask, kinds::Kind(kind), 0, 6));
+        auto r = readImage(p.toStdString());
+        QVERIFY2(r, r.status().toString().c_str());
+        QCOMPARE(r->channels, 1);
+        QVERIFY(r->pixels == mask.pixels);
     }
 
     void missingFileIsNotFound()

@@ -18,6 +18,7 @@
 #include "fisura/score.h"
 #include "fisura/tiledimage.h"
 #include "fisura/tiledwriter.h"
+#include "tiff_kinds.h"
 
 using namespace fisura;
 
@@ -345,6 +346,13 @@ private Q_SLOTS:
                                        << "png";
         QTest::newRow("rgb striped / pyramid") << "rgb"
                                                << "pyramid";
+        // Masks saved 1-bit (plain and CCITT G4) or as float 0..1 are ground truth as well.
+        QTest::newRow("tiled / 1-bit") << "tiled"
+                                       << "1-bit";
+        QTest::newRow("tiled / g4") << "tiled"
+                                    << "g4";
+        QTest::newRow("striped / float") << "striped"
+                                         << "float";
     }
     void inputLayouts()
     {
@@ -370,6 +378,12 @@ private Q_SLOTS:
                 ok = writeTiff(p.toStdString(), im, t).isOk();
             } else if (kind == QLatin1String("pyramid"))
                 ok = writePyramid(p, im);
+            else if (kind == QLatin1String("1-bit"))
+                ok = kinds::write(p, im, kinds::Kind::Bit1, 16);
+            else if (kind == QLatin1String("g4"))
+                ok = kinds::write(p, im, kinds::Kind::Fax4, 0, 7);
+            else if (kind == QLatin1String("float"))
+                ok = kinds::write(p, im, kinds::Kind::FloatMask, 0, 9);
             else
                 ok = writePng(p, im);
             return ok ? p : QString();

@@ -33,7 +33,10 @@ struct Image {
 };
 
 /// Read an image file into 8-bit gray, RGB or RGBA. TIFF goes through libtiff (any variant
-/// libtiff's RGBA interface decodes); PNG/JPEG/BMP through OpenCV when the build has imgcodecs.
+/// libtiff's RGBA interface decodes: 1/2/4-bit and bilevel fax, CMYK, LogLuv...; signed,
+/// floating-point and 32-bit samples as TiledImage decodes them, with its percentile stretch,
+/// so a float 0..1 mask reads as 0/255); PNG/JPEG/BMP through OpenCV when the build has
+/// imgcodecs.
 /// Refuses images larger than `maxPixels` before allocating (large scans use the tiled reader).
 /// TIFF RGBA comes back with colour premultiplied by alpha, as libtiff's RGBA interface gives it.
 Result<Image> readImage(const std::string& path, uint64_t maxPixels = 64ull * 1024 * 1024);

@@ -40,6 +40,8 @@ struct InferOptions {
     bool preferCpu = false;
     BlendWindow window = BlendWindow::Cosine;
     int readerThreads = 0;   ///< 0 = the policy's loader threads
+    int intraOpThreads = 0;  ///< LibTorch's intra-op threads; 0 = the policy's (process-wide)
+    int interOpThreads = 0;  ///< LibTorch's inter-op threads; 0 = the policy's (once a process)
     int prefetchBatches = 2; ///< decoded batches waiting for the device, at most
     /// Decoded input blocks kept for neighbouring tiles: at least a tile row of blocks plus a
     /// block row either side (sized from the scan); a larger value raises the budget.

@@ -27,6 +27,8 @@ struct PolicyRequest {
     Precision precision = Precision::Auto; ///< user override (Auto = choose)
     int batchSize = 0;                     ///< user override (0 = choose)
     bool preferCpu = false;                ///< force the CPU even when a GPU is usable
+    int intraOpThreads = 0; ///< user override of LibTorch's intra-op threads (0 = choose)
+    int interOpThreads = 0; ///< user override of LibTorch's inter-op threads (0 = choose)
 };
 
 struct PolicyChoice {
@@ -51,12 +53,20 @@ struct ExecutionPolicy {
     int batchSize = 32;
     bool batchSizeMeasured = false; ///< false: from the fallback memory table
     int loaderThreads = 1;
+    /// LibTorch's thread pools. Both are process-wide: a job sets them once when it starts (see
+    /// applyCpuSettings); the inter-op pool can only be sized before its first use in a process.
+    int intraOpThreads = 1;
+    int interOpThreads = 1;
+    bool foldBatchNorm = false; ///< inference runs a copy with BatchNorm folded into convolutions
     std::vector<PolicyChoice> choices; ///< every decision above, with its reason
 };
 
 /// Decide a policy from machine facts without touching the device (no probing): precision from
-/// compute capability, batch size from the fallback memory table (>= 8 GB: 128, >= 4 GB: 64,
-/// else 32; CPU: 16), loader threads from the core count. Deterministic: tests feed fake devices.
+/// compute capability (on the CPU: bf16 autocast with channels-last for inference and training
+/// where the CPU has AVX512-BF16 or AMX — measured faster, see tests/bench/RESULTS.md — and fp32
+/// elsewhere), batch size from the fallback
+/// memory table (>= 8 GB: 128, >= 4 GB: 64, else 32; CPU: 16), loader threads and LibTorch's
+/// intra-op / inter-op threads from the core count. Deterministic: tests feed fake devices.
 ExecutionPolicy choosePolicy(const MachineInfo& machine, const PolicyRequest& request);
 
 /// The fallback batch size of the original write-ups' memory table.
@@ -106,6 +116,21 @@ struct BatchProbeResult {
 Result<BatchProbeResult> probeBatchSize(const BatchStep& step, const BatchProbeOptions& options,
                                         const CancelToken& cancel,
                                         ProgressSink* progress = nullptr);
+
+/// What applyCpuSettings did.
+struct CpuSettingsApplied {
+    int intraOpThreads = 0;    ///< LibTorch's intra-op threads now (at::get_num_threads())
+    int interOpThreads = 0;    ///< LibTorch's inter-op threads now
+    bool interOpFixed = false; ///< the inter-op pool was sized earlier in this process: kept
+    std::string mallocTuning;  ///< "applied", "already", "user_settings" or "not_glibc"
+};
+
+/// Apply the policy's process-wide CPU settings at the start of a job, on the thread that runs
+/// the network: LibTorch's intra-op threads (for the process and the calling thread's OpenMP
+/// team), the inter-op threads (only possible once per process, before the pool's first use;
+/// later jobs keep the first size) and glibc's malloc thresholds (once per process). LibTorch's
+/// thread counts are global: two jobs running at once share the last setting.
+CpuSettingsApplied applyCpuSettings(const ExecutionPolicy& policy);
 
 /// Stable JSON (keys used by `fisura-cli policy --json`).
 std::string toJson(const ExecutionPolicy& policy, int indent = 2);

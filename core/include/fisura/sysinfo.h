@@ -32,6 +32,8 @@ struct MachineInfo {
     std::string os; ///< "Debian GNU/Linux 12 (bookworm)"
     std::string cpuModel;
     int logicalCores = 0;
+    bool cpuBf16 = false; ///< AVX512-BF16 or AMX-BF16 (/proc/cpuinfo flags): fast bf16 on the CPU
+    bool cpuAmx = false;  ///< AMX tiles (amx_tile and amx_bf16)
     uint64_t totalRamBytes = 0;
     uint64_t availableRamBytes = 0;
 
@@ -47,6 +49,9 @@ struct MachineInfo {
     std::string cudnnVersion;        ///< e.g. "9.10.2"; empty when LibTorch has no cuDNN
     std::vector<GpuInfo> gpus;
 };
+
+/// Fill cpuBf16 / cpuAmx from the "flags" line of /proc/cpuinfo (space-separated names).
+void deriveCpuFeatures(const std::string& flags, MachineInfo& info);
 
 /// Gather machine facts. Never throws; fields it cannot learn stay empty/zero.
 MachineInfo queryMachine();

@@ -1,8 +1,12 @@
 // Large TIFF scans without holding the whole image: levels, blocks, region reads, metadata.
 //
 // A TiledImage decodes one block (tile, or strip / band of rows) at a time into 8-bit gray, RGB
-// or RGBA. 16-bit images go through one percentile stretch computed when the file is opened, so
-// every level and every region of a file maps a sample value to the same 8-bit value.
+// or RGBA. 1-, 2- and 4-bit gray (bilevel, CCITT fax included) expand to 0..255; MinIsWhite is
+// inverted; palettes (1 to 16-bit indices) become RGB; CMYK becomes RGB as libtiff's RGBA
+// interface converts it; SGILog LogL / LogLuv are decoded by libtiff to 8-bit gray / RGB.
+// 16- and 32-bit, signed and floating-point samples go through one percentile stretch computed
+// when the file is opened, so every level and every region of a file maps a sample value to the
+// same 8-bit value; readRawValue() gives the stored values for a pixel readout.
 #pragma once
 
 #include <cstdint>
@@ -40,14 +44,16 @@ struct TiledImageInfo {
     std::string path;
     int width = 0; ///< level 0
     int height = 0;
-    int channels = 0;      ///< of the decoded 8-bit image: 1, 3 or 4
-    int bitsPerSample = 8; ///< in the file: 8 or 16
+    int channels = 0;                  ///< of the decoded 8-bit image: 1, 3 or 4
+    int bitsPerSample = 8;             ///< in the file: 1, 2, 4, 8, 16, 32 or 64
+    std::string sampleFormat = "uint"; ///< "uint", "int" or "float"
     int samplesPerPixel = 0;
     bool tiled = false;
     bool bigTiff = false;
     bool planarSeparate = false;
     std::string compression; ///< "none", "lzw", "deflate", "zstd", "jpeg", ...
-    std::string colour;      ///< "gray", "rgb", "rgba", "gray+alpha", "palette", "ycbcr"
+    /// "gray", "rgb", "rgba", "gray+alpha", "palette", "ycbcr", "cmyk", "logl", "logluv"
+    std::string colour;
     /// With alpha: true when the file stores colour premultiplied by alpha (associated alpha).
     /// Pixels are returned as stored either way.
     bool alphaPremultiplied = false;
@@ -56,7 +62,9 @@ struct TiledImageInfo {
     double pixelSizeXmm = 0.0;      ///< from the resolution tags; 0 when unknown
     double pixelSizeYmm = 0.0;
     std::vector<TiffTag> geoTags; ///< GeoTIFF/GDAL tags of level 0, opaque
-    /// 16-bit only: the sample values mapped to 0 and 255 (0.5 and 99.5 percentiles).
+    /// Stretched images only (deeper than 8 bits, signed or float; not palette or CMYK): the
+    /// sample values mapped to 0 and 255, the 0.5 and 99.5 percentiles of the finite colour
+    /// samples (of the smallest level, or of up to 64 blocks of level 0 when it is large).
     double stretchLow = 0.0;
     double stretchHigh = 255.0;
 };
@@ -75,8 +83,8 @@ class TiledImage
 {
 public:
     /// Opens a TIFF, checks every level it will use and refuses what it cannot decode with
-    /// Unsupported (float, 1-bit, CMYK, ...) or Corrupt (zero size, sizes the file cannot hold,
-    /// broken directories) before any pixel buffer is allocated.
+    /// Unsupported (12-bit, complex, 16-bit float, old-style JPEG, ...) or Corrupt (zero size,
+    /// sizes the file cannot hold, broken directories) before any pixel buffer is allocated.
     static Result<std::shared_ptr<TiledImage>> open(const std::string& path,
                                                     const TiledOpenOptions& options = {});
     ~TiledImage();
@@ -93,6 +101,12 @@ public:
     Result<std::shared_ptr<const Image>> readBlock(int level, int column, int row) const;
     /// Any rectangle of any level, inside the level's bounds.
     Result<Image> readRegion(int level, int x, int y, int width, int height) const;
+    /// The stored sample values of pixel (x, y) of `level`, for a pixel readout: every sample
+    /// in file order (alpha and extra samples included) as the file holds it before any
+    /// stretch: signed and float values as such, 1/2/4-bit codes and palette indices as
+    /// integers, MinIsWhite not inverted; SGILog as the 8-bit values libtiff decodes. Decodes
+    /// the block that holds the pixel (not cached); InvalidArgument outside the level.
+    Result<std::vector<double>> readRawValue(int level, int x, int y) const;
     /// The whole level (refused when it exceeds maxPixels).
     Result<Image> readLevel(int level, uint64_t maxPixels = 64ull * 1024 * 1024) const;
     /// For a viewer at zoom 1/downsample: the coarsest level whose own downsample does not

@@ -42,6 +42,8 @@ struct TrainOptions {
     uint64_t seed = 1;
     bool augment = true;
     int loaderThreads = 0;      ///< 0 = from the policy
+    int intraOpThreads = 0;     ///< LibTorch's intra-op threads; 0 = the policy's (process-wide)
+    int interOpThreads = 0;     ///< LibTorch's inter-op threads; 0 = the policy's (once a process)
     int prefetch = 0;           ///< 0 = 2 x loader threads
     int maxBatchesPerEpoch = 0; ///< 0 = the whole training split (benchmarks and tests cap it)
     int stopAfterEpoch = 0;     ///< > 0: stop cleanly after this epoch, as a pause (resume later)
@@ -68,7 +70,7 @@ struct BatchProgress {
     int batch = 0; ///< 1-based within the epoch
     int batches = 0;
     int batchSize = 0;
-    double loss = 0;
+    double loss = 0; ///< mean of the steps since the previous event
     double learningRate = 0;
     double imagesPerSecond = 0;                                             ///< smoothed
     double etaSeconds = -1;                                                 ///< whole job
@@ -99,6 +101,9 @@ class TrainSink
 public:
     virtual ~TrainSink() = default;
     virtual void started(const TrainStarted&) {}
+    /// Progress of training steps. On the CPU once per step; on a GPU the loss is read back
+    /// only every half second (so no step waits for the device), and one event then reports
+    /// the mean loss of the steps since the previous one: events lag the GPU by up to that.
     virtual void batch(const BatchProgress&) {}
     virtual void epoch(const EpochMetrics&) {}
     /// Something the user should know: "out_of_memory", "early_stop", "resumed", "cancelled".
@@ -139,6 +144,12 @@ namespace testing
 /// Throw a CUDA-style out-of-memory error in the forward pass of optimiser step `step`
 /// (counted from 0 over the whole job); -1 turns it off.
 void injectOutOfMemoryAtStep(int step);
+/// Read the loss back every `steps` optimiser steps, as on a GPU; 0 restores the default (every
+/// step on the CPU, every half second on a GPU).
+void setLossReadBackSteps(int steps);
+/// Run the optimiser step as "per-tensor" (torch::optim::AdamW::step), "foreach" or "fused";
+/// empty restores the automatic choice.
+void forceAdamWKernel(const std::string& kernel);
 /// Pretend the host has this many bytes available when a patch-gaussian fit checks whether its
 /// statistics fit (0 = the real figure).
 void limitPatchStatisticsMemory(uint64_t bytes);

@@ -77,8 +77,8 @@ void shrinkAndInvert(const torch::Tensor& S, const torch::Tensor& sumFourth, int
         C = S;
         break;
     case Shrinkage::Paco: {
-        // PACO's shrinkage towards F = diag(S) (Flasseur et al. 2018, A&A 618, A138, Sect. 3.2,
-        // after Chen et al. 2010):
+        // PACO's shrinkage towards F = diag(S) (Flasseur et al. 2018, A&A 618, A138, the
+        // shrinkage covariance estimate of PACO, after Chen et al. 2010):
         //   rho = (tr(S^2) + tr^2(S) - 2 sum_i S_ii^2) / ((T + 1) (tr(S^2) - sum_i S_ii^2)).
         // Numerator and denominator are both quadratic in S, so the 1/T (paper) or 1/(T-1)
         // (here) normalisation of S gives the same rho.
@@ -95,8 +95,8 @@ void shrinkAndInvert(const torch::Tensor& S, const torch::Tensor& sumFourth, int
     }
     case Shrinkage::LedoitWolf: {
         // Ledoit & Wolf, "A well-conditioned estimator for large-dimensional covariance
-        // matrices", J. Multivariate Anal. 88 (2004) 365-411, Sect. 3: with the biased S_n
-        // (1/T), <A,B> = tr(A B^T)/d, m = <S_n, I>, d^2 = |S_n - m I|^2,
+        // matrices", J. Multivariate Anal. 88 (2004) 365-411, its estimators m, d^2, b^2: with
+        // the biased S_n (1/T), <A,B> = tr(A B^T)/d, m = <S_n, I>, d^2 = |S_n - m I|^2,
         // b^2 = min(d^2, 1/T^2 sum_t |x_t x_t^T - S_n|^2), rho = b^2 / d^2; the sum expands to
         // sum_t |x_t|^4 / d - T tr(S_n^2) / d. C = (1 - rho) S + rho tr(S)/d I, S unbiased.
         const double Td = double(T);

@@ -19,10 +19,16 @@ namespace
 constexpr int kThreads = 256;
 constexpr int kMaxDim = 64;
 
+/// Rows of samples held in shared memory at once. The samples stream through this chunk, so a
+/// block needs about 25 KB instead of T x d floats (65 KB for T = 252, P = 49): eight blocks fit
+/// on an SM instead of three, which hides the barriers of the pivot loops behind other blocks.
+constexpr int kChunkRows = 64;
+
 struct Layout {
     int dp;      // d rounded up to a multiple of 4 (float4 rows)
     int ld;      // leading dimension of the d x d matrices (odd: fewer bank conflicts)
-    int xFloats; // union of the sample matrix T x dp and the inverse factor dp x ld
+    int chunk;   // sample rows per chunk
+    int xFloats; // union of a chunk of samples (chunk x dp) and the inverse factor dp x ld
     size_t bytes;
 };
 
@@ -31,10 +37,12 @@ Layout layoutFor(int64_t T, int64_t d)
     Layout l;
     l.dp = int((d + 1 + 3) / 4 * 4); // room for the column of ones
     l.ld = l.dp + 1;
-    const int64_t x = T * l.dp > int64_t(l.dp) * l.ld ? T * l.dp : int64_t(l.dp) * l.ld;
+    l.chunk = int(T < kChunkRows ? T : kChunkRows);
+    const int64_t x = int64_t(l.chunk) * l.dp > int64_t(l.dp) * l.ld ? int64_t(l.chunk) * l.dp
+                                                                     : int64_t(l.dp) * l.ld;
     l.xFloats = int(x);
-    // X/W union, A, mean, two pivot columns (or L's diagonal), 32 reduction slots x 4.
-    l.bytes = size_t(x + int64_t(l.dp) * l.ld + 3 * l.dp + 4 * 32) * sizeof(float);
+    // X/W union, A, x0 shift, mean, two pivot columns (or L's diagonal), 32 reduction slots x 4.
+    l.bytes = size_t(x + int64_t(l.dp) * l.ld + 4 * l.dp + 4 * 32) * sizeof(float);
     return l;
 }
 
@@ -79,37 +87,75 @@ __device__ float blockSum(float v, float* slots)
     return s;
 }
 
-/// Lower triangle of X^T X, X [T, dp], rows/columns < n, into A (zeroed by the caller).
-__device__ void covariance(const float* X, float* A, int T, int dp, int ld, int n)
-{
-    const int nb = dp / 4, tiles = nb * (nb + 1) / 2;
-    const int parts = max(1, int(blockDim.x) / tiles);
-    if (int(threadIdx.x) >= tiles * parts)
-        return;
-    const int tile = threadIdx.x % tiles, part = threadIdx.x / tiles;
-    int I = 0; // tile -> (I, J), I >= J
-    while ((I + 1) * (I + 2) / 2 <= tile)
-        ++I;
-    const int J = tile - I * (I + 1) / 2;
+/// Lower triangle of X^T X over all chunks of samples: each thread keeps a 4 x 4 tile of the
+/// product in registers (`part` splits a chunk's rows between the threads of one tile).
+struct CovarianceTile {
+    int I = 0, J = 0, part = 0, parts = 1;
+    bool active = false;
     float acc[4][4] = {};
-    for (int t = part; t < T; t += parts) {
-        const float4 a = *reinterpret_cast<const float4*>(X + t * dp + 4 * I);
-        const float4 b = *reinterpret_cast<const float4*>(X + t * dp + 4 * J);
-        const float av[4] = {a.x, a.y, a.z, a.w}, bv[4] = {b.x, b.y, b.z, b.w};
+
+    __device__ explicit CovarianceTile(int dp)
+    {
+        const int nb = dp / 4, tiles = nb * (nb + 1) / 2;
+        parts = max(1, int(blockDim.x) / tiles);
+        active = int(threadIdx.x) < tiles * parts;
+        const int tile = threadIdx.x % tiles;
+        part = threadIdx.x / tiles;
+        while ((I + 1) * (I + 2) / 2 <= tile) // tile -> (I, J), I >= J
+            ++I;
+        J = tile - I * (I + 1) / 2;
+    }
+    /// Adds the `rows` rows of X [rows, dp].
+    __device__ void add(const float* X, int rows, int dp)
+    {
+        if (!active)
+            return;
+        for (int t = part; t < rows; t += parts) {
+            const float4 a = *reinterpret_cast<const float4*>(X + t * dp + 4 * I);
+            const float4 b = *reinterpret_cast<const float4*>(X + t * dp + 4 * J);
+            const float av[4] = {a.x, a.y, a.z, a.w}, bv[4] = {b.x, b.y, b.z, b.w};
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+#pragma unroll
+                for (int j = 0; j < 4; ++j)
+                    acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
+        }
+    }
+    /// Into A (zeroed by the caller), rows/columns < n.
+    __device__ void flush(float* A, int ld, int n) const
+    {
+        if (!active)
+            return;
 #pragma unroll
         for (int i = 0; i < 4; ++i)
 #pragma unroll
-            for (int j = 0; j < 4; ++j)
-                acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
+            for (int j = 0; j < 4; ++j) {
+                const int gi = 4 * I + i, gj = 4 * J + j;
+                if (gi < n && gj <= gi)
+                    atomicAdd(A + gi * ld + gj, acc[i][j]);
+            }
     }
-#pragma unroll
-    for (int i = 0; i < 4; ++i)
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {
-            const int gi = 4 * I + i, gj = 4 * J + j;
-            if (gi < n && gj <= gi)
-                atomicAdd(A + gi * ld + gj, acc[i][j]);
-        }
+};
+
+/// Samples t0 .. t0 + rows - 1 of the position into X [rows, dp], shifted by x0 (y = x - x_0);
+/// column d holds ones, the columns after it zeros.
+template <class Loader>
+__device__ void gatherChunk(const Loader& load, long long n, int t0, int rows, int d, int dp,
+                            const float* x0, float* X)
+{
+    const int rowsPer = blockDim.x / dp, f = threadIdx.x % dp, r0 = threadIdx.x / dp;
+    if (r0 >= rowsPer)
+        return;
+    if (f < d) {
+        const size_t off = load.offset(n, f);
+        const float shift = x0[f];
+        for (int t = r0; t < rows; t += rowsPer)
+            X[t * dp + f] = load.at(off, t0 + t) - shift;
+    } else {
+        const float v = f == d ? 1.f : 0.f;
+        for (int t = r0; t < rows; t += rowsPer)
+            X[t * dp + f] = v;
+    }
 }
 
 /// In-place lower Cholesky of A (d x d, lower triangle); diag receives L_kk, A's strict lower
@@ -163,16 +209,16 @@ __device__ bool sweepInverse(const float* A, int d, int ld, float* buf /*[2, dp]
                              float* out)
 {
     float a[kPerThread];
-    int ii[kPerThread], jj[kPerThread];
+    int ij[kPerThread]; // (i << 8) | j of the element, -1 past the end: one register, not two
     const int dd = d * d;
 #pragma unroll
     for (int s = 0; s < kPerThread; ++s) {
         const int e = threadIdx.x + s * kThreads;
-        ii[s] = e < dd ? e / d : -1;
-        jj[s] = e < dd ? e - ii[s] * d : -1;
-        a[s] = e < dd ? (ii[s] >= jj[s] ? A[ii[s] * ld + jj[s]] : A[jj[s] * ld + ii[s]]) : 0.f;
-        if (e < dd && jj[s] == 0)
-            buf[ii[s]] = a[s];
+        const int i = e / d, j = e - (e / d) * d;
+        ij[s] = e < dd ? (i << 8) | j : -1;
+        a[s] = e < dd ? (i >= j ? A[i * ld + j] : A[j * ld + i]) : 0.f;
+        if (e < dd && j == 0)
+            buf[i] = a[s];
     }
     __syncthreads();
     bool ok = true;
@@ -184,9 +230,9 @@ __device__ bool sweepInverse(const float* A, int d, int ld, float* buf /*[2, dp]
         const float inv = 1.f / p;
 #pragma unroll
         for (int s = 0; s < kPerThread; ++s) {
-            const int i = ii[s], j = jj[s];
-            if (i < 0)
+            if (ij[s] < 0)
                 continue;
+            const int i = ij[s] >> 8, j = ij[s] & 0xff;
             if (i == k && j == k)
                 a[s] = -inv;
             else if (i == k)
@@ -209,48 +255,46 @@ __device__ bool sweepInverse(const float* A, int d, int ld, float* buf /*[2, dp]
     return ok;
 }
 
+// Blocks per SM the register budget must allow: 4 = at most 64 registers a thread (no spills);
+// more trade spills for occupancy (measured in tests/bench/patchstats).
+#ifndef FISURA_PS_MIN_BLOCKS
+#define FISURA_PS_MIN_BLOCKS 4
+#endif
 template <class Loader>
-__global__ void __launch_bounds__(kThreads)
-    statsKernel(Loader load, int T, int d, int dp, int ld, int xFloats, int shrinkage,
+__global__ void __launch_bounds__(kThreads, FISURA_PS_MIN_BLOCKS)
+    statsKernel(Loader load, int T, int d, int dp, int ld, int chunk, int xFloats, int shrinkage,
                 bool choleskyOut, float* mean, float* out, float* rhoOut)
 {
     extern __shared__ float4 smem4[];
-    float* X = reinterpret_cast<float*>(smem4); // [T, dp], later W = L^-1 [dp, ld]
+    float* X = reinterpret_cast<float*>(smem4); // a chunk [chunk, dp], later W = L^-1 [dp, ld]
     float* A = X + xFloats;                     // [dp, ld]
-    float* mu = A + dp * ld;                    // [dp]
+    float* x0 = A + dp * ld;                    // [dp]: the first sample (the shift)
+    float* mu = x0 + dp;                        // [dp]
     float* buf = mu + dp;                       // [2, dp]
     float* slots = buf + 2 * dp;                // [4, 32]
     const long long n = blockIdx.x;
     const int tid = threadIdx.x;
 
-    // Gather, shifted by the first sample (y = x - x_0); column d holds ones, the rest zeros.
-    {
-        const int rowsPer = blockDim.x / dp, f = tid % dp, t0 = tid / dp;
-        if (t0 < rowsPer) {
-            if (f < d) {
-                const size_t off = load.offset(n, f);
-                const float x0 = load.at(off, 0);
-                if (t0 == 0)
-                    mu[f] = x0;
-                for (int t = t0; t < T; t += rowsPer)
-                    X[t * dp + f] = load.at(off, t) - x0;
-            } else {
-                const float v = f == d ? 1.f : 0.f;
-                for (int t = t0; t < T; t += rowsPer)
-                    X[t * dp + f] = v;
-            }
-        }
-    }
+    for (int f = tid; f < d; f += blockDim.x)
+        x0[f] = load.at(load.offset(n, f), 0);
     for (int e = tid; e < dp * ld; e += blockDim.x)
         A[e] = 0.f;
+    CovarianceTile cov(dp);
     __syncthreads();
-    covariance(X, A, T, dp, ld, d + 1); // row d: sums of y
+    for (int t0 = 0; t0 < T; t0 += chunk) {
+        const int rows = min(chunk, T - t0);
+        gatherChunk(load, n, t0, rows, d, dp, x0, X);
+        __syncthreads();
+        cov.add(X, rows, dp);
+        __syncthreads();
+    }
+    cov.flush(A, ld, d + 1); // row d: sums of y
     __syncthreads();
     const float Tf = float(T);
     if (tid < d) {
         const float my = A[d * ld + tid] / Tf;
-        mean[n * d + tid] = mu[tid] + my;
-        mu[tid] = my; // from here on: the mean of y
+        mean[n * d + tid] = x0[tid] + my;
+        mu[tid] = my; // the mean of y
     }
     __syncthreads();
 
@@ -269,15 +313,22 @@ __global__ void __launch_bounds__(kThreads)
             diag2 += s * s;
         }
     }
-    if (shrinkage == 2)
-        for (int t = tid; t < T; t += blockDim.x) {
-            float n2 = 0.f;
-            for (int f = 0; f < d; ++f) {
-                const float c = X[t * dp + f] - mu[f];
-                n2 = fmaf(c, c, n2);
+    if (shrinkage == 2) { // Ledoit-Wolf needs the samples again: a second pass over the chunks
+        for (int t0 = 0; t0 < T; t0 += chunk) {
+            const int rows = min(chunk, T - t0);
+            __syncthreads();
+            gatherChunk(load, n, t0, rows, d, dp, x0, X);
+            __syncthreads();
+            for (int t = tid; t < rows; t += blockDim.x) {
+                float n2 = 0.f;
+                for (int f = 0; f < d; ++f) {
+                    const float c = X[t * dp + f] - mu[f];
+                    n2 = fmaf(c, c, n2);
+                }
+                fourth += n2 * n2;
             }
-            fourth += n2 * n2;
         }
+    }
     trS = blockSum(trS, slots);
     trS2 = blockSum(trS2, slots + 32);
     diag2 = blockSum(diag2, slots + 64);
@@ -335,8 +386,9 @@ int launch(const Loader& load, long long N, int64_t T, int64_t d, int shrinkage,
         statsKernel<Loader>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(l.bytes));
     if (err != cudaSuccess)
         return int(err);
-    statsKernel<Loader><<<unsigned(N), kThreads, l.bytes, stream>>>(
-        load, int(T), int(d), l.dp, l.ld, l.xFloats, shrinkage, cholesky, mean, out, rho);
+    statsKernel<Loader><<<unsigned(N), kThreads, l.bytes, stream>>>(load, int(T), int(d), l.dp, l.ld,
+                                                                     l.chunk, l.xFloats, shrinkage,
+                                                                     cholesky, mean, out, rho);
     return int(cudaGetLastError());
 }
 

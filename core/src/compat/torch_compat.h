@@ -151,3 +151,54 @@ inline void setCpuRngState(const torch::Tensor& state)
 }
 
 } // namespace fisura::compat
+
+namespace fisura::compat
+{
+
+/// Mixed precision for CPU ops in this scope (torch.autocast("cpu")): bf16 convolutions and
+/// matrix products through oneDNN. 2.4 made the device type an argument; 1.13-2.3 had
+/// CPU-specific setters.
+class CpuAutocast
+{
+public:
+    CpuAutocast(bool enabled, at::ScalarType dtype = at::kBFloat16) : enabled_(enabled)
+    {
+        if (!enabled_)
+            return;
+#if FISURA_TORCH_AT_LEAST(2, 4)
+        prevEnabled_ = at::autocast::is_autocast_enabled(at::kCPU);
+        prevDtype_ = at::autocast::get_autocast_dtype(at::kCPU);
+        at::autocast::set_autocast_enabled(at::kCPU, true);
+        at::autocast::set_autocast_dtype(at::kCPU, dtype);
+#else
+        prevEnabled_ = at::autocast::is_cpu_enabled();
+        prevDtype_ = at::autocast::get_autocast_cpu_dtype();
+        at::autocast::set_cpu_enabled(true);
+        at::autocast::set_autocast_cpu_dtype(dtype);
+#endif
+        at::autocast::increment_nesting();
+    }
+    ~CpuAutocast()
+    {
+        if (!enabled_)
+            return;
+        if (at::autocast::decrement_nesting() == 0)
+            at::autocast::clear_cache();
+#if FISURA_TORCH_AT_LEAST(2, 4)
+        at::autocast::set_autocast_enabled(at::kCPU, prevEnabled_);
+        at::autocast::set_autocast_dtype(at::kCPU, prevDtype_);
+#else
+        at::autocast::set_cpu_enabled(prevEnabled_);
+        at::autocast::set_autocast_cpu_dtype(prevDtype_);
+#endif
+    }
+    CpuAutocast(const CpuAutocast&) = delete;
+    CpuAutocast& operator=(const CpuAutocast&) = delete;
+
+private:
+    bool enabled_;
+    bool prevEnabled_ = false;
+    at::ScalarType prevDtype_ = at::kBFloat16;
+};
+
+} // namespace fisura::compat

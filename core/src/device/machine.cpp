@@ -51,12 +51,26 @@ void deriveGpuFeatures(GpuInfo& g)
     g.tf32 = g.computeMajor >= 8;
 }
 
+void deriveCpuFeatures(const std::string& flags, MachineInfo& m)
+{
+    std::istringstream in(flags);
+    bool avx512bf16 = false, amxTile = false, amxBf16 = false;
+    for (std::string f; in >> f;) {
+        avx512bf16 = avx512bf16 || f == "avx512_bf16";
+        amxTile = amxTile || f == "amx_tile";
+        amxBf16 = amxBf16 || f == "amx_bf16";
+    }
+    m.cpuAmx = amxTile && amxBf16;
+    m.cpuBf16 = avx512bf16 || m.cpuAmx;
+}
+
 MachineInfo queryMachine()
 {
     MachineInfo m;
     m.os = readKey("/etc/os-release", "PRETTY_NAME", '=');
     m.cpuModel = readKey("/proc/cpuinfo", "model name", ':');
     m.logicalCores = static_cast<int>(std::thread::hardware_concurrency());
+    deriveCpuFeatures(readKey("/proc/cpuinfo", "flags", ':'), m);
     m.totalRamBytes = meminfoBytes("MemTotal");
     m.availableRamBytes = meminfoBytes("MemAvailable");
     m.fisuraVersion = version();
@@ -75,6 +89,8 @@ std::string toJson(const MachineInfo& m, int indent)
     j["os"] = m.os;
     j["cpu"] = {{"model", m.cpuModel},
                 {"logical_cores", m.logicalCores},
+                {"bf16", m.cpuBf16},
+                {"amx", m.cpuAmx},
                 {"ram_total_bytes", m.totalRamBytes},
                 {"ram_available_bytes", m.availableRamBytes}};
     j["libraries"] = {

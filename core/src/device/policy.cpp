@@ -1,6 +1,7 @@
 #include "fisura/policy.h"
 
 #include <algorithm>
+#include <functional>
 
 #include <nlohmann/json.hpp>
 
@@ -42,6 +43,75 @@ int fallbackBatchSize(unsigned long long bytes)
     return 32;
 }
 
+namespace
+{
+
+using Choose = std::function<void(std::string, std::string, std::string, std::string, std::string)>;
+
+/// Training precision on a CPU with bf16 instructions, decided by measurement: U-Net depth 4,
+/// width 16, batch 8, 256 px crops from files, 2 threads on a 2-core AMD EPYC with AVX512-BF16
+/// (LibTorch 1.13): bf16 autocast with channels-last 3.16 images/s, fp32 2.31 images/s
+/// (tests/bench/RESULTS.md, "CPU").
+constexpr bool kCpuTrainBf16 = true;
+
+void choosePrecisionOnCpu(const MachineInfo& m, const PolicyRequest& r, ExecutionPolicy& p,
+                          const Choose& choose)
+{
+    if (!m.cpuBf16) {
+        p.precision = Precision::FP32;
+        choose("precision", "fp32", "the CPU computes in fp32", "cpu_fp32", {});
+    } else if (r.kind == JobKind::Infer) {
+        p.precision = Precision::BF16;
+        choose("precision", "bf16",
+               std::string("the processor has ") + (m.cpuAmx ? "AMX" : "AVX512-BF16") +
+                   ": bf16 autocast for inference",
+               "cpu_bf16", m.cpuAmx ? "AMX" : "AVX512-BF16");
+    } else {
+        p.precision = kCpuTrainBf16 ? Precision::BF16 : Precision::FP32;
+        choose("precision", precisionName(p.precision),
+               kCpuTrainBf16 ? "measured: bf16 autocast trains faster on this processor type"
+                             : "measured: bf16 autocast does not train faster on the processor",
+               kCpuTrainBf16 ? "cpu_bf16_train" : "cpu_fp32_train", {});
+    }
+}
+
+/// LibTorch's thread pools. On the CPU the network is the work, and decoding a batch costs a
+/// small fraction of a step: the intra-op pool gets every core but one in eight, which stays
+/// for the loader / reader threads. With a GPU the loaders get their share first and the
+/// intra-op pool (host-side ops) takes what is left.
+void chooseThreads(const MachineInfo& m, const PolicyRequest& r, bool gpu, ExecutionPolicy& p,
+                   const Choose& choose)
+{
+    const int cores = std::max(1, m.logicalCores);
+    if (r.intraOpThreads > 0) {
+        p.intraOpThreads = r.intraOpThreads;
+        choose("intra_op_threads", std::to_string(p.intraOpThreads), "requested by the user",
+               "user", {});
+    } else if (gpu) {
+        p.intraOpThreads = std::max(1, cores - p.loaderThreads);
+        choose("intra_op_threads", std::to_string(p.intraOpThreads),
+               "the cores the loader threads leave", "threads_gpu", {});
+    } else {
+        p.intraOpThreads = std::max(1, cores - cores / 8);
+        choose("intra_op_threads", std::to_string(p.intraOpThreads),
+               "the network uses " + std::to_string(p.intraOpThreads) + " of " +
+                   std::to_string(cores) + " cores; the rest decode",
+               "threads_cpu", std::to_string(cores));
+    }
+    if (r.interOpThreads > 0) {
+        p.interOpThreads = r.interOpThreads;
+        choose("inter_op_threads", std::to_string(p.interOpThreads), "requested by the user",
+               "user", {});
+    } else {
+        p.interOpThreads = 1;
+        choose("inter_op_threads", "1",
+               "the networks are one chain of layers: nothing runs side by side", "interop_chain",
+               {});
+    }
+}
+
+} // namespace
+
 ExecutionPolicy choosePolicy(const MachineInfo& m, const PolicyRequest& r)
 {
     ExecutionPolicy p;
@@ -69,7 +139,19 @@ ExecutionPolicy choosePolicy(const MachineInfo& m, const PolicyRequest& r)
         gpu ? std::to_string(gpu->computeMajor) + "." + std::to_string(gpu->computeMinor) : "";
     if (r.precision != Precision::Auto) {
         p.precision = r.precision;
-        if (!gpu && r.precision != Precision::FP32) {
+        if (!gpu && r.precision == Precision::BF16 && !m.cpuBf16) {
+            p.precision = Precision::FP32;
+            choose("precision", "fp32",
+                   "bf16 was requested but only runs on a GPU here: the processor has no bf16 "
+                   "instructions",
+                   "bf16_cpu_unsupported");
+        } else if (!gpu && r.precision == Precision::BF16 && r.kind == JobKind::Train &&
+                   !kCpuTrainBf16) {
+            p.precision = Precision::FP32;
+            choose("precision", "fp32",
+                   "bf16 was requested, but on the processor it trains no faster than fp32",
+                   "bf16_cpu_train");
+        } else if (!gpu && r.precision == Precision::FP16) {
             p.precision = Precision::FP32;
             choose("precision", "fp32",
                    "reduced precision was requested but only runs on a GPU here",
@@ -90,8 +172,7 @@ ExecutionPolicy choosePolicy(const MachineInfo& m, const PolicyRequest& r)
             choose("precision", precisionName(p.precision), "requested by the user", "user");
         }
     } else if (!gpu) {
-        p.precision = Precision::FP32;
-        choose("precision", "fp32", "the CPU computes in fp32", "cpu_fp32");
+        choosePrecisionOnCpu(m, r, p, choose);
     } else if (cc >= 8) {
         p.precision = Precision::BF16;
         choose("precision", "bf16",
@@ -121,11 +202,21 @@ ExecutionPolicy choosePolicy(const MachineInfo& m, const PolicyRequest& r)
            p.cudnnBenchmark ? "input sizes are fixed, so autotuned convolutions pay off"
                             : "only applies to cuDNN on a GPU",
            p.cudnnBenchmark ? "cudnn_on" : "cudnn_off");
-    p.channelsLast = gpu && gpu->computeMajor >= 7 && p.precision != Precision::FP32;
-    choose("channels_last", p.channelsLast ? "on" : "off",
-           p.channelsLast ? "tensor-core convolutions prefer NHWC"
-                          : "no gain without reduced-precision tensor cores",
-           p.channelsLast ? "nhwc_on" : "nhwc_off");
+    if (gpu) {
+        p.channelsLast = gpu->computeMajor >= 7 && p.precision != Precision::FP32;
+        choose("channels_last", p.channelsLast ? "on" : "off",
+               p.channelsLast ? "tensor-core convolutions prefer NHWC"
+                              : "no gain without reduced-precision tensor cores",
+               p.channelsLast ? "nhwc_on" : "nhwc_off");
+    } else {
+        // oneDNN's bf16 convolutions run on NHWC; in fp32 the layout made no measurable
+        // difference (U-Net inference and training, 2 threads).
+        p.channelsLast = p.precision == Precision::BF16;
+        choose("channels_last", p.channelsLast ? "on" : "off",
+               p.channelsLast ? "oneDNN's bf16 convolutions prefer NHWC"
+                              : "measured: no gain in fp32 on the processor",
+               p.channelsLast ? "nhwc_cpu" : "nhwc_cpu_off");
+    }
     p.pinnedMemory = gpu != nullptr;
     choose("pinned_memory", p.pinnedMemory ? "on" : "off",
            p.pinnedMemory ? "page-locked buffers allow asynchronous copies to the GPU"
@@ -153,6 +244,13 @@ ExecutionPolicy choosePolicy(const MachineInfo& m, const PolicyRequest& r)
            gpu ? "all cores but two decode while the GPU computes"
                : "half the cores decode, the rest compute",
            gpu ? "loaders_gpu" : "loaders_cpu");
+    chooseThreads(m, r, gpu != nullptr, p, choose);
+
+    p.foldBatchNorm = r.kind == JobKind::Infer;
+    choose("batchnorm_fold", p.foldBatchNorm ? "on" : "off",
+           p.foldBatchNorm ? "inference runs a copy with BatchNorm folded into the convolutions"
+                           : "training updates the BatchNorm statistics",
+           p.foldBatchNorm ? "bn_fold_infer" : "bn_fold_train");
     return p;
 }
 
@@ -171,6 +269,9 @@ std::string toJson(const ExecutionPolicy& p, int indent)
                      {"batch_size", p.batchSize},
                      {"batch_size_measured", p.batchSizeMeasured},
                      {"loader_threads", p.loaderThreads},
+                     {"intra_op_threads", p.intraOpThreads},
+                     {"inter_op_threads", p.interOpThreads},
+                     {"fold_batchnorm", p.foldBatchNorm},
                      {"choices", choices}};
     return j.dump(indent);
 }

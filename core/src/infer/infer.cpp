@@ -127,7 +127,8 @@ struct TiledInference::Impl {
     torch::Device device{torch::kCPU};
     MapKind kind = MapKind::Probability;
     int tile = 0, overlap = 0, batch = 1, positive = 0, channels = 3;
-    bool amp = false;
+    bool amp = false;    // CUDA autocast
+    bool cpuAmp = false; // CPU autocast (bf16, oneDNN)
     at::ScalarType ampType = at::kBFloat16;
     torch::Tensor mean, stdv;  // [1, C, 1, 1] on the device
     float scale = 255.f;       // map value -> byte
@@ -142,6 +143,7 @@ struct TiledInference::Impl {
         torch::Tensor y;
         {
             compat::CudaAutocast ac(amp, ampType);
+            compat::CpuAutocast cac(cpuAmp);
             y = model.impl()->predict(x);
         }
         switch (kind) {
@@ -308,6 +310,8 @@ void TiledInference::Impl::chooseExecution(const Model& m, const InferOptions& o
     req.precision = o.precision;
     req.batchSize = o.batchSize;
     req.preferCpu = o.preferCpu;
+    req.intraOpThreads = o.intraOpThreads;
+    req.interOpThreads = o.interOpThreads;
     pol = choosePolicy(queryMachine(), req);
     if (o.readerThreads > 0) {
         pol.loaderThreads = o.readerThreads;
@@ -319,6 +323,11 @@ void TiledInference::Impl::chooseExecution(const Model& m, const InferOptions& o
         addChoice(pol, "channels_last", "off", "imported TorchScript models keep their layout",
                   "nhwc_script");
     }
+    if (m.isTorchScript() && pol.foldBatchNorm) {
+        pol.foldBatchNorm = false;
+        addChoice(pol, "batchnorm_fold", "off", "imported TorchScript models run as they are",
+                  "bn_fold_script");
+    }
 }
 
 /// The model on the chosen device, in eval mode and layout, with its normalisation there too.
@@ -328,6 +337,8 @@ Status TiledInference::Impl::placeModel(Model m)
         device = pol.useCuda ? torch::Device(torch::kCUDA, int8_t(pol.deviceIndex))
                              : torch::Device(torch::kCPU);
         amp = pol.useCuda && pol.precision != Precision::FP32;
+        cpuAmp = !pol.useCuda && pol.precision == Precision::BF16;
+        applyCpuSettings(pol);
         ampType = pol.precision == Precision::FP16 ? at::kHalf : at::kBFloat16;
         if (pol.useCuda) {
             at::globalContext().setAllowTF32CuBLAS(pol.tf32);
@@ -337,8 +348,12 @@ Status TiledInference::Impl::placeModel(Model m)
         model = std::move(m);
         model.impl()->to(device);
         model.impl()->eval();
+        // Inference runs a folded copy; the model's own network stays as it was trained.
+        if (pol.foldBatchNorm && model.impl()->net)
+            model.impl()->inference = models::foldedCopy(*model.impl()->net, model.info().config);
         if (pol.channelsLast && model.impl()->net)
-            for (auto& p : model.impl()->net->parameters())
+            for (auto& p : (model.impl()->inference ? model.impl()->inference : model.impl()->net)
+                               ->parameters())
                 if (p.dim() == 4)
                     p.set_data(p.data().contiguous(at::MemoryFormat::ChannelsLast));
         const auto fopt = torch::TensorOptions().dtype(torch::kFloat).device(device);
@@ -417,6 +432,8 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
                                              const CancelToken& cancel, ProgressSink* progress)
 {
     const auto started = Clock::now();
+    // This thread runs the network: LibTorch's OpenMP team size is per thread.
+    applyCpuSettings(pol);
     std::error_code ec;
     if (fs::exists(outPath, ec) && fs::equivalent(inPath, outPath, ec))
         return Status(ErrorCode::InvalidArgument,

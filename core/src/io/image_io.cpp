@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include "fisura/tiledimage.h"
 #include "io/tiff_handle.h"
 
 #ifdef FISURA_HAVE_IMGCODECS
@@ -52,9 +53,19 @@ Result<Image> readTiff(const std::string& path, uint64_t maxPixels)
         return Status(ErrorCode::Unsupported,
                       path + ": " + std::to_string(w) + " x " + std::to_string(hgt) +
                           " px is too large to decode whole; open it as a tiled scan");
+    // Signed and floating-point samples (float masks, elevation), and what libtiff's RGBA
+    // interface refuses (32-bit, ...), decode as TiledImage decodes them.
+    uint16_t sampleFormat = SAMPLEFORMAT_UINT;
+    TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLEFORMAT, &sampleFormat);
     char emsg[1024] = {};
-    if (!TIFFRGBAImageOK(tif, emsg))
-        return h.error(ErrorCode::Unsupported, emsg);
+    if (sampleFormat == SAMPLEFORMAT_INT || sampleFormat == SAMPLEFORMAT_IEEEFP ||
+        !TIFFRGBAImageOK(tif, emsg)) {
+        (void)h.close();
+        auto tiled = TiledImage::open(path);
+        if (!tiled)
+            return tiled.status();
+        return (*tiled)->readLevel(0, maxPixels);
+    }
 
     std::vector<uint32_t> raster;
     try {

@@ -12,7 +12,10 @@ namespace fisura
 
 struct Model::Impl {
     ModelInfo info;
-    std::shared_ptr<torch::nn::Module> net;   ///< Fisura's own network (trainable)
+    std::shared_ptr<torch::nn::Module> net; ///< Fisura's own network (trainable)
+    /// What forward() runs instead of `net` when set: an inference copy (BatchNorm folded,
+    /// models::foldedCopy); `net` stays what is trained and saved.
+    std::shared_ptr<torch::nn::Module> inference;
     std::optional<torch::jit::Module> script; ///< or an imported TorchScript module
     bool scriptOutputsProbabilities = false;  ///< sidecar "output": "probabilities"
 
@@ -22,7 +25,7 @@ struct Model::Impl {
     {
         if (script)
             return script->forward({x}).toTensor();
-        return models::forwardNetwork(*net, info.config.type, x);
+        return models::forwardNetwork(inference ? *inference : *net, info.config.type, x);
     }
 
     /// What inference wants: U-Net crack probability [N,1,H,W], classifier class probabilities

@@ -44,8 +44,8 @@ ResidualBlockImpl::ResidualBlockImpl(int in, int out, int stride)
 
 torch::Tensor ResidualBlockImpl::forward(const torch::Tensor& x)
 {
-    auto y = torch::relu(b1(c1(x)));
-    y = b2(c2(y));
+    auto y = folded ? torch::relu(c1(x)) : torch::relu(b1(c1(x)));
+    y = folded ? c2(y) : b2(c2(y));
     return torch::relu(y + (shortcut->is_empty() ? x : shortcut->forward(x)));
 }
 

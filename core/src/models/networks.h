@@ -12,6 +12,7 @@ namespace fisura::models
 struct DoubleConvImpl : torch::nn::Module {
     DoubleConvImpl(int in, int out);
     torch::Tensor forward(const torch::Tensor& x);
+    void foldBatchNorm(); ///< inference copies only (fold.cpp)
     torch::nn::Sequential body{nullptr};
 };
 TORCH_MODULE(DoubleConv);
@@ -19,6 +20,8 @@ TORCH_MODULE(DoubleConv);
 struct ResidualBlockImpl : torch::nn::Module {
     ResidualBlockImpl(int in, int out, int stride);
     torch::Tensor forward(const torch::Tensor& x);
+    void foldBatchNorm(); ///< inference copies only (fold.cpp): b1 and b2 are then skipped
+    bool folded = false;
     torch::nn::Conv2d c1{nullptr}, c2{nullptr};
     torch::nn::BatchNorm2d b1{nullptr}, b2{nullptr};
     torch::nn::Sequential shortcut{nullptr};
@@ -55,6 +58,16 @@ TORCH_MODULE(Autoencoder);
 
 /// Number of autoencoder downsamplings for an input size (code of 8-16 px).
 int autoencoderDepth(int inputSize);
+
+/// Conv2d followed by BatchNorm2d becomes one convolution with a bias (the BatchNorm's running
+/// statistics; eval mode only). Other modules, the autoencoder's transposed convolutions and
+/// their BatchNorm included, are shared with `s` as they are.
+torch::nn::Sequential foldSequential(torch::nn::Sequential s);
+
+/// A copy of `net` (built from `c`, same device) in eval mode with every BatchNorm folded into
+/// the convolution before it: the same outputs within fp32 rounding, fewer passes over memory.
+/// `net` is left as it is.
+std::shared_ptr<torch::nn::Module> foldedCopy(const torch::nn::Module& net, const ModelConfig& c);
 
 /// One network of any type behind a common forward.
 std::shared_ptr<torch::nn::Module> makeNetwork(const ModelConfig& c);

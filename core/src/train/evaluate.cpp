@@ -363,6 +363,7 @@ Result<EvaluationReport> evaluateModel(const std::string& modelPath, const std::
     req.inputSize = info.config.inputSize;
     req.preferCpu = o.preferCpu;
     const ExecutionPolicy pol = choosePolicy(queryMachine(), req);
+    applyCpuSettings(pol); // LibTorch's threads, on this (the evaluating) thread
     const int batch = o.batchSize > 0 ? o.batchSize : (pol.useCuda ? 32 : 8);
 
     EvaluationReport report;

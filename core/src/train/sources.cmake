@@ -6,6 +6,7 @@ list(APPEND FISURA_CORE_TORCH_SOURCES
     src/train/train_validate.cpp
     src/train/train_checkpoint.cpp
     src/train/train_json.cpp
+    src/train/train_optim.cpp
     src/train/train_patch.cpp)
 list(APPEND FISURA_CORE_TORCH_SOURCES
     src/train/evaluate.cpp

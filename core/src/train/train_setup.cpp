@@ -71,6 +71,8 @@ Status Trainer::prepareData()
     req.precision = o_.precision;
     req.batchSize = o_.batchSize;
     req.preferCpu = o_.preferCpu;
+    req.intraOpThreads = o_.intraOpThreads;
+    req.interOpThreads = o_.interOpThreads;
     res_.policy = choosePolicy(queryMachine(), req);
     return Status::ok();
 }
@@ -80,6 +82,7 @@ Status Trainer::setUp()
     const ExecutionPolicy& pol = res_.policy;
     device_ =
         pol.useCuda ? torch::Device(torch::kCUDA, pol.deviceIndex) : torch::Device(torch::kCPU);
+    applyCpuSettings(pol); // the job's thread runs the steps: LibTorch's OpenMP team is per thread
     if (pol.useCuda) {
         at::globalContext().setAllowTF32CuBLAS(pol.tf32);
         at::globalContext().setAllowTF32CuDNN(pol.tf32);
@@ -147,6 +150,15 @@ Status Trainer::createModel()
     params_ = net.parameters();
     opt_ = std::make_unique<torch::optim::AdamW>(
         params_, torch::optim::AdamWOptions(o_.learningRate).weight_decay(o_.weightDecay));
+    adamwKernel_ = chooseAdamWKernel(device_);
+    readBackEverySteps_ = lossReadBackSteps(device_);
+    const bool fused = adamwKernel_ == AdamWKernel::Fused;
+    res_.policy.choices.push_back(
+        {"optimizer", adamwKernelName(adamwKernel_),
+         fused ? "AdamW as one fused kernel for all weights; the loss is read back every half "
+                 "second, so no step waits for the GPU"
+               : "AdamW on all weights at once (multi-tensor operations)",
+         fused ? "optimizer_fused" : "optimizer_foreach", ""});
     return Status::ok();
 }
 

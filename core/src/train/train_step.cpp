@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "models/model_impl.h"
+#include "train/train_optim.h"
 #include "train/trainer.h"
 
 namespace fisura
@@ -16,11 +17,17 @@ namespace fisura
 namespace
 {
 std::atomic<int> g_oomAtStep{-1};
+std::atomic<int> g_readBackSteps{0};
 } // namespace
 
 void testing::injectOutOfMemoryAtStep(int step)
 {
     g_oomAtStep.store(step);
+}
+
+void testing::setLossReadBackSteps(int steps)
+{
+    g_readBackSteps.store(std::max(0, steps));
 }
 
 namespace train_detail
@@ -110,18 +117,19 @@ Status Trainer::trainEpoch(int epoch, EpochTally& t)
     if (o_.maxBatchesPerEpoch > 0)
         batchesPerEpoch_ = std::min(batchesPerEpoch_, o_.maxBatchesPerEpoch);
     ahead_.reset();
+    t.windowStart = Clock::now();
+    double lr = 0;
     while (t.batchIndex < batchesPerEpoch_) {
-        auto tb = Clock::now();
         DeviceBatch d;
         if (!takeBatch(d)) {
             if (!cancel_.isCancelled() && !tl_->error.isOk())
                 return tl_->error;
             break;
         }
-        const double lr = setLearningRate(epoch, t.samplesDone);
-        float lossValue = 0;
+        lr = setLearningRate(epoch, t.samplesDone);
+        torch::Tensor loss;
         try {
-            lossValue = trainStep(d, t.batchIndex + 1 < batchesPerEpoch_);
+            loss = trainStep(d, t.batchIndex + 1 < batchesPerEpoch_);
         } catch (const c10::Error& e) {
             if (!compat::isOutOfMemory(e))
                 throw;
@@ -133,16 +141,56 @@ Status Trainer::trainEpoch(int epoch, EpochTally& t)
         ++t.batchIndex;
         t.samplesDone += d.host.count;
         t.images += d.host.count;
-        t.lossSum += lossValue * d.host.count;
-        t.lossCount += d.host.count;
-        const double rate = d.host.count / std::max(1e-6, secondsSince(tb));
-        smoothedRate_ = smoothedRate_ < 0 ? rate : 0.9 * smoothedRate_ + 0.1 * rate;
-        reportBatch(epoch, t, lossValue, lr);
+        const auto weighted = loss * double(d.host.count); // stays on the device
+        t.windowLoss = t.windowLoss.defined() ? t.windowLoss + weighted : weighted;
+        t.windowSamples += d.host.count;
+        ++t.windowSteps;
+        if (readBackDue(t))
+            readBack(epoch, t, lr);
         if (cancel_.isCancelled())
             break;
     }
+    if (t.windowSteps > 0)
+        readBack(epoch, t, lr);
     ahead_.reset();
     return Status::ok();
+}
+
+int lossReadBackSteps(const torch::Device& device)
+{
+    if (const int forced = g_readBackSteps.load(); forced > 0)
+        return forced;
+    return device.is_cuda() ? 0 : 1;
+}
+
+/// On the CPU every step is synchronous anyway: read each one. On a GPU the host reads the loss
+/// (and so waits for the device) only every half second, so it can queue the next steps.
+bool Trainer::readBackDue(const EpochTally& t) const
+{
+    if (readBackEverySteps_ > 0)
+        return t.windowSteps >= readBackEverySteps_;
+    return secondsSince(t.windowStart) >= 0.5;
+}
+
+/// The one host synchronisation of a window of steps: its mean loss, the rate over the window
+/// (exact, since the device has finished it) and the loss scale; then the progress event.
+void Trainer::readBack(int epoch, EpochTally& t, double lr)
+{
+    const double lossSum = t.windowLoss.item<double>();
+    const double seconds = std::max(1e-6, secondsSince(t.windowStart));
+    t.lossSum += lossSum;
+    t.lossCount += t.windowSamples;
+    const double rate = t.windowSamples / seconds;
+    // The same smoothing as one step at a time (weight 0.1 per step).
+    const double keep = std::pow(0.9, t.windowSteps);
+    smoothedRate_ = smoothedRate_ < 0 ? rate : keep * smoothedRate_ + (1.0 - keep) * rate;
+    if (scaler_.enabled)
+        st_.lossScale = scaler_.scale.item<double>();
+    const float meanLoss = float(lossSum / std::max(1, t.windowSamples));
+    t.windowLoss = torch::Tensor();
+    t.windowSamples = t.windowSteps = 0;
+    t.windowStart = Clock::now();
+    reportBatch(epoch, t, meanLoss, lr);
 }
 
 /// The batch sent ahead during the previous step, else the loader's next one.
@@ -166,9 +214,11 @@ double Trainer::setLearningRate(int epoch, int samplesDone)
     return lr;
 }
 
-/// Forward, loss, backward and the optimiser step; returns the batch loss. An out-of-memory
-/// comes out as c10::Error (trainEpoch backs off).
-float Trainer::trainStep(DeviceBatch& d, bool moreBatches)
+/// Forward, loss, backward and the optimiser step; returns the batch loss as a device scalar
+/// (read back by readBack, not here). An out-of-memory comes out as c10::Error (trainEpoch backs
+/// off). With bf16 or fp32 nothing in the step waits for the device; fp16's loss scaling reads
+/// one flag per step to skip steps whose gradients overflowed.
+torch::Tensor Trainer::trainStep(DeviceBatch& d, bool moreBatches)
 {
     if (g_oomAtStep.load() >= 0 && g_oomAtStep.load() == st_.step) {
         g_oomAtStep.store(-1);
@@ -180,6 +230,7 @@ float Trainer::trainStep(DeviceBatch& d, bool moreBatches)
     torch::Tensor out;
     {
         compat::CudaAutocast ac(useAmp_, amp_);
+        compat::CpuAutocast cac(!pol().useCuda && pol().precision == Precision::BF16);
         out = model_.impl()->forward(x);
     }
     torch::Tensor target;
@@ -190,21 +241,19 @@ float Trainer::trainStep(DeviceBatch& d, bool moreBatches)
         (loss * scaler_.scale).backward();
     else
         loss.backward();
-    // The backward pass is queued, not done: fetch and send the next batch now,
-    // before the first read-back (gradient clipping) waits for the GPU.
+    // The backward pass is queued, not done: fetch and send the next batch now, before anything
+    // waits for the GPU.
     if (lookahead_ && moreBatches)
         fetchAhead();
     if (scaler_.enabled)
         finite = scaler_.unscale(params_);
     if (finite && o_.clipNorm > 0)
-        torch::nn::utils::clip_grad_norm_(params_, o_.clipNorm);
+        clipGradNormOnDevice(params_, o_.clipNorm);
     if (finite)
-        opt_->step();
-    if (scaler_.enabled) {
+        adamwStep(*opt_, params_, adamwKernel_);
+    if (scaler_.enabled)
         scaler_.update();
-        st_.lossScale = scaler_.scale.item<double>();
-    }
-    return loss.item<float>();
+    return loss.detach();
 }
 
 /// The look-ahead copy (GPU only): the next batch goes up on the side stream while this one's

@@ -26,6 +26,7 @@ Status Trainer::validate(int epoch, EpochMetrics& m)
         torch::Tensor out;
         {
             compat::CudaAutocast ac(useAmp_, amp_);
+            compat::CpuAutocast cac(!pol().useCuda && pol().precision == Precision::BF16);
             out = model_.impl()->forward(x);
         }
         torch::Tensor target;

@@ -24,6 +24,7 @@
 #include "data/loader_impl.h"
 #include "device/copy_stream.h"
 #include "fisura/train.h"
+#include "train/train_optim.h"
 
 namespace fisura::train_detail
 {
@@ -45,6 +46,9 @@ EpochMetrics metricsFromJson(const nlohmann::json& j);
 nlohmann::json policyJson(const ExecutionPolicy& p);
 
 void toChannelsLast(torch::nn::Module& net);
+
+/// Optimiser steps between two loss read-backs on `device` (0: every half second).
+int lossReadBackSteps(const torch::Device& device);
 
 /// Dynamic loss scaling for fp16 on ATen's amp kernels (what torch.cuda.amp.GradScaler does).
 struct LossScaler {
@@ -83,12 +87,16 @@ struct JobState {
     double lossScale = 65536.0;
 };
 
-/// Counters of the epoch being trained.
+/// Counters of the epoch being trained. Losses of the steps since the last read-back add up on
+/// the device (windowLoss) and reach lossSum when the host reads them.
 struct EpochTally {
     int samplesDone = 0, batchIndex = 0;
     double lossSum = 0;
     int lossCount = 0;
     int images = 0;
+    torch::Tensor windowLoss; ///< sum of loss x samples since the last read-back (device)
+    int windowSamples = 0, windowSteps = 0;
+    std::chrono::steady_clock::time_point windowStart;
 };
 
 /// Write the checkpoint (weights, optimiser moments, job state, CPU RNG) atomically.
@@ -136,7 +144,9 @@ private:
     Status trainEpoch(int epoch, EpochTally& t);
     bool takeBatch(DeviceBatch& d);
     double setLearningRate(int epoch, int samplesDone);
-    float trainStep(DeviceBatch& d, bool moreBatches);
+    torch::Tensor trainStep(DeviceBatch& d, bool moreBatches);
+    bool readBackDue(const EpochTally& t) const;
+    void readBack(int epoch, EpochTally& t, double lr);
     void fetchAhead();
     Status backOffAfterOutOfMemory(int epoch, EpochTally& t, DeviceBatch& d);
     void reportBatch(int epoch, const EpochTally& t, float loss, double lr);
@@ -167,6 +177,9 @@ private:
     torch::nn::Module* net_ = nullptr;
     std::vector<torch::Tensor> params_;
     std::unique_ptr<torch::optim::AdamW> opt_;
+    AdamWKernel adamwKernel_ = AdamWKernel::ForEach;
+    /// Steps between loss read-backs; 0 = every half second (GPU).
+    int readBackEverySteps_ = 1;
     JobState st_;
     LossScaler scaler_;
     std::unique_ptr<BatchLoader> trainLoader_, valLoader_;

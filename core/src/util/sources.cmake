@@ -2,4 +2,5 @@ list(APPEND FISURA_CORE_SOURCES
     src/util/status.cpp
     src/util/progress.cpp
     src/util/version.cpp
-    src/util/atomic_file.cpp)
+    src/util/atomic_file.cpp
+    src/util/malloc_tuning.cpp)

@@ -21,9 +21,10 @@ AdvancedOptionsWidget::AdvancedOptionsWidget(QWidget* parent)
     : QWidget(parent), toggle_(new QToolButton(this)), body_(new QWidget(this)),
       form_(new QFormLayout), tileLabel_(new QLabel(this)), overlapLabel_(new QLabel(this)),
       batchLabel_(new QLabel(this)), precisionLabel_(new QLabel(this)),
-      windowLabel_(new QLabel(this)), tile_(new QSpinBox(this)), overlap_(new QSpinBox(this)),
-      batch_(new QSpinBox(this)), precision_(new QComboBox(this)), window_(new QComboBox(this)),
-      cpu_(new QCheckBox(this)), policyHeading_(new QLabel(this)), policy_(new QTreeWidget(this))
+      windowLabel_(new QLabel(this)), threadsLabel_(new QLabel(this)), tile_(new QSpinBox(this)),
+      overlap_(new QSpinBox(this)), batch_(new QSpinBox(this)), precision_(new QComboBox(this)),
+      window_(new QComboBox(this)), threads_(new QSpinBox(this)), cpu_(new QCheckBox(this)),
+      policyHeading_(new QLabel(this)), policy_(new QTreeWidget(this))
 {
     setObjectName(QStringLiteral("advancedOptions"));
     toggle_->setObjectName(QStringLiteral("advancedToggle"));
@@ -35,6 +36,7 @@ AdvancedOptionsWidget::AdvancedOptionsWidget(QWidget* parent)
     batch_->setObjectName(QStringLiteral("batchSpin"));
     precision_->setObjectName(QStringLiteral("precisionBox"));
     window_->setObjectName(QStringLiteral("windowBox"));
+    threads_->setObjectName(QStringLiteral("threadsSpin"));
     cpu_->setObjectName(QStringLiteral("cpuCheck"));
     policy_->setObjectName(QStringLiteral("policyTree"));
 
@@ -42,7 +44,8 @@ AdvancedOptionsWidget::AdvancedOptionsWidget(QWidget* parent)
     tile_->setSingleStep(64);
     overlap_->setRange(-1, 2048); // -1 = from the model
     overlap_->setSingleStep(16);
-    batch_->setRange(0, 4096); // 0 = automatic
+    batch_->setRange(0, 4096);   // 0 = automatic
+    threads_->setRange(0, 1024); // 0 = the policy's
     for (const char* p : {"auto", "fp32", "bf16", "fp16"})
         precision_->addItem(QString(), QString::fromLatin1(p));
     window_->addItem(QString(), int(BlendWindow::Cosine));
@@ -58,6 +61,7 @@ AdvancedOptionsWidget::AdvancedOptionsWidget(QWidget* parent)
     form_->addRow(batchLabel_, batch_);
     form_->addRow(precisionLabel_, precision_);
     form_->addRow(windowLabel_, window_);
+    form_->addRow(threadsLabel_, threads_);
     form_->addRow(QString(), cpu_);
     auto* body = new QVBoxLayout(body_);
     body->setContentsMargins(16, 0, 0, 0);
@@ -80,6 +84,7 @@ AdvancedOptionsWidget::AdvancedOptionsWidget(QWidget* parent)
     connect(batch_, qOverload<int>(&QSpinBox::valueChanged), this, changed);
     connect(precision_, qOverload<int>(&QComboBox::currentIndexChanged), this, changed);
     connect(window_, qOverload<int>(&QComboBox::currentIndexChanged), this, changed);
+    connect(threads_, qOverload<int>(&QSpinBox::valueChanged), this, changed);
     connect(cpu_, &QCheckBox::toggled, this, changed);
     setExpanded(false);
     retranslateUi();
@@ -109,6 +114,7 @@ InferOptions AdvancedOptionsWidget::options() const
     parsePrecision(precision_->currentData().toString().toStdString(), o.precision);
     o.window = BlendWindow(window_->currentData().toInt());
     o.preferCpu = cpu_->isChecked();
+    o.intraOpThreads = threads_->value();
     return o;
 }
 
@@ -121,6 +127,7 @@ void AdvancedOptionsWidget::setOptions(const InferOptions& o)
         std::max(0, precision_->findData(QString::fromLatin1(precisionName(o.precision)))));
     window_->setCurrentIndex(std::max(0, window_->findData(int(o.window))));
     cpu_->setChecked(o.preferCpu);
+    threads_->setValue(o.intraOpThreads);
 }
 
 bool AdvancedOptionsWidget::isExpanded() const
@@ -146,6 +153,11 @@ void AdvancedOptionsWidget::retranslateUi()
     batchLabel_->setText(tr("Batch:"));
     precisionLabel_->setText(tr("Precision:"));
     windowLabel_->setText(tr("Blending window:"));
+    threadsLabel_->setText(tr("Compute threads:"));
+    threads_->setSpecialValueText(tr("automatic"));
+    threads_->setToolTip(tr("Processor threads for the network. Automatic uses the cores the "
+                            "image readers leave; the setting applies to the whole program "
+                            "while a job runs."));
     tile_->setSuffix(tr(" px"));
     overlap_->setSuffix(tr(" px"));
     tile_->setSpecialValueText(model_.tileSize > 0
@@ -203,6 +215,7 @@ void AdvancedOptionsWidget::refreshPolicy()
     request.precision = o.precision;
     request.batchSize = o.batchSize;
     request.preferCpu = o.preferCpu;
+    request.intraOpThreads = o.intraOpThreads;
     fillPolicy(choosePolicy(machine_, request));
 }
 

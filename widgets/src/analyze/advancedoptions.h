@@ -1,6 +1,6 @@
 // The Analyze pane's "Advanced" section, folded by default: tile, overlap, batch, precision,
-// blending window and processor choice, each starting at the model's or the policy's default,
-// with what the execution policy would choose on this machine and why.
+// blending window, compute threads and processor choice, each starting at the model's or the
+// policy's default, with what the execution policy would choose on this machine and why.
 #pragma once
 
 #include <QWidget>
@@ -60,11 +60,13 @@ private:
     QLabel* batchLabel_;
     QLabel* precisionLabel_;
     QLabel* windowLabel_;
+    QLabel* threadsLabel_;
     QSpinBox* tile_;
     QSpinBox* overlap_;
     QSpinBox* batch_;
     QComboBox* precision_;
     QComboBox* window_;
+    QSpinBox* threads_; ///< LibTorch's intra-op threads, 0 = the policy's
     QCheckBox* cpu_;
     QLabel* policyHeading_;
     QTreeWidget* policy_;

@@ -3,6 +3,11 @@
 namespace fisura::ui
 {
 
+namespace
+{
+QString cpuPolicyReason(const PolicyChoice& c); // threads, CPU precision and layout, folding
+} // namespace
+
 QString policyChoiceLabel(const std::string& what)
 {
     const QString w = QString::fromStdString(what);
@@ -24,6 +29,14 @@ QString policyChoiceLabel(const std::string& what)
         return PolicyText::tr("Batch size");
     if (w == QStringLiteral("loader_threads"))
         return PolicyText::tr("Loader threads");
+    if (w == QStringLiteral("optimizer"))
+        return PolicyText::tr("Optimizer step");
+    if (w == QStringLiteral("intra_op_threads"))
+        return PolicyText::tr("Compute threads");
+    if (w == QStringLiteral("inter_op_threads"))
+        return PolicyText::tr("Parallel operator threads");
+    if (w == QStringLiteral("batchnorm_fold"))
+        return PolicyText::tr("BatchNorm folding");
     return w;
 }
 
@@ -38,6 +51,10 @@ QString policyChoiceValue(const std::string& value)
         return PolicyText::tr("processor (CPU)");
     if (v == QStringLiteral("dynamic"))
         return PolicyText::tr("dynamic");
+    if (v == QStringLiteral("fused"))
+        return PolicyText::tr("fused");
+    if (v == QStringLiteral("foreach"))
+        return PolicyText::tr("multi-tensor");
     return v; // numbers, fp32/bf16/fp16 and GPU names read the same in every language
 }
 
@@ -101,7 +118,52 @@ QString policyChoiceReason(const PolicyChoice& c)
         return PolicyText::tr("all cores but two decode images while the GPU computes");
     if (id == QStringLiteral("loaders_cpu"))
         return PolicyText::tr("half the cores decode images, the rest compute");
+    if (id == QStringLiteral("optimizer_fused"))
+        return PolicyText::tr("AdamW as one fused kernel for all weights; the loss is read back "
+                              "every half second, so no step waits for the GPU");
+    if (id == QStringLiteral("optimizer_foreach"))
+        return PolicyText::tr("AdamW on all weights at once (multi-tensor operations)");
+    return cpuPolicyReason(c);
+}
+
+namespace
+{
+
+QString cpuPolicyReason(const PolicyChoice& c)
+{
+    const QString id = QString::fromStdString(c.reasonId);
+    const QString arg = QString::fromStdString(c.reasonArg);
+    if (id == QStringLiteral("bf16_cpu_unsupported"))
+        return PolicyText::tr("bf16 was requested but this processor has no bf16 instructions");
+    if (id == QStringLiteral("bf16_cpu_train"))
+        return PolicyText::tr(
+            "bf16 was requested, but on the processor it trains no faster than fp32");
+    if (id == QStringLiteral("cpu_bf16"))
+        return PolicyText::tr("the processor has %1: bf16 for inference").arg(arg);
+    if (id == QStringLiteral("cpu_fp32_train"))
+        return PolicyText::tr("measured: bf16 does not train faster on the processor");
+    if (id == QStringLiteral("cpu_bf16_train"))
+        return PolicyText::tr("measured: bf16 trains faster on this processor");
+    if (id == QStringLiteral("nhwc_cpu"))
+        return PolicyText::tr("the processor's bf16 convolutions prefer this layout");
+    if (id == QStringLiteral("nhwc_cpu_off"))
+        return PolicyText::tr("measured: no gain in fp32 on the processor");
+    if (id == QStringLiteral("threads_cpu"))
+        return PolicyText::tr("all but one in eight of the %1 cores compute; the rest decode")
+            .arg(arg);
+    if (id == QStringLiteral("threads_gpu"))
+        return PolicyText::tr("the cores the loader threads leave");
+    if (id == QStringLiteral("interop_chain"))
+        return PolicyText::tr("the networks are one chain of layers: nothing runs side by side");
+    if (id == QStringLiteral("bn_fold_infer"))
+        return PolicyText::tr("inference runs a copy with BatchNorm folded into the convolutions");
+    if (id == QStringLiteral("bn_fold_train"))
+        return PolicyText::tr("training updates the BatchNorm statistics");
+    if (id == QStringLiteral("bn_fold_script"))
+        return PolicyText::tr("imported TorchScript models run as they are");
     return QString::fromStdString(c.reason);
 }
+
+} // namespace
 
 } // namespace fisura::ui

@@ -1,6 +1,7 @@
 #include "train/trainsetup.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -181,6 +182,7 @@ void TrainSetupPanel::buildAdvanced()
     augment_->setObjectName(QStringLiteral("augmentCheck"));
     augment_->setChecked(d.augment);
     loaders_ = spin("loaderSpin", 0, 64, d.loaderThreads);
+    threads_ = spin("threadsSpin", 0, 1024, d.intraOpThreads);
     seed_ = spin("seedSpin", 0, 1 << 30, int(d.seed));
     crop_ = spin("cropSpin", 32, 2048, d.model.inputSize);
     crop_->setSingleStep(32);
@@ -188,8 +190,8 @@ void TrainSetupPanel::buildAdvanced()
     depth_ = spin("depthSpin", 1, 8, d.model.depth);
     for (QSpinBox* s : {crop_, width_, depth_})
         connect(s, &QSpinBox::valueChanged, this, &TrainSetupPanel::onShapeEdited);
-    QWidget* fields[] = {batch_,   precision_, cpu_,  lr_,   schedule_, valFraction_, patience_,
-                         augment_, loaders_,   seed_, crop_, width_,    depth_};
+    QWidget* fields[] = {batch_,   precision_, cpu_,     lr_,   schedule_, valFraction_, patience_,
+                         augment_, loaders_,   threads_, seed_, crop_,     width_,       depth_};
     for (QWidget* field : fields) // labels are set in retranslateUi()
         form_->addRow(new QLabel(advanced_), field);
 }
@@ -221,18 +223,21 @@ void TrainSetupPanel::retranslateUi()
     size_->setItemText(3, tr("Custom"));
     epochsLabel_->setText(tr("Epochs"));
     advancedToggle_->setText(tr("Advanced"));
-    const QString labels[] = {tr("Batch size"),        tr("Precision"),
-                              tr("Processor only"),    tr("Learning rate"),
-                              tr("Schedule"),          tr("Validation fraction"),
-                              tr("Patience (epochs)"), tr("Augmentation"),
-                              tr("Loader threads"),    tr("Seed"),
-                              tr("Crop size (px)"),    tr("Width (channels)"),
-                              tr("Depth (levels)")};
-    for (int i = 0; i < 13; ++i)
+    const QString labels[] = {
+        tr("Batch size"),        tr("Precision"),     tr("Processor only"),
+        tr("Learning rate"),     tr("Schedule"),      tr("Validation fraction"),
+        tr("Patience (epochs)"), tr("Augmentation"),  tr("Loader threads"),
+        tr("Compute threads"),   tr("Seed"),          tr("Crop size (px)"),
+        tr("Width (channels)"),  tr("Depth (levels)")};
+    for (int i = 0; i < int(std::size(labels)); ++i)
         if (auto* l = qobject_cast<QLabel*>(form_->itemAt(i, QFormLayout::LabelRole)->widget()))
             l->setText(labels[i]);
     batch_->setSpecialValueText(tr("automatic (measured)"));
     loaders_->setSpecialValueText(tr("automatic"));
+    threads_->setSpecialValueText(tr("automatic"));
+    threads_->setToolTip(tr("Processor threads for the network. Automatic uses the cores the "
+                            "loader threads leave; the setting applies to the whole program "
+                            "while a job runs."));
     patience_->setSpecialValueText(tr("never stop early"));
     precision_->setItemText(0, tr("automatic"));
     precision_->setItemText(1, QStringLiteral("fp32"));
@@ -372,6 +377,7 @@ TrainOptions TrainSetupPanel::options() const
     o.patience = patience_->value();
     o.augment = augment_->isChecked();
     o.loaderThreads = loaders_->value();
+    o.intraOpThreads = threads_->value();
     o.seed = uint64_t(seed_->value());
     return o;
 }
@@ -386,6 +392,7 @@ PolicyRequest TrainSetupPanel::policyRequest() const
     r.precision = o.precision;
     r.batchSize = o.batchSize;
     r.preferCpu = o.preferCpu;
+    r.intraOpThreads = o.intraOpThreads;
     return r;
 }
 

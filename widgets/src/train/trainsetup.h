@@ -97,6 +97,7 @@ private:
     QSpinBox* patience_;
     QCheckBox* augment_;
     QSpinBox* loaders_;
+    QSpinBox* threads_; ///< LibTorch's intra-op threads, 0 = the policy's
     QSpinBox* seed_;
     QSpinBox* crop_;
     QSpinBox* width_;
