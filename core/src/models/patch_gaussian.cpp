@@ -11,34 +11,40 @@ namespace fisura::models
 namespace
 {
 
-/// Autocast off in this scope: the Mahalanobis step runs in float32 even inside an fp16/bf16
-/// inference.
+/// Autocast (CUDA and CPU) off in this scope: the Mahalanobis step runs in float32 even inside
+/// an fp16/bf16 inference.
 class NoAutocast
 {
 public:
     NoAutocast()
     {
 #if FISURA_TORCH_AT_LEAST(2, 4)
-        prev_ = at::autocast::is_autocast_enabled(at::kCUDA);
+        prevCuda_ = at::autocast::is_autocast_enabled(at::kCUDA);
+        prevCpu_ = at::autocast::is_autocast_enabled(at::kCPU);
         at::autocast::set_autocast_enabled(at::kCUDA, false);
+        at::autocast::set_autocast_enabled(at::kCPU, false);
 #else
-        prev_ = at::autocast::is_enabled();
+        prevCuda_ = at::autocast::is_enabled();
+        prevCpu_ = at::autocast::is_cpu_enabled();
         at::autocast::set_enabled(false);
+        at::autocast::set_cpu_enabled(false);
 #endif
     }
     ~NoAutocast()
     {
 #if FISURA_TORCH_AT_LEAST(2, 4)
-        at::autocast::set_autocast_enabled(at::kCUDA, prev_);
+        at::autocast::set_autocast_enabled(at::kCUDA, prevCuda_);
+        at::autocast::set_autocast_enabled(at::kCPU, prevCpu_);
 #else
-        at::autocast::set_enabled(prev_);
+        at::autocast::set_enabled(prevCuda_);
+        at::autocast::set_cpu_enabled(prevCpu_);
 #endif
     }
     NoAutocast(const NoAutocast&) = delete;
     NoAutocast& operator=(const NoAutocast&) = delete;
 
 private:
-    bool prev_ = false;
+    bool prevCuda_ = false, prevCpu_ = false;
 };
 
 nn::Conv2d conv(int in, int out)
