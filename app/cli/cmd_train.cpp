@@ -147,15 +147,37 @@ void registerTrainCommand(CLI::App& app)
 {
     struct Args {
         std::string task = "segment", precision = "auto", batch = "auto", schedule = "onecycle";
+        std::string model, features = "cnn";
+        bool perPosition = false;
         fisura::TrainOptions o;
         std::string project, datasetName;
         bool quiet = false, cpu = false;
     };
     auto args = std::make_shared<Args>();
-    auto* cmd = app.add_subcommand("train", "Train a crack classifier, U-Net or autoencoder");
+    auto* cmd = app.add_subcommand(
+        "train", "Train a crack classifier, U-Net or autoencoder, or fit a patch-gaussian model");
     cmd->add_option("--task", args->task, "classify | segment | anomaly")
         ->check(CLI::IsMember({"classify", "segment", "anomaly"}))
         ->capture_default_str();
+    cmd->add_option("--model", args->model,
+                    "anomaly task: autoencoder (default) | patch-gaussian (fitted in one pass)")
+        ->check(CLI::IsMember({"autoencoder", "patch-gaussian"}));
+    cmd->add_option("--features", args->features,
+                    "patch-gaussian: cnn (random CNN stages) | pixels (gray patches), both on "
+                    "a half-resolution grid")
+        ->check(CLI::IsMember({"cnn", "pixels"}))
+        ->capture_default_str();
+    cmd->add_option("--feature-dim", args->o.model.featureDim,
+                    "patch-gaussian: feature channels kept (d)")
+        ->check(CLI::Range(1, 1024))
+        ->capture_default_str();
+    cmd->add_option("--patch-radius", args->o.model.patchRadius,
+                    "patch-gaussian pixels: patch radius")
+        ->check(CLI::Range(0, 7))
+        ->capture_default_str();
+    cmd->add_flag("--per-position", args->perPosition,
+                  "patch-gaussian: one Gaussian per feature-map position (PaDiM) instead of one "
+                  "for all positions");
     cmd->add_option("--data", args->o.dataDir, "Dataset folder")->required();
     cmd->add_option("--out", args->o.outPath,
                     "Model file to write (required without --project; with it, default "
@@ -207,6 +229,14 @@ void registerTrainCommand(CLI::App& app)
         fisura::parseTask(args->task, o.task);
         fisura::parsePrecision(args->precision, o.precision);
         o.preferCpu = args->cpu;
+        if (!args->model.empty() && o.task != fisura::TaskKind::Anomaly)
+            throw CLI::ValidationError("--model", "chooses between the anomaly task's models");
+        if (args->model == "patch-gaussian") {
+            o.model.type = fisura::ModelType::PatchGaussian;
+            o.model.patchFeatures = args->features == "pixels" ? fisura::PatchFeatures::Pixels
+                                                               : fisura::PatchFeatures::Cnn;
+            o.model.pooledPositions = !args->perPosition;
+        }
         o.schedule =
             args->schedule == "cosine" ? fisura::Schedule::Cosine : fisura::Schedule::OneCycle;
         if (args->batch != "auto") {

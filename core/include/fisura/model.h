@@ -1,4 +1,5 @@
-// Crack models behind a pimpl: a residual classifier, a U-Net and a convolutional autoencoder.
+// Crack models behind a pimpl: a residual classifier, a U-Net, a convolutional autoencoder and a
+// patch-gaussian anomaly model (statistics of crack-free patches, no gradient training).
 // A model file is one LibTorch archive holding the weights and Fisura's JSON metadata; it is
 // written atomically, so a crash never leaves a broken model where a good one was.
 //
@@ -14,6 +15,7 @@
 // input_size are required. Such models are for inference: they cannot be saved or trained.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,9 +26,19 @@
 namespace fisura
 {
 
-enum class ModelType { Classifier, UNet, Autoencoder };
-const char* modelTypeName(ModelType t); ///< "classifier", "unet", "autoencoder"
+enum class ModelType { Classifier, UNet, Autoencoder, PatchGaussian };
+/// "classifier", "unet", "autoencoder", "patch-gaussian"
+const char* modelTypeName(ModelType t);
+/// The default type of a task (anomaly: the autoencoder).
 ModelType modelTypeFor(TaskKind task);
+/// The task a model type serves (autoencoder and patch-gaussian: anomaly).
+TaskKind taskForModel(ModelType t);
+
+/// What a patch-gaussian model describes at each position of a half-resolution grid: the first
+/// three stages of a small seeded random CNN (upsampled to the first stage's resolution, as
+/// PaDiM does), or the raw gray pixels of a patch around it.
+enum class PatchFeatures { Cnn, Pixels };
+const char* patchFeaturesName(PatchFeatures f); ///< "cnn", "pixels"
 
 struct ModelConfig {
     ModelType type = ModelType::UNet;
@@ -34,7 +46,27 @@ struct ModelConfig {
     int classes = 2;     ///< classifier outputs
     int depth = 4; ///< U-Net levels / classifier stages / autoencoder downsamplings (0 = from size)
     int width = 16; ///< channels of the first level; doubles per level
+    // patch-gaussian (PaDiM, Defard et al. 2020): a Gaussian of patch features of crack-free
+    // images; the anomaly score is the Mahalanobis distance to it.
+    PatchFeatures patchFeatures = PatchFeatures::Cnn;
+    int featureDim = 32; ///< d: feature channels kept (a seeded random selection, as PaDiM)
+    int patchRadius = 2; ///< Pixels: a (2r+1)^2 patch of the half-resolution gray image
+    /// One Gaussian for all positions (textures, where a position means nothing) instead of
+    /// one per feature-map position (PaDiM's choice for aligned objects).
+    bool pooledPositions = true;
 };
+
+/// Size of a patch-gaussian model's statistics before fitting: the feature map, its positions
+/// (1 when pooled), d, and the bytes of the mean and inverse covariances (positions x d^2
+/// floats) and of the accumulators the fit needs.
+struct PatchGaussianSize {
+    int gridSize = 0;      ///< feature map edge
+    int64_t positions = 0; ///< Gaussians (1 when pooled)
+    int featureDim = 0;
+    uint64_t modelBytes = 0; ///< mean + precision in the model file (fp32)
+    uint64_t fitBytes = 0;   ///< accumulators and statistics during the fit
+};
+Result<PatchGaussianSize> patchGaussianSize(const ModelConfig& config);
 
 /// Everything a model file says about itself besides the weights.
 struct ModelInfo {

@@ -30,7 +30,9 @@ struct TrainOptions {
     int batchSize = 0; ///< 0 = from the execution policy
     Precision precision = Precision::Auto;
     bool preferCpu = false;
-    ModelConfig model; ///< type follows the task; inputSize is the crop/patch edge
+    /// Type follows the task, except that the anomaly task takes ModelType::PatchGaussian (fitted
+    /// in one pass: epochs, learning rate and schedule do not apply); inputSize is the crop edge.
+    ModelConfig model;
     double learningRate = 1e-3;
     double weightDecay = 1e-4;
     Schedule schedule = Schedule::OneCycle;
@@ -148,6 +150,9 @@ void setLossReadBackSteps(int steps);
 /// Run the optimiser step as "per-tensor" (torch::optim::AdamW::step), "foreach" or "fused";
 /// empty restores the automatic choice.
 void forceAdamWKernel(const std::string& kernel);
+/// Pretend the host has this many bytes available when a patch-gaussian fit checks whether its
+/// statistics fit (0 = the real figure).
+void limitPatchStatisticsMemory(uint64_t bytes);
 } // namespace testing
 
 } // namespace fisura

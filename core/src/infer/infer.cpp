@@ -54,6 +54,7 @@ MapKind mapKindFor(ModelType type)
     case ModelType::Classifier:
         return MapKind::Heatmap;
     case ModelType::Autoencoder:
+    case ModelType::PatchGaussian:
         return MapKind::Score;
     }
     return MapKind::Probability;
@@ -128,7 +129,7 @@ struct TiledInference::Impl {
             return y.select(1, col).view({-1, 1, 1}).expand({y.size(0), tile, tile});
         }
         case MapKind::Score:
-            return (y.to(torch::kFloat) - x.to(torch::kFloat)).pow(2).mean(1);
+            return model.impl()->anomalyScore(x, y);
         }
         return y;
     }
@@ -175,6 +176,7 @@ int defaultOverlap(const ModelInfo& i, int tile)
     case ModelType::Classifier:
         return tile / 2; // a patch every half patch: a smoother heatmap
     case ModelType::Autoencoder:
+    case ModelType::PatchGaussian:
         return tile / 4;
     }
     return tile / 8;

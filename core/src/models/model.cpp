@@ -8,6 +8,7 @@
 
 #include "fisura/version.h"
 #include "models/model_impl.h"
+#include "models/patch_gaussian.h"
 #include "util/atomic_file.h"
 
 using nlohmann::json;
@@ -24,8 +25,50 @@ const char* modelTypeName(ModelType t)
         return "unet";
     case ModelType::Autoencoder:
         return "autoencoder";
+    case ModelType::PatchGaussian:
+        return "patch-gaussian";
     }
     return "unet";
+}
+
+TaskKind taskForModel(ModelType t)
+{
+    switch (t) {
+    case ModelType::Classifier:
+        return TaskKind::Classify;
+    case ModelType::UNet:
+        return TaskKind::Segment;
+    case ModelType::Autoencoder:
+    case ModelType::PatchGaussian:
+        return TaskKind::Anomaly;
+    }
+    return TaskKind::Segment;
+}
+
+const char* patchFeaturesName(PatchFeatures f)
+{
+    return f == PatchFeatures::Pixels ? "pixels" : "cnn";
+}
+
+Result<PatchGaussianSize> patchGaussianSize(const ModelConfig& c)
+{
+    if (c.inputSize < 16 || c.inputSize > 4096)
+        return Status(ErrorCode::InvalidArgument, "input size must be 16..4096 px");
+    if (c.featureDim < 1 || c.featureDim > 1024)
+        return Status(ErrorCode::InvalidArgument, "feature dimension must be 1..1024");
+    if (c.patchRadius < 0 || c.patchRadius > 7)
+        return Status(ErrorCode::InvalidArgument, "patch radius must be 0..7");
+    PatchGaussianSize s;
+    s.gridSize = models::patchGridSize(c);
+    s.positions = c.pooledPositions ? 1 : int64_t(s.gridSize) * s.gridSize;
+    s.featureDim = models::patchFeatureDim(c);
+    const uint64_t d = uint64_t(s.featureDim);
+    s.modelBytes = uint64_t(s.positions) * (d * d + d) * 4;
+    // The accumulator's float64 sums (outer products, sums, shift and the norms Ledoit-Wolf
+    // needs) and the float32 statistics it finishes into.
+    const uint64_t accumulator = uint64_t(s.positions) * (d * d + 3 * d + 2) * 8;
+    s.fitBytes = accumulator + anomaly::statisticsBytes(s.positions, s.featureDim);
+    return s;
 }
 
 ModelType modelTypeFor(TaskKind task)
@@ -71,8 +114,15 @@ std::string metadataOf(const ModelInfo& i, int indent)
            {"source", i.source},
            {"input_channels", i.inputChannels},
            {"inference", {{"tile", i.tileSize}, {"overlap", i.tileOverlap}}}};
+    if (i.config.type == ModelType::PatchGaussian)
+        j["patch_gaussian"] = {{"features", patchFeaturesName(i.config.patchFeatures)},
+                               {"feature_dim", i.config.featureDim},
+                               {"radius", i.config.patchRadius},
+                               {"pooled", i.config.pooledPositions}};
     return j.dump(indent);
 }
+
+bool parseType(const std::string& name, ModelType& out);
 
 Status infoFromJson(const std::string& text, ModelInfo& i)
 {
@@ -86,13 +136,7 @@ Status infoFromJson(const std::string& text, ModelInfo& i)
                                                       std::to_string(i.formatVersion) +
                                                       " is newer than this Fisura");
         const std::string type = j.at("type").get<std::string>();
-        bool known = false;
-        for (ModelType t : {ModelType::Classifier, ModelType::UNet, ModelType::Autoencoder})
-            if (type == modelTypeName(t)) {
-                i.config.type = t;
-                known = true;
-            }
-        if (!known)
+        if (!parseType(type, i.config.type))
             return Status(ErrorCode::Unsupported, "unknown model type " + type);
         i.fisuraVersion = j.value("fisura_version", "");
         i.config.inputSize = j.at("input_size").get<int>();
@@ -107,6 +151,13 @@ Status infoFromJson(const std::string& text, ModelInfo& i)
         i.metricsJson = j.value("metrics", json::object()).dump();
         i.datasetJson = j.value("dataset", json::object()).dump();
         i.trainedAt = j.value("trained_at", "");
+        if (const json pg = j.value("patch_gaussian", json::object()); !pg.empty()) {
+            i.config.patchFeatures = pg.value("features", "cnn") == "pixels" ? PatchFeatures::Pixels
+                                                                             : PatchFeatures::Cnn;
+            i.config.featureDim = pg.value("feature_dim", 32);
+            i.config.patchRadius = pg.value("radius", 2);
+            i.config.pooledPositions = pg.value("pooled", true);
+        }
         const json inf = j.value("inference", json::object());
         i.tileSize = inf.value("tile", 0);
         i.tileOverlap = inf.value("overlap", -1);
@@ -118,7 +169,8 @@ Status infoFromJson(const std::string& text, ModelInfo& i)
 
 bool parseType(const std::string& name, ModelType& out)
 {
-    for (ModelType t : {ModelType::Classifier, ModelType::UNet, ModelType::Autoencoder})
+    for (ModelType t :
+         {ModelType::Classifier, ModelType::UNet, ModelType::Autoencoder, ModelType::PatchGaussian})
         if (name == modelTypeName(t)) {
             out = t;
             return true;
@@ -152,7 +204,7 @@ Status sidecarInfo(const std::string& sidecarPath, ModelInfo& i, bool& probabili
         if (format != "fisura-torchscript")
             return Status(ErrorCode::Unsupported, sidecarPath + ": format " + format);
         const std::string type = j.at("type").get<std::string>();
-        if (!parseType(type, i.config.type))
+        if (!parseType(type, i.config.type) || i.config.type == ModelType::PatchGaussian)
             return Status(ErrorCode::Unsupported,
                           sidecarPath + ": unknown type " + type +
                               " (expected unet, classifier or autoencoder)");
@@ -240,6 +292,15 @@ Result<Model> Model::create(const ModelConfig& config, uint64_t seed)
             m.impl_->info.config.depth =
                 config.depth > 0 ? config.depth : models::autoencoderDepth(config.inputSize);
         }
+        if (config.type == ModelType::PatchGaussian) {
+            if (auto size = patchGaussianSize(config); !size)
+                return size.status();
+            m.impl_->info.config.featureDim = models::patchFeatureDim(config);
+            if (config.patchFeatures == PatchFeatures::Pixels) { // affine-invariant: raw pixels
+                m.impl_->info.mean = {0.f, 0.f, 0.f};
+                m.impl_->info.std = {1.f, 1.f, 1.f};
+            }
+        }
         m.impl_->net = models::makeNetwork(m.impl_->info.config);
         return m;
     } catch (const c10::Error& e) {
@@ -271,6 +332,10 @@ Result<Model> Model::load(const std::string& path)
             return Status(st.code(), path + ": " + st.detail());
         m.impl_->net = models::makeNetwork(m.impl_->info.config);
         m.impl_->net->load(ar);
+        if (m.impl_->info.config.type == ModelType::PatchGaussian &&
+            !static_cast<models::PatchGaussianImpl&>(*m.impl_->net).consistent())
+            return Status(ErrorCode::Corrupt,
+                          path + ": the patch statistics do not match the model's configuration");
         return m;
     } catch (const c10::Error& e) {
         const std::string msg = e.what_without_backtrace();

@@ -20,7 +20,7 @@ struct Model::Impl {
     bool scriptOutputsProbabilities = false;  ///< sidecar "output": "probabilities"
 
     /// Raw network output: U-Net logits [N,1,H,W], classifier logits [N,C], autoencoder
-    /// reconstruction [N,3,H,W] in [0, 1].
+    /// reconstruction [N,3,H,W] in [0, 1], patch-gaussian Mahalanobis distance [N,1,H,W].
     torch::Tensor forward(const torch::Tensor& x)
     {
         if (script)
@@ -29,7 +29,8 @@ struct Model::Impl {
     }
 
     /// What inference wants: U-Net crack probability [N,1,H,W], classifier class probabilities
-    /// [N,C] (one column: the crack probability), autoencoder reconstruction. Float32.
+    /// [N,C] (one column: the crack probability), autoencoder reconstruction, patch-gaussian
+    /// distance. Float32.
     torch::Tensor predict(const torch::Tensor& x)
     {
         torch::Tensor out = forward(x).to(torch::kFloat);
@@ -41,9 +42,20 @@ struct Model::Impl {
         case ModelType::Classifier:
             return out.size(1) == 1 ? torch::sigmoid(out) : torch::softmax(out, 1);
         case ModelType::Autoencoder:
+        case ModelType::PatchGaussian:
             return out;
         }
         return out;
+    }
+
+    /// Per-pixel anomaly score [N,H,W] (float32) of an anomaly model from its prediction:
+    /// the autoencoder's squared reconstruction error (mean over channels), the patch-gaussian's
+    /// Mahalanobis distance.
+    torch::Tensor anomalyScore(const torch::Tensor& x, const torch::Tensor& predicted) const
+    {
+        if (info.config.type == ModelType::PatchGaussian)
+            return predicted.to(torch::kFloat).select(1, 0);
+        return (predicted.to(torch::kFloat) - x.to(torch::kFloat)).pow(2).mean(1);
     }
 
     void to(torch::Device device)

@@ -1,6 +1,7 @@
 #include "compat/torch_compat.h"
 
 #include "models/networks.h"
+#include "models/patch_gaussian.h"
 
 namespace nn = torch::nn;
 
@@ -157,6 +158,8 @@ std::shared_ptr<nn::Module> makeNetwork(const ModelConfig& c)
         return std::make_shared<UNetImpl>(c);
     case ModelType::Autoencoder:
         return std::make_shared<AutoencoderImpl>(c);
+    case ModelType::PatchGaussian:
+        return std::make_shared<PatchGaussianImpl>(c);
     }
     return nullptr;
 }
@@ -170,6 +173,8 @@ torch::Tensor forwardNetwork(nn::Module& net, ModelType type, const torch::Tenso
         return static_cast<UNetImpl&>(net).forward(x);
     case ModelType::Autoencoder:
         return static_cast<AutoencoderImpl&>(net).forward(x);
+    case ModelType::PatchGaussian:
+        return static_cast<PatchGaussianImpl&>(net).forward(x);
     }
     return {};
 }

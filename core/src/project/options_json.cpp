@@ -28,9 +28,20 @@ bool parseSchedule(const std::string& text, Schedule& out)
 
 bool parseModelType(const std::string& text, ModelType& out)
 {
-    for (ModelType t : {ModelType::Classifier, ModelType::UNet, ModelType::Autoencoder})
+    for (ModelType t :
+         {ModelType::Classifier, ModelType::UNet, ModelType::Autoencoder, ModelType::PatchGaussian})
         if (text == modelTypeName(t)) {
             out = t;
+            return true;
+        }
+    return false;
+}
+
+bool parsePatchFeatures(const std::string& text, PatchFeatures& out)
+{
+    for (PatchFeatures f : {PatchFeatures::Cnn, PatchFeatures::Pixels})
+        if (text == patchFeaturesName(f)) {
+            out = f;
             return true;
         }
     return false;
@@ -172,11 +183,17 @@ void readScan(const json& j, ScanOptions& s, Reader& outer)
 
 std::string toJson(const TrainOptions& o, int indent)
 {
-    const json model{{"type", modelTypeName(o.model.type)},
-                     {"input_size", o.model.inputSize},
-                     {"classes", o.model.classes},
-                     {"depth", o.model.depth},
-                     {"width", o.model.width}};
+    json model{{"type", modelTypeName(o.model.type)},
+               {"input_size", o.model.inputSize},
+               {"classes", o.model.classes},
+               {"depth", o.model.depth},
+               {"width", o.model.width}};
+    if (o.model.type == ModelType::PatchGaussian) {
+        model["patch_features"] = patchFeaturesName(o.model.patchFeatures);
+        model["feature_dim"] = o.model.featureDim;
+        model["patch_radius"] = o.model.patchRadius;
+        model["pooled_positions"] = o.model.pooledPositions;
+    }
     const json j{{"task", taskName(o.task)},
                  {"data_dir", o.dataDir},
                  {"out_path", o.outPath},
@@ -229,6 +246,10 @@ Result<TrainOptions> trainOptionsFromJson(const std::string& text)
         mr.integer("classes", o.model.classes, 1, 1 << 16);
         mr.integer("depth", o.model.depth, 0, 16);
         mr.integer("width", o.model.width, 1, 1 << 16);
+        mr.name("patch_features", o.model.patchFeatures, parsePatchFeatures);
+        mr.integer("feature_dim", o.model.featureDim, 1, 1024);
+        mr.integer("patch_radius", o.model.patchRadius, 0, 7);
+        mr.boolean("pooled_positions", o.model.pooledPositions);
         r.adopt(mr);
     }
     r.number("learning_rate", o.learningRate, 1e-12, 1e3);

@@ -31,6 +31,7 @@ TaskKind taskFor(ModelType t)
     case ModelType::Classifier:
         return TaskKind::Classify;
     case ModelType::Autoencoder:
+    case ModelType::PatchGaussian:
         return TaskKind::Anomaly;
     case ModelType::UNet:
         break;
@@ -71,6 +72,7 @@ public:
     {
         report_.task = ds.task;
         report_.threshold = info.threshold;
+        patchGaussian_ = info.config.type == ModelType::PatchGaussian;
         if (ds.task == TaskKind::Segment) {
             // Every curve threshold falls on a bin edge, so the curve is exact to the bin.
             binsPerStep_ = std::max(1, (2000 + o.curvePoints - 2) / (o.curvePoints - 1));
@@ -211,8 +213,15 @@ private:
 
     void addAnomaly(const data::Batch& b, const torch::Tensor& x, const torch::Tensor& pred)
     {
-        const auto perPixel = (pred.to(torch::kFloat) - x.to(torch::kFloat)).pow(2).mean(1);
-        const auto err = perPixel.flatten(1).mean(1).to(torch::kDouble).cpu();
+        // The autoencoder's per-image value is its mean error, the patch-gaussian's its highest
+        // distance: the statistics each threshold was chosen from.
+        const auto perPixel = patchGaussian_
+                                  ? pred.to(torch::kFloat).select(1, 0)
+                                  : (pred.to(torch::kFloat) - x.to(torch::kFloat)).pow(2).mean(1);
+        const auto err =
+            (patchGaussian_ ? std::get<0>(perPixel.flatten(1).max(1)) : perPixel.flatten(1).mean(1))
+                .to(torch::kDouble)
+                .cpu();
         const auto ea = err.accessor<double, 1>();
         for (int i = 0; i < b.count; ++i) {
             const double e = ea[i];
@@ -295,6 +304,7 @@ private:
     std::vector<int> labelMap_;
     int positive_ = 1;
     int lastItem_ = -1;
+    bool patchGaussian_ = false;
     Status classStatus_;
 };
 

@@ -9,6 +9,7 @@
 #include "fisura/evaluate.h"
 #include "models/model_impl.h"
 #include "models/networks.h"
+#include "models/patch_gaussian.h"
 
 namespace fisura
 {
@@ -22,6 +23,27 @@ int resolvedDepth(const ModelConfig& c)
     if (c.type == ModelType::Autoencoder)
         return c.depth > 0 ? c.depth : models::autoencoderDepth(c.inputSize);
     return c.depth > 0 ? std::clamp(c.depth, 1, 6) : 4;
+}
+
+/// No gradient and no optimiser: the random feature weights, the fit's statistics, and the raw
+/// feature maps of one image (twice: features and their selection).
+Result<ModelFootprint> patchGaussianFootprint(const ModelConfig& config)
+{
+    auto size = patchGaussianSize(config);
+    if (!size)
+        return size.status();
+    try {
+        ModelFootprint f;
+        auto net = models::makeNetwork(config);
+        for (const auto& p : net->parameters())
+            f.parameters += p.numel();
+        f.weightBytes = uint64_t(f.parameters) * 4u + size->fitBytes;
+        const uint64_t cells = uint64_t(size->gridSize) * uint64_t(size->gridSize);
+        f.activationBytesPerImage = cells * uint64_t(models::patchRawChannels(config)) * 4u * 2u;
+        return f;
+    } catch (const c10::Error& e) {
+        return Status(ErrorCode::Internal, e.what_without_backtrace());
+    }
 }
 
 int64_t elementsOf(const torch::autograd::InputMetadata& meta)
@@ -63,6 +85,8 @@ Result<ModelFootprint> estimateFootprint(const ModelConfig& config, Precision pr
     if (config.type == ModelType::UNet && config.inputSize % (1 << depth) != 0)
         return Status(ErrorCode::InvalidArgument,
                       "U-Net input size must be a multiple of " + std::to_string(1 << depth));
+    if (config.type == ModelType::PatchGaussian)
+        return patchGaussianFootprint(config);
     try {
         ModelConfig c = config;
         c.depth = depth;

@@ -6,7 +6,8 @@ list(APPEND FISURA_CORE_TORCH_SOURCES
     src/train/train_validate.cpp
     src/train/train_checkpoint.cpp
     src/train/train_json.cpp
-    src/train/train_optim.cpp)
+    src/train/train_optim.cpp
+    src/train/train_patch.cpp)
 list(APPEND FISURA_CORE_TORCH_SOURCES
     src/train/evaluate.cpp
     src/train/evaluate_gallery.h

@@ -56,7 +56,12 @@ Status Trainer::prepareData()
         return Status(ErrorCode::InvalidArgument, "the training split is empty");
 
     mc_ = o_.model;
-    mc_.type = modelTypeFor(o_.task);
+    // The anomaly task has two models; every other task one.
+    if (!(o_.task == TaskKind::Anomaly && o_.model.type == ModelType::PatchGaussian))
+        mc_.type = modelTypeFor(o_.task);
+    if (mc_.type == ModelType::PatchGaussian && !o_.resumeFrom.empty())
+        return Status(ErrorCode::InvalidArgument,
+                      "a patch-gaussian model is fitted in one pass: there is nothing to resume");
     if (o_.task == TaskKind::Classify)
         mc_.classes = int(std::max<size_t>(2, ds.classes.size()));
     PolicyRequest req;

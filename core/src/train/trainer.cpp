@@ -132,6 +132,8 @@ Result<TrainResult> train(const TrainOptions& o, const CancelToken& cancel, Trai
         return s;
     // LibTorch reports device trouble by exceptions; the facade answers with a Status.
     const Status run = detail::guardTorchJob([&] {
+        if (trainer.fitsInsteadOfTraining())
+            return trainer.fitPatchGaussian();
         if (Status s = trainer.setUp(); !s)
             return s;
         return trainer.runEpochs();

@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "anomaly/patch_stats.h"
 #include "data/loader_impl.h"
 #include "device/copy_stream.h"
 #include "fisura/train.h"
@@ -29,6 +30,8 @@ namespace fisura::train_detail
 {
 
 using Clock = std::chrono::steady_clock;
+
+extern uint64_t g_patchMemoryLimit; ///< testing::limitPatchStatisticsMemory (0 = off)
 
 double secondsSince(Clock::time_point t);
 std::string utcNow();
@@ -113,6 +116,10 @@ public:
     Status runEpochs();
     /// The result with the job's totals.
     TrainResult finish(Clock::time_point started);
+    /// Instead of setUp and runEpochs for a patch-gaussian model: one pass that fits its
+    /// statistics, its threshold and the model file (train_patch.cpp).
+    Status fitPatchGaussian();
+    bool fitsInsteadOfTraining() const { return mc_.type == ModelType::PatchGaussian; }
 
 private:
     // train_setup.cpp
@@ -145,6 +152,11 @@ private:
     void reportBatch(int epoch, const EpochTally& t, float loss, double lr);
     // train_validate.cpp
     Status validate(int epoch, EpochMetrics& m);
+    // train_patch.cpp
+    Status choosePatchDevice(torch::Device& statsDevice);
+    Status accumulatePatches(const torch::Device& statsDevice, anomaly::PatchStats& stats);
+    void reportFit(const EpochTally& t);
+    Status patchThreshold(EpochMetrics& m);
 
     const TrainOptions& o_;
     const CancelToken& cancel_;

@@ -169,6 +169,11 @@ void ModelFactsWidget::refresh()
             threshold_->setText(
                 tr("reconstruction error %1").arg(loc.toString(i.threshold, 'g', 4)));
             break;
+        case ModelType::PatchGaussian:
+            type_->setText(tr("Anomaly patch statistics (PaDiM), %1").arg(source));
+            threshold_->setText(
+                tr("Mahalanobis distance %1").arg(loc.toString(i.threshold, 'g', 4)));
+            break;
         }
         input_->setText(tr("%1 × %1 px, %n channel(s)", nullptr, i.inputChannels)
                             .arg(loc.toString(i.config.inputSize)));

@@ -1,5 +1,6 @@
 #include "train/trainsetup.h"
 
+#include <algorithm>
 #include <iterator>
 
 #include <QCheckBox>
@@ -21,8 +22,12 @@ namespace fisura::ui
 TrainSetupPanel::TrainSetupPanel(QWidget* parent)
     : QWidget(parent), picker_(new DatasetPicker(this)), taskLabel_(new QLabel(this)),
       task_(new QComboBox(this)), sizeLabel_(new QLabel(this)), size_(new QComboBox(this)),
-      sizeInfo_(new QLabel(this)), epochsLabel_(new QLabel(this)), epochs_(new QSpinBox(this)),
-      advancedToggle_(new QToolButton(this)), advanced_(new QWidget(this))
+      sizeInfo_(new QLabel(this)), modelLabel_(new QLabel(this)), model_(new QComboBox(this)),
+      featuresLabel_(new QLabel(this)), features_(new QComboBox(this)),
+      featureDimLabel_(new QLabel(this)), featureDim_(new QSpinBox(this)),
+      perPosition_(new QCheckBox(this)), epochsLabel_(new QLabel(this)),
+      epochs_(new QSpinBox(this)), advancedToggle_(new QToolButton(this)),
+      advanced_(new QWidget(this))
 {
     task_->setObjectName(QStringLiteral("taskBox"));
     size_->setObjectName(QStringLiteral("sizeBox"));
@@ -51,6 +56,7 @@ TrainSetupPanel::TrainSetupPanel(QWidget* parent)
     layout->addWidget(picker_);
     auto* basic = new QFormLayout;
     basic->addRow(taskLabel_, task_);
+    buildPatchRows(basic);
     basic->addRow(sizeLabel_, size_);
     basic->addRow(nullptr, sizeInfo_);
     basic->addRow(epochsLabel_, epochs_);
@@ -59,6 +65,7 @@ TrainSetupPanel::TrainSetupPanel(QWidget* parent)
     layout->addWidget(advanced_);
 
     connect(task_, &QComboBox::currentIndexChanged, this, [this] {
+        updatePatchRows();
         updateFootprint();
         Q_EMIT taskChanged(task());
         Q_EMIT changed();
@@ -66,7 +73,67 @@ TrainSetupPanel::TrainSetupPanel(QWidget* parent)
     connect(size_, &QComboBox::currentIndexChanged, this, &TrainSetupPanel::onSizeChosen);
     connect(epochs_, &QSpinBox::valueChanged, this, &TrainSetupPanel::changed);
     setSize(Size::Medium);
+    updatePatchRows();
     retranslateUi();
+}
+
+/// The anomaly task's model choice and, for patch statistics, its features: shown only where
+/// they apply.
+void TrainSetupPanel::buildPatchRows(QFormLayout* basic)
+{
+    model_->setObjectName(QStringLiteral("anomalyModelBox"));
+    model_->addItem(QString(), int(ModelType::Autoencoder));
+    model_->addItem(QString(), int(ModelType::PatchGaussian));
+    features_->setObjectName(QStringLiteral("patchFeaturesBox"));
+    features_->addItem(QString(), int(PatchFeatures::Cnn));
+    features_->addItem(QString(), int(PatchFeatures::Pixels));
+    const ModelConfig d;
+    featureDim_->setObjectName(QStringLiteral("featureDimSpin"));
+    featureDim_->setRange(4, 256);
+    featureDim_->setValue(d.featureDim);
+    perPosition_->setObjectName(QStringLiteral("perPositionCheck"));
+    perPosition_->setChecked(!d.pooledPositions);
+    basic->addRow(modelLabel_, model_);
+    basic->addRow(featuresLabel_, features_);
+    basic->addRow(featureDimLabel_, featureDim_);
+    basic->addRow(nullptr, perPosition_);
+    auto refresh = [this] {
+        updatePatchRows();
+        updateFootprint();
+        Q_EMIT changed();
+    };
+    connect(model_, &QComboBox::currentIndexChanged, this, refresh);
+    connect(features_, &QComboBox::currentIndexChanged, this, refresh);
+    connect(featureDim_, &QSpinBox::valueChanged, this, refresh);
+    connect(perPosition_, &QCheckBox::toggled, this, refresh);
+}
+
+void TrainSetupPanel::updatePatchRows()
+{
+    const bool anomaly = task() == TaskKind::Anomaly;
+    const bool patch = anomaly && anomalyModel() == ModelType::PatchGaussian;
+    for (QWidget* w : {static_cast<QWidget*>(modelLabel_), static_cast<QWidget*>(model_)})
+        w->setVisible(anomaly);
+    for (QWidget* w : {static_cast<QWidget*>(featuresLabel_), static_cast<QWidget*>(features_),
+                       static_cast<QWidget*>(featureDimLabel_), static_cast<QWidget*>(featureDim_),
+                       static_cast<QWidget*>(perPosition_)})
+        w->setVisible(patch);
+    // A fit is one pass with no network to size: no epochs, no size preset.
+    for (QWidget* w : {static_cast<QWidget*>(sizeLabel_), static_cast<QWidget*>(size_),
+                       static_cast<QWidget*>(epochsLabel_), static_cast<QWidget*>(epochs_)})
+        w->setVisible(!patch);
+}
+
+ModelType TrainSetupPanel::anomalyModel() const
+{
+    return ModelType(model_->currentData().toInt());
+}
+
+void TrainSetupPanel::setAnomalyModel(ModelType type)
+{
+    const int i = model_->findData(int(type));
+    if (i >= 0)
+        model_->setCurrentIndex(i);
 }
 
 void TrainSetupPanel::buildAdvanced()
@@ -136,6 +203,19 @@ void TrainSetupPanel::retranslateUi()
     task_->setItemText(0, tr("Segment cracks (pixel masks)"));
     task_->setItemText(1, tr("Classify images (cracked or not)"));
     task_->setItemText(2, tr("Detect anomalies (learn crack-free surfaces)"));
+    modelLabel_->setText(tr("Model"));
+    model_->setItemText(0, tr("Autoencoder (learns to redraw the surface)"));
+    model_->setItemText(1, tr("Patch statistics (PaDiM, fitted in one pass)"));
+    model_->setToolTip(tr("Patch statistics need no training: a Gaussian of the features of "
+                          "crack-free images, fitted in one pass; a patch far from it scores "
+                          "high."));
+    featuresLabel_->setText(tr("Features"));
+    features_->setItemText(0, tr("small random network"));
+    features_->setItemText(1, tr("gray pixel patches"));
+    featureDimLabel_->setText(tr("Feature channels"));
+    perPosition_->setText(tr("One distribution per image position"));
+    perPosition_->setToolTip(tr("For images that are aligned (the same object at the same "
+                                "place). Surfaces usually are not: leave it off."));
     sizeLabel_->setText(tr("Model size"));
     size_->setItemText(0, tr("Small"));
     size_->setItemText(1, tr("Medium"));
@@ -282,7 +362,12 @@ TrainOptions TrainSetupPanel::options() const
     o.batchSize = batch_->value();
     o.precision = Precision(precision_->currentData().toInt());
     o.preferCpu = cpu_->isChecked();
-    o.model.type = modelTypeFor(o.task);
+    o.model.type = o.task == TaskKind::Anomaly ? anomalyModel() : modelTypeFor(o.task);
+    o.model.patchFeatures = PatchFeatures(features_->currentData().toInt());
+    o.model.featureDim = featureDim_->value();
+    o.model.pooledPositions = !perPosition_->isChecked();
+    if (o.model.type == ModelType::PatchGaussian)
+        o.epochs = 1; // fitted in one pass
     o.model.inputSize = crop_->value();
     o.model.width = width_->value();
     o.model.depth = depth_->value();
@@ -314,6 +399,21 @@ PolicyRequest TrainSetupPanel::policyRequest() const
 void TrainSetupPanel::updateFootprint()
 {
     const TrainOptions o = options();
+    if (o.model.type == ModelType::PatchGaussian) {
+        auto z = patchGaussianSize(o.model);
+        if (!z) {
+            sizeInfo_->clear();
+            return;
+        }
+        const QLocale loc;
+        sizeInfo_->setText(
+            tr("%Ln distribution(s) of %1 features · about %2 of memory to fit, %3 in the model "
+               "file",
+               nullptr, int(std::min<int64_t>(z->positions, 1 << 30)))
+                .arg(loc.toString(z->featureDim), loc.formattedDataSize(qint64(z->fitBytes)),
+                     loc.formattedDataSize(qint64(z->modelBytes))));
+        return;
+    }
     const Precision p = o.precision == Precision::Auto ? Precision::FP32 : o.precision;
     auto fp = estimateFootprint(o.model, p);
     if (!fp) {

@@ -1,6 +1,7 @@
-// The left side of the Train pane: what to train. Dataset, task, model size preset (with its
-// parameter count and estimated memory) and epochs up front; everything else folded under
-// "Advanced" with the engine's defaults.
+// The left side of the Train pane: what to train. Dataset, task, the anomaly task's model
+// (autoencoder or patch statistics), model size preset (with its parameter count and estimated
+// memory) and epochs up front; everything else folded under "Advanced" with the engine's
+// defaults.
 #pragma once
 
 #include <QWidget>
@@ -32,6 +33,9 @@ public:
     DatasetPicker* datasetPicker() const { return picker_; }
     TaskKind task() const;
     void setTask(TaskKind task);
+    /// The anomaly task's model: Autoencoder or PatchGaussian (other tasks have one model).
+    ModelType anomalyModel() const;
+    void setAnomalyModel(ModelType type);
     Size size() const;
     void setSize(Size size);
     /// Network width (channels of the first level) and depth; a shape no preset has is Custom.
@@ -63,6 +67,8 @@ private:
     void onSizeChosen();
     void onShapeEdited();
     void updateFootprint();
+    void updatePatchRows();
+    void buildPatchRows(QFormLayout* basic);
 
     DatasetPicker* picker_;
     QLabel* taskLabel_;
@@ -70,6 +76,13 @@ private:
     QLabel* sizeLabel_;
     QComboBox* size_;
     QLabel* sizeInfo_;
+    QLabel* modelLabel_;
+    QComboBox* model_;
+    QLabel* featuresLabel_;
+    QComboBox* features_;
+    QLabel* featureDimLabel_;
+    QSpinBox* featureDim_;
+    QCheckBox* perPosition_;
     QLabel* epochsLabel_;
     QSpinBox* epochs_;
     QToolButton* advancedToggle_;
