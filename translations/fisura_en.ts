@@ -58,6 +58,68 @@
             <numerusform>%n files cannot be used</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>All %Ln image(s) are labelled and used for training.</source>
+        <translation>
+            <numerusform>The %Ln image is labelled and used for training.</numerusform>
+            <numerusform>All %Ln images are labelled and used for training.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln labelled image(s) are used for training (%1 proposed and %2 unlabelled are not).</source>
+        <translation>
+            <numerusform>%Ln labelled image is used for training (%1 proposed and %2 unlabelled are not).</numerusform>
+            <numerusform>%Ln labelled images are used for training (%1 proposed and %2 unlabelled are not).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::LabelRankingPanel</name>
+    <message numerus="yes">
+        <source>Ranking %Ln unlabelled image(s)…</source>
+        <translation>
+            <numerusform>Ranking %Ln unlabelled image…</numerusform>
+            <numerusform>Ranking %Ln unlabelled images…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln image(s) ranked, the most uncertain first. Label them in this order to help the model most.</source>
+        <translation>
+            <numerusform>%Ln image ranked. Label it to help the model most.</numerusform>
+            <numerusform>%Ln images ranked, the most uncertain first. Label them in this order to help the model most.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln image(s) could not be read (listed last).</source>
+        <translation>
+            <numerusform>%Ln image could not be read (listed last).</numerusform>
+            <numerusform>%Ln images could not be read (listed last).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::LabelStatusPanel</name>
+    <message numerus="yes">
+        <source>%Ln labelled</source>
+        <translation>
+            <numerusform>%Ln labelled</numerusform>
+            <numerusform>%Ln labelled</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln proposed</source>
+        <translation>
+            <numerusform>%Ln proposed</numerusform>
+            <numerusform>%Ln proposed</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln unlabelled</source>
+        <translation>
+            <numerusform>%Ln unlabelled</numerusform>
+            <numerusform>%Ln unlabelled</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>fisura::ui::MeasurePanel</name>
@@ -120,6 +182,16 @@
         <translation>
             <numerusform>%n of the validation images lie above the threshold.</numerusform>
             <numerusform>%n of the validation images lie above the threshold.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::TrainSetupPanel</name>
+    <message numerus="yes">
+        <source>%Ln distribution(s) of %1 features · about %2 of memory to fit, %3 in the model file</source>
+        <translation>
+            <numerusform>%Ln distribution of %1 features · about %2 of memory to fit, %3 in the model file</numerusform>
+            <numerusform>%Ln distributions of %1 features · about %2 of memory to fit, %3 in the model file</numerusform>
         </translation>
     </message>
 </context>

@@ -219,6 +219,94 @@
         <source>half the cores decode images, the rest compute</source>
         <translation>la mitad de los núcleos decodifica imágenes y el resto calcula</translation>
     </message>
+    <message>
+        <source>Optimizer step</source>
+        <translation>Paso del optimizador</translation>
+    </message>
+    <message>
+        <source>Compute threads</source>
+        <translation>Hilos de cálculo</translation>
+    </message>
+    <message>
+        <source>Parallel operator threads</source>
+        <translation>Hilos de operadores en paralelo</translation>
+    </message>
+    <message>
+        <source>BatchNorm folding</source>
+        <translation>Fusión de BatchNorm</translation>
+    </message>
+    <message>
+        <source>fused</source>
+        <translation>fusionado</translation>
+    </message>
+    <message>
+        <source>multi-tensor</source>
+        <translation>multitensor</translation>
+    </message>
+    <message>
+        <source>AdamW as one fused kernel for all weights; the loss is read back every half second, so no step waits for the GPU</source>
+        <translation>AdamW como un único kernel fusionado para todos los pesos; la pérdida se lee cada medio segundo, así que ningún paso espera a la GPU</translation>
+    </message>
+    <message>
+        <source>AdamW on all weights at once (multi-tensor operations)</source>
+        <translation>AdamW sobre todos los pesos a la vez (operaciones multitensor)</translation>
+    </message>
+    <message>
+        <source>bf16 was requested but this processor has no bf16 instructions</source>
+        <translation>se pidió bf16, pero este procesador no tiene instrucciones bf16</translation>
+    </message>
+    <message>
+        <source>bf16 was requested, but on the processor it trains no faster than fp32</source>
+        <translation>se pidió bf16, pero en el procesador no entrena más rápido que fp32</translation>
+    </message>
+    <message>
+        <source>the processor has %1: bf16 for inference</source>
+        <translation>el procesador tiene %1: bf16 para la inferencia</translation>
+    </message>
+    <message>
+        <source>measured: bf16 does not train faster on the processor</source>
+        <translation>medido: bf16 no entrena más rápido en el procesador</translation>
+    </message>
+    <message>
+        <source>measured: bf16 trains faster on this processor</source>
+        <translation>medido: bf16 entrena más rápido en este procesador</translation>
+    </message>
+    <message>
+        <source>the processor's bf16 convolutions prefer this layout</source>
+        <translation>las convoluciones bf16 del procesador prefieren esta disposición</translation>
+    </message>
+    <message>
+        <source>measured: no gain in fp32 on the processor</source>
+        <translation>medido: sin ganancia en fp32 en el procesador</translation>
+    </message>
+    <message>
+        <source>all but one of the %1 cores compute; one decodes the next batch</source>
+        <translation>todos los %1 núcleos menos uno calculan; uno decodifica el siguiente lote</translation>
+    </message>
+    <message>
+        <source>all but one in eight of the %1 cores compute; the rest decode</source>
+        <translation>calculan todos los núcleos menos uno de cada ocho (de %1); el resto decodifica</translation>
+    </message>
+    <message>
+        <source>the cores the loader threads leave</source>
+        <translation>los núcleos que dejan libres los hilos de carga</translation>
+    </message>
+    <message>
+        <source>the networks are one chain of layers: nothing runs side by side</source>
+        <translation>las redes son una cadena de capas: nada se ejecuta en paralelo</translation>
+    </message>
+    <message>
+        <source>inference runs a copy with BatchNorm folded into the convolutions</source>
+        <translation>la inferencia usa una copia con BatchNorm fusionada en las convoluciones</translation>
+    </message>
+    <message>
+        <source>training updates the BatchNorm statistics</source>
+        <translation>el entrenamiento actualiza las estadísticas de BatchNorm</translation>
+    </message>
+    <message>
+        <source>imported TorchScript models run as they are</source>
+        <translation>los modelos TorchScript importados se ejecutan tal cual</translation>
+    </message>
 </context>
 <context>
     <name>fisura::app::MainWindow</name>
@@ -459,6 +547,14 @@
     <message>
         <source>imported TorchScript models keep their layout</source>
         <translation>los modelos TorchScript importados conservan su disposición</translation>
+    </message>
+    <message>
+        <source>Compute threads:</source>
+        <translation>Hilos de cálculo:</translation>
+    </message>
+    <message>
+        <source>Processor threads for the network. Automatic uses the cores the image readers leave; the setting applies to the whole program while a job runs.</source>
+        <translation>Hilos del procesador para la red. Automático usa los núcleos que dejan libres los lectores de imagen; el ajuste vale para todo el programa mientras se ejecuta un trabajo.</translation>
     </message>
 </context>
 <context>
@@ -849,6 +945,26 @@
         <source>Cannot show this image.</source>
         <translation>No se puede mostrar esta imagen.</translation>
     </message>
+    <message>
+        <source>Files</source>
+        <translation>Archivos</translation>
+    </message>
+    <message>
+        <source>Labels</source>
+        <translation>Etiquetas</translation>
+    </message>
+    <message>
+        <source>Label next</source>
+        <translation>Qué etiquetar</translation>
+    </message>
+    <message>
+        <source>Which images are labelled, proposed or unlabelled</source>
+        <translation>Qué imágenes están etiquetadas, propuestas o sin etiquetar</translation>
+    </message>
+    <message>
+        <source>Which unlabelled images to label next, by the model's uncertainty</source>
+        <translation>Qué imágenes sin etiquetar conviene etiquetar a continuación, según la incertidumbre del modelo</translation>
+    </message>
 </context>
 <context>
     <name>fisura::ui::DatasetPicker</name>
@@ -940,6 +1056,24 @@
     <message>
         <source>Add a dataset folder</source>
         <translation>Añadir una carpeta de datos</translation>
+    </message>
+    <message numerus="yes">
+        <source>All %Ln image(s) are labelled and used for training.</source>
+        <translation>
+            <numerusform>La %Ln imagen está etiquetada y se usa para entrenar.</numerusform>
+            <numerusform>Las %Ln imágenes están etiquetadas y se usan para entrenar.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln labelled image(s) are used for training (%1 proposed and %2 unlabelled are not).</source>
+        <translation>
+            <numerusform>Se usa %Ln imagen etiquetada para entrenar (%1 propuestas y %2 sin etiquetar no).</numerusform>
+            <numerusform>Se usan %Ln imágenes etiquetadas para entrenar (%1 propuestas y %2 sin etiquetar no).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Show the label of each image</source>
+        <translation>Mostrar la etiqueta de cada imagen</translation>
     </message>
 </context>
 <context>
@@ -1147,6 +1281,521 @@
     <message>
         <source>Width classes</source>
         <translation>Clases de anchura</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>Etiquetar</translation>
+    </message>
+    <message>
+        <source>Draw the cracks of this image: its mask is saved beside it (%1)</source>
+        <translation>Dibujar las fisuras de esta imagen: su máscara se guarda junto a ella (%1)</translation>
+    </message>
+    <message>
+        <source>Could not open %1 to label it.</source>
+        <translation>No se pudo abrir %1 para etiquetarla.</translation>
+    </message>
+    <message>
+        <source>Labels</source>
+        <translation>Etiquetas</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::LabelPanel</name>
+    <message>
+        <source>Could not open the labels of %1.</source>
+        <translation>No se pudieron abrir las etiquetas de %1.</translation>
+    </message>
+    <message>
+        <source>Saving the labels of %1… %2 %</source>
+        <translation>Guardando las etiquetas de %1… %2 %</translation>
+    </message>
+    <message>
+        <source>Saved the labels of %1 to %2.</source>
+        <translation>Etiquetas de %1 guardadas en %2.</translation>
+    </message>
+    <message>
+        <source>Unsaved labels</source>
+        <translation>Etiquetas sin guardar</translation>
+    </message>
+    <message>
+        <source>The labels of %1 have changes that are not saved.</source>
+        <translation>Las etiquetas de %1 tienen cambios sin guardar.</translation>
+    </message>
+    <message>
+        <source>Save them before going on?</source>
+        <translation>¿Guardarlas antes de continuar?</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Guardar</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>Descartar</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>The labels of %1 are being saved.</source>
+        <translation>Se están guardando las etiquetas de %1.</translation>
+    </message>
+    <message>
+        <source>Whole image crack-free</source>
+        <translation>Imagen entera sin fisuras</translation>
+    </message>
+    <message>
+        <source>No crack labelled yet.</source>
+        <translation>Aún no hay ninguna fisura etiquetada.</translation>
+    </message>
+    <message>
+        <source>Label: %1 px, all drawn by you</source>
+        <translation>Etiqueta: %1 px, todo dibujado por usted</translation>
+    </message>
+    <message>
+        <source>Label: %1 px · %2 % from the model's proposal · %3 % your edits · %4 px of the proposal erased</source>
+        <translation>Etiqueta: %1 px · %2 % de la propuesta del modelo · %3 % de sus ediciones · %4 px de la propuesta borrados</translation>
+    </message>
+    <message>
+        <source>%1 of %2 to label</source>
+        <translation>%1 de %2 por etiquetar</translation>
+    </message>
+    <message>
+        <source>Open an image and choose Label to draw its cracks.</source>
+        <translation>Abra una imagen y elija Etiquetar para dibujar sus fisuras.</translation>
+    </message>
+    <message>
+        <source>Saving the labels of %1…</source>
+        <translation>Guardando las etiquetas de %1…</translation>
+    </message>
+    <message>
+        <source>Labels of %1 · not saved</source>
+        <translation>Etiquetas de %1 · sin guardar</translation>
+    </message>
+    <message>
+        <source>Labels of %1 · saved</source>
+        <translation>Etiquetas de %1 · guardadas</translation>
+    </message>
+    <message>
+        <source>Undo “%1” (%2)</source>
+        <translation>Deshacer «%1» (%2)</translation>
+    </message>
+    <message>
+        <source>Redo “%1” (%2)</source>
+        <translation>Rehacer «%1» (%2)</translation>
+    </message>
+    <message>
+        <source>Crack line</source>
+        <translation>Línea de fisura</translation>
+    </message>
+    <message>
+        <source>Brush</source>
+        <translation>Pincel</translation>
+    </message>
+    <message>
+        <source>Eraser</source>
+        <translation>Borrador</translation>
+    </message>
+    <message>
+        <source>Fill</source>
+        <translation>Relleno</translation>
+    </message>
+    <message>
+        <source>Crack-free area</source>
+        <translation>Zona sin fisuras</translation>
+    </message>
+    <message>
+        <source>Click along the crack; Enter or a double click finishes, Backspace removes the last point, Esc cancels, Shift keeps the segment at 0, 45 or 90° (%1)</source>
+        <translation>Haga clic a lo largo de la fisura; Intro o un doble clic termina, Retroceso quita el último punto, Esc cancela, Mayús mantiene el tramo a 0, 45 o 90° (%1)</translation>
+    </message>
+    <message>
+        <source>Paint cracks; [ and ] change the size (%1)</source>
+        <translation>Pintar fisuras; [ y ] cambian el tamaño (%1)</translation>
+    </message>
+    <message>
+        <source>Erase labels; [ and ] change the size (%1)</source>
+        <translation>Borrar etiquetas; [ y ] cambian el tamaño (%1)</translation>
+    </message>
+    <message>
+        <source>Fill the closed region around the click (%1)</source>
+        <translation>Rellenar la región cerrada alrededor del clic (%1)</translation>
+    </message>
+    <message>
+        <source>Drag a rectangle that has no crack: its labels are cleared (%1)</source>
+        <translation>Arrastre un rectángulo sin fisuras: se borran sus etiquetas (%1)</translation>
+    </message>
+    <message>
+        <source>Clear every label: the image shows no crack</source>
+        <translation>Borrar todas las etiquetas: la imagen no muestra ninguna fisura</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>Deshacer</translation>
+    </message>
+    <message>
+        <source>Undo the last edit (%1)</source>
+        <translation>Deshacer la última edición (%1)</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>Rehacer</translation>
+    </message>
+    <message>
+        <source>Redo the edit undone last (%1)</source>
+        <translation>Rehacer la última edición deshecha (%1)</translation>
+    </message>
+    <message>
+        <source>Save labels</source>
+        <translation>Guardar etiquetas</translation>
+    </message>
+    <message>
+        <source>Save the mask beside the image (%1)</source>
+        <translation>Guardar la máscara junto a la imagen (%1)</translation>
+    </message>
+    <message>
+        <source>Line width</source>
+        <translation>Ancho de línea</translation>
+    </message>
+    <message>
+        <source>Brush size (px)</source>
+        <translation>Tamaño del pincel (px)</translation>
+    </message>
+    <message>
+        <source>px</source>
+        <translation>px</translation>
+    </message>
+    <message>
+        <source>mm</source>
+        <translation>mm</translation>
+    </message>
+    <message>
+        <source>Previous</source>
+        <translation>Anterior</translation>
+    </message>
+    <message>
+        <source>Label the previous image of the list</source>
+        <translation>Etiquetar la imagen anterior de la lista</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>Siguiente</translation>
+    </message>
+    <message>
+        <source>Label the next image of the list</source>
+        <translation>Etiquetar la imagen siguiente de la lista</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::LabelProposeBox</name>
+    <message>
+        <source>The model proposed %1 crack pixels; erase what is wrong and trace what it missed.</source>
+        <translation>El modelo propuso %1 píxeles de fisura; borre lo que sobre y trace lo que falte.</translation>
+    </message>
+    <message>
+        <source>Choose a model that loads to propose labels.</source>
+        <translation>Elija un modelo que se pueda cargar para proponer etiquetas.</translation>
+    </message>
+    <message>
+        <source>Running %1 on %2…</source>
+        <translation>Ejecutando %1 sobre %2…</translation>
+    </message>
+    <message>
+        <source>Start from the model</source>
+        <translation>Partir del modelo</translation>
+    </message>
+    <message>
+        <source>Where</source>
+        <translation>Dónde</translation>
+    </message>
+    <message>
+        <source>Visible region</source>
+        <translation>Región visible</translation>
+    </message>
+    <message>
+        <source>Whole image</source>
+        <translation>Imagen entera</translation>
+    </message>
+    <message>
+        <source>Propose labels</source>
+        <translation>Proponer etiquetas</translation>
+    </message>
+    <message>
+        <source>Run the model and put its thresholded prediction into the label layer as one edit you can undo</source>
+        <translation>Ejecutar el modelo y poner su predicción umbralizada en la capa de etiquetas como una sola edición que se puede deshacer</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::LabelRankingPanel</name>
+    <message>
+        <source>The images could not be ranked: %1</source>
+        <translation>No se pudieron ordenar las imágenes: %1</translation>
+    </message>
+    <message>
+        <source>cannot be read</source>
+        <translation>no se puede leer</translation>
+    </message>
+    <message>
+        <source>Rank unlabelled images</source>
+        <translation>Ordenar imágenes sin etiquetar</translation>
+    </message>
+    <message>
+        <source>Run the model over every unlabelled image and list them, the images it is least sure about first</source>
+        <translation>Aplica el modelo a cada imagen sin etiquetar y las lista, primero aquellas de las que está menos seguro</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>Label in this order</source>
+        <translation>Etiquetar en este orden</translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation>Imagen</translation>
+    </message>
+    <message>
+        <source>Uncertainty</source>
+        <translation>Incertidumbre</translation>
+    </message>
+    <message>
+        <source>Mean entropy</source>
+        <translation>Entropía media</translation>
+    </message>
+    <message>
+        <source>Near the threshold</source>
+        <translation>Cerca del umbral</translation>
+    </message>
+    <message>
+        <source>How unsure the model is about the image, from 0 (sure) to 1</source>
+        <translation>Cuánto duda el modelo sobre la imagen, de 0 (seguro) a 1</translation>
+    </message>
+    <message>
+        <source>Mean per-pixel entropy of the crack probability (1 = a coin toss everywhere)</source>
+        <translation>Entropía media por píxel de la probabilidad de grieta (1 = cara o cruz en todas partes)</translation>
+    </message>
+    <message>
+        <source>Share of pixels whose probability lies close to the model's threshold</source>
+        <translation>Proporción de píxeles cuya probabilidad está cerca del umbral del modelo</translation>
+    </message>
+    <message>
+        <source>Choose a model, then rank the unlabelled images: the ones the model is least sure about come first.</source>
+        <translation>Elija un modelo y ordene las imágenes sin etiquetar: primero van aquellas de las que el modelo está menos seguro.</translation>
+    </message>
+    <message>
+        <source>Open a segmentation dataset first.</source>
+        <translation>Abra primero un conjunto de datos de segmentación.</translation>
+    </message>
+    <message>
+        <source>There are no unlabelled images to rank: every image has a mask or a proposal.</source>
+        <translation>No hay imágenes sin etiquetar que ordenar: todas tienen una máscara o una propuesta.</translation>
+    </message>
+    <message>
+        <source>Choose a model that can be loaded: a finished training run of the project or a model file.</source>
+        <translation>Elija un modelo que se pueda cargar: un entrenamiento terminado del proyecto o un archivo de modelo.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Ranking %Ln unlabelled image(s)…</source>
+        <translation>
+            <numerusform>Ordenando %Ln imagen sin etiquetar…</numerusform>
+            <numerusform>Ordenando %Ln imágenes sin etiquetar…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Ranking cancelled.</source>
+        <translation>Ordenación cancelada.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln image(s) ranked, the most uncertain first. Label them in this order to help the model most.</source>
+        <translation>
+            <numerusform>%Ln imagen ordenada. Etiquetarla es lo que más ayuda al modelo.</numerusform>
+            <numerusform>%Ln imágenes ordenadas, las más inciertas primero. Etiquételas en este orden para ayudar más al modelo.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln image(s) could not be read (listed last).</source>
+        <translation>
+            <numerusform>%Ln imagen no se pudo leer (va al final).</numerusform>
+            <numerusform>%Ln imágenes no se pudieron leer (van al final).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The model ranked no image: there was nothing it could read.</source>
+        <translation>El modelo no ordenó ninguna imagen: no había nada que pudiera leer.</translation>
+    </message>
+    <message>
+        <source>The model could not read any of the unlabelled images (their reasons are in the list).</source>
+        <translation>El modelo no pudo leer ninguna de las imágenes sin etiquetar (los motivos están en la lista).</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::LabelSession</name>
+    <message>
+        <source>The region around the click reaches the edge of the image: close it with a line first.</source>
+        <translation>La región alrededor del clic llega al borde de la imagen: ciérrela antes con una línea.</translation>
+    </message>
+    <message>
+        <source>The region around the click is too large to fill: close it with a line nearer the click.</source>
+        <translation>La región alrededor del clic es demasiado grande para rellenarla: ciérrela con una línea más cerca del clic.</translation>
+    </message>
+    <message>
+        <source>The click is on a label already: fill starts on an unlabelled pixel.</source>
+        <translation>El clic ya está sobre una etiqueta: el relleno empieza en un píxel sin etiquetar.</translation>
+    </message>
+    <message>
+        <source>The click is outside the image.</source>
+        <translation>El clic está fuera de la imagen.</translation>
+    </message>
+    <message>
+        <source>The region is too large to change at once: mark it region by region.</source>
+        <translation>La región es demasiado grande para cambiarla de una vez: márquela por partes.</translation>
+    </message>
+    <message>
+        <source>Could not apply “%1” to the labels of %2.</source>
+        <translation>No se pudo aplicar «%1» a las etiquetas de %2.</translation>
+    </message>
+    <message>
+        <source>Could not save the labels of %1.</source>
+        <translation>No se pudieron guardar las etiquetas de %1.</translation>
+    </message>
+    <message>
+        <source>Could not propose labels for %1.</source>
+        <translation>No se pudieron proponer etiquetas para %1.</translation>
+    </message>
+    <message>
+        <source>Propose labels</source>
+        <translation>Proponer etiquetas</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::LabelStatusModel</name>
+    <message>
+        <source>Labelled</source>
+        <translation>Etiquetada</translation>
+    </message>
+    <message>
+        <source>Proposed</source>
+        <translation>Propuesta</translation>
+    </message>
+    <message>
+        <source>Unlabelled</source>
+        <translation>Sin etiquetar</translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation>Imagen</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>Etiqueta</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::LabelStatusPanel</name>
+    <message>
+        <source>&amp;Show:</source>
+        <translation>&amp;Mostrar:</translation>
+    </message>
+    <message>
+        <source>All images</source>
+        <translation>Todas las imágenes</translation>
+    </message>
+    <message>
+        <source>Labelled</source>
+        <translation>Etiquetadas</translation>
+    </message>
+    <message>
+        <source>Proposed</source>
+        <translation>Propuestas</translation>
+    </message>
+    <message>
+        <source>Unlabelled</source>
+        <translation>Sin etiquetar</translation>
+    </message>
+    <message>
+        <source>Label…</source>
+        <translation>Etiquetar…</translation>
+    </message>
+    <message>
+        <source>Open the selected image for labelling; the images after it in this list follow</source>
+        <translation>Abre la imagen seleccionada para etiquetarla; después vienen las imágenes que la siguen en esta lista</translation>
+    </message>
+    <message>
+        <source>Rank unlabelled images…</source>
+        <translation>Ordenar imágenes sin etiquetar…</translation>
+    </message>
+    <message>
+        <source>Let a trained model say which unlabelled images it is least sure about: labelling those first helps it most</source>
+        <translation>Deja que un modelo entrenado diga de qué imágenes sin etiquetar está menos seguro: etiquetarlas primero es lo que más le ayuda</translation>
+    </message>
+    <message>
+        <source>This folder has no images/ subfolder. A segmentation dataset keeps its images in images/ and their masks, with the same names, in masks/.</source>
+        <translation>Esta carpeta no tiene la subcarpeta images/. Un conjunto de datos de segmentación guarda sus imágenes en images/ y sus máscaras, con los mismos nombres, en masks/.</translation>
+    </message>
+    <message>
+        <source>Looking at the labels…</source>
+        <translation>Revisando las etiquetas…</translation>
+    </message>
+    <message>
+        <source>The labels of this folder cannot be listed: %1</source>
+        <translation>No se pueden listar las etiquetas de esta carpeta: %1</translation>
+    </message>
+    <message>
+        <source>Open a segmentation dataset (a folder with images/ and masks/) to see which images are labelled.</source>
+        <translation>Abra un conjunto de datos de segmentación (una carpeta con images/ y masks/) para ver qué imágenes están etiquetadas.</translation>
+    </message>
+    <message>
+        <source>The images/ folder holds no images.</source>
+        <translation>La carpeta images/ no contiene imágenes.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln labelled</source>
+        <translation>
+            <numerusform>%Ln etiquetada</numerusform>
+            <numerusform>%Ln etiquetadas</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln proposed</source>
+        <translation>
+            <numerusform>%Ln propuesta</numerusform>
+            <numerusform>%Ln propuestas</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln unlabelled</source>
+        <translation>
+            <numerusform>%Ln sin etiquetar</numerusform>
+            <numerusform>%Ln sin etiquetar</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::LabelTool</name>
+    <message>
+        <source>Crack line</source>
+        <translation>Línea de fisura</translation>
+    </message>
+    <message>
+        <source>Fill</source>
+        <translation>Relleno</translation>
+    </message>
+    <message>
+        <source>Eraser</source>
+        <translation>Borrador</translation>
+    </message>
+    <message>
+        <source>Brush</source>
+        <translation>Pincel</translation>
+    </message>
+    <message>
+        <source>Crack-free region</source>
+        <translation>Zona sin fisuras</translation>
     </message>
 </context>
 <context>
@@ -1810,6 +2459,14 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
         <source>This model cannot be used: %1</source>
         <translation>Este modelo no se puede usar: %1</translation>
     </message>
+    <message>
+        <source>Anomaly patch statistics (PaDiM), %1</source>
+        <translation>Estadística de parches para anomalías (PaDiM), %1</translation>
+    </message>
+    <message>
+        <source>Mahalanobis distance %1</source>
+        <translation>distancia de Mahalanobis %1</translation>
+    </message>
 </context>
 <context>
     <name>fisura::ui::PolicyPreview</name>
@@ -2313,6 +2970,10 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
         <source>%1 mm</source>
         <translation>%1 mm</translation>
     </message>
+    <message>
+        <source>stored %1</source>
+        <translation>almacenado %1</translation>
+    </message>
 </context>
 <context>
     <name>fisura::ui::TrainGalleryView</name>
@@ -2632,6 +3293,14 @@ Predicha: %2</translation>
     <message>
         <source>The model now uses the threshold %1.</source>
         <translation>El modelo usa ahora el umbral %1.</translation>
+    </message>
+    <message>
+        <source>Choose images to label next</source>
+        <translation>Elegir qué imágenes etiquetar</translation>
+    </message>
+    <message>
+        <source>Rank the unlabelled images of this dataset by how unsure this model is about them (Data pane)</source>
+        <translation>Ordena las imágenes sin etiquetar de este conjunto según lo inseguro que está este modelo sobre ellas (panel Datos)</translation>
     </message>
 </context>
 <context>
@@ -3001,6 +3670,61 @@ Predicha: %2</translation>
         <source>%1 million parameters · about %2 of memory to train with batches of %3</source>
         <translation>%1 millones de parámetros · unos %2 de memoria para entrenar con lotes de %3</translation>
     </message>
+    <message>
+        <source>Model</source>
+        <translation>Modelo</translation>
+    </message>
+    <message>
+        <source>Autoencoder (learns to redraw the surface)</source>
+        <translation>Autoencoder (aprende a redibujar la superficie)</translation>
+    </message>
+    <message>
+        <source>Patch statistics (PaDiM, fitted in one pass)</source>
+        <translation>Estadística de parches (PaDiM, ajustada en una pasada)</translation>
+    </message>
+    <message>
+        <source>Patch statistics need no training: a Gaussian of the features of crack-free images, fitted in one pass; a patch far from it scores high.</source>
+        <translation>La estadística de parches no necesita entrenamiento: una gaussiana de las características de imágenes sin grietas, ajustada en una pasada; un parche alejado de ella puntúa alto.</translation>
+    </message>
+    <message>
+        <source>Features</source>
+        <translation>Características</translation>
+    </message>
+    <message>
+        <source>small random network</source>
+        <translation>red aleatoria pequeña</translation>
+    </message>
+    <message>
+        <source>gray pixel patches</source>
+        <translation>parches de píxeles en gris</translation>
+    </message>
+    <message>
+        <source>Feature channels</source>
+        <translation>Canales de características</translation>
+    </message>
+    <message>
+        <source>One distribution per image position</source>
+        <translation>Una distribución por posición de la imagen</translation>
+    </message>
+    <message>
+        <source>For images that are aligned (the same object at the same place). Surfaces usually are not: leave it off.</source>
+        <translation>Para imágenes alineadas (el mismo objeto en el mismo lugar). Las superficies no suelen estarlo: déjelo desactivado.</translation>
+    </message>
+    <message>
+        <source>Compute threads</source>
+        <translation>Hilos de cálculo</translation>
+    </message>
+    <message>
+        <source>Processor threads for the network. Automatic uses the cores the loader threads leave; the setting applies to the whole program while a job runs.</source>
+        <translation>Hilos del procesador para la red. Automático usa los núcleos que dejan libres los hilos de carga; el ajuste vale para todo el programa mientras se ejecuta un trabajo.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%Ln distribution(s) of %1 features · about %2 of memory to fit, %3 in the model file</source>
+        <translation>
+            <numerusform>%Ln distribución de %1 características · unos %2 de memoria para ajustarla, %3 en el archivo del modelo</numerusform>
+            <numerusform>%Ln distribuciones de %1 características · unos %2 de memoria para ajustarlas, %3 en el archivo del modelo</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>fisura::ui::TruthPanel</name>
@@ -3200,6 +3924,18 @@ Predicha: %2</translation>
     <message>
         <source>With --map: map values from this one on are crack, 1 to 255 (default 128).</source>
         <translation>Con --map: los valores del mapa desde este son grieta, de 1 a 255 (por defecto 128).</translation>
+    </message>
+    <message>
+        <source>Start labelling this image in Inspect.</source>
+        <translation>Empezar a etiquetar esta imagen en Inspeccionar.</translation>
+    </message>
+    <message>
+        <source>A project (its folder or project.json) or a scan to open.</source>
+        <translation>Un proyecto (su carpeta o project.json) o un escaneo que abrir.</translation>
+    </message>
+    <message>
+        <source>Cannot open %1</source>
+        <translation>No se puede abrir %1</translation>
     </message>
 </context>
 </TS>
