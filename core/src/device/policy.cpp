@@ -77,8 +77,8 @@ void choosePrecisionOnCpu(const MachineInfo& m, const PolicyRequest& r, Executio
 
 /// LibTorch's thread pools. On the CPU the network is the work, and decoding a batch costs a
 /// small fraction of a step: the intra-op pool gets every core but one in eight, which stays
-/// for the loader / reader threads (training on fewer than 8 cores: all but one). With a GPU the
-/// loaders get their share first and the intra-op pool (host-side ops) takes what is left.
+/// for the loader / reader threads. With a GPU the loaders get their share first and the
+/// intra-op pool (host-side ops) takes what is left.
 void chooseThreads(const MachineInfo& m, const PolicyRequest& r, bool gpu, ExecutionPolicy& p,
                    const Choose& choose)
 {
@@ -91,15 +91,6 @@ void chooseThreads(const MachineInfo& m, const PolicyRequest& r, bool gpu, Execu
         p.intraOpThreads = std::max(1, cores - p.loaderThreads);
         choose("intra_op_threads", std::to_string(p.intraOpThreads),
                "the cores the loader threads leave", "threads_gpu", {});
-    } else if (r.kind == JobKind::Train && cores > 1 && cores / 8 == 0) {
-        // Training decodes a batch while the network runs: with fewer than 8 cores one stays
-        // for the loader. Otherwise LibTorch's OpenMP threads spin on the core the loader needs
-        // (measured on 2 cores: a small U-Net trained 17x slower with 2 compute threads).
-        p.intraOpThreads = cores - 1;
-        choose("intra_op_threads", std::to_string(p.intraOpThreads),
-               "the network uses " + std::to_string(p.intraOpThreads) + " of " +
-                   std::to_string(cores) + " cores; one decodes the next batch",
-               "threads_cpu_loader", std::to_string(cores));
     } else {
         p.intraOpThreads = std::max(1, cores - cores / 8);
         choose("intra_op_threads", std::to_string(p.intraOpThreads),

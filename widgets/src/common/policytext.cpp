@@ -148,9 +148,6 @@ QString cpuPolicyReason(const PolicyChoice& c)
         return PolicyText::tr("the processor's bf16 convolutions prefer this layout");
     if (id == QStringLiteral("nhwc_cpu_off"))
         return PolicyText::tr("measured: no gain in fp32 on the processor");
-    if (id == QStringLiteral("threads_cpu_loader"))
-        return PolicyText::tr("all but one of the %1 cores compute; one decodes the next batch")
-            .arg(arg);
     if (id == QStringLiteral("threads_cpu"))
         return PolicyText::tr("all but one in eight of the %1 cores compute; the rest decode")
             .arg(arg);
