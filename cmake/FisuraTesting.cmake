@@ -9,7 +9,9 @@ function(fisura_add_qtest name)
     target_compile_definitions(${name} PRIVATE
         FISURA_SHARED_DATA="${PROJECT_SOURCE_DIR}/../shared/data")
     add_test(NAME ${name} COMMAND ${name})
-    set(env "QT_QPA_PLATFORM=offscreen")
+    # As the executables run themselves (fisura/process.h): LibTorch's OpenMP threads do not
+    # spin, so they leave the cores to the loader threads of the tiny test networks.
+    set(env "QT_QPA_PLATFORM=offscreen" "GOMP_SPINCOUNT=0")
     if(NOT T_LABELS)
         set(T_LABELS quick)
     endif()

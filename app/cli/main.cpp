@@ -12,6 +12,7 @@
 #include "cmd_device.h"
 #include "cmd_train.h"
 #include "fisura/job.h"
+#include "fisura/process.h"
 #include "fisura/synth.h"
 #include "fisura/sysinfo.h"
 #include "fisura/version.h"
@@ -74,6 +75,7 @@ void registerRankCommand(CLI::App& app);     // cmd_rank.cpp
 
 int main(int argc, char** argv)
 {
+    fisura::restartWithQuietOpenMpThreads(argc, argv);
     CLI::App app{"Fisura command-line tools: machine facts, demo data, projects, training and "
                  "inference without the GUI."};
     app.require_subcommand(0, 1);

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "common/languagemanager.h"
+#include "fisura/process.h"
 #include "fisura/version.h"
 #include "mainwindow.h"
 #include "quitsignals.h"
@@ -14,6 +15,7 @@
 
 int main(int argc, char** argv)
 {
+    fisura::restartWithQuietOpenMpThreads(argc, argv);
     fisura::app::ReportMode::prepare(argc, argv);
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Fisura"));

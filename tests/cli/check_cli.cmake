@@ -4,7 +4,8 @@ macro(expect cond msg)
 endmacro()
 
 if(CASE STREQUAL "info_json")
-    execute_process(COMMAND "${CLI}" info --json OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+    execute_process(COMMAND env -u GOMP_SPINCOUNT -u OMP_WAIT_POLICY "${CLI}" info --json
+                    OUTPUT_VARIABLE out RESULT_VARIABLE rc)
     expect("rc EQUAL 0" "info --json exited ${rc}")
     string(JSON cores GET "${out}" cpu logical_cores)
     expect("cores GREATER 0" "cpu.logical_cores = ${cores}")
@@ -13,6 +14,10 @@ if(CASE STREQUAL "info_json")
     string(JSON usable GET "${out}" cuda usable)
     string(JSON status GET "${out}" cuda status)
     expect("NOT status STREQUAL \"\"" "cuda.status must say why")
+    # Started without GOMP_SPINCOUNT (the test runs it through `env -u`), fisura-cli restarts
+    # itself with OpenMP threads that do not spin (fisura/process.h).
+    string(JSON spin GET "${out}" openmp_wait gomp_spincount)
+    expect("spin STREQUAL \"0\"" "openmp_wait.gomp_spincount = '${spin}'")
     string(JSON ngpus LENGTH "${out}" gpus)
     if(usable)
         expect("ngpus GREATER 0" "CUDA usable but no GPU listed")

@@ -1,6 +1,7 @@
 // Machine facts from /proc and sysconf; device facts come from torch_devices.cpp.
 #include "fisura/sysinfo.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -95,6 +96,11 @@ std::string toJson(const MachineInfo& m, int indent)
                 {"ram_available_bytes", m.availableRamBytes}};
     j["libraries"] = {
         {"libtorch", m.torchVersion}, {"opencv", opencvVersion()}, {"libtiff", libtiffVersion()}};
+    // How LibTorch's OpenMP threads wait (fisura/process.h sets the spin count at start).
+    const char* spin = std::getenv("GOMP_SPINCOUNT");
+    const char* policy = std::getenv("OMP_WAIT_POLICY");
+    j["openmp_wait"] = {{"gomp_spincount", spin ? spin : ""},
+                        {"omp_wait_policy", policy ? policy : ""}};
     j["cuda"] = {{"torch_built_with_cuda", m.torchBuiltWithCuda},
                  {"usable", m.cudaUsable},
                  {"status", m.cudaStatus},

@@ -1,0 +1,17 @@
+// Process-wide settings that must be in place before the libraries start.
+#pragma once
+
+namespace fisura
+{
+
+/// LibTorch's OpenMP threads (GNU libgomp) spin for a while at the end of every parallel
+/// region before they sleep. When the loader or reader threads share the cores with them, that
+/// spinning takes the core the loader needs: a small U-Net trained 17x slower on 2 cores, while a
+/// spin count of 0 left a larger network's speed unchanged (tests/bench/RESULTS.md). libgomp
+/// reads GOMP_SPINCOUNT only when it is loaded, before main(), so the executables call this
+/// first thing: when neither GOMP_SPINCOUNT nor OMP_WAIT_POLICY is set, it sets
+/// GOMP_SPINCOUNT=0 and starts the same program again (execv of /proc/self/exe with the same
+/// arguments). A user's own setting is left alone; if the restart fails the program goes on.
+void restartWithQuietOpenMpThreads(int argc, char** argv);
+
+} // namespace fisura
