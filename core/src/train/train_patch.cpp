@@ -73,7 +73,7 @@ Status Trainer::choosePatchDevice(torch::Device& statsDevice)
     std::string where;
     statsDevice = device_;
     if (device_.is_cuda()) {
-        auto gm = gpuMemoryStats(device_.index());
+        auto gm = gpuMemoryStats(pol().deviceIndex); // device_ may carry no index
         const uint64_t free = gm ? gm->driverFreeBytes : 0;
         if (double(need) <= kUsableShare * double(free)) {
             ev_.notice("patch_memory", "statistics need " + mib(need) + " (" + what + "), " +
