@@ -5,6 +5,7 @@
 # `apt-get install xvfb xauth imagemagick`.
 #
 #   resources/screenshots/take.sh [BUILD_DIR]
+#   FISURA_SHOTS="label" resources/screenshots/take.sh   # only some groups: train analyze inspect label
 #
 # Writes resources/screenshots/{train-running,train-results,analyze,inspect-truth,label}-{en,es}.png.
 set -euo pipefail
@@ -45,31 +46,34 @@ shot() {
     echo "take.sh: $out/$name"
 }
 
+want() { [[ " ${FISURA_SHOTS:-train analyze inspect label} " == *" $1 "* ]]; }
+
 # Results first (the newest run is the finished one), then a run in progress: stopping
 # Fisura records it as cancelled, so the Analyze pane still preselects the finished run.
-for lang in en es; do
+want train && for lang in en es; do
     shot "train-results-$lang.png" 15 --lang "$lang" --project "$work/project" --pane train
 done
-for lang in en es; do
+want train && for lang in en es; do
     shot "train-running-$lang.png" 100 --lang "$lang" --project "$work/project" --pane train \
         --start-training
 done
-for lang in en es; do
+want analyze || want inspect && for lang in en es; do
     shot "analyze-$lang.png" 40 --lang "$lang" --project "$work/project" --pane analyze \
         --analyze "$scan"
 done
 # Inspect with the map of the last analysis and the demo scan's ground truth, at the threshold
 # where this briefly trained model does best (so hits, false alarms and misses all show).
-map="$(ls "$work/project/maps/"*.tif | head -n 1)"
-best="$("$cli" score --map "$map" --truth "${scan%.tif}_mask.tif" --json --quiet |
+want inspect && map="$(ls "$work/project/maps/"*.tif | head -n 1)"
+want inspect && best="$("$cli" score --map "$map" --truth "${scan%.tif}_mask.tif" --json --quiet |
         python3 -c 'import json,sys; print(json.load(sys.stdin)["best_threshold"])')"
-for lang in en es; do
+want inspect && for lang in en es; do
     shot "inspect-truth-$lang.png" 25 --lang "$lang" --project "$work/project" \
         --inspect "$scan" --map "$map" --threshold "$best"
 done
 # Labelling: a dataset image in Inspect with its label layer and the label tools, the briefly
 # trained model ready to propose labels.
 image="$(ls "$work/demo/segmentation/images/"*.tif | head -n 1)"
-for lang in en es; do
+want label && for lang in en es; do
     shot "label-$lang.png" 20 --lang "$lang" --project "$work/project" --label "$image"
 done
+exit 0
