@@ -48,6 +48,20 @@ ModelChooser::ModelChooser(QWidget* parent)
     retranslateUi();
 }
 
+void ModelChooser::setCompact(bool compact)
+{
+    auto* layout = qobject_cast<QVBoxLayout*>(this->layout());
+    auto* row = layout ? qobject_cast<QHBoxLayout*>(layout->itemAt(0)->layout()) : nullptr;
+    if (!row)
+        return;
+    row->removeWidget(chooseButton_);
+    layout->removeWidget(chooseButton_);
+    if (compact)
+        layout->insertWidget(1, chooseButton_, 0, Qt::AlignRight);
+    else
+        row->addWidget(chooseButton_);
+}
+
 void ModelChooser::setProjectSession(ProjectSession* session)
 {
     if (session_)

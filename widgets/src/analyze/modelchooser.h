@@ -32,6 +32,8 @@ public:
     void setModelFile(const QString& path);
     /// Use the model of a finished run of the project; false when there is none with this id.
     bool setModelFromRun(const QString& runId);
+    /// For a narrow side panel: the "Choose a model file" button goes below the list.
+    void setCompact(bool compact);
     /// Replace the "Choose a model file" dialog (tests): returns the chosen path or empty.
     void setModelDialog(std::function<QString()> dialog) { dialog_ = std::move(dialog); }
 

@@ -92,6 +92,8 @@ ModelFactsWidget::ModelFactsWidget(QWidget* parent)
         l->setTextInteractionFlags(Qt::TextSelectableByMouse);
         l->setWordWrap(true);
     }
+    file_->setTextInteractionFlags(
+        Qt::NoTextInteraction); // its text has wrap points; the tooltip has the path
     error_->setStyleSheet(QStringLiteral("color: #b00020;"));
     sidecar_->setReadOnly(true);
     sidecar_->setMaximumHeight(110);
@@ -149,7 +151,11 @@ void ModelFactsWidget::refresh()
     const QLocale loc;
     const ModelInfo& i = d_.info;
     const bool ok = hasModel_ && d_.ok;
-    file_->setText(hasModel_ ? QDir::toNativeSeparators(d_.path) : tr("No model chosen"));
+    // A zero-width space after each separator lets a long path wrap in a narrow side panel.
+    QString shown = QDir::toNativeSeparators(d_.path);
+    shown.replace(QDir::separator(), QString(QDir::separator()) + QChar(0x200B));
+    file_->setText(hasModel_ ? shown : tr("No model chosen"));
+    file_->setToolTip(hasModel_ ? QDir::toNativeSeparators(d_.path) : QString());
     for (QLabel* l : {type_, input_, norm_, threshold_, tile_})
         l->clear();
     if (ok) {

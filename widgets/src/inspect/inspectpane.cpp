@@ -123,7 +123,7 @@ InspectPane::InspectPane(QWidget* parent)
     auto* sideScroll = new QScrollArea(this);
     sideScroll->setWidget(side);
     sideScroll->setWidgetResizable(true);
-    sideScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    sideScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded); // never clip a panel
     sideScroll->setFrameShape(QFrame::NoFrame);
     connect(truth_, &TruthPanel::compareRequested, this, &InspectPane::compareWithMap);
     connect(truth_, &TruthPanel::thresholdChanged, this, &InspectPane::onComparisonThreshold);
@@ -150,7 +150,7 @@ InspectPane::InspectPane(QWidget* parent)
     split->addWidget(viewsAndResults);
     split->addWidget(sideScroll);
     split->setStretchFactor(0, 1);
-    split->setSizes({760, 300});
+    split->setSizes({700, 440});
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

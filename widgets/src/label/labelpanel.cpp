@@ -6,12 +6,13 @@
 #include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QToolBar>
+#include <QToolButton>
 #include <QUndoStack>
 #include <QVBoxLayout>
 
@@ -28,6 +29,19 @@
 
 namespace fisura::ui
 {
+
+namespace
+{
+/// A text button for `a` that takes the width it is given (the side panel may be narrow).
+QToolButton* textButton(QAction* a, QWidget* parent)
+{
+    auto* b = new QToolButton(parent);
+    b->setDefaultAction(a);
+    b->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    b->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    return b;
+}
+} // namespace
 
 namespace
 {
@@ -49,7 +63,7 @@ QString shortcutText(const QAction* a)
 
 LabelPanel::LabelPanel(TiledViewer* viewer, QWidget* parent)
     : QWidget(parent), viewer_(viewer), tool_(new LabelTool(viewer, this)),
-      toolbar_(new QToolBar(this)), tools_(new QActionGroup(this)), fileLabel_(new QLabel(this)),
+      toolbar_(new QWidget(this)), tools_(new QActionGroup(this)), fileLabel_(new QLabel(this)),
       widthLabel_(new QLabel(this)), width_(new QDoubleSpinBox(this)), unit_(new QComboBox(this)),
       brushLabel_(new QLabel(this)), brush_(new QSpinBox(this)), stats_(new QLabel(this)),
       propose_(new LabelProposeBox(viewer, this)), queueLabel_(new QLabel(this)),
@@ -77,13 +91,16 @@ LabelPanel::~LabelPanel()
 void LabelPanel::buildActions()
 {
     toolbar_->setObjectName(QStringLiteral("labelToolBar"));
-    toolbar_->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    auto* toolGrid = new QGridLayout(toolbar_);
+    toolGrid->setContentsMargins(0, 0, 0, 0);
+    toolGrid->setSpacing(2);
     const char* names[] = {"labelLineAction", "labelBrushAction", "labelEraserAction",
                            "labelFillAction", "labelCrackFreeAction"};
     const Qt::Key keys[] = {Qt::Key_P, Qt::Key_B, Qt::Key_E, Qt::Key_F, Qt::Key_R};
     for (int i = 0; i < 5; ++i) {
-        QAction* a = toolbar_->addAction(QString());
+        auto* a = new QAction(this);
         a->setObjectName(QString::fromLatin1(names[i]));
+        toolGrid->addWidget(textButton(a, toolbar_), i / 2, i % 2);
         a->setCheckable(true);
         a->setShortcut(QKeySequence(keys[i]));
         a->setData(i);
@@ -145,13 +162,15 @@ void LabelPanel::buildLayout()
     connect(previous_, &QPushButton::clicked, this, [step] { step(-1); });
     connect(next_, &QPushButton::clicked, this, [step] { step(+1); });
 
-    auto* edit = new QToolBar(this);
+    auto* edit = new QWidget(this);
     edit->setObjectName(QStringLiteral("labelEditBar"));
-    edit->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    edit->addAction(undoAction_);
-    edit->addAction(redoAction_);
-    edit->addAction(saveAction_);
-    edit->addAction(wholeCrackFree_);
+    auto* editGrid = new QGridLayout(edit);
+    editGrid->setContentsMargins(0, 0, 0, 0);
+    editGrid->setSpacing(2);
+    editGrid->addWidget(textButton(undoAction_, edit), 0, 0);
+    editGrid->addWidget(textButton(redoAction_, edit), 0, 1);
+    editGrid->addWidget(textButton(saveAction_, edit), 1, 0, 1, 2);
+    editGrid->addWidget(textButton(wholeCrackFree_, edit), 2, 0, 1, 2);
     auto* form = new QFormLayout;
     auto* w = new QHBoxLayout;
     w->addWidget(width_, 1);

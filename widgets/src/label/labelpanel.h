@@ -21,7 +21,6 @@ class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
-class QToolBar;
 
 namespace fisura::ui
 {
@@ -129,7 +128,7 @@ private:
     bool closeAfterSave_ = false;
     bool updatingWidth_ = false;
 
-    QToolBar* toolbar_;
+    QWidget* toolbar_; ///< the tools as a grid of buttons: all visible however narrow the side
     QActionGroup* tools_;
     QList<QAction*> toolActions_;
     QAction* wholeCrackFree_;

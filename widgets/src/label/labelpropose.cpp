@@ -29,6 +29,7 @@ LabelProposeBox::LabelProposeBox(TiledViewer* viewer, QWidget* parent)
 {
     setObjectName(QStringLiteral("labelProposeBox"));
     chooser_->setObjectName(QStringLiteral("labelModelChooser"));
+    chooser_->setCompact(true); // the side panel is narrow
     region_->setObjectName(QStringLiteral("proposeRegionBox"));
     propose_->setObjectName(QStringLiteral("proposeButton"));
     cancel_->setObjectName(QStringLiteral("proposeCancelButton"));
