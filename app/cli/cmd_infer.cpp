@@ -49,51 +49,57 @@ struct InferArgs {
 
 } // namespace
 
+/// The options of `infer`, bound to `a`.
+static void addInferOptions(CLI::App* cmd, InferArgs& a)
+{
+    cmd->add_option("--model", a.model, "Fisura model, or TorchScript module with a JSON sidecar")
+        ->required()
+        ->check(CLI::ExistingFile);
+    cmd->add_option("--in", a.in, "Input image (TIFF of any size, PNG, JPEG) or folder")
+        ->required()
+        ->check(CLI::ExistingPath);
+    cmd->add_option("--out", a.out, "Output map (TIFF), or a folder when --in is one")->required();
+    cmd->add_option("--tile", a.tile, "Tile edge in px (0 = from the model)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 4096));
+    cmd->add_option("--overlap", a.overlap, "Overlap between tiles in px (-1 = from the model)")
+        ->capture_default_str()
+        ->check(CLI::Range(-1, 2048));
+    cmd->add_option("--batch", a.batch, "Tiles per step: auto or a number")->capture_default_str();
+    cmd->add_option("--precision", a.precision, "auto, bf16, fp16 or fp32")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"auto", "bf16", "fp16", "fp32"}));
+    cmd->add_option("--window", a.window, "Blending window")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"cosine", "gaussian"}));
+    cmd->add_option("--compression", a.compression, "Map tile compression")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"zstd", "deflate"}));
+    cmd->add_option("--readers", a.readers, "Reader threads (0 = from the policy)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 64));
+    cmd->add_option("--threads", a.threads,
+                    "LibTorch intra-op threads (0 = policy; process-wide, set once per job)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 1024));
+    cmd->add_option("--interop-threads", a.interopThreads,
+                    "LibTorch inter-op threads (0 = policy; settable once per process)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 1024));
+    cmd->add_flag("--cpu", a.cpu, "Use the CPU even when a GPU is usable");
+    cmd->add_flag("--json", a.json, "Print a JSON summary");
+    cmd->add_flag("--quiet", a.quiet, "No progress output");
+    cmd->add_flag("--time-network", a.timeNetwork,
+                  "Also time the network alone on the same number of tiles (benchmarks)");
+}
+
 void registerInferCommand(CLI::App& app)
 {
     auto a = std::make_shared<InferArgs>();
     auto* cmd = app.add_subcommand(
         "infer", "Run a model tile by tile over a scan (or a folder of scans) and write its map "
                  "as a tiled pyramidal TIFF");
-    cmd->add_option("--model", a->model, "Fisura model, or TorchScript module with a JSON sidecar")
-        ->required()
-        ->check(CLI::ExistingFile);
-    cmd->add_option("--in", a->in, "Input image (TIFF of any size, PNG, JPEG) or folder")
-        ->required()
-        ->check(CLI::ExistingPath);
-    cmd->add_option("--out", a->out, "Output map (TIFF), or a folder when --in is one")->required();
-    cmd->add_option("--tile", a->tile, "Tile edge in px (0 = from the model)")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 4096));
-    cmd->add_option("--overlap", a->overlap, "Overlap between tiles in px (-1 = from the model)")
-        ->capture_default_str()
-        ->check(CLI::Range(-1, 2048));
-    cmd->add_option("--batch", a->batch, "Tiles per step: auto or a number")->capture_default_str();
-    cmd->add_option("--precision", a->precision, "auto, bf16, fp16 or fp32")
-        ->capture_default_str()
-        ->check(CLI::IsMember({"auto", "bf16", "fp16", "fp32"}));
-    cmd->add_option("--window", a->window, "Blending window")
-        ->capture_default_str()
-        ->check(CLI::IsMember({"cosine", "gaussian"}));
-    cmd->add_option("--compression", a->compression, "Map tile compression")
-        ->capture_default_str()
-        ->check(CLI::IsMember({"zstd", "deflate"}));
-    cmd->add_option("--readers", a->readers, "Reader threads (0 = from the policy)")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 64));
-    cmd->add_option("--threads", a->threads,
-                    "LibTorch intra-op threads (0 = policy; process-wide, set once per job)")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 1024));
-    cmd->add_option("--interop-threads", a->interopThreads,
-                    "LibTorch inter-op threads (0 = policy; settable once per process)")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 1024));
-    cmd->add_flag("--cpu", a->cpu, "Use the CPU even when a GPU is usable");
-    cmd->add_flag("--json", a->json, "Print a JSON summary");
-    cmd->add_flag("--quiet", a->quiet, "No progress output");
-    cmd->add_flag("--time-network", a->timeNetwork,
-                  "Also time the network alone on the same number of tiles (benchmarks)");
+    addInferOptions(cmd, *a);
     cmd->callback([a] {
         std::signal(SIGINT, onInferSignal);
         std::signal(SIGTERM, onInferSignal);

@@ -11,7 +11,6 @@ set -eu
 BUILD=${1:-build}
 WORK=${2:-/tmp/fisura-anomaly-auroc}
 DATA=${FISURA_DATA:-$(cd "$(dirname "$0")/../../.." && pwd)/shared/data}
-[ -d "$DATA/CrackForest" ] || DATA=/work/shared/data
 SIZE=64
 AE_EPOCHS=${AE_EPOCHS:-15}
 CLI="$BUILD/app/cli/fisura-cli"
