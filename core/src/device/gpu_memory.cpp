@@ -34,27 +34,32 @@ Status checkDevice(int device)
 Result<GpuMemoryStats> gpuMemoryStats(int device)
 {
 #ifdef FISURA_TORCH_CUDA
+    GpuMemoryStats m;
+    m.device = device;
     try {
         if (auto st = checkDevice(device); !st)
             return st;
-        namespace alloc = c10::cuda::CUDACachingAllocator;
-        const auto stats = alloc::getDeviceStats(static_cast<c10::DeviceIndex>(device));
-        GpuMemoryStats m;
-        m.device = device;
-        m.allocatedBytes = static_cast<uint64_t>(stats.allocated_bytes[0].current);
-        m.reservedBytes = static_cast<uint64_t>(stats.reserved_bytes[0].current);
-        m.peakAllocatedBytes = static_cast<uint64_t>(stats.allocated_bytes[0].peak);
-        m.peakReservedBytes = static_cast<uint64_t>(stats.reserved_bytes[0].peak);
         c10::cuda::CUDAGuard guard(static_cast<c10::DeviceIndex>(device));
         size_t freeB = 0, totalB = 0;
         if (cudaMemGetInfo(&freeB, &totalB) == cudaSuccess) {
             m.driverFreeBytes = freeB;
             m.driverTotalBytes = totalB;
         }
-        return m;
     } catch (const c10::Error& e) {
         return Status(ErrorCode::DeviceError, e.what_without_backtrace());
     }
+    // LibTorch's caching allocator starts with the first CUDA tensor; asked before that (a job
+    // checking what fits before it allocates anything) it throws: nothing is allocated yet.
+    try {
+        namespace alloc = c10::cuda::CUDACachingAllocator;
+        const auto stats = alloc::getDeviceStats(static_cast<c10::DeviceIndex>(device));
+        m.allocatedBytes = static_cast<uint64_t>(stats.allocated_bytes[0].current);
+        m.reservedBytes = static_cast<uint64_t>(stats.reserved_bytes[0].current);
+        m.peakAllocatedBytes = static_cast<uint64_t>(stats.allocated_bytes[0].peak);
+        m.peakReservedBytes = static_cast<uint64_t>(stats.reserved_bytes[0].peak);
+    } catch (const c10::Error&) {
+    }
+    return m;
 #else
     (void)device;
     return Status(ErrorCode::Unsupported, "this LibTorch was built without CUDA");
