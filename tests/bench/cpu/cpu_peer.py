@@ -19,39 +19,11 @@ import argparse, contextlib, glob, json, math, os, random, resource, sys, time
 import numpy as np
 import torch
 import torch.nn.functional as F
-from torch import nn
 
 
-class DoubleConv(nn.Sequential):
-    def __init__(self, i, o):
-        super().__init__(nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(True),
-                         nn.Conv2d(o, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(True))
-
-
-class UNet(nn.Module):
-    def __init__(self, depth=4, width=16):
-        super().__init__()
-        self.down, self.upconv, self.up = nn.ModuleList(), nn.ModuleList(), nn.ModuleList()
-        c = 3
-        for i in range(depth):
-            self.down.append(DoubleConv(c, width << i))
-            c = width << i
-        self.bottom = DoubleConv(c, width << depth)
-        for i in reversed(range(depth)):
-            self.upconv.append(nn.ConvTranspose2d(width << (i + 1), width << i, 2, stride=2))
-            self.up.append(DoubleConv(width << (i + 1), width << i))
-        self.out = nn.Conv2d(width, 1, 1)
-
-    def forward(self, x):
-        skips = []
-        for d in self.down:
-            x = d(x)
-            skips.append(x)
-            x = F.max_pool2d(x, 2)
-        x = self.bottom(x)
-        for uc, u, s in zip(self.upconv, self.up, reversed(skips)):
-            x = u(torch.cat([s, uc(x)], 1))
-        return self.out(x)
+# The training peer's U-Net (= Fisura's), shared so every peer runs the same network.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from unet_train_peer import UNet  # noqa: E402
 
 
 def autocast(on):
