@@ -70,6 +70,19 @@ int count(const Image& im)
     return int(std::count_if(im.pixels.begin(), im.pixels.end(), [](uint8_t v) { return v; }));
 }
 
+/// Tags of a tiled 8-bit gray Deflate TIFF of w x h.
+void setGrayTiledTags(TIFF* t, int w, int h, int tile)
+{
+    TIFFSetField(t, TIFFTAG_IMAGEWIDTH, uint32_t(w));
+    TIFFSetField(t, TIFFTAG_IMAGELENGTH, uint32_t(h));
+    TIFFSetField(t, TIFFTAG_TILEWIDTH, uint32_t(tile));
+    TIFFSetField(t, TIFFTAG_TILELENGTH, uint32_t(tile));
+    TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, uint16_t(8));
+    TIFFSetField(t, TIFFTAG_SAMPLESPERPIXEL, uint16_t(1));
+    TIFFSetField(t, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_MINISBLACK);
+    TIFFSetField(t, TIFFTAG_COMPRESSION, COMPRESSION_ADOBE_DEFLATE);
+}
+
 /// A tiled 8-bit gray TIFF of w x h whose every tile is the same Deflate-compressed zero tile
 /// (written raw, so even 40000 x 40000 costs a few MB and a fraction of a second).
 void writeZeroTiledTiff(const std::string& path, int w, int h, int tile, double pixelMm)
@@ -77,14 +90,7 @@ void writeZeroTiledTiff(const std::string& path, int w, int h, int tile, double 
     const std::string one = path + ".one.tif";
     {
         TIFF* t = TIFFOpen(one.c_str(), "w");
-        TIFFSetField(t, TIFFTAG_IMAGEWIDTH, uint32_t(tile));
-        TIFFSetField(t, TIFFTAG_IMAGELENGTH, uint32_t(tile));
-        TIFFSetField(t, TIFFTAG_TILEWIDTH, uint32_t(tile));
-        TIFFSetField(t, TIFFTAG_TILELENGTH, uint32_t(tile));
-        TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, uint16_t(8));
-        TIFFSetField(t, TIFFTAG_SAMPLESPERPIXEL, uint16_t(1));
-        TIFFSetField(t, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_MINISBLACK);
-        TIFFSetField(t, TIFFTAG_COMPRESSION, COMPRESSION_ADOBE_DEFLATE);
+        setGrayTiledTags(t, tile, tile, tile);
         std::vector<uint8_t> z(size_t(tile) * tile, 0);
         TIFFWriteEncodedTile(t, 0, z.data(), tmsize_t(z.size()));
         TIFFClose(t);
@@ -98,14 +104,7 @@ void writeZeroTiledTiff(const std::string& path, int w, int h, int tile, double 
     }
     fs::remove(one);
     TIFF* t = TIFFOpen(path.c_str(), "w8");
-    TIFFSetField(t, TIFFTAG_IMAGEWIDTH, uint32_t(w));
-    TIFFSetField(t, TIFFTAG_IMAGELENGTH, uint32_t(h));
-    TIFFSetField(t, TIFFTAG_TILEWIDTH, uint32_t(tile));
-    TIFFSetField(t, TIFFTAG_TILELENGTH, uint32_t(tile));
-    TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, uint16_t(8));
-    TIFFSetField(t, TIFFTAG_SAMPLESPERPIXEL, uint16_t(1));
-    TIFFSetField(t, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_MINISBLACK);
-    TIFFSetField(t, TIFFTAG_COMPRESSION, COMPRESSION_ADOBE_DEFLATE);
+    setGrayTiledTags(t, w, h, tile);
     if (pixelMm > 0) {
         TIFFSetField(t, TIFFTAG_RESOLUTIONUNIT, RESUNIT_CENTIMETER);
         TIFFSetField(t, TIFFTAG_XRESOLUTION, float(10.0 / pixelMm));
