@@ -15,6 +15,7 @@
 #include "fisura/policy.h"
 #include "fisura/sysinfo.h"
 #include "fisura/tiledimage.h"
+#include "map_fixtures.h"
 #include "models/model_impl.h"
 #include "models/networks.h"
 #include "util/malloc_tuning.h"
@@ -77,25 +78,8 @@ void randomiseBatchNorm(torch::nn::Module& net)
             p.value().uniform_(-0.2, 0.2);
 }
 
-Image pattern(int w, int h)
-{
-    Image im = Image::make(w, h, 3);
-    for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x)
-            for (int c = 0; c < 3; ++c)
-                im.row(y)[size_t(x) * 3 + size_t(c)] =
-                    uint8_t((x * 7 + y * 13 + c * 50 + ((x * y) % 17) * 3) % 256);
-    return im;
-}
-
-Image readMap(const std::string& path)
-{
-    auto t = TiledImage::open(path);
-    if (!t)
-        return {};
-    auto lv = (*t)->readLevel(0);
-    return lv ? *lv : Image{};
-}
+using mapfixtures::pattern;
+using mapfixtures::readMap;
 
 } // namespace
 

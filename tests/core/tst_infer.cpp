@@ -20,6 +20,7 @@
 #include "fisura/infer.h"
 #include "fisura/model.h"
 #include "fisura/tiledimage.h"
+#include "map_fixtures.h"
 
 using namespace fisura;
 
@@ -52,26 +53,8 @@ std::string identityUNet(const QTemporaryDir& d, int inputSize = 64)
     return p;
 }
 
-/// A scan with structure everywhere (so a misplaced or mis-weighted tile shows).
-Image pattern(int w, int h, int channels)
-{
-    Image im = Image::make(w, h, channels);
-    for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x)
-            for (int c = 0; c < channels; ++c)
-                im.row(y)[size_t(x) * size_t(channels) + size_t(c)] =
-                    uint8_t((x * 7 + y * 13 + c * 50 + ((x * y) % 17) * 3) % 256);
-    return im;
-}
-
-Image readMap(const std::string& path)
-{
-    auto t = TiledImage::open(path);
-    if (!t)
-        return {};
-    auto lv = (*t)->readLevel(0);
-    return lv ? *lv : Image{};
-}
+using mapfixtures::pattern;
+using mapfixtures::readMap;
 
 std::unique_ptr<TiledInference> engine(const std::string& modelPath, InferOptions o = {})
 {
