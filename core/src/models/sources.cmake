@@ -1,3 +1,5 @@
+list(APPEND FISURA_CORE_SOURCES
+    src/models/model_meta.cpp)
 list(APPEND FISURA_CORE_TORCH_SOURCES
     src/models/fold.cpp
     src/models/networks.cpp
