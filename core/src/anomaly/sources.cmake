@@ -4,4 +4,4 @@ list(APPEND FISURA_CORE_TORCH_SOURCES
     src/anomaly/patch_stats_accum.cpp)
 # Fisura's CUDA kernels for the same statistics: compiled only where CMake found a CUDA compiler
 # for a CUDA LibTorch (FISURA_CUDA_KERNELS, cmake/FisuraDependencies.cmake).
-set(FISURA_CORE_CUDA_SOURCES src/anomaly/patch_stats_cuda.cu)
+list(APPEND FISURA_CORE_CUDA_SOURCES src/anomaly/patch_stats_cuda.cu)

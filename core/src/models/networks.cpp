@@ -1,5 +1,6 @@
 #include "compat/torch_compat.h"
 
+#include "models/bn_relu.h"
 #include "models/networks.h"
 #include "models/patch_gaussian.h"
 
@@ -26,6 +27,12 @@ DoubleConvImpl::DoubleConvImpl(int in, int out)
 
 torch::Tensor DoubleConvImpl::forward(const torch::Tensor& x)
 {
+    if (body->size() == 6 && is_training()) { // not folded: BatchNorm + ReLU fused where it can
+        auto y =
+            bnRelu(body[0]->as<nn::Conv2dImpl>()->forward(x), *body[1]->as<nn::BatchNorm2dImpl>());
+        return bnRelu(body[3]->as<nn::Conv2dImpl>()->forward(y),
+                      *body[4]->as<nn::BatchNorm2dImpl>());
+    }
     return body->forward(x);
 }
 
@@ -44,7 +51,7 @@ ResidualBlockImpl::ResidualBlockImpl(int in, int out, int stride)
 
 torch::Tensor ResidualBlockImpl::forward(const torch::Tensor& x)
 {
-    auto y = folded ? torch::relu(c1(x)) : torch::relu(b1(c1(x)));
+    auto y = folded ? torch::relu(c1(x)) : bnRelu(c1(x), *b1);
     y = folded ? c2(y) : b2(c2(y));
     return torch::relu(y + (shortcut->is_empty() ? x : shortcut->forward(x)));
 }

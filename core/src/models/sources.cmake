@@ -1,7 +1,10 @@
 list(APPEND FISURA_CORE_SOURCES
     src/models/model_meta.cpp)
 list(APPEND FISURA_CORE_TORCH_SOURCES
+    src/models/bn_relu.cpp
     src/models/fold.cpp
     src/models/networks.cpp
     src/models/model.cpp
     src/models/patch_gaussian.cpp)
+# Fused BatchNorm + ReLU for training (FISURA_CUDA_KERNELS only, like the anomaly kernels).
+list(APPEND FISURA_CORE_CUDA_SOURCES src/models/bn_relu_cuda.cu)
