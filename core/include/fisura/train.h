@@ -147,6 +147,13 @@ void injectOutOfMemoryAtStep(int step);
 /// Read the loss back every `steps` optimiser steps, as on a GPU; 0 restores the default (every
 /// step on the CPU, every half second on a GPU).
 void setLossReadBackSteps(int steps);
+/// Train every step on the first batch, kept on the device (no loader, no upload): the step's
+/// own speed, for benchmarks against the same job reading its data from files.
+void reuseFirstBatch(bool reuse);
+/// Fisura's fused BatchNorm + ReLU kernels (CUDA builds) on or off, for benchmarks and tests.
+void setFusedBatchNormRelu(bool enabled);
+/// The training step captured and replayed as a CUDA graph (the default on a GPU), or op by op.
+void setTrainingStepGraphs(bool enabled);
 /// Run the optimiser step as "per-tensor" (torch::optim::AdamW::step), "foreach" or "fused";
 /// empty restores the automatic choice.
 void forceAdamWKernel(const std::string& kernel);

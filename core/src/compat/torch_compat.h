@@ -35,6 +35,23 @@ inline bool isOutOfMemory(const c10::Error& e)
 namespace fisura::compat
 {
 
+/// No cached weight casts under autocast in this scope: a CUDA graph capture must not leave
+/// cached tensors behind (PyTorch's torch.cuda.graph docs: autocast(cache_enabled=False)).
+class AutocastCacheOff
+{
+public:
+    AutocastCacheOff() : prev_(at::autocast::is_autocast_cache_enabled())
+    {
+        at::autocast::set_autocast_cache_enabled(false);
+    }
+    ~AutocastCacheOff() { at::autocast::set_autocast_cache_enabled(prev_); }
+    AutocastCacheOff(const AutocastCacheOff&) = delete;
+    AutocastCacheOff& operator=(const AutocastCacheOff&) = delete;
+
+private:
+    bool prev_;
+};
+
 /// Mixed precision for CUDA ops in this scope (the C++ side of torch.autocast). 2.4 made the
 /// device type an argument; 1.13-2.3 had CUDA-only setters.
 class CudaAutocast

@@ -3,6 +3,7 @@ list(APPEND FISURA_CORE_TORCH_SOURCES
     src/train/trainer.cpp
     src/train/train_setup.cpp
     src/train/train_step.cpp
+    src/train/train_graph.cpp
     src/train/train_validate.cpp
     src/train/train_checkpoint.cpp
     src/train/train_json.cpp

@@ -72,7 +72,8 @@ struct Lists {
 
 /// Gathers the tensors of one update; false when the multi-tensor path does not apply
 /// (a parameter without gradient, amsgrad, or parameters at different step counts).
-bool gather(torch::optim::AdamW& opt, const std::vector<torch::Tensor>& params, Lists& l)
+bool gather(torch::optim::AdamW& opt, const std::vector<torch::Tensor>& params, Lists& l,
+            bool advance = true)
 {
     auto& group = opt.param_groups().front();
     const auto& o = static_cast<const torch::optim::AdamWOptions&>(group.options());
@@ -93,8 +94,9 @@ bool gather(torch::optim::AdamW& opt, const std::vector<torch::Tensor>& params, 
         l.expAvgSq.push_back(s.exp_avg_sq());
     }
     l.step = step + 1;
-    for (const auto& p : params)
-        stateOf(opt, p).step(l.step);
+    if (advance)
+        for (const auto& p : params)
+            stateOf(opt, p).step(l.step);
     return !l.params.empty();
 }
 
@@ -186,6 +188,44 @@ AdamWKernel adamwStep(torch::optim::AdamW& opt, const std::vector<torch::Tensor>
 #endif
     forEachUpdate(l, o);
     return AdamWKernel::ForEach;
+}
+
+#if defined(FISURA_TORCH_CUDA) && FISURA_TORCH_AT_LEAST(2, 1)
+bool adamwStepFromTensors(torch::optim::AdamW& opt, const std::vector<torch::Tensor>& params,
+                          const torch::Tensor& lr, const torch::Tensor& steps)
+{
+    torch::NoGradGuard noGrad;
+    Lists l;
+    if (!gather(opt, params, l, /*advance=*/false) || !l.params.front().is_cuda() ||
+        steps.numel() != int64_t(l.params.size()))
+        return false;
+    const auto& o =
+        static_cast<const torch::optim::AdamWOptions&>(opt.param_groups().front().options());
+    if (o.weight_decay() != 0) // decoupled decay by 1 - lr wd, lr read on the device
+        at::_foreach_mul_(l.params, 1.0 - lr * o.weight_decay());
+    at::_fused_adam_(l.params, l.grads, l.expAvg, l.expAvgSq, /*max_exp_avg_sqs=*/{},
+                     steps.unbind(0), lr, std::get<0>(o.betas()), std::get<1>(o.betas()),
+                     /*weight_decay=*/0.0, o.eps(), /*amsgrad=*/false, /*maximize=*/false,
+                     /*grad_scale=*/c10::nullopt, /*found_inf=*/c10::nullopt);
+    return true;
+}
+#else
+bool adamwStepFromTensors(torch::optim::AdamW&, const std::vector<torch::Tensor>&,
+                          const torch::Tensor&, const torch::Tensor&)
+{
+    return false;
+}
+#endif
+
+int64_t advanceAdamWSteps(torch::optim::AdamW& opt, const std::vector<torch::Tensor>& params)
+{
+    int64_t step = 0;
+    for (const auto& p : params) {
+        auto& s = stateOf(opt, p);
+        s.step(s.step() + 1);
+        step = s.step();
+    }
+    return step;
 }
 
 torch::Tensor clipGradNormOnDevice(const std::vector<torch::Tensor>& params, double maxNorm)

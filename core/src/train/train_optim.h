@@ -34,6 +34,16 @@ AdamWKernel chooseAdamWKernel(const torch::Device& device);
 AdamWKernel adamwStep(torch::optim::AdamW& opt, const std::vector<torch::Tensor>& params,
                       AdamWKernel kernel);
 
+/// The fused AdamW update with the learning rate (`lr`, a 0-dim tensor) and the step count of the
+/// moments (`steps`, one element per parameter, float) read from device tensors, so that a
+/// captured CUDA graph replays it with each step's values. Leaves the host-side step counts alone
+/// (advanceAdamWSteps does that per replay). False, with nothing launched, where it does not
+/// apply (a CPU build or device, parameters without gradients, mixed steps).
+bool adamwStepFromTensors(torch::optim::AdamW& opt, const std::vector<torch::Tensor>& params,
+                          const torch::Tensor& lr, const torch::Tensor& steps);
+/// Advances the step count of every parameter's moments by one (a replayed update); returns it.
+int64_t advanceAdamWSteps(torch::optim::AdamW& opt, const std::vector<torch::Tensor>& params);
+
 /// Scales every gradient by min(1, maxNorm / (norm + 1e-6)) like clip_grad_norm_, without
 /// reading the norm back. Returns the total norm as a device scalar.
 torch::Tensor clipGradNormOnDevice(const std::vector<torch::Tensor>& params, double maxNorm);

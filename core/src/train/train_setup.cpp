@@ -109,6 +109,7 @@ Status Trainer::setUp()
                 res_.best = h;
     res_.bestEpoch = st_.bestEpoch;
 
+    chooseStepGraph();
     createLoaders();
     announceStart();
 

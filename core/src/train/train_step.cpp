@@ -18,6 +18,7 @@ namespace
 {
 std::atomic<int> g_oomAtStep{-1};
 std::atomic<int> g_readBackSteps{0};
+std::atomic<bool> g_reuseFirstBatch{false};
 } // namespace
 
 void testing::injectOutOfMemoryAtStep(int step)
@@ -28,6 +29,11 @@ void testing::injectOutOfMemoryAtStep(int step)
 void testing::setLossReadBackSteps(int steps)
 {
     g_readBackSteps.store(std::max(0, steps));
+}
+
+void testing::reuseFirstBatch(bool reuse)
+{
+    g_reuseFirstBatch.store(reuse);
 }
 
 namespace train_detail
@@ -129,7 +135,7 @@ Status Trainer::trainEpoch(int epoch, EpochTally& t)
         lr = setLearningRate(epoch, t.samplesDone);
         torch::Tensor loss;
         try {
-            loss = trainStep(d, t.batchIndex + 1 < batchesPerEpoch_);
+            loss = trainStep(d, t.batchIndex + 1 < batchesPerEpoch_, lr);
         } catch (const c10::Error& e) {
             if (!compat::isOutOfMemory(e))
                 throw;
@@ -196,6 +202,10 @@ void Trainer::readBack(int epoch, EpochTally& t, double lr)
 /// The batch sent ahead during the previous step, else the loader's next one.
 bool Trainer::takeBatch(DeviceBatch& d)
 {
+    if (g_reuseFirstBatch.load() && reused_) {
+        d = *reused_;
+        return true;
+    }
     if (ahead_) {
         d = std::move(*ahead_);
         ahead_.reset();
@@ -218,7 +228,7 @@ double Trainer::setLearningRate(int epoch, int samplesDone)
 /// (read back by readBack, not here). An out-of-memory comes out as c10::Error (trainEpoch backs
 /// off). With bf16 or fp32 nothing in the step waits for the device; fp16's loss scaling reads
 /// one flag per step to skip steps whose gradients overflowed.
-torch::Tensor Trainer::trainStep(DeviceBatch& d, bool moreBatches)
+torch::Tensor Trainer::trainStep(DeviceBatch& d, bool moreBatches, double lr)
 {
     if (g_oomAtStep.load() >= 0 && g_oomAtStep.load() == st_.step) {
         g_oomAtStep.store(-1);
@@ -226,6 +236,18 @@ torch::Tensor Trainer::trainStep(DeviceBatch& d, bool moreBatches)
     }
     if (!d.uploaded)
         upload(d);
+    if (g_reuseFirstBatch.load() && !reused_)
+        reused_ = d;
+    if (stepGraphReady(d))
+        return replayStep(d, lr, moreBatches);
+    if (stepGraphDue(d))
+        return captureAfterEagerStep(d, moreBatches);
+    return eagerStep(d, moreBatches);
+}
+
+/// The step op by op (the CPU, fp16, a batch of another size, and the graph's warm-up).
+torch::Tensor Trainer::eagerStep(DeviceBatch& d, bool moreBatches)
+{
     const auto x = toInput(d.pixels);
     torch::Tensor out;
     {
@@ -243,7 +265,7 @@ torch::Tensor Trainer::trainStep(DeviceBatch& d, bool moreBatches)
         loss.backward();
     // The backward pass is queued, not done: fetch and send the next batch now, before anything
     // waits for the GPU.
-    if (lookahead_ && moreBatches)
+    if (lookahead_ && moreBatches && !g_reuseFirstBatch.load())
         fetchAhead();
     if (scaler_.enabled)
         finite = scaler_.unscale(params_);
@@ -286,6 +308,7 @@ Status Trainer::backOffAfterOutOfMemory(int epoch, EpochTally& t, DeviceBatch& d
         return Status(ErrorCode::OutOfMemory, "out of memory even with a batch of 1");
     const int old = st_.batchSize;
     st_.batchSize = std::max(1, st_.batchSize / 2);
+    dropStepGraph(); // its buffers held memory; recaptured at the new size
     ++st_.oomRecoveries;
     ev_.notice("out_of_memory", "out of memory with a batch of " + std::to_string(old) +
                                     "; released the cache and continue with " +

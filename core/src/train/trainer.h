@@ -144,7 +144,17 @@ private:
     Status trainEpoch(int epoch, EpochTally& t);
     bool takeBatch(DeviceBatch& d);
     double setLearningRate(int epoch, int samplesDone);
-    torch::Tensor trainStep(DeviceBatch& d, bool moreBatches);
+    torch::Tensor trainStep(DeviceBatch& d, bool moreBatches, double lr);
+    torch::Tensor eagerStep(DeviceBatch& d, bool moreBatches);
+    // train_graph.cpp: the step as one CUDA graph
+    struct StepGraph;
+    void chooseStepGraph();
+    void dropStepGraph();
+    bool stepGraphReady(const DeviceBatch& d) const;
+    bool stepGraphDue(const DeviceBatch& d) const;
+    torch::Tensor replayStep(DeviceBatch& d, double lr, bool moreBatches);
+    torch::Tensor captureAfterEagerStep(DeviceBatch& d, bool moreBatches);
+    std::string captureStep(const DeviceBatch& d);
     bool readBackDue(const EpochTally& t) const;
     void readBack(int epoch, EpochTally& t, double lr);
     void fetchAhead();
@@ -196,6 +206,10 @@ private:
     std::unique_ptr<detail::CopyStream> copies_;
     bool lookahead_ = false;
     std::optional<DeviceBatch> ahead_; ///< fetched (and sent) during the previous step
+    std::optional<DeviceBatch>
+        reused_;                       ///< testing::reuseFirstBatch: the batch every step trains on
+    bool graphPolicy_ = false;         ///< the step may run as a CUDA graph
+    std::shared_ptr<StepGraph> graph_; ///< captured at the first full batch after warm-up
     double smoothedRate_ = -1;
     /// Validation and checkpoint time of the last epoch: the ETA adds it once per epoch left
     /// (-1 until an epoch has ended; estimated from the training rate meanwhile).
