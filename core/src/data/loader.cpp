@@ -252,6 +252,9 @@ void BatchLoader::Impl::start(int ep, int first, int bs)
         for (auto& [k, b] : ready)
             liveBytes -= b.bytes;
         ready.clear();
+        for (auto& [k, f] : inflight) // workers still decoding into these drop them when done
+            liveBytes -= f->b.bytes;
+        inflight.clear();
         liveBytes -= held.bytes;
         held = {};
         error = Status::ok();
@@ -259,78 +262,119 @@ void BatchLoader::Impl::start(int ep, int first, int bs)
     workCv.notify_all();
 }
 
+/// A batch is decoded in chunks of samples by whichever workers are free, so the first batch of
+/// an epoch is decoded by all of them at once instead of by one while the GPU waits.
 void BatchLoader::Impl::work()
 {
     for (;;) {
-        int k = 0, first = 0, bs = 0, ep = 0;
-        uint64_t gen = 0;
-        std::vector<data::Sample> slice;
+        std::shared_ptr<InFlight> f;
+        int c0 = 0, c1 = 0;
         {
             std::unique_lock<std::mutex> lock(m);
-            workCv.wait(lock, [&] {
-                return stopping ||
-                       (nextClaim < totalBatches && nextClaim < consumed + options.prefetch);
-            });
+            workCv.wait(lock, [&] { return stopping || claimable(); });
             if (stopping)
                 return;
-            k = nextClaim++;
-            gen = generation;
-            bs = batchSize_;
-            ep = epoch;
-            first = firstSample + k * bs;
-            const int last = std::min(int(samples.size()), first + bs);
-            slice.assign(samples.begin() + first, samples.begin() + last);
-        }
-        const int n = int(slice.size());
-        const int S = options.inputSize;
-        data::Batch b;
-        b.count = n;
-        try {
-            auto u8 = torch::TensorOptions().dtype(torch::kUInt8).pinned_memory(options.pinned);
-            b.pixels = torch::empty({n, S, S, 3}, u8);
-            b.bytes = uint64_t(b.pixels.nbytes());
-            if (dataset.task == TaskKind::Segment) {
-                b.masks = torch::empty({n, S, S}, u8);
-                b.bytes += uint64_t(b.masks.nbytes());
-            } else if (dataset.task == TaskKind::Classify) {
-                b.labels = torch::empty(
-                    {n}, torch::TensorOptions().dtype(torch::kInt64).pinned_memory(options.pinned));
-                b.bytes += uint64_t(b.labels.nbytes());
-            }
-        } catch (const c10::Error& e) { // host memory exhausted: the epoch fails, the process lives
-            std::lock_guard<std::mutex> lock(m);
-            if (gen == generation) {
-                if (error.isOk())
-                    error = Status(ErrorCode::OutOfMemory, e.what_without_backtrace());
-                ready.emplace(k, data::Batch{});
-            }
-            readyCv.notify_all();
-            continue;
-        }
-        {
-            std::lock_guard<std::mutex> lock(m);
-            liveBytes += b.bytes;
-            peakBytes = std::max(peakBytes, liveBytes);
+            f = claimChunk(c0, c1);
+            if (!f)
+                continue; // its memory could not be allocated: the epoch fails (see error)
         }
         Status st;
-        for (int i = 0; i < n && st.isOk(); ++i) {
-            b.items.push_back(slice[size_t(i)].item);
+        for (int i = c0; i < c1 && st.isOk(); ++i) {
             const uint64_t seed =
-                data::mix(options.seed ^ data::mix(uint64_t(ep) << 32 ^ uint64_t(first + i)));
-            st = data::decodeSample(dataset, slice[size_t(i)], options, seed, b, i);
+                data::mix(options.seed ^ data::mix(uint64_t(f->ep) << 32 ^ uint64_t(f->first + i)));
+            st = data::decodeSample(dataset, f->slice[size_t(i)], options, seed, f->b, i);
         }
-        {
-            std::lock_guard<std::mutex> lock(m);
-            if (gen != generation || stopping) {
-                liveBytes -= b.bytes;
-                continue;
-            }
-            if (!st.isOk() && error.isOk())
-                error = st;
-            ready.emplace(k, std::move(b));
-        }
-        readyCv.notify_all();
+        finishChunk(*f, st);
     }
+}
+
+bool BatchLoader::Impl::claimable() const
+{
+    for (const auto& [k, f] : inflight)
+        if (f->nextSample < int(f->slice.size()))
+            return true;
+    return nextClaim < totalBatches && nextClaim < consumed + options.prefetch;
+}
+
+/// Under the lock: the next chunk of the oldest unfinished batch, or of a new one.
+std::shared_ptr<BatchLoader::Impl::InFlight> BatchLoader::Impl::claimChunk(int& c0, int& c1)
+{
+    std::shared_ptr<InFlight> f;
+    for (const auto& [k, g] : inflight)
+        if (g->nextSample < int(g->slice.size())) {
+            f = g;
+            break;
+        }
+    if (!f && !(f = newBatch()))
+        return nullptr;
+    const int n = int(f->slice.size());
+    const int chunk = std::max(4, (n + options.threads - 1) / options.threads);
+    c0 = f->nextSample;
+    c1 = std::min(n, c0 + chunk);
+    f->nextSample = c1;
+    ++f->pending;
+    return f;
+}
+
+/// Under the lock: claims the next batch and allocates its tensors.
+std::shared_ptr<BatchLoader::Impl::InFlight> BatchLoader::Impl::newBatch()
+{
+    auto f = std::make_shared<InFlight>();
+    f->k = nextClaim++;
+    f->gen = generation;
+    f->ep = epoch;
+    f->first = firstSample + f->k * batchSize_;
+    const int last = std::min(int(samples.size()), f->first + batchSize_);
+    f->slice.assign(samples.begin() + f->first, samples.begin() + last);
+    const int n = int(f->slice.size());
+    const int S = options.inputSize;
+    data::Batch& b = f->b;
+    b.count = n;
+    try {
+        auto u8 = torch::TensorOptions().dtype(torch::kUInt8).pinned_memory(options.pinned);
+        b.pixels = torch::empty({n, S, S, 3}, u8);
+        b.bytes = uint64_t(b.pixels.nbytes());
+        if (dataset.task == TaskKind::Segment) {
+            b.masks = torch::empty({n, S, S}, u8);
+            b.bytes += uint64_t(b.masks.nbytes());
+        } else if (dataset.task == TaskKind::Classify) {
+            b.labels = torch::empty(
+                {n}, torch::TensorOptions().dtype(torch::kInt64).pinned_memory(options.pinned));
+            b.bytes += uint64_t(b.labels.nbytes());
+        }
+    } catch (const c10::Error& e) { // host memory exhausted: the epoch fails, the process lives
+        if (error.isOk())
+            error = Status(ErrorCode::OutOfMemory, e.what_without_backtrace());
+        ready.emplace(f->k, data::Batch{});
+        readyCv.notify_all();
+        return nullptr;
+    }
+    liveBytes += b.bytes;
+    peakBytes = std::max(peakBytes, liveBytes);
+    for (const auto& smp : f->slice)
+        b.items.push_back(smp.item);
+    inflight[f->k] = f;
+    return f;
+}
+
+/// A chunk is done: the batch is ready once its last chunk is.
+void BatchLoader::Impl::finishChunk(InFlight& f, const Status& st)
+{
+    {
+        std::lock_guard<std::mutex> lock(m);
+        if (!st.isOk() && f.st.isOk())
+            f.st = st;
+        --f.pending;
+        if (f.gen != generation || stopping) // a restart dropped it (and counted its bytes)
+            return;
+        if (f.pending > 0 || f.nextSample < int(f.slice.size()))
+            return;
+        if (!f.st.isOk() && error.isOk())
+            error = f.st;
+        ready.emplace(f.k, std::move(f.b));
+        inflight.erase(f.k);
+    }
+    readyCv.notify_all();
 }
 
 bool BatchLoader::Impl::next(data::Batch& out, const CancelToken& cancel)

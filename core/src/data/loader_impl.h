@@ -6,6 +6,7 @@
 
 #include <condition_variable>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -69,12 +70,28 @@ struct BatchLoader::Impl {
     int epoch = 0;
     bool stopping = false;
     std::map<int, data::Batch> ready;
+    /// A batch whose samples are being decoded, in chunks, by one or more workers.
+    struct InFlight {
+        int k = 0;
+        uint64_t gen = 0;
+        int ep = 0, first = 0;
+        std::vector<data::Sample> slice;
+        data::Batch b;
+        int nextSample = 0; ///< first sample no worker has claimed yet
+        int pending = 0;    ///< chunks claimed and not finished
+        Status st;
+    };
+    std::map<int, std::shared_ptr<InFlight>> inflight;
     data::Batch held;
     uint64_t liveBytes = 0, peakBytes = 0;
     Status error;
 
 private:
     void work();
+    bool claimable() const;
+    std::shared_ptr<InFlight> claimChunk(int& c0, int& c1);
+    std::shared_ptr<InFlight> newBatch();
+    void finishChunk(InFlight& f, const Status& st);
     std::vector<data::Sample> samplesFor(int epoch) const;
 };
 
