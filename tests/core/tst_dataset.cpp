@@ -200,6 +200,51 @@ private Q_SLOTS:
         QTest::newRow("plain") << false;
         QTest::newRow("augmented") << true;
     }
+    // Batches are decoded in chunks by several workers: the bytes must not depend on how many
+    // there are, and a restart while chunks are in flight must neither hang nor mix epochs.
+    void loaderChunksAreThreadIndependent()
+    {
+        QTemporaryDir tmp;
+        synth::DemoDatasetOptions demo;
+        demo.segmentationImages = 23;
+        demo.classificationImages = 0;
+        demo.patchSize = 48;
+        demo.scanSize = 0;
+        QVERIFY(synth::writeDemoDataset(s(tmp.path()), demo));
+        auto seg = scanDataset(s(tmp.path()) + "/segmentation", TaskKind::Segment);
+        QVERIFY(seg);
+        std::vector<int> idx(seg->items.size());
+        std::iota(idx.begin(), idx.end(), 0);
+        auto epochBytes = [&](int threads, bool restartMidway) {
+            LoaderOptions o;
+            o.inputSize = 32;
+            o.batchSize = 10; // chunks of 4: 4 + 4 + 2 samples, a partial last batch of 3
+            o.threads = threads;
+            o.prefetch = 2 * threads;
+            o.augment = o.shuffle = true;
+            BatchLoader loader(*seg, idx, o);
+            BatchView b;
+            if (restartMidway) {
+                loader.startEpoch(0);
+                if (!loader.next(b))
+                    return std::vector<uint8_t>{};
+            }
+            loader.startEpoch(1);
+            std::vector<uint8_t> all;
+            while (loader.next(b)) {
+                all.insert(all.end(), b.pixels, b.pixels + size_t(b.count) * 32 * 32 * 3);
+                all.insert(all.end(), b.masks, b.masks + size_t(b.count) * 32 * 32);
+                for (int it : b.items)
+                    all.push_back(uint8_t(it));
+            }
+            return loader.status() ? all : std::vector<uint8_t>{};
+        };
+        const auto one = epochBytes(1, false);
+        QCOMPARE(one.size(), size_t(23) * (32 * 32 * 4 + 1));
+        QVERIFY(epochBytes(4, false) == one);
+        QVERIFY(epochBytes(3, true) == one);
+    }
+
     void loaderShapesAndLabels()
     {
         QFETCH(bool, augment);

@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "fisura/train.h"
+#include "models/bn_relu.h"
 #include "models/model_impl.h"
 #include "train/train_optim.h"
 #include "train/trainer.h"
@@ -60,8 +61,8 @@ struct Trainer::StepGraph {
 void Trainer::chooseStepGraph()
 {
     const ExecutionPolicy& pol = res_.policy;
-    if (!pol.useCuda)
-        return; // a CPU step has no launches worth saving
+    if (!pol.useCuda || fitsInsteadOfTraining())
+        return; // a CPU step has no launches worth saving; a patch fit has no training step
     graphPolicy_ = false;
     std::string value = "eager", reason, id;
     if (!g_graphsEnabled.load()) {
@@ -82,6 +83,17 @@ void Trainer::chooseStepGraph()
     }
     graph_ = std::make_shared<StepGraph>();
     res_.policy.choices.push_back({"training_step", value, reason, id, ""});
+    if (models::fusedBnReluEnabled())
+        res_.policy.choices.push_back({"batchnorm_relu", "fused",
+                                       "Fisura's fused kernels: fewer passes over the activations",
+                                       "bnrelu_fused", ""});
+    else
+        res_.policy.choices.push_back(
+            {"batchnorm_relu", "separate",
+             models::fusedBnReluBuilt()
+                 ? "the fused kernels are turned off"
+                 : "this build has no CUDA compiler for Fisura's fused kernels",
+             models::fusedBnReluBuilt() ? "bnrelu_off" : "bnrelu_not_built", ""});
 }
 
 void Trainer::dropStepGraph()

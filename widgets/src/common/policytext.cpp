@@ -5,7 +5,8 @@ namespace fisura::ui
 
 namespace
 {
-QString cpuPolicyReason(const PolicyChoice& c); // threads, CPU precision and layout, folding
+QString cpuPolicyReason(const PolicyChoice& c);    // threads, CPU precision and layout, folding
+QString trainingStepReason(const PolicyChoice& c); // CUDA graph, fused kernels
 } // namespace
 
 QString policyChoiceLabel(const std::string& what)
@@ -37,6 +38,10 @@ QString policyChoiceLabel(const std::string& what)
         return PolicyText::tr("Parallel operator threads");
     if (w == QStringLiteral("batchnorm_fold"))
         return PolicyText::tr("BatchNorm folding");
+    if (w == QStringLiteral("training_step"))
+        return PolicyText::tr("Training step");
+    if (w == QStringLiteral("batchnorm_relu"))
+        return PolicyText::tr("BatchNorm + ReLU");
     return w;
 }
 
@@ -55,6 +60,12 @@ QString policyChoiceValue(const std::string& value)
         return PolicyText::tr("fused");
     if (v == QStringLiteral("foreach"))
         return PolicyText::tr("multi-tensor");
+    if (v == QStringLiteral("cuda-graph"))
+        return PolicyText::tr("one CUDA graph");
+    if (v == QStringLiteral("eager"))
+        return PolicyText::tr("op by op");
+    if (v == QStringLiteral("separate"))
+        return PolicyText::tr("separate kernels");
     return v; // numbers, fp32/bf16/fp16 and GPU names read the same in every language
 }
 
@@ -123,11 +134,37 @@ QString policyChoiceReason(const PolicyChoice& c)
                               "every half second, so no step waits for the GPU");
     if (id == QStringLiteral("optimizer_foreach"))
         return PolicyText::tr("AdamW on all weights at once (multi-tensor operations)");
-    return cpuPolicyReason(c);
+    return trainingStepReason(c);
 }
 
 namespace
 {
+
+QString trainingStepReason(const PolicyChoice& c)
+{
+    const QString id = QString::fromStdString(c.reasonId);
+    const QString arg = QString::fromStdString(c.reasonArg);
+    if (id == QStringLiteral("step_graph"))
+        return PolicyText::tr("the whole training step is captured once as a CUDA graph and "
+                              "replayed: one launch per step; a smaller last batch runs op by op");
+    if (id == QStringLiteral("step_graph_off"))
+        return PolicyText::tr("CUDA graphs are turned off");
+    if (id == QStringLiteral("step_graph_fp16"))
+        return PolicyText::tr("fp16 loss scaling reads one flag per step, so the step runs op by "
+                              "op");
+    if (id == QStringLiteral("step_graph_optimizer"))
+        return PolicyText::tr("the optimizer is not the fused kernel, so the step runs op by op");
+    if (id == QStringLiteral("step_graph_failed"))
+        return PolicyText::tr("capturing the step as a CUDA graph failed (%1); it runs op by op")
+            .arg(arg);
+    if (id == QStringLiteral("bnrelu_fused"))
+        return PolicyText::tr("Fisura's fused kernels: fewer passes over the activations");
+    if (id == QStringLiteral("bnrelu_not_built"))
+        return PolicyText::tr("this build has no CUDA compiler for Fisura's fused kernels");
+    if (id == QStringLiteral("bnrelu_off"))
+        return PolicyText::tr("the fused kernels are turned off");
+    return cpuPolicyReason(c);
+}
 
 QString cpuPolicyReason(const PolicyChoice& c)
 {
