@@ -3,10 +3,18 @@
 //   bench_infer model OUT [WIDTH DEPTH]                 a Fisura U-Net (random weights; the
 //                                                       cost of a forward pass does not depend
 //                                                       on what the weights learned)
+//   bench_infer net MODEL IMAGE MAP fused|separate      network-only MP/s of the tiles (JSON)
+//                                                       and IMAGE's map as raw bytes in MAP,
+//                                                       with cuDNN's fused conv + bias + ReLU
+//                                                       on or off
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
+#include <fstream>
+
+#include "fisura/image.h"
+#include "fisura/infer.h"
 #include "fisura/model.h"
 #include "synthetic_scan.h"
 
@@ -44,7 +52,39 @@ int main(int argc, char** argv)
         }
         return 0;
     }
+    if (cmd == "net" && argc >= 6) {
+        testing::setFusedConvRelu(std::string(argv[5]) != "separate");
+        auto m = Model::load(argv[2]);
+        auto img = m ? readImage(argv[3]) : Result<Image>(m.status());
+        auto ti = img ? TiledInference::create(std::move(*m), InferOptions{})
+                      : Result<std::unique_ptr<TiledInference>>(img.status());
+        if (!ti) {
+            std::fprintf(stderr, "bench_infer: %s\n", ti.status().toString().c_str());
+            return 1;
+        }
+        auto map = (*ti)->runImage(*img);
+        const int64_t tiles = 20 * int64_t((*ti)->policy().batchSize);
+        auto secs = (*ti)->timeNetworkOnly(tiles);
+        if (!map || !secs) {
+            std::fprintf(stderr, "bench_infer: failed\n");
+            return 1;
+        }
+        std::ofstream(argv[4], std::ios::binary)
+            .write(reinterpret_cast<const char*>(map->pixels.data()),
+                   std::streamsize(map->pixels.size()));
+        const double mp = double(tiles) * (*ti)->tileSize() * (*ti)->tileSize() / 1e6;
+        std::string choice = "-";
+        for (const auto& c : (*ti)->policy().choices)
+            if (c.what == "conv_bias_relu")
+                choice = c.value;
+        std::printf("{\"mode\": \"%s\", \"policy\": \"%s\", \"batch\": %d, \"tile\": %d, "
+                    "\"network_mp_per_s\": %.1f}\n",
+                    argv[5], choice.c_str(), (*ti)->policy().batchSize, (*ti)->tileSize(),
+                    mp / *secs);
+        return 0;
+    }
     std::fprintf(stderr, "usage: bench_infer scan OUT WIDTH HEIGHT [deflate|zstd]\n"
-                         "       bench_infer model OUT [WIDTH DEPTH]\n");
+                         "       bench_infer model OUT [WIDTH DEPTH]\n"
+                         "       bench_infer net MODEL IMAGE MAP fused|separate\n");
     return 2;
 }

@@ -128,4 +128,11 @@ std::vector<int> tileOrigins(int length, int tile, int overlap);
 /// Peak resident memory of this process (VmHWM), 0 when unknown.
 uint64_t peakResidentBytes();
 
+namespace testing
+{
+/// cuDNN's fused convolution + bias + ReLU for folded networks on a GPU on (the default) or off,
+/// for benchmarks that compare both.
+void setFusedConvRelu(bool enabled);
+} // namespace testing
+
 } // namespace fisura

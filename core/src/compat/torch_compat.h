@@ -52,6 +52,24 @@ private:
     bool prev_;
 };
 
+/// Whether CUDA autocast is on in this thread, and its type.
+inline bool cudaAutocastEnabled()
+{
+#if FISURA_TORCH_AT_LEAST(2, 4)
+    return at::autocast::is_autocast_enabled(at::kCUDA);
+#else
+    return at::autocast::is_enabled();
+#endif
+}
+inline at::ScalarType cudaAutocastType()
+{
+#if FISURA_TORCH_AT_LEAST(2, 4)
+    return at::autocast::get_autocast_dtype(at::kCUDA);
+#else
+    return at::autocast::get_autocast_gpu_dtype();
+#endif
+}
+
 /// Mixed precision for CUDA ops in this scope (the C++ side of torch.autocast). 2.4 made the
 /// device type an argument; 1.13-2.3 had CUDA-only setters.
 class CudaAutocast

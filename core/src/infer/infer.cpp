@@ -23,6 +23,7 @@
 #include "fisura/infer.h"
 #include "fisura/sysinfo.h"
 #include "map_writer.h"
+#include "models/bn_relu.h"
 #include "models/model_impl.h"
 #include "pipeline_queues.h"
 #include "scan_source.h"
@@ -303,6 +304,11 @@ void TiledInference::Impl::chooseExecution(const Model& m, const InferOptions& o
         addChoice(pol, "batchnorm_fold", "off", "imported TorchScript models run as they are",
                   "bn_fold_script");
     }
+    if (pol.useCuda && pol.foldBatchNorm && models::convBiasReluAvailable() &&
+        info.config.type != ModelType::PatchGaussian)
+        addChoice(pol, "conv_bias_relu", "fused",
+                  "cuDNN's fused convolution + bias + ReLU on the folded network",
+                  "conv_relu_cudnn");
 }
 
 /// The model on the chosen device, in eval mode and layout, with its normalisation there too.

@@ -5,6 +5,7 @@
 
 #include "models/bn_relu.h"
 
+#include "fisura/infer.h"
 #include "fisura/train.h"
 
 #include <atomic>
@@ -160,6 +161,11 @@ void testing::setFusedBatchNormRelu(bool enabled)
 {
     models::setFusedBnReluEnabled(enabled);
 }
+
+void testing::setFusedConvRelu(bool enabled)
+{
+    models::setConvBiasReluEnabled(enabled);
+}
 } // namespace fisura
 
 namespace fisura::models
@@ -178,6 +184,61 @@ torch::Tensor bnRelu(const torch::Tensor& x, torch::nn::BatchNorm2dImpl& bn)
 #endif
     auto y = bn.forward(x);
     return y.relu_();
+}
+
+namespace
+{
+std::atomic<bool> g_convReluWorks{true};
+std::atomic<bool> g_convReluEnabled{true};
+} // namespace
+
+void setConvBiasReluEnabled(bool enabled)
+{
+    g_convReluEnabled.store(enabled);
+}
+
+bool convBiasReluAvailable()
+{
+#ifdef FISURA_TORCH_CUDA
+    return g_convReluWorks.load() && g_convReluEnabled.load();
+#else
+    return false;
+#endif
+}
+
+torch::Tensor convBiasRelu(const torch::Tensor& x, const torch::nn::Conv2dImpl& conv,
+                           std::vector<torch::Tensor>& cache)
+{
+#ifdef FISURA_TORCH_CUDA
+    const auto* padding = std::get_if<torch::ExpandingArray<2>>(&conv.options.padding());
+    if (!convBiasReluAvailable() || !x.is_cuda() || !conv.bias.defined() || !padding ||
+        conv.options.groups() != 1 || x.dim() != 4)
+        return {};
+    const auto type = compat::cudaAutocastEnabled() ? compat::cudaAutocastType() : x.scalar_type();
+    if (cache.size() != 2 || cache[0].scalar_type() != type ||
+        cache[0].device() != conv.weight.device()) {
+        torch::NoGradGuard noGrad;
+        const auto format = x.is_contiguous(torch::MemoryFormat::ChannelsLast)
+                                ? torch::MemoryFormat::ChannelsLast
+                                : torch::MemoryFormat::Contiguous;
+        cache = {conv.weight.to(type).contiguous(format), conv.bias.to(type)};
+    }
+    try {
+        const auto& st = conv.options.stride();
+        const auto& di = conv.options.dilation();
+        return at::cudnn_convolution_relu(x.to(type), cache[0], cache[1], {(*st)[0], (*st)[1]},
+                                          {(**padding)[0], (**padding)[1]}, {(*di)[0], (*di)[1]},
+                                          1);
+    } catch (const c10::Error&) { // this cuDNN has no fused path for it: LibTorch's modules
+        g_convReluWorks.store(false);
+        return {};
+    }
+#else
+    (void)x;
+    (void)conv;
+    (void)cache;
+    return {};
+#endif
 }
 
 } // namespace fisura::models

@@ -21,4 +21,14 @@ bool fusedBnReluApplies(const torch::Tensor& x, const torch::nn::BatchNorm2dImpl
 /// relu(bn(x)), fused where fusedBnReluApplies, else the modules' own forward.
 torch::Tensor bnRelu(const torch::Tensor& x, torch::nn::BatchNorm2dImpl& bn);
 
+/// Inference with BatchNorm folded: relu(conv(x)) as one cuDNN call (cudnn_convolution_relu:
+/// convolution, bias and ReLU fused) on a CUDA tensor, in the autocast type when autocast is on
+/// (`cache` keeps the weights cast to it). Undefined when it does not apply (CPU, no bias, a
+/// cuDNN without the fused path — then it is not tried again in this process).
+torch::Tensor convBiasRelu(const torch::Tensor& x, const torch::nn::Conv2dImpl& conv,
+                           std::vector<torch::Tensor>& cache);
+/// Whether convBiasRelu is available (a CUDA build whose cuDNN took it so far, not turned off).
+bool convBiasReluAvailable();
+void setConvBiasReluEnabled(bool enabled);
+
 } // namespace fisura::models

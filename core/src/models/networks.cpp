@@ -33,6 +33,13 @@ torch::Tensor DoubleConvImpl::forward(const torch::Tensor& x)
         return bnRelu(body[3]->as<nn::Conv2dImpl>()->forward(y),
                       *body[4]->as<nn::BatchNorm2dImpl>());
     }
+    if (body->size() == 4 && !is_training() && convBiasReluAvailable()) { // folded: conv, ReLU
+        auto y = convBiasRelu(x, *body[0]->as<nn::Conv2dImpl>(), fusedWeights[0]);
+        if (y.defined())
+            y = convBiasRelu(y, *body[2]->as<nn::Conv2dImpl>(), fusedWeights[1]);
+        if (y.defined())
+            return y;
+    }
     return body->forward(x);
 }
 

@@ -14,6 +14,7 @@ struct DoubleConvImpl : torch::nn::Module {
     torch::Tensor forward(const torch::Tensor& x);
     void foldBatchNorm(); ///< inference copies only (fold.cpp)
     torch::nn::Sequential body{nullptr};
+    std::vector<torch::Tensor> fusedWeights[2]; ///< folded convolutions in the autocast type
 };
 TORCH_MODULE(DoubleConv);
 

@@ -42,6 +42,8 @@ QString policyChoiceLabel(const std::string& what)
         return PolicyText::tr("Training step");
     if (w == QStringLiteral("batchnorm_relu"))
         return PolicyText::tr("BatchNorm + ReLU");
+    if (w == QStringLiteral("conv_bias_relu"))
+        return PolicyText::tr("Convolution + ReLU");
     return w;
 }
 
@@ -163,6 +165,8 @@ QString trainingStepReason(const PolicyChoice& c)
         return PolicyText::tr("this build has no CUDA compiler for Fisura's fused kernels");
     if (id == QStringLiteral("bnrelu_off"))
         return PolicyText::tr("the fused kernels are turned off");
+    if (id == QStringLiteral("conv_relu_cudnn"))
+        return PolicyText::tr("cuDNN's fused convolution + bias + ReLU on the folded network");
     return cpuPolicyReason(c);
 }
 
