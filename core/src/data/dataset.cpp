@@ -10,10 +10,12 @@
 #include <mutex>
 #include <numeric>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 
+#include "data/split_text.h"
 #include "fisura/image.h"
 #include "util/atomic_file.h"
 
@@ -414,34 +416,51 @@ Status saveSplit(const std::string& path, const Dataset& d, const DatasetSplit& 
 
 Result<DatasetSplit> loadSplit(const std::string& path, const Dataset& d)
 {
-    std::ifstream in(path);
+    std::ifstream in(path, std::ios::binary);
     if (!in)
         return Status(ErrorCode::NotFound, "cannot open split file " + path);
-    json j;
-    try {
-        in >> j;
-    } catch (const json::exception& e) {
-        return Status(ErrorCode::Corrupt, path + ": " + e.what());
-    }
-    if (j.value("format", "") != "fisura-split")
-        return Status(ErrorCode::Corrupt, path + " is not a Fisura split file");
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad())
+        return Status(ErrorCode::IoError, "cannot read split file " + path);
+    return parseSplit(text.str(), d, path);
+}
+
+Result<DatasetSplit> parseSplit(const std::string& text, const Dataset& d, const std::string& name)
+{
+    const json j = json::parse(text, nullptr, false);
+    if (j.is_discarded())
+        return Status(ErrorCode::Corrupt, name + ": not JSON");
+    if (!j.is_object() || j.value("format", json()) != "fisura-split")
+        return Status(ErrorCode::Corrupt, name + " is not a Fisura split file");
     const fs::path root(d.root);
     std::map<std::string, int> byName;
     for (size_t i = 0; i < d.items.size(); ++i)
         byName[fs::path(d.items[i].image).lexically_relative(root).generic_string()] = int(i);
     DatasetSplit s;
-    s.seed = j.value("seed", uint64_t(0));
-    s.valFraction = j.value("val_fraction", 0.0);
-    s.testFraction = j.value("test_fraction", 0.0);
+    try {
+        // A seed beyond uint64 parses as a float, which get<uint64_t>() would convert with UB.
+        if (const auto seed = j.find("seed"); seed != j.end()) {
+            if (!seed->is_number_unsigned())
+                return Status(ErrorCode::Corrupt, name + ": \"seed\" is not a 64-bit seed");
+            s.seed = seed->get<uint64_t>();
+        }
+        s.valFraction = j.value("val_fraction", 0.0);
+        s.testFraction = j.value("test_fraction", 0.0);
+    } catch (const json::exception& e) {
+        return Status(ErrorCode::Corrupt, name + ": " + e.what());
+    }
     for (auto [key, out] : {std::pair<const char*, std::vector<int>*>{"train", &s.train},
                             {"val", &s.val},
                             {"test", &s.test}}) {
         if (!j.contains(key) || !j[key].is_array())
-            return Status(ErrorCode::Corrupt, path + ": missing \"" + key + "\"");
-        for (const auto& name : j[key]) {
-            auto it = byName.find(name.get<std::string>());
+            return Status(ErrorCode::Corrupt, name + ": missing \"" + key + "\"");
+        for (const auto& entry : j[key]) {
+            if (!entry.is_string())
+                return Status(ErrorCode::Corrupt, name + ": \"" + key + "\" holds a non-name");
+            auto it = byName.find(entry.get<std::string>());
             if (it == byName.end())
-                return Status(ErrorCode::Corrupt, path + " names " + name.get<std::string>() +
+                return Status(ErrorCode::Corrupt, name + " names " + entry.get<std::string>() +
                                                       ", which this dataset does not have");
             out->push_back(it->second);
         }

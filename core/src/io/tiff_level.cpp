@@ -323,7 +323,18 @@ Status parseLevel(TiffHandle& h, LevelDesc& L, uint64_t fileBytes, uint64_t maxB
                                                std::to_string(fileBytes) + " bytes");
     if (L.jpegRgb)
         TIFFSetField(tif, TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB);
-    return parseLayout(h, L, maxBlockBytes);
+    if (Status s = parseLayout(h, L, maxBlockBytes); !s)
+        return s;
+    // A whole tile is decoded (and allocated) even where the image is smaller than the tile:
+    // the same plausibility rule, so a 200-byte file cannot claim 4096 x 4096 RGBA tiles.
+    const uint64_t tileDecoded = L.tiled ? L.fileRowBytes(L.tileW) * L.tileH : 0;
+    if (double(tileDecoded) > double(fileBytes) * kMaxExpansion)
+        return h.error(ErrorCode::Corrupt, "tiles of " + std::to_string(L.tileW) + " x " +
+                                               std::to_string(L.tileH) + " px (" +
+                                               std::to_string(tileDecoded) +
+                                               " bytes) cannot be held in a file of " +
+                                               std::to_string(fileBytes) + " bytes");
+    return Status::ok();
 }
 
 bool sameKind(const LevelDesc& a, const LevelDesc& b)

@@ -10,12 +10,19 @@ namespace fisura::io
 
 void unpackBits(const uint8_t* src, uint8_t* dst, size_t count, int bits)
 {
+    // Byte by byte (no division per sample): bilevel scans of several hundred megapixels in a
+    // single strip are decoded whole for every block and every raw value read.
     const int perByte = 8 / bits;
     const uint8_t mask = uint8_t((1u << bits) - 1);
-    for (size_t i = 0; i < count; ++i) {
-        const int shift = 8 - bits * (int(i % perByte) + 1);
-        dst[i] = uint8_t((src[i / perByte] >> shift) & mask);
+    const size_t whole = count / size_t(perByte);
+    for (size_t b = 0; b < whole; ++b, dst += perByte) {
+        const unsigned v = src[b];
+        for (int k = 0; k < perByte; ++k)
+            dst[k] = uint8_t((v >> (8 - bits * (k + 1))) & mask);
     }
+    const size_t rest = count - whole * size_t(perByte);
+    for (size_t k = 0; k < rest; ++k)
+        dst[k] = uint8_t((src[whole] >> (8 - bits * (int(k) + 1))) & mask);
 }
 
 double sampleValue(const uint8_t* p, uint16_t format, int bytes)

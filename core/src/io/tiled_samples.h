@@ -24,13 +24,15 @@ double sampleValue(const uint8_t* p, uint16_t format, int bytes);
 std::pair<double, double> percentileRange(std::vector<double>& values);
 
 /// (v - lo) * 255 / (hi - lo), clamped to 0..255 and rounded; NaN maps to 0, -inf to 0,
-/// +inf to 255.
+/// +inf to 255. So does a NaN quotient (inf / inf when the range spans the doubles, 0 / 0 when
+/// lo + 1 == lo for huge values): it must never reach the cast to uint8_t.
 inline uint8_t stretchToByte(double v, double lo, double hi)
 {
-    if (!(v == v))
+    const double t = (v - lo) * 255.0 / (hi - lo);
+    if (!(t > 0.0))
         return 0;
-    double t = (v - lo) * 255.0 / (hi - lo);
-    t = t < 0.0 ? 0.0 : (t > 255.0 ? 255.0 : t);
+    if (!(t < 255.0))
+        return 255;
     return static_cast<uint8_t>(t + 0.5);
 }
 

@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/json_int.h"
+
 using nlohmann::json;
 
 namespace fisura
@@ -91,10 +93,10 @@ std::string metadataOf(const ModelInfo& i, int indent)
 Status infoFromJson(const std::string& text, ModelInfo& i)
 {
     json j = json::parse(text, nullptr, false);
-    if (j.is_discarded() || j.value("format", "") != "fisura-model")
+    if (j.is_discarded() || !j.is_object() || j.value("format", json()) != "fisura-model")
         return Status(ErrorCode::Corrupt, "model metadata is not Fisura's");
     try {
-        i.formatVersion = j.at("format_version").get<int>();
+        i.formatVersion = util::jsonToInt(j.at("format_version"));
         if (i.formatVersion > 1)
             return Status(ErrorCode::Unsupported, "model format " +
                                                       std::to_string(i.formatVersion) +
@@ -103,10 +105,10 @@ Status infoFromJson(const std::string& text, ModelInfo& i)
         if (!parseType(type, i.config.type))
             return Status(ErrorCode::Unsupported, "unknown model type " + type);
         i.fisuraVersion = j.value("fisura_version", "");
-        i.config.inputSize = j.at("input_size").get<int>();
-        i.config.classes = j.value("classes", 2);
-        i.config.depth = j.value("depth", 4);
-        i.config.width = j.value("width", 16);
+        i.config.inputSize = util::jsonToInt(j.at("input_size"));
+        i.config.classes = util::jsonInt(j, "classes", 2);
+        i.config.depth = util::jsonInt(j, "depth", 4);
+        i.config.width = util::jsonInt(j, "width", 16);
         i.mean = j.at("normalization").at("mean").get<std::vector<float>>();
         i.std = j.at("normalization").at("std").get<std::vector<float>>();
         i.classNames = j.value("class_names", std::vector<std::string>{});
@@ -118,13 +120,13 @@ Status infoFromJson(const std::string& text, ModelInfo& i)
         if (const json pg = j.value("patch_gaussian", json::object()); !pg.empty()) {
             i.config.patchFeatures = pg.value("features", "cnn") == "pixels" ? PatchFeatures::Pixels
                                                                              : PatchFeatures::Cnn;
-            i.config.featureDim = pg.value("feature_dim", 32);
-            i.config.patchRadius = pg.value("radius", 2);
+            i.config.featureDim = util::jsonInt(pg, "feature_dim", 32);
+            i.config.patchRadius = util::jsonInt(pg, "radius", 2);
             i.config.pooledPositions = pg.value("pooled", true);
         }
         const json inf = j.value("inference", json::object());
-        i.tileSize = inf.value("tile", 0);
-        i.tileOverlap = inf.value("overlap", -1);
+        i.tileSize = util::jsonInt(inf, "tile", 0);
+        i.tileOverlap = util::jsonInt(inf, "overlap", -1);
     } catch (const json::exception& e) {
         return Status(ErrorCode::Corrupt, std::string("model metadata: ") + e.what());
     }
@@ -178,11 +180,11 @@ Status sidecarInfoFromText(const std::string& text, const std::string& sidecarPa
             return Status(ErrorCode::Unsupported,
                           sidecarPath + ": unknown type " + type +
                               " (expected unet, classifier or autoencoder)");
-        i.config.inputSize = j.at("input_size").get<int>();
+        i.config.inputSize = util::jsonToInt(j.at("input_size"));
         if (i.config.inputSize < 16 || i.config.inputSize > 4096)
             return Status(ErrorCode::InvalidArgument,
                           sidecarPath + ": input_size must be 16..4096");
-        i.inputChannels = j.value("input_channels", 3);
+        i.inputChannels = util::jsonInt(j, "input_channels", 3);
         if (i.inputChannels != 1 && i.inputChannels != 3)
             return Status(ErrorCode::Unsupported, sidecarPath + ": input_channels must be 1 or 3");
         const std::string output = j.value("output", "logits");
@@ -208,8 +210,8 @@ Status sidecarInfoFromText(const std::string& text, const std::string& sidecarPa
         i.classNames = j.value("class_names", std::vector<std::string>{});
         i.config.classes = i.classNames.empty() ? 2 : int(i.classNames.size());
         i.threshold = j.value("threshold", 0.5);
-        i.tileSize = j.value("tile", 0);
-        i.tileOverlap = j.value("overlap", -1);
+        i.tileSize = util::jsonInt(j, "tile", 0);
+        i.tileOverlap = util::jsonInt(j, "overlap", -1);
         i.metricsJson = j.value("metrics", json::object()).dump();
         i.trainedAt = j.value("trained_at", "");
         i.source = "torchscript";

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "project/project_paths.h"
+#include "util/json_int.h"
 
 using json = nlohmann::ordered_json; // keys in the order written: "format" and "schema" first
 
@@ -190,7 +191,7 @@ Result<ProjectRun> runFrom(const json& j, const fs::path& dir)
         return corrupt(dir, "run " + r.id + ": unknown state");
     r.startedAt = str(j, "started_at");
     r.endedAt = str(j, "ended_at");
-    r.bestEpoch = j.value("best_epoch", -1);
+    r.bestEpoch = util::jsonInt(j, "best_epoch", -1);
     r.bestScore = j.value("best_score", -1.0);
     r.threshold = j.value("threshold", -1.0);
     r.errorCode = str(j, "error_code");
@@ -208,8 +209,8 @@ ProjectScan scanFrom(const json& j, const fs::path& dir)
     s.runId = str(j, "run_id");
     s.mapPath = loadedPath(str(j, "map"), dir);
     s.truthPath = loadedPath(str(j, "truth"), dir);
-    s.width = j.value("width", 0);
-    s.height = j.value("height", 0);
+    s.width = util::jsonInt(j, "width", 0);
+    s.height = util::jsonInt(j, "height", 0);
     s.statsJson = unembed(j, "stats", "{}");
     s.scoreJson = unembed(j, "score", "");
     s.analysedAt = str(j, "analysed_at");
@@ -260,7 +261,9 @@ Result<Project> Project::fromJson(const std::string& text, const std::string& di
         p.dir_ = dir.string();
         p.name_ = str(j, "name");
         p.createdAt_ = str(j, "created_at");
-        p.nextId_ = std::max(1, j.value("next_id", 1));
+        p.nextId_ = std::max(1, util::jsonInt(j, "next_id", 1));
+        if (p.nextId_ > (1 << 30)) // ids count up from it
+            return corrupt(dir, "next_id out of range");
         for (const auto& d : j.value("datasets", json::array())) {
             auto ds = datasetFrom(d, dir);
             if (!ds)
