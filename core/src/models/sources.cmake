@@ -4,4 +4,5 @@ list(APPEND FISURA_CORE_TORCH_SOURCES
     src/models/fold.cpp
     src/models/networks.cpp
     src/models/model.cpp
+    src/models/model_archive.cpp
     src/models/patch_gaussian.cpp)
