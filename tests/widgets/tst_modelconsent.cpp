@@ -34,8 +34,11 @@ class TestModelConsent : public QObject
         auto* timer = new QTimer(this);
         timer->setInterval(10);
         connect(timer, &QTimer::timeout, this, [this, timer, button] {
-            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-            if (!box || box->objectName() != QStringLiteral("torchScriptConsent"))
+            QMessageBox* box = nullptr;
+            for (QWidget* w : QApplication::topLevelWidgets())
+                if (w->isVisible() && w->objectName() == QStringLiteral("torchScriptConsent"))
+                    box = qobject_cast<QMessageBox*>(w);
+            if (!box)
                 return;
             ++dialogs_;
             dialogText_ = box->text() + QLatin1Char('\n') + box->informativeText();

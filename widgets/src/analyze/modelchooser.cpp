@@ -81,13 +81,14 @@ void ModelChooser::setModelFile(const QString& path)
     const QString abs = QFileInfo(path).absoluteFilePath();
     if (indexOfPath(abs) < 0 && !files_.contains(abs))
         files_.prepend(abs);
+    const int described = describes_;
     refresh();
     const int index = indexOfPath(abs);
-    if (index == box_->currentIndex())
+    if (index != box_->currentIndex())
+        box_->setCurrentIndex(index);
+    else if (describes_ == described)
         onCurrentChanged(index); // chosen again: read it again (it may have changed, or the user
                                  // may now agree to run a TorchScript module they declined)
-    else
-        box_->setCurrentIndex(index);
 }
 
 bool ModelChooser::setModelFromRun(const QString& runId)
@@ -171,6 +172,7 @@ void ModelChooser::onCurrentChanged(int index)
     if (refreshing_)
         return;
     choice_ = AnalyzeModelChoice();
+    ++describes_;
     if (index < 0) {
         facts_->clear();
     } else {
