@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fisura/evaluate.h"
+#include "model_load_args.h"
 #include "terminal_progress.h"
 
 namespace
@@ -32,6 +33,7 @@ struct EvaluateArgs {
     bool cpu = false;
     bool json = false;
     bool quiet = false;
+    fisura::ModelLoadOptions load;
 };
 
 nlohmann::json galleryJson(const std::vector<fisura::GallerySample>& v)
@@ -128,6 +130,7 @@ void printText(const fisura::EvaluationReport& r)
 [[noreturn]] void fail(const fisura::Status& s)
 {
     std::cerr << "fisura-cli: evaluate failed: " << s.toString() << "\n";
+    fisura::cli::printModelLoadHint(s);
     throw CLI::RuntimeError(s.code() == fisura::ErrorCode::Cancelled ? 130 : 1);
 }
 
@@ -138,7 +141,9 @@ void registerEvaluateCommand(CLI::App& app)
     auto a = std::make_shared<EvaluateArgs>();
     auto* cmd = app.add_subcommand("evaluate",
                                    "Evaluate a trained model on the validation part of its split");
-    cmd->add_option("--model", a->model, "Fisura model file")->required();
+    cmd->add_option("--model", a->model, "Fisura model, or TorchScript module with a JSON sidecar")
+        ->required();
+    fisura::cli::addModelLoadOptions(cmd, a->load);
     cmd->add_option("--data", a->data, "Dataset folder the model was trained on")->required();
     cmd->add_option("--split", a->split, "Split file of the run (its validation part is used)")
         ->required();
@@ -167,6 +172,7 @@ void registerEvaluateCommand(CLI::App& app)
         o.curvePoints = a->curvePoints;
         o.histogramBins = a->bins;
         o.preferCpu = a->cpu;
+        o.modelLoad = a->load;
         fisura::cli::TerminalProgress progress;
         auto r = fisura::evaluateModel(a->model, a->data, o, g_evalCancel,
                                        a->quiet || a->json ? nullptr : &progress);

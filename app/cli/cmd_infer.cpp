@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fisura/infer.h"
+#include "model_load_args.h"
 #include "terminal_progress.h"
 
 namespace fs = std::filesystem;
@@ -39,6 +40,7 @@ struct InferArgs {
     bool json = false;
     bool quiet = false;
     bool timeNetwork = false;
+    fisura::ModelLoadOptions load;
 };
 
 [[noreturn]] void fail(const fisura::Status& s, const std::string& what)
@@ -55,6 +57,7 @@ static void addInferOptions(CLI::App* cmd, InferArgs& a)
     cmd->add_option("--model", a.model, "Fisura model, or TorchScript module with a JSON sidecar")
         ->required()
         ->check(CLI::ExistingFile);
+    fisura::cli::addModelLoadOptions(cmd, a.load);
     cmd->add_option("--in", a.in, "Input image (TIFF of any size, PNG, JPEG) or folder")
         ->required()
         ->check(CLI::ExistingPath);
@@ -131,9 +134,11 @@ void registerInferCommand(CLI::App& app)
         std::vector<std::pair<std::string, std::string>> jobs;
         std::error_code ec;
         const bool folder = fs::is_directory(a->in, ec);
-        auto model = fisura::Model::load(a->model);
-        if (!model)
+        auto model = fisura::Model::load(a->model, a->load);
+        if (!model) {
+            fisura::cli::printModelLoadHint(model.status());
             fail(model.status(), "cannot load the model");
+        }
         const std::string kindName =
             fisura::mapKindName(fisura::mapKindFor(model->info().config.type));
         if (folder) {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fisura/labels.h"
+#include "model_load_args.h"
 #include "terminal_progress.h"
 
 namespace
@@ -30,6 +31,7 @@ struct ProposeArgs {
     bool cpu = false;
     bool json = false;
     bool quiet = false;
+    fisura::ModelLoadOptions load;
 };
 
 void run(const ProposeArgs& a)
@@ -41,11 +43,13 @@ void run(const ProposeArgs& a)
     o.infer.tileSize = a.tile;
     o.infer.batchSize = a.batch;
     o.infer.preferCpu = a.cpu;
+    o.infer.modelLoad = a.load;
     fisura::cli::TerminalProgress progress;
     fisura::ProgressSink* sink = a.quiet || a.json ? nullptr : &progress;
     auto r = fisura::proposeFolder(a.model, a.in, a.out, o, g_proposeCancel, sink);
     if (!r) {
         std::cerr << "fisura-cli: propose: " << r.status().toString() << "\n";
+        fisura::cli::printModelLoadHint(r.status());
         throw CLI::RuntimeError(r.status().code() == fisura::ErrorCode::Cancelled ? 130 : 1);
     }
     nlohmann::json failures = nlohmann::json::array();
@@ -82,6 +86,7 @@ void registerProposeCommand(CLI::App& app)
     cmd->add_option("--model", a->model, "Fisura model, or TorchScript module with a JSON sidecar")
         ->required()
         ->check(CLI::ExistingFile);
+    fisura::cli::addModelLoadOptions(cmd, a->load);
     cmd->add_option("--in", a->in, "Input image or folder of images")
         ->required()
         ->check(CLI::ExistingPath);

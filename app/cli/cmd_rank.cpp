@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fisura/labels.h"
+#include "model_load_args.h"
 #include "terminal_progress.h"
 
 namespace
@@ -27,11 +28,13 @@ struct RankArgs {
     bool cpu = false;
     bool json = false;
     bool quiet = false;
+    fisura::ModelLoadOptions load;
 };
 
 [[noreturn]] void fail(const fisura::Status& s, const std::string& what)
 {
     std::cerr << "fisura-cli: rank: " << what << ": " << s.toString() << "\n";
+    fisura::cli::printModelLoadHint(s);
     throw CLI::RuntimeError(s.code() == fisura::ErrorCode::Cancelled ? 130 : 1);
 }
 
@@ -49,6 +52,7 @@ void run(const RankArgs& a)
     fisura::RankOptions o;
     o.band = a.band;
     o.infer.preferCpu = a.cpu;
+    o.infer.modelLoad = a.load;
     fisura::cli::TerminalProgress progress;
     fisura::ProgressSink* sink = a.quiet || a.json ? nullptr : &progress;
     std::vector<fisura::RankEntry> ranked;
@@ -99,6 +103,7 @@ void registerRankCommand(CLI::App& app)
     cmd->add_option("--model", a->model, "Fisura model, or TorchScript module with a JSON sidecar")
         ->required()
         ->check(CLI::ExistingFile);
+    fisura::cli::addModelLoadOptions(cmd, a->load);
     cmd->add_option("--data", a->data, "Segmentation dataset folder (images/, masks/)")
         ->required()
         ->check(CLI::ExistingDirectory);

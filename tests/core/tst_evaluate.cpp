@@ -125,6 +125,7 @@ class TstEvaluate : public QObject
         EvaluateOptions o;
         o.splitPath = model + ".split.json";
         o.preferCpu = true;
+        o.modelLoad.allowTorchScript = true; // the test's own modules
         o.threads = 1;
         o.gallery = 3;
         o.curvePoints = 11;
@@ -260,6 +261,7 @@ private Q_SLOTS:
         EvaluateOptions o;
         o.splitPath = split;
         o.preferCpu = true;
+        o.modelLoad.allowTorchScript = true; // the test's own module
         o.curvePoints = 11;
         o.gallery = 2;
         auto r = evaluateModel(model, dir, o);
@@ -311,6 +313,7 @@ private Q_SLOTS:
         EvaluateOptions o;
         o.splitPath = split;
         o.preferCpu = true;
+        o.modelLoad.allowTorchScript = true; // the test's own module
         auto r = evaluateModel(model, dir, o);
         QVERIFY2(r, r.status().toString().c_str());
         QVERIFY(r->items >= 2);

@@ -53,12 +53,20 @@ std::string identityUNet(const QTemporaryDir& d, int inputSize = 64)
     return p;
 }
 
+/// The test's TorchScript modules are its own: consent given.
+ModelLoadOptions trusted()
+{
+    ModelLoadOptions o;
+    o.allowTorchScript = true;
+    return o;
+}
+
 using mapfixtures::pattern;
 using mapfixtures::readMap;
 
 std::unique_ptr<TiledInference> engine(const std::string& modelPath, InferOptions o = {})
 {
-    auto m = Model::load(modelPath);
+    auto m = Model::load(modelPath, trusted());
     if (!m)
         qFatal("model: %s", m.status().toString().c_str());
     o.preferCpu = true;
@@ -235,7 +243,7 @@ private Q_SLOTS:
         InferOptions bad;
         bad.tileSize = 64;
         bad.preferCpu = true;
-        auto m = Model::load(model);
+        auto m = Model::load(model, trusted());
         QVERIFY(m.isOk());
         auto refused = TiledInference::create(std::move(*m), bad);
         QVERIFY(!refused.isOk());
@@ -405,7 +413,7 @@ private Q_SLOTS:
 
         // Options out of range.
         auto tryCreate = [&](int tile, int overlap) {
-            auto m = Model::load(model);
+            auto m = Model::load(model, trusted());
             InferOptions bad;
             bad.preferCpu = true;
             bad.tileSize = tile;
@@ -442,7 +450,9 @@ private Q_SLOTS:
         // `m.json` beside `m.pt` is found too.
         std::ofstream(s(d.filePath(QStringLiteral("m.json"))))
             << R"({"type": "unet", "input_size": 64, "tile": 256, "overlap": 32})";
-        auto ok = Model::load(p);
+        // A valid sidecar: still refused until the user agrees to run the module's code.
+        QCOMPARE(Model::load(p).status().code(), ErrorCode::NeedsConsent);
+        auto ok = Model::load(p, trusted());
         QVERIFY2(ok.isOk(), ok.status().toString().c_str());
         QVERIFY(ok->isTorchScript());
         QCOMPARE(ok->info().tileSize, 256);

@@ -58,6 +58,7 @@ InferOptions cpu()
     o.preferCpu = true;
     o.tileSize = 64;
     o.overlap = 16;
+    o.modelLoad.allowTorchScript = true; // the test's own module
     return o;
 }
 
@@ -83,7 +84,7 @@ private Q_SLOTS:
             std::copy_n(full->row(region.y + y) + region.x * 3, crop.stride(), crop.row(y));
         const std::string cropPath = s(dir.filePath(QStringLiteral("crop.tif")));
         QVERIFY(writeTiff(cropPath, crop).isOk());
-        auto model0 = Model::load(model);
+        auto model0 = Model::load(model, cpu().modelLoad);
         QVERIFY(model0.isOk());
         auto ti = TiledInference::create(std::move(*model0), cpu());
         QVERIFY(ti.isOk());
@@ -126,7 +127,10 @@ private Q_SLOTS:
         // Errors.
         po.region = {140, 100, 20, 20};
         QCOMPARE(proposeLabels(model, img, po).status().code(), ErrorCode::InvalidArgument);
-        QCOMPARE(proposeLabels(model, "/nonexistent.tif", {}).status().code(), ErrorCode::NotFound);
+        ProposeOptions trusted;
+        trusted.infer = cpu();
+        QCOMPARE(proposeLabels(model, "/nonexistent.tif", trusted).status().code(),
+                 ErrorCode::NotFound);
         QVERIFY(!proposeLabels("/nonexistent.pt", img, {}).isOk());
     }
 

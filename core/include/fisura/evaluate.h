@@ -17,14 +17,15 @@ namespace fisura
 {
 
 struct EvaluateOptions {
-    std::string splitPath; ///< the run's split: its validation part is evaluated (required)
-    int maxItems = 0;      ///< 0 = every validation item; > 0 caps them (first by index)
-    int gallery = 6;       ///< samples in each of best and worst
-    int curvePoints = 51;  ///< thresholds 0..1 in equal steps (segmentation)
+    std::string splitPath;  ///< the run's split: its validation part is evaluated (required)
+    int maxItems = 0;       ///< 0 = every validation item; > 0 caps them (first by index)
+    int gallery = 6;        ///< samples in each of best and worst
+    int curvePoints = 51;   ///< thresholds 0..1 in equal steps (segmentation)
     int histogramBins = 40; ///< anomaly error histogram
     bool preferCpu = false;
-    int batchSize = 0; ///< 0 = small and safe for the device
-    int threads = 0;   ///< loader threads, 0 = from the policy
+    int batchSize = 0;          ///< 0 = small and safe for the device
+    int threads = 0;            ///< loader threads, 0 = from the policy
+    ModelLoadOptions modelLoad; ///< size limit, consent to run a TorchScript module
 };
 
 /// Pixel-level (segmentation) quality at one probability threshold.
@@ -82,7 +83,7 @@ Result<EvaluationReport> evaluateModel(const std::string& modelPath, const std::
 /// backward pass at the given precision). Cheap enough to call on every preset change.
 struct ModelFootprint {
     int64_t parameters = 0;
-    uint64_t weightBytes = 0;          ///< fp32 weights + gradients + optimizer state
+    uint64_t weightBytes = 0; ///< fp32 weights + gradients + optimizer state
     uint64_t activationBytesPerImage = 0;
     uint64_t trainingBytes(int batch) const
     {

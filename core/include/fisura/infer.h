@@ -48,6 +48,9 @@ struct InferOptions {
     uint64_t cacheBytes = 0;
     uint64_t maxFlatPixels = 256ull << 20; ///< PNG/JPEG inputs are decoded whole: refuse beyond
     TiledWriteOptions output;              ///< tile size, codec, pyramid of the written map
+    /// How calls that take a model path (proposeLabels, proposeFolder, rankByUncertainty) load
+    /// it: size limit, consent to run a TorchScript module.
+    ModelLoadOptions modelLoad;
 };
 
 struct InferStats {

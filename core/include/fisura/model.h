@@ -13,6 +13,12 @@
 // Input is float NCHW, (x / 255 - mean) / std. Outputs: "unet" one channel per pixel,
 // "classifier" one score per class, "autoencoder" the reconstruction in [0, 1]. Only type and
 // input_size are required. Such models are for inference: they cannot be saved or trained.
+//
+// A TorchScript module is a program: loading it runs code stored in the file. Model::load
+// therefore refuses one (NeedsConsent) unless ModelLoadOptions::allowTorchScript says the user
+// agreed. A Fisura model file holds no code; its metadata is read and checked (value ranges,
+// the size of the network it describes, the names and shapes of the stored tensors) before
+// any weight is read, and a file over ModelLoadOptions::maxBytes is refused before anything is.
 #pragma once
 
 #include <cstdint>
@@ -89,6 +95,26 @@ struct ModelInfo {
     std::string source = "fisura"; ///< "fisura" (own network) or "torchscript" (imported)
 };
 
+/// Default ModelLoadOptions::maxBytes: 64 GiB, above any model Fisura can make. The largest
+/// network the trainer offers, a U-Net of width 256 and depth 6, is 29.7 GiB of weights (and
+/// training it needs four times that for weights, gradients and the two AdamW moments, more than
+/// the 141 GB of the largest single GPU Fisura trains on). A patch-gaussian's statistics
+/// (patchGaussianSize().modelBytes) are fitted with float64 accumulators in the memory of one
+/// device, fitBytes being about three times modelBytes, and the fit is refused when they do not
+/// fit: a 64 GiB statistics file would have needed 192 GiB for its fit, more than that GPU or
+/// the workstations Fisura targets hold. A larger file is not a Fisura model, or one the user
+/// has to allow explicitly (fisura-cli --max-model-size).
+constexpr uint64_t kDefaultMaxModelBytes = uint64_t(64) << 30;
+
+/// How Model::load treats a file it is given.
+struct ModelLoadOptions {
+    /// Files longer than this are refused (TooLarge) before any byte is read.
+    uint64_t maxBytes = kDefaultMaxModelBytes;
+    /// A TorchScript module runs code stored in the file: it loads only when this is set (the
+    /// user agreed); otherwise Model::load answers NeedsConsent after checking its sidecar.
+    bool allowTorchScript = false;
+};
+
 class Model
 {
 public:
@@ -99,8 +125,13 @@ public:
 
     /// Fresh, randomly initialised (seeded) network.
     static Result<Model> create(const ModelConfig& config, uint64_t seed = 1);
-    /// A Fisura model file, or a TorchScript module with its JSON sidecar (see above).
+    /// A Fisura model file, or a TorchScript module with its JSON sidecar (see above), with
+    /// the default options: files over kDefaultMaxModelBytes and TorchScript modules refused.
     static Result<Model> load(const std::string& path);
+    /// Errors: NotFound; TooLarge (over options.maxBytes, nothing read); NeedsConsent (a
+    /// TorchScript module without options.allowTorchScript; its sidecar was valid); Corrupt
+    /// (not a model, metadata out of range or not matching the stored tensors); Unsupported.
+    static Result<Model> load(const std::string& path, const ModelLoadOptions& options);
     /// True for an imported TorchScript module (inference only).
     bool isTorchScript() const;
     /// Atomic: temporary file, flush, fsync, rename.

@@ -20,6 +20,8 @@ enum class ErrorCode {
     OutOfMemory,     ///< host or device memory was exhausted
     Cancelled,       ///< the user cancelled the job
     DeviceError,     ///< the GPU or LibTorch reported an error
+    TooLarge,        ///< a file is larger than the limit for its kind (nothing of it was read)
+    NeedsConsent,    ///< the file runs code stored in it; it loads only when the user agrees
     Internal,        ///< a bug: an invariant did not hold
 };
 

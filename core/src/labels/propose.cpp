@@ -83,7 +83,7 @@ Result<Loaded> loadRegion(const std::string& path, const LabelRect& region, uint
 Result<std::unique_ptr<TiledInference>> prepare(const std::string& modelPath, const InferOptions& o,
                                                 const CancelToken& cancel)
 {
-    auto model = Model::load(modelPath);
+    auto model = Model::load(modelPath, o.modelLoad);
     if (!model)
         return model.status();
     return TiledInference::create(std::move(*model), o, cancel);

@@ -1,9 +1,11 @@
 #include "compat/torch_compat.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
 #include "fisura/version.h"
+#include "models/model_archive.h"
 #include "models/model_impl.h"
 #include "models/model_meta.h"
 #include "models/patch_gaussian.h"
@@ -49,12 +51,27 @@ ModelType modelTypeFor(TaskKind task)
 namespace
 {
 constexpr const char* kMetadataKey = "fisura_metadata";
-Result<Model> loadTorchScript(const std::string& path, const std::string& sidecarPath)
+
+std::string gib(uint64_t bytes)
+{
+    std::ostringstream os;
+    os.precision(bytes < (uint64_t(10) << 30) ? 2 : 1);
+    os << std::fixed << double(bytes) / double(uint64_t(1) << 30) << " GiB";
+    return os.str();
+}
+
+/// A TorchScript module with a valid sidecar: refused without consent, since loading it runs
+/// code stored in the file.
+Result<Model> loadTorchScript(const std::string& path, const std::string& sidecarPath,
+                              const ModelLoadOptions& options)
 {
     Model m;
     Model::Impl& d = *m.impl();
     if (Status st = models::sidecarInfo(sidecarPath, d.info, d.scriptOutputsProbabilities); !st)
         return st;
+    if (!options.allowTorchScript)
+        return Status(ErrorCode::NeedsConsent,
+                      path + " is a TorchScript module: loading it runs code stored in the file");
     try {
         d.script = torch::jit::load(path, torch::Device(torch::kCPU));
         d.script->eval();
@@ -62,6 +79,74 @@ Result<Model> loadTorchScript(const std::string& path, const std::string& sideca
         return Status(ErrorCode::Corrupt, path + ": not a TorchScript module: " +
                                               std::string(e.what_without_backtrace()));
     }
+    return m;
+}
+
+/// The checks a Fisura archive passes before its weights are read: metadata in range, a network
+/// no larger than the file, no code, and the stored tensors named and shaped as that network's.
+/// On success `m` holds the metadata and the freshly built (untrained) network.
+Status checkFisuraArchive(const std::string& path, uint64_t fileSize,
+                          const models::ArchiveInventory& inv, Model& m)
+{
+    ModelInfo& info = m.impl()->info;
+    if (Status st = models::infoFromJson(inv.metadata, info); !st)
+        return Status(st.code(), path + ": " + st.detail());
+    const uint64_t need = models::networkBytes(info.config);
+    if (need > fileSize || inv.storageBytes > fileSize)
+        return Status(ErrorCode::Corrupt, path + ": the metadata describes a network of " +
+                                              std::to_string(std::max(need, inv.storageBytes)) +
+                                              " bytes of weights, but the file has only " +
+                                              std::to_string(fileSize) + " bytes");
+    if (inv.hasCode)
+        return Status(ErrorCode::Corrupt,
+                      path + ": the file holds code, which a Fisura model never does (a "
+                             "TorchScript module needs a JSON sidecar)");
+    if (!inv.missingRecords.empty())
+        return Status(ErrorCode::Corrupt, path + ": the weights record data/" +
+                                              inv.missingRecords.front() + " is missing");
+    m.impl()->net = models::makeNetwork(info.config);
+    if (const std::string diff =
+            models::firstDifference(models::stateOf(*m.impl()->net), inv.tensors);
+        !diff.empty())
+        return Status(ErrorCode::Corrupt, path +
+                                              ": the weights do not match the network the "
+                                              "metadata describes (" +
+                                              modelTypeName(info.config.type) + "): " + diff);
+    return Status::ok();
+}
+
+Result<Model> loadChecked(const std::string& path, uint64_t fileSize,
+                          const ModelLoadOptions& options)
+{
+    auto inv = models::inspectArchive(path);
+    if (!inv)
+        return Status(ErrorCode::Corrupt, path + ": not a model file: " + inv.status().detail());
+    if (!inv->hasMetadata) {
+        // Not Fisura's own: a TorchScript module exported from PyTorch, if described.
+        if (const std::string side = models::sidecarFor(path); !side.empty())
+            return loadTorchScript(path, side, options);
+        if (!inv->pickleError.empty())
+            return Status(ErrorCode::Corrupt, path + ": " + inv->pickleError);
+        return Status(ErrorCode::Corrupt, path +
+                                              " has no Fisura metadata (a TorchScript module "
+                                              "needs a JSON sidecar: " +
+                                              path + ".json)");
+    }
+    Model m;
+    if (Status st = checkFisuraArchive(path, fileSize, *inv, m); !st)
+        return st;
+    torch::serialize::InputArchive ar;
+    ar.load_from(path, torch::Device(torch::kCPU));
+    m.impl()->net->load(ar);
+    // InputArchive replaces each tensor with the stored one whatever its shape: check again.
+    if (const std::string diff =
+            models::firstDifference(models::stateOf(*m.impl()->net), inv->tensors);
+        !diff.empty())
+        return Status(ErrorCode::Corrupt, path + ": " + diff);
+    if (m.info().config.type == ModelType::PatchGaussian &&
+        !static_cast<models::PatchGaussianImpl&>(*m.impl()->net).consistent())
+        return Status(ErrorCode::Corrupt,
+                      path + ": the patch statistics do not match the model's configuration");
     return m;
 }
 
@@ -109,33 +194,24 @@ Result<Model> Model::create(const ModelConfig& config, uint64_t seed)
 
 Result<Model> Model::load(const std::string& path)
 {
+    return load(path, ModelLoadOptions{});
+}
+
+Result<Model> Model::load(const std::string& path, const ModelLoadOptions& options)
+{
     std::error_code ec;
     if (!std::filesystem::is_regular_file(path, ec))
         return Status(ErrorCode::NotFound, path + ": no such model file");
+    const uint64_t size = std::filesystem::file_size(path, ec);
+    if (ec)
+        return Status(ErrorCode::IoError, path + ": " + ec.message());
+    if (size > options.maxBytes)
+        return Status(ErrorCode::TooLarge,
+                      path + " is " + std::to_string(size) + " bytes (" + gib(size) +
+                          "), more than the " + std::to_string(options.maxBytes) + " bytes (" +
+                          gib(options.maxBytes) + ") allowed for a model file");
     try {
-        torch::serialize::InputArchive ar;
-        ar.load_from(path, torch::Device(torch::kCPU));
-        c10::IValue meta;
-        if (!ar.try_read(kMetadataKey, meta) || !meta.isString()) {
-            // Not Fisura's own: a TorchScript module exported from PyTorch, if described.
-            if (const std::string side = models::sidecarFor(path); !side.empty())
-                return loadTorchScript(path, side);
-            return Status(ErrorCode::Corrupt,
-                          path +
-                              " has no Fisura metadata (a TorchScript module needs a JSON "
-                              "sidecar: " +
-                              path + ".json)");
-        }
-        Model m;
-        if (Status st = models::infoFromJson(meta.toStringRef(), m.impl_->info); !st)
-            return Status(st.code(), path + ": " + st.detail());
-        m.impl_->net = models::makeNetwork(m.impl_->info.config);
-        m.impl_->net->load(ar);
-        if (m.impl_->info.config.type == ModelType::PatchGaussian &&
-            !static_cast<models::PatchGaussianImpl&>(*m.impl_->net).consistent())
-            return Status(ErrorCode::Corrupt,
-                          path + ": the patch statistics do not match the model's configuration");
-        return m;
+        return loadChecked(path, size, options);
     } catch (const c10::Error& e) {
         const std::string msg = e.what_without_backtrace();
         if (msg.find("open file") != std::string::npos)

@@ -1,6 +1,7 @@
 #include "compat/torch_compat.h"
 
 #include "models/bn_relu.h"
+#include "models/model_meta.h"
 #include "models/networks.h"
 #include "models/patch_gaussian.h"
 
@@ -123,14 +124,6 @@ torch::Tensor UNetImpl::forward(torch::Tensor x)
         x = up[i]->as<DoubleConvImpl>()->forward(x);
     }
     return out(x);
-}
-
-int autoencoderDepth(int inputSize)
-{
-    int d = 0;
-    for (int s = inputSize; s > 16 && d < 6; s /= 2)
-        ++d;
-    return std::max(1, d);
 }
 
 AutoencoderImpl::AutoencoderImpl(const ModelConfig& c)

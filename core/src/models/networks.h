@@ -4,6 +4,7 @@
 #include "compat/torch_compat.h"
 
 #include "fisura/model.h"
+#include "models/model_meta.h"
 
 namespace fisura::models
 {
@@ -57,8 +58,7 @@ struct AutoencoderImpl : torch::nn::Module {
 };
 TORCH_MODULE(Autoencoder);
 
-/// Number of autoencoder downsamplings for an input size (code of 8-16 px).
-int autoencoderDepth(int inputSize);
+// autoencoderDepth: models/model_meta.h.
 
 /// Conv2d followed by BatchNorm2d becomes one convolution with a bias (the BatchNorm's running
 /// statistics; eval mode only). Other modules, the autoencoder's transposed convolutions and

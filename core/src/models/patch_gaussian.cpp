@@ -53,37 +53,12 @@ nn::Conv2d conv(int in, int out)
         nn::Conv2dOptions(in, out, 3).stride(2).padding(1).padding_mode(torch::kReflect));
 }
 
-int baseWidth(const ModelConfig& c)
-{
-    return std::clamp(c.width, 4, 64);
-}
-
 } // namespace
-
-int patchGridSize(const ModelConfig& c)
-{
-    if (c.patchFeatures == PatchFeatures::Pixels)
-        return c.inputSize / 2;   // 2x2 average pooling
-    return (c.inputSize + 1) / 2; // a stride-2 convolution with padding 1
-}
-
-int patchRawChannels(const ModelConfig& c)
-{
-    if (c.patchFeatures == PatchFeatures::Cnn)
-        return 7 * baseWidth(c); // stages of w, 2w and 4w channels, concatenated
-    const int side = 2 * std::max(0, c.patchRadius) + 1;
-    return side * side;
-}
-
-int patchFeatureDim(const ModelConfig& c)
-{
-    return std::clamp(c.featureDim, 1, patchRawChannels(c));
-}
 
 PatchGaussianImpl::PatchGaussianImpl(const ModelConfig& c)
     : config(c), grid(patchGridSize(c)), dim(patchFeatureDim(c))
 {
-    const int w = baseWidth(c);
+    const int w = patchBaseWidth(c);
     if (c.patchFeatures == PatchFeatures::Cnn) {
         // Leaky: a random ReLU channel may be dead for every input, and a feature without
         // variance has no inverse covariance.

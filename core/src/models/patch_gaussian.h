@@ -10,15 +10,12 @@
 
 #include "anomaly/patch_stats.h"
 #include "fisura/model.h"
+#include "models/model_meta.h"
 
 namespace fisura::models
 {
 
-/// Feature map edge for an input size (1/2 of it) and feature channels before the selection.
-int patchGridSize(const ModelConfig& c);
-int patchRawChannels(const ModelConfig& c);
-/// d as the model uses it: at most the raw channels.
-int patchFeatureDim(const ModelConfig& c);
+// patchGridSize, patchRawChannels, patchFeatureDim: models/model_meta.h (plain arithmetic).
 
 struct PatchGaussianImpl : torch::nn::Module {
     explicit PatchGaussianImpl(const ModelConfig& c);

@@ -5,6 +5,7 @@ list(APPEND FISURA_CORE_TORCH_SOURCES
     src/models/fold.cpp
     src/models/networks.cpp
     src/models/model.cpp
+    src/models/model_archive.cpp
     src/models/patch_gaussian.cpp)
 # Fused BatchNorm + ReLU for training (FISURA_CUDA_KERNELS only, like the anomaly kernels).
 list(APPEND FISURA_CORE_CUDA_SOURCES src/models/bn_relu_cuda.cu)

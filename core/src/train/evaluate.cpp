@@ -319,7 +319,7 @@ Result<Prepared> prepare(const std::string& modelPath, const std::string& dataDi
                          const EvaluateOptions& o, const CancelToken& cancel)
 {
     Prepared p;
-    auto loaded = Model::load(modelPath);
+    auto loaded = Model::load(modelPath, o.modelLoad);
     if (!loaded)
         return loaded.status();
     p.model = std::move(*loaded);

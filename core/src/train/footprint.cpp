@@ -125,10 +125,10 @@ Status setModelThreshold(const std::string& modelPath, double threshold)
 {
     if (!std::isfinite(threshold) || threshold < 0)
         return Status(ErrorCode::InvalidArgument, "the threshold must be a number >= 0");
-    auto m = Model::load(modelPath);
-    if (!m)
+    auto m = Model::load(modelPath); // a TorchScript module is not run: NeedsConsent
+    if (!m && m.status().code() != ErrorCode::NeedsConsent)
         return m.status();
-    if (m->isTorchScript())
+    if (!m || m->isTorchScript())
         return Status(ErrorCode::Unsupported,
                       modelPath + " is an imported TorchScript model: its threshold lives in its "
                                   "JSON sidecar");

@@ -24,6 +24,10 @@ const char* errorCodeName(ErrorCode code)
         return "cancelled";
     case ErrorCode::DeviceError:
         return "device_error";
+    case ErrorCode::TooLarge:
+        return "too_large";
+    case ErrorCode::NeedsConsent:
+        return "needs_consent";
     case ErrorCode::Internal:
         return "internal";
     }

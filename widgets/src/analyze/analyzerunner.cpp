@@ -1,5 +1,6 @@
 #include "analyze/analyzerunner.h"
 
+#include "common/modelconsent.h"
 #include "common/progressrelay.h"
 
 #include <QDateTime>
@@ -91,7 +92,8 @@ AnalyzeRunner::Outcome AnalyzeRunner::work(const AnalyzeTask& task, const Cancel
                     Q_EMIT preparing(id);
             },
             Qt::QueuedConnection);
-        auto model = Model::load(task.modelPath.toStdString());
+        auto model =
+            Model::load(task.modelPath.toStdString(), ModelConsent::optionsFor(task.modelPath));
         if (!model) {
             out.status = model.status();
             return out;

@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "analyze/modelfacts.h"
+#include "common/modelconsent.h"
 #include "fisura/project.h"
 #include "project/projectsession.h"
 
@@ -80,8 +81,14 @@ void ModelChooser::setModelFile(const QString& path)
     const QString abs = QFileInfo(path).absoluteFilePath();
     if (indexOfPath(abs) < 0 && !files_.contains(abs))
         files_.prepend(abs);
+    const int described = describes_;
     refresh();
-    box_->setCurrentIndex(indexOfPath(abs));
+    const int index = indexOfPath(abs);
+    if (index != box_->currentIndex())
+        box_->setCurrentIndex(index);
+    else if (describes_ == described)
+        onCurrentChanged(index); // chosen again: read it again (it may have changed, or the user
+                                 // may now agree to run a TorchScript module they declined)
 }
 
 bool ModelChooser::setModelFromRun(const QString& runId)
@@ -165,10 +172,15 @@ void ModelChooser::onCurrentChanged(int index)
     if (refreshing_)
         return;
     choice_ = AnalyzeModelChoice();
+    ++describes_;
     if (index < 0) {
         facts_->clear();
     } else {
-        const ModelDescription d = describeModel(box_->itemData(index, kPathRole).toString());
+        const QString path = box_->itemData(index, kPathRole).toString();
+        ModelDescription d = describeModel(path);
+        // A TorchScript module runs code from the file: only after the user agreed to it.
+        if (!d.ok && d.status.code() == ErrorCode::NeedsConsent && ModelConsent::ask(this, path))
+            d = describeModel(path);
         facts_->setDescription(d);
         choice_.path = d.path;
         choice_.runId = box_->itemData(index, kRunRole).toString();

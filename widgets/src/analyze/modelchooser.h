@@ -58,6 +58,7 @@ private:
     AnalyzeModelChoice choice_;
     std::function<QString()> dialog_;
     bool refreshing_ = false;
+    int describes_ = 0; ///< onCurrentChanged calls, so a model is not read twice for one choice
     QLabel* label_;
     QComboBox* box_;
     QPushButton* chooseButton_;

@@ -13,6 +13,7 @@
 #include <cmath>
 
 #include "common/errortext.h"
+#include "common/modelconsent.h"
 #include "fisura/infer.h"
 
 namespace fisura::ui
@@ -48,7 +49,7 @@ ModelDescription describeModel(const QString& path)
 {
     ModelDescription d;
     d.path = path;
-    auto loaded = Model::load(path.toStdString());
+    auto loaded = Model::load(path.toStdString(), ModelConsent::optionsFor(path));
     if (loaded) {
         d.ok = true;
         d.info = loaded->info();

@@ -35,6 +35,14 @@ QString errorMessage(const Status& s)
     case ErrorCode::DeviceError:
         text = ErrorText::tr("The GPU reported an error.");
         break;
+    case ErrorCode::TooLarge:
+        text = ErrorText::tr("The file is larger than Fisura accepts for its kind, so it was not "
+                             "read.");
+        break;
+    case ErrorCode::NeedsConsent:
+        text = ErrorText::tr("This is a TorchScript module: it runs code stored in the file. It "
+                             "was not loaded because you did not allow it.");
+        break;
     case ErrorCode::Internal:
         text = ErrorText::tr("Internal error (please report it).");
         break;

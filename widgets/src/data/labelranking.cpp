@@ -20,6 +20,7 @@
 #include "common/errortext.h"
 #include "common/imageconvert.h"
 #include "common/jobrunner.h"
+#include "common/modelconsent.h"
 #include "fisura/image.h"
 
 namespace fisura::ui
@@ -151,10 +152,12 @@ bool LabelRankingPanel::startRanking()
     for (const QString& i : unlabelled_)
         images.push_back(i.toStdString());
     const std::string model = chooser_->choice().path.toStdString();
+    RankOptions options;
+    options.infer.modelLoad = ModelConsent::optionsFor(chooser_->choice().path);
     auto out = std::make_shared<RankOutput>();
     const bool started =
-        job_->start([out, model, images](const CancelToken& c, ProgressSink* sink) {
-            out->ranking = rankByUncertainty(model, images, RankOptions{}, c, sink);
+        job_->start([out, model, images, options](const CancelToken& c, ProgressSink* sink) {
+            out->ranking = rankByUncertainty(model, images, options, c, sink);
             if (!out->ranking)
                 return out->ranking.status();
             // Small pictures for the first images, when they are cheap to decode.

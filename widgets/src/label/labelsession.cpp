@@ -10,6 +10,7 @@
 #include "common/errortext.h"
 #include "common/imageconvert.h"
 #include "common/jobrunner.h"
+#include "common/modelconsent.h"
 #include "label/labelsource.h"
 
 namespace fisura::ui
@@ -204,6 +205,7 @@ bool LabelSession::propose(const QString& modelPath, double threshold, const Lab
     ProposeOptions o;
     o.threshold = threshold;
     o.region = region;
+    o.infer.modelLoad = ModelConsent::optionsFor(modelPath);
     const std::string model = modelPath.toStdString(), image = layer_->imagePath();
     std::shared_ptr<Image> out = proposal_;
     setBusy(false, true);
