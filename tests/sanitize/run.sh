@@ -19,8 +19,8 @@ flags="-O1 -g1 -DNDEBUG"
 
 # The threaded parts of core: tile cache and parallel tile decoding (tst_tiledimage), the pyramid
 # writer's worker pool (tst_tiledimage), the batch loader's queue (tst_dataset, tst_train), the
-# inference pipeline with CPU models (tst_infer), the telemetry sampler (tst_device) and the
-# progress meter shared by job threads (tst_progress).
+# inference pipeline with CPU models (tst_infer), the telemetry sampler (tst_device) and training
+# on its own thread (tst_train); tst_progress starts no thread but is cheap.
 tsan_tests="tst_tiledimage tst_dataset tst_device tst_progress tst_infer tst_train"
 
 run_asan() {
