@@ -14,7 +14,17 @@ add_library(fisura_options INTERFACE)
 target_compile_options(fisura_options INTERFACE
     $<$<CXX_COMPILER_ID:GNU,Clang>:-Wall -Wextra -Wno-unused-parameter>)
 target_compile_definitions(fisura_options INTERFACE QT_NO_KEYWORDS QT_NO_CAST_FROM_ASCII)
+if(FISURA_SANITIZE AND FISURA_TSAN)
+    message(FATAL_ERROR "FISURA_SANITIZE (ASan + UBSan) and FISURA_TSAN cannot be combined")
+endif()
 if(FISURA_SANITIZE)
-    target_compile_options(fisura_options INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer)
+    # Undefined behaviour stops the program (and so fails the test) instead of only printing.
+    target_compile_options(fisura_options INTERFACE -fsanitize=address,undefined
+                           -fno-sanitize-recover=undefined -fno-omit-frame-pointer)
     target_link_options(fisura_options INTERFACE -fsanitize=address,undefined)
+endif()
+if(FISURA_TSAN)
+    # ThreadSanitizer for the threaded parts of core (tests/sanitize/run.sh lists the tests).
+    target_compile_options(fisura_options INTERFACE -fsanitize=thread -fno-omit-frame-pointer)
+    target_link_options(fisura_options INTERFACE -fsanitize=thread)
 endif()

@@ -66,7 +66,10 @@ void ViewerRuler::clear()
 
 bool ViewerRuler::eventFilter(QObject* watched, QEvent* e)
 {
-    if (watched != viewer_)
+    // While the viewer is being destroyed, QWidget's destructor still sends it events (focus
+    // out) and it is no longer a TiledViewer: qobject_cast says so, whereas comparing with the
+    // QPointer<TiledViewer> would downcast it (undefined behaviour, found by UBSan).
+    if (!qobject_cast<TiledViewer*>(watched) || watched != viewer_)
         return false;
     if (e->type() == QEvent::Resize)
         setGeometry(viewer_->rect());

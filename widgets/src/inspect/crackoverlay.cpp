@@ -91,7 +91,10 @@ void CrackOverlay::setHovered(int id)
 
 bool CrackOverlay::eventFilter(QObject* watched, QEvent* e)
 {
-    if (watched != viewer_)
+    // While the viewer is being destroyed it is no longer a TiledViewer (QWidget's destructor
+    // still sends it focus events): comparing it with the QPointer<TiledViewer> would downcast
+    // it (undefined behaviour, found by UBSan), so qobject_cast checks first.
+    if (!qobject_cast<TiledViewer*>(watched) || watched != viewer_)
         return false;
     if (e->type() == QEvent::Resize)
         setGeometry(viewer_->rect());
