@@ -2,10 +2,12 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
+#include <QMessageBox>
 
 #include <cstdio>
 
 #include "common/languagemanager.h"
+#include "common/settingscheck.h"
 #include "fisura/process.h"
 #include "fisura/version.h"
 #include "mainwindow.h"
@@ -26,6 +28,8 @@ int main(int argc, char** argv)
     for (const int size : {16, 22, 24, 32, 48, 64, 128, 256})
         icon.addFile(QStringLiteral(":/icons/fisura-%1.png").arg(size), QSize(size, size));
     QApplication::setWindowIcon(icon);
+    // Before anything reads a setting: a damaged settings file is moved aside (defaults used).
+    const fisura::ui::SettingsCheck settingsCheck = fisura::ui::checkSettingsFile();
     fisura::ui::LanguageManager::instance().applySaved();
 
     QCommandLineParser parser;
@@ -50,6 +54,13 @@ int main(int argc, char** argv)
     fisura::app::MainWindow window;
     fisura::app::quitOnTerminationSignals(&window);
     window.show();
+    if (settingsCheck.damaged) {
+        auto* box = new QMessageBox(
+            QMessageBox::Warning, QApplication::translate("main", "Settings"),
+            fisura::ui::settingsCheckMessage(settingsCheck), QMessageBox::Ok, &window);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
     if (!start.applyTo(parser, window))
         return 1;
     return app.exec();

@@ -441,6 +441,8 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     auto sink = [&w = *writer](const Image& r) { return w.appendRows(r); };
     if (Status s = runStages(src, sink, grid, started, cancel, tracker, st); !s) {
         writer->abort();
+        if (s.code() == ErrorCode::Cancelled && s.detail().find(outPath) == std::string::npos)
+            return Status(ErrorCode::Cancelled, s.detail() + ": " + outPath + " was not written");
         return s;
     }
     if (writer->rowsWritten() != H) {

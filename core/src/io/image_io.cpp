@@ -10,6 +10,7 @@
 
 #include "fisura/tiledimage.h"
 #include "io/tiff_handle.h"
+#include "util/atomic_file.h"
 
 #ifdef FISURA_HAVE_IMGCODECS
 #include <opencv2/imgcodecs.hpp>
@@ -158,7 +159,9 @@ Result<Image> readImage(const std::string& path, uint64_t maxPixels)
 {
     std::error_code ec;
     if (!fs::is_regular_file(path, ec))
-        return Status(ErrorCode::NotFound, path);
+        return fs::is_directory(path, ec)
+                   ? Status(ErrorCode::IoError, path + " is a folder, not an image file")
+                   : Status(ErrorCode::NotFound, path);
     const std::string ext = lowerExtension(path);
     if (ext == ".tif" || ext == ".tiff")
         return readTiff(path, maxPixels);
@@ -178,6 +181,7 @@ Status writeTiff(const std::string& path, const Image& image, const TiffWriteOpt
     if (options.tileSize < 0 || options.tileSize % 16 != 0)
         return Status(ErrorCode::InvalidArgument, "tile size must be a multiple of 16");
 
+    removeStaleTemporaries(path); // left by a writer that was killed
     const std::string tmp = path + ".part" + std::to_string(::getpid());
     Status result = [&]() -> Status {
         io::TiffHandle h;

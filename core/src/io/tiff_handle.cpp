@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "io/tiff_tags.h"
+#include "util/io_error.h"
 
 namespace fisura::io
 {
@@ -38,6 +39,7 @@ int TiffHandle::onWarning(TIFF*, void*, const char*, const char*, va_list)
 Status TiffHandle::open(const std::string& path, const char* mode)
 {
     path_ = path;
+    writing_ = mode[0] != 'r';
     registerExtraTags();
     TIFFOpenOptions* opts = TIFFOpenOptionsAlloc();
     TIFFOpenOptionsSetErrorHandlerExtR(opts, &TiffHandle::onError, this);
@@ -65,8 +67,10 @@ Status TiffHandle::close()
     TIFFClose(tif_);
     tif_ = nullptr;
     const std::string err = takeError();
-    if (!err.empty())
-        return Status(ErrorCode::IoError, path_ + ": " + err);
+    if (!err.empty()) {
+        const Status failed(ErrorCode::IoError, path_ + ": " + err);
+        return writing_ ? classifyWriteFailure(path_, failed) : failed;
+    }
     return Status::ok();
 }
 
@@ -84,7 +88,8 @@ Status TiffHandle::error(ErrorCode code, const std::string& what)
     const std::string err = takeError();
     if (!err.empty())
         detail += " (" + err + ")";
-    return Status(code, detail);
+    // libtiff keeps no errno: a full disk or a read-only folder is read from the folder itself.
+    return writing_ ? classifyWriteFailure(path_, Status(code, detail)) : Status(code, detail);
 }
 
 } // namespace fisura::io

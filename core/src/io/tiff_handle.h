@@ -39,6 +39,7 @@ private:
 
     TIFF* tif_ = nullptr;
     std::string path_;
+    bool writing_ = false;
     std::mutex mutex_;
     std::string lastError_;
 };

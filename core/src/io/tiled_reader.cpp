@@ -39,7 +39,9 @@ Result<std::shared_ptr<TiledImage>> TiledImage::open(const std::string& path,
 {
     std::error_code ec;
     if (!fs::is_regular_file(path, ec))
-        return Status(ErrorCode::NotFound, path);
+        return fs::is_directory(path, ec)
+                   ? Status(ErrorCode::IoError, path + " is a folder, not an image file")
+                   : Status(ErrorCode::NotFound, path);
     const uint64_t fileBytes = fs::file_size(path, ec);
     if (ec)
         return Status(ErrorCode::IoError, path + ": " + ec.message());

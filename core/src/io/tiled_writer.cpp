@@ -20,6 +20,8 @@
 #include "io/tiff_handle.h"
 #include "io/tiff_tags.h"
 #include "io/worker_pool.h"
+#include "util/atomic_file.h"
+#include "util/io_error.h"
 
 namespace fs = std::filesystem;
 
@@ -303,6 +305,7 @@ Result<std::unique_ptr<TiledTiffWriter>> TiledTiffWriter::create(const std::stri
 
     auto d = std::make_unique<Impl>();
     d->path = path;
+    removeStaleTemporaries(path); // left by a writer that was killed
     d->tmpPath = path + ".part" + std::to_string(::getpid());
     d->width = width;
     d->height = height;
@@ -459,7 +462,7 @@ Status TiledTiffWriter::finish(const CancelToken& cancel, ProgressSink* progress
         std::error_code ec;
         fs::rename(d.tmpPath, d.path, ec);
         if (ec)
-            return Status(ErrorCode::IoError, d.path + ": " + ec.message());
+            return writeFailure(d.path, ec.value(), d.path + ": " + ec.message());
         tracker.finish("pyramid written");
         return Status::ok();
     }();

@@ -21,6 +21,7 @@
 #endif
 
 #include "util/atomic_file.h"
+#include "util/io_error.h"
 
 namespace fs = std::filesystem;
 
@@ -156,13 +157,17 @@ Result<LabelLayer::SaveStats> saveTiff(TileStore& store, const std::string& path
     const bool rawCopy = src.kind == MaskSource::Kind::TiffTiles;
     const uint16_t compression = rawCopy ? src.compression : uint16_t(COMPRESSION_ADOBE_DEFLATE);
     const uint16_t predictor = rawCopy ? src.predictor : uint16_t(1);
+    removeStaleTemporaries(path); // left by a save that was killed
     const std::string tmp = path + ".part" + std::to_string(::getpid());
     const bool big = uint64_t(store.width()) * uint64_t(store.height()) > (1ull << 31);
     Status st;
     {
         io::TiffHandle h;
-        if (st = h.open(tmp, big ? "w8" : "w"); !st)
+        if (st = h.open(tmp, big ? "w8" : "w"); !st) {
+            std::error_code rec;
+            fs::remove(tmp, rec); // libtiff may have created it before failing
             return st;
+        }
         setTags(h.get(), store, meta, compression, predictor, provenanceJson(meta.provenance));
         TileWriter w{store, h.get(), stats, rawCopy, {}, {}};
         if (!rawCopy && src.kind == MaskSource::Kind::None &&
@@ -171,7 +176,7 @@ Result<LabelLayer::SaveStats> saveTiff(TileStore& store, const std::string& path
         ProgressTracker tracker(progress, store.tileCount());
         for (int i = 0; i < store.tileCount() && st; ++i) {
             if (cancel.isCancelled())
-                st = Status(ErrorCode::Cancelled, "saving the mask was cancelled");
+                st = Status(ErrorCode::Cancelled, "saving the mask was cancelled: " + path);
             else
                 st = w.write(i);
             tracker.update(i + 1, "tile " + std::to_string(i + 1));
@@ -185,9 +190,12 @@ Result<LabelLayer::SaveStats> saveTiff(TileStore& store, const std::string& path
     if (st) {
         fs::rename(tmp, path, ec);
         if (ec)
-            st = Status(ErrorCode::IoError, path + ": " + ec.message());
+            st = writeFailure(path, ec.value(), path + ": " + ec.message());
     }
+    if (!st && st.code() == ErrorCode::IoError && st.detail().find(path) == std::string::npos)
+        st = Status(ErrorCode::IoError, path + ": " + st.detail()); // name the mask, not a tile
     if (!st) {
+        st = classifyWriteFailure(path, st); // before the temporary is gone: it fills the disk
         fs::remove(tmp, ec);
         return st;
     }
@@ -202,7 +210,7 @@ Result<LabelLayer::SaveStats> saveFlat(TileStore& store, const std::string& path
     cv::Mat full(store.height(), store.width(), CV_8UC1, cv::Scalar(0));
     for (int i = 0; i < store.tileCount(); ++i) {
         if (cancel.isCancelled())
-            return Status(ErrorCode::Cancelled, "saving the mask was cancelled");
+            return Status(ErrorCode::Cancelled, "saving the mask was cancelled: " + path);
         auto pix = store.peek(i);
         if (!pix)
             return pix.status();
@@ -238,8 +246,8 @@ Result<LabelLayer::SaveStats> saveMask(TileStore& store, const std::string& path
     std::error_code ec;
     fs::create_directories(fs::path(path).parent_path(), ec);
     if (ec)
-        return Status(ErrorCode::IoError,
-                      fs::path(path).parent_path().string() + ": " + ec.message());
+        return writeFailure(path, ec.value(),
+                            fs::path(path).parent_path().string() + ": " + ec.message());
     const std::string ext = lowerExtension(path);
     if (ext == ".tif" || ext == ".tiff")
         return saveTiff(store, path, meta, cancel, progress);

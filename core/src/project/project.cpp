@@ -18,6 +18,8 @@
 #include <nlohmann/json.hpp>
 
 #include "project/project_paths.h"
+#include "util/atomic_file.h"
+#include "util/io_error.h"
 
 namespace fisura
 {
@@ -49,19 +51,23 @@ Status writeProjectFile(const fs::path& path, const std::string& bytes)
     const fs::path dir = path.parent_path();
     std::error_code ec;
     if (!fs::is_directory(dir, ec))
-        return Status(ErrorCode::NotFound, "no such folder: " + dir.string());
+        return Status(ErrorCode::NotFound,
+                      "no such folder: " + dir.string() + " (to write " + path.string() + ")");
     const auto interrupted = [&](int step) {
         return Status(ErrorCode::IoError, "saving " + path.string() + " was interrupted (step " +
                                               std::to_string(step) + ")");
     };
     if (failAt == 0)
         return interrupted(0);
-    std::random_device rd;
-    const std::string tmp =
-        (dir / ("." + path.filename().string() + ".tmp" + std::to_string(rd()))).string();
+    removeStaleTemporaries(path.string());
+    const std::string tmp = temporaryPathFor(path.string());
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return Status(ErrorCode::IoError, "cannot create " + tmp + ": " + std::strerror(errno));
+    if (fd < 0) {
+        const int err = errno;
+        return writeFailure(path.string(), err,
+                            "cannot create " + tmp + " to write " + path.string() + ": " +
+                                std::strerror(err));
+    }
     const size_t limit = failAt == 1 ? bytes.size() / 2 : bytes.size();
     size_t written = 0;
     int err = 0;
@@ -84,8 +90,8 @@ Status writeProjectFile(const fs::path& path, const std::string& bytes)
     if (failed.isOk() && !err && std::rename(tmp.c_str(), path.c_str()) != 0)
         err = errno;
     if (err && failed.isOk())
-        failed =
-            Status(ErrorCode::IoError, "cannot write " + path.string() + ": " + std::strerror(err));
+        failed = writeFailure(path.string(), err,
+                              "cannot write " + path.string() + ": " + std::strerror(err));
     if (!failed.isOk()) {
         ::unlink(tmp.c_str());
         return failed;
@@ -178,8 +184,8 @@ Result<Project> Project::create(const std::string& dirText, const std::string& n
         return Status(ErrorCode::InvalidArgument, "not a folder: " + dir.string());
     for (const char* sub : {"models", "runs", "maps"})
         if (fs::create_directories(dir / sub, ec); ec)
-            return Status(ErrorCode::IoError,
-                          "cannot create " + (dir / sub).string() + ": " + ec.message());
+            return writeFailure((dir / sub).string(), ec.value(),
+                                "cannot create " + (dir / sub).string() + ": " + ec.message());
     Project p;
     p.dir_ = dir.string();
     p.name_ = name.empty() ? dir.filename().string() : name;
@@ -199,6 +205,8 @@ Result<Project> Project::open(const std::string& dirOrFile)
         path /= kProjectFile;
     if (!fs::exists(path, ec))
         return Status(ErrorCode::NotFound, "no project here: " + path.string());
+    if (!fs::is_regular_file(path, ec))
+        return Status(ErrorCode::IoError, path.string() + " is not a file");
     std::ifstream in(path, std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
@@ -238,8 +246,9 @@ Result<Project> Project::saveAs(const std::string& newDirText) const
             fs::copy(from / sub, to / sub,
                      fs::copy_options::recursive | fs::copy_options::overwrite_existing, ec);
         if (ec) {
-            failed = Status(ErrorCode::IoError,
-                            "cannot copy " + (from / sub).string() + ": " + ec.message());
+            failed = writeFailure((to / sub).string(), ec.value(),
+                                  "cannot copy " + (from / sub).string() + " to " +
+                                      (to / sub).string() + ": " + ec.message());
             break;
         }
     }

@@ -1,11 +1,16 @@
 #include "util/atomic_file.h"
 
+#include "util/io_error.h"
+
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <random>
+
+#include <signal.h>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -16,6 +21,50 @@ namespace fisura
 namespace
 {
 std::atomic<long long> g_failAfter{-1};
+
+/// The pid in `name` after `prefix` (digits up to a non-digit), or -1.
+long pidAfter(const std::string& name, const std::string& prefix)
+{
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0)
+        return -1;
+    size_t i = prefix.size();
+    long pid = 0;
+    while (i < name.size() && std::isdigit(static_cast<unsigned char>(name[i])) && pid < 1L << 30)
+        pid = pid * 10 + (name[i++] - '0');
+    return i == prefix.size() ? -1 : pid;
+}
+} // namespace
+
+std::string temporaryPathFor(const std::string& path)
+{
+    namespace fs = std::filesystem;
+    const fs::path target(path);
+    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    std::random_device rd;
+    return (dir / ("." + target.filename().string() + ".tmp" + std::to_string(::getpid()) + "-" +
+                   std::to_string(rd())))
+        .string();
+}
+
+void removeStaleTemporaries(const std::string& path)
+{
+    namespace fs = std::filesystem;
+    const fs::path target(path);
+    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    const std::string name = target.filename().string();
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        const std::string other = entry.path().filename().string();
+        long pid = pidAfter(other, "." + name + ".tmp");
+        if (pid < 0)
+            pid = pidAfter(other, name + ".part");
+        if (pid <= 0 || pid == long(::getpid()))
+            continue;
+        if (::kill(pid_t(pid), 0) != 0 && errno == ESRCH) {
+            std::error_code rec;
+            fs::remove(entry.path(), rec);
+        }
+    }
 }
 
 void testing::failNextAtomicWriteAfter(long long bytes)
@@ -30,13 +79,16 @@ Status writeFileAtomic(const std::string& path, const std::string& bytes)
     std::error_code ec;
     const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
     if (!fs::is_directory(dir, ec))
-        return Status(ErrorCode::NotFound, "no such folder: " + dir.string());
-    std::random_device rd;
-    const std::string tmp =
-        (dir / ("." + target.filename().string() + ".tmp" + std::to_string(rd()))).string();
+        return Status(ErrorCode::NotFound,
+                      "no such folder: " + dir.string() + " (to write " + path + ")");
+    removeStaleTemporaries(path);
+    const std::string tmp = temporaryPathFor(path);
     const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0)
-        return Status(ErrorCode::IoError, "cannot create " + tmp + ": " + std::strerror(errno));
+    if (fd < 0) {
+        const int err = errno;
+        return writeFailure(
+            path, err, "cannot create " + tmp + " to write " + path + ": " + std::strerror(err));
+    }
     const long long failAfter = g_failAfter.exchange(-1);
     size_t limit = bytes.size();
     if (failAfter >= 0)
@@ -63,7 +115,7 @@ Status writeFileAtomic(const std::string& path, const std::string& bytes)
         err = errno;
     if (err) {
         ::unlink(tmp.c_str());
-        return Status(ErrorCode::IoError, "cannot write " + path + ": " + std::strerror(err));
+        return writeFailure(path, err, "cannot write " + path + ": " + std::strerror(err));
     }
     // Make the rename itself durable.
     const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -3,5 +3,6 @@ list(APPEND FISURA_CORE_SOURCES
     src/util/progress.cpp
     src/util/version.cpp
     src/util/atomic_file.cpp
+    src/util/io_error.cpp
     src/util/malloc_tuning.cpp
     src/util/process.cpp)

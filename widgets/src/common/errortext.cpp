@@ -5,6 +5,14 @@
 namespace fisura::ui
 {
 
+namespace
+{
+bool detailIs(const Status& s, const char* id)
+{
+    return s.code() == ErrorCode::IoError && s.detail().rfind(id, 0) == 0;
+}
+} // namespace
+
 QString errorMessage(const Status& s)
 {
     QString text;
@@ -18,13 +26,20 @@ QString errorMessage(const Status& s)
         text = ErrorText::tr("The file or folder does not exist.");
         break;
     case ErrorCode::IoError:
-        text = ErrorText::tr("Reading or writing failed.");
+        // Write failures the core recognised carry a stable id (core/src/util/io_error.h).
+        if (detailIs(s, "disk_full:"))
+            text = ErrorText::tr("The disk is full.");
+        else if (detailIs(s, "read_only:"))
+            text = ErrorText::tr("Fisura may not write to this folder (it is read-only or "
+                                 "belongs to someone else).");
+        else
+            text = ErrorText::tr("Reading or writing failed.");
         break;
     case ErrorCode::Unsupported:
         text = ErrorText::tr("This kind of file is not supported.");
         break;
     case ErrorCode::Corrupt:
-        text = ErrorText::tr("The file is damaged or not an image.");
+        text = ErrorText::tr("The file is damaged or is not what its name says.");
         break;
     case ErrorCode::OutOfMemory:
         text = ErrorText::tr("There is not enough memory.");
@@ -47,9 +62,49 @@ QString errorMessage(const Status& s)
         text = ErrorText::tr("Internal error (please report it).");
         break;
     }
+    const QString advice = errorAdvice(s);
+    if (!advice.isEmpty())
+        text += QLatin1Char(' ') + advice;
     if (!s.detail().empty())
         text += QStringLiteral("\n") + QString::fromStdString(s.detail());
     return text;
+}
+
+QString errorAdvice(const Status& s)
+{
+    switch (s.code()) {
+    case ErrorCode::Ok:
+    case ErrorCode::Cancelled:
+        return {};
+    case ErrorCode::InvalidArgument:
+        return ErrorText::tr("Check the value or the file you chose, then try again.");
+    case ErrorCode::NotFound:
+        return ErrorText::tr("It may have been moved, renamed or be on a drive that is not "
+                             "connected: choose it again.");
+    case ErrorCode::IoError:
+        if (detailIs(s, "disk_full:"))
+            return ErrorText::tr("Free some space or choose a folder on another disk, then try "
+                                 "again. What was saved before is unchanged.");
+        if (detailIs(s, "read_only:"))
+            return ErrorText::tr("Choose another folder, then try again. What was saved before "
+                                 "is unchanged.");
+        return ErrorText::tr("Check that the file is a file (not a folder), that you may read "
+                             "it and write its folder, then try again.");
+    case ErrorCode::Unsupported:
+        return ErrorText::tr("Convert it to a kind Fisura reads (TIFF, PNG or JPEG), or open it "
+                             "with a newer version of Fisura.");
+    case ErrorCode::Corrupt:
+        return ErrorText::tr("Fisura did not change it: open another copy (the original, or "
+                             "export it again).");
+    case ErrorCode::OutOfMemory:
+        return ErrorText::tr("Close other programs, or use a smaller image, region or batch, "
+                             "then try again.");
+    case ErrorCode::DeviceError:
+        return ErrorText::tr("Try again; if it keeps failing, run on the processor instead.");
+    case ErrorCode::Internal:
+        return ErrorText::tr("Please report it with the text below.");
+    }
+    return {};
 }
 
 QString formatEta(double seconds)

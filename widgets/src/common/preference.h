@@ -16,9 +16,14 @@ public:
     {
     }
 
+    /// The stored value, or the default when none is stored or it does not convert to T (a
+    /// hand-edited or damaged settings file must not turn a number into 0).
     T value() const
     {
-        return QSettings().value(key_, QVariant::fromValue(default_)).template value<T>();
+        QVariant v = QSettings().value(key_);
+        if (!v.isValid() || !v.convert(QMetaType::fromType<T>()))
+            return default_;
+        return v.template value<T>();
     }
     void setValue(const T& v) const { QSettings().setValue(key_, QVariant::fromValue(v)); }
     void reset() const { QSettings().remove(key_); }
