@@ -24,10 +24,6 @@
         <translation>Este tipo de archivo no es compatible.</translation>
     </message>
     <message>
-        <source>The file is damaged or not an image.</source>
-        <translation>El archivo está dañado o no es una imagen.</translation>
-    </message>
-    <message>
         <source>There is not enough memory.</source>
         <translation>No hay memoria suficiente.</translation>
     </message>
@@ -63,6 +59,66 @@
             <numerusform>queda %n h aprox.</numerusform>
             <numerusform>quedan %n h aprox.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>The disk is full.</source>
+        <translation>El disco está lleno.</translation>
+    </message>
+    <message>
+        <source>Fisura may not write to this folder (it is read-only or belongs to someone else).</source>
+        <translation>Fisura no puede escribir en esta carpeta (es de solo lectura o pertenece a otra persona).</translation>
+    </message>
+    <message>
+        <source>The file is damaged or is not what its name says.</source>
+        <translation>El archivo está dañado o no es lo que su nombre indica.</translation>
+    </message>
+    <message>
+        <source>The file is larger than Fisura accepts for its kind, so it was not read.</source>
+        <translation>El archivo es más grande de lo que Fisura acepta para su tipo, así que no se ha leído.</translation>
+    </message>
+    <message>
+        <source>This is a TorchScript module: it runs code stored in the file. It was not loaded because you did not allow it.</source>
+        <translation>Es un módulo TorchScript: ejecuta código guardado en el archivo. No se ha cargado porque no lo ha permitido.</translation>
+    </message>
+    <message>
+        <source>Check the value or the file you chose, then try again.</source>
+        <translation>Revise el valor o el archivo elegido y vuelva a intentarlo.</translation>
+    </message>
+    <message>
+        <source>It may have been moved, renamed or be on a drive that is not connected: choose it again.</source>
+        <translation>Puede que se haya movido, que haya cambiado de nombre o que esté en una unidad no conectada: vuelva a elegirlo.</translation>
+    </message>
+    <message>
+        <source>Free some space or choose a folder on another disk, then try again. What was saved before is unchanged.</source>
+        <translation>Libere espacio o elija una carpeta en otro disco y vuelva a intentarlo. Lo que se guardó antes no ha cambiado.</translation>
+    </message>
+    <message>
+        <source>Choose another folder, then try again. What was saved before is unchanged.</source>
+        <translation>Elija otra carpeta y vuelva a intentarlo. Lo que se guardó antes no ha cambiado.</translation>
+    </message>
+    <message>
+        <source>Check that the file is a file (not a folder), that you may read it and write its folder, then try again.</source>
+        <translation>Compruebe que el archivo es un archivo (no una carpeta), que puede leerlo y escribir en su carpeta, y vuelva a intentarlo.</translation>
+    </message>
+    <message>
+        <source>Convert it to a kind Fisura reads (TIFF, PNG or JPEG), or open it with a newer version of Fisura.</source>
+        <translation>Conviértalo a un tipo que Fisura lea (TIFF, PNG o JPEG) o ábralo con una versión más reciente de Fisura.</translation>
+    </message>
+    <message>
+        <source>Fisura did not change it: open another copy (the original, or export it again).</source>
+        <translation>Fisura no lo ha modificado: abra otra copia (el original, o expórtelo de nuevo).</translation>
+    </message>
+    <message>
+        <source>Close other programs, or use a smaller image, region or batch, then try again.</source>
+        <translation>Cierre otros programas o use una imagen, una región o un lote más pequeños y vuelva a intentarlo.</translation>
+    </message>
+    <message>
+        <source>Try again; if it keeps failing, run on the processor instead.</source>
+        <translation>Vuelva a intentarlo; si sigue fallando, ejecútelo en el procesador.</translation>
+    </message>
+    <message>
+        <source>Please report it with the text below.</source>
+        <translation>Por favor, infórmenos con el texto de abajo.</translation>
     </message>
 </context>
 <context>
@@ -280,10 +336,6 @@
         <translation>medido: sin ganancia en fp32 en el procesador</translation>
     </message>
     <message>
-        <source>all but one of the %1 cores compute; one decodes the next batch</source>
-        <translation>todos los %1 núcleos menos uno calculan; uno decodifica el siguiente lote</translation>
-    </message>
-    <message>
         <source>all but one in eight of the %1 cores compute; the rest decode</source>
         <translation>calculan todos los núcleos menos uno de cada ocho (de %1); el resto decodifica</translation>
     </message>
@@ -306,6 +358,66 @@
     <message>
         <source>imported TorchScript models run as they are</source>
         <translation>los modelos TorchScript importados se ejecutan tal cual</translation>
+    </message>
+    <message>
+        <source>Training step</source>
+        <translation>Paso de entrenamiento</translation>
+    </message>
+    <message>
+        <source>BatchNorm + ReLU</source>
+        <translation>BatchNorm + ReLU</translation>
+    </message>
+    <message>
+        <source>Convolution + ReLU</source>
+        <translation>Convolución + ReLU</translation>
+    </message>
+    <message>
+        <source>one CUDA graph</source>
+        <translation>un grafo CUDA</translation>
+    </message>
+    <message>
+        <source>op by op</source>
+        <translation>operación a operación</translation>
+    </message>
+    <message>
+        <source>separate kernels</source>
+        <translation>kernels separados</translation>
+    </message>
+    <message>
+        <source>the whole training step is captured once as a CUDA graph and replayed: one launch per step; a smaller last batch runs op by op</source>
+        <translation>el paso de entrenamiento completo se captura una vez como grafo CUDA y se reproduce: un lanzamiento por paso; un último lote más pequeño se ejecuta operación a operación</translation>
+    </message>
+    <message>
+        <source>CUDA graphs are turned off</source>
+        <translation>los grafos CUDA están desactivados</translation>
+    </message>
+    <message>
+        <source>fp16 loss scaling reads one flag per step, so the step runs op by op</source>
+        <translation>el escalado de pérdida fp16 lee un indicador en cada paso, así que el paso se ejecuta operación a operación</translation>
+    </message>
+    <message>
+        <source>the optimizer is not the fused kernel, so the step runs op by op</source>
+        <translation>el optimizador no es el kernel fusionado, así que el paso se ejecuta operación a operación</translation>
+    </message>
+    <message>
+        <source>capturing the step as a CUDA graph failed (%1); it runs op by op</source>
+        <translation>la captura del paso como grafo CUDA falló (%1); se ejecuta operación a operación</translation>
+    </message>
+    <message>
+        <source>Fisura's fused kernels: fewer passes over the activations</source>
+        <translation>kernels fusionados de Fisura: menos pasadas sobre las activaciones</translation>
+    </message>
+    <message>
+        <source>this build has no CUDA compiler for Fisura's fused kernels</source>
+        <translation>esta compilación no tiene compilador CUDA para los kernels fusionados de Fisura</translation>
+    </message>
+    <message>
+        <source>the fused kernels are turned off</source>
+        <translation>los kernels fusionados están desactivados</translation>
+    </message>
+    <message>
+        <source>cuDNN's fused convolution + bias + ReLU on the folded network</source>
+        <translation>convolución + sesgo + ReLU fusionados de cuDNN sobre la red plegada</translation>
     </message>
 </context>
 <context>
@@ -2367,6 +2479,29 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
     </message>
 </context>
 <context>
+    <name>fisura::ui::ModelConsent</name>
+    <message>
+        <source>Run code from this file?</source>
+        <translation>¿Ejecutar código de este archivo?</translation>
+    </message>
+    <message>
+        <source>“%1” is a TorchScript module.</source>
+        <translation>«%1» es un módulo TorchScript.</translation>
+    </message>
+    <message>
+        <source>A TorchScript module runs code stored in the file, with your permissions. Use it only when it comes from someone you trust.
+
+%1</source>
+        <translation>Un módulo TorchScript ejecuta código guardado en el archivo, con sus permisos. Úselo solo si procede de alguien de confianza.
+
+%1</translation>
+    </message>
+    <message>
+        <source>Run code from this file</source>
+        <translation>Ejecutar código de este archivo</translation>
+    </message>
+</context>
+<context>
     <name>fisura::ui::ModelFactsWidget</name>
     <message>
         <source>Model file:</source>
@@ -2671,6 +2806,21 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
     <message>
         <source>interrupted</source>
         <translation>interrumpido</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::SettingsCheckText</name>
+    <message>
+        <source>The settings file %1 could not be read, so Fisura started with its default settings.</source>
+        <translation>No se pudo leer el archivo de ajustes %1, así que Fisura se ha iniciado con los ajustes predeterminados.</translation>
+    </message>
+    <message>
+        <source>The damaged file was kept as %1; you can delete it.</source>
+        <translation>El archivo dañado se ha conservado como %1; puede borrarlo.</translation>
+    </message>
+    <message>
+        <source>Delete or rename that file so that your settings can be saved again.</source>
+        <translation>Borre ese archivo o cambie su nombre para que sus ajustes puedan guardarse de nuevo.</translation>
     </message>
 </context>
 <context>
@@ -3936,6 +4086,10 @@ Predicha: %2</translation>
     <message>
         <source>Cannot open %1</source>
         <translation>No se puede abrir %1</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Ajustes</translation>
     </message>
 </context>
 </TS>
