@@ -120,6 +120,14 @@
         <source>Please report it with the text below.</source>
         <translation>Por favor, infórmenos con el texto de abajo.</translation>
     </message>
+    <message>
+        <source>Check that it is the model you meant; open a larger file only if you trust it (command line: --max-model-size).</source>
+        <translation>Compruebe que es el modelo que quería; abra un archivo mayor solo si confía en él (línea de órdenes: --max-model-size).</translation>
+    </message>
+    <message>
+        <source>Load it only if you trust where it comes from (command line: --allow-torchscript).</source>
+        <translation>Cárguelo solo si confía en su procedencia (línea de órdenes: --allow-torchscript).</translation>
+    </message>
 </context>
 <context>
     <name>PolicyText</name>

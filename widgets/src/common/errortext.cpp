@@ -101,6 +101,12 @@ QString errorAdvice(const Status& s)
                              "then try again.");
     case ErrorCode::DeviceError:
         return ErrorText::tr("Try again; if it keeps failing, run on the processor instead.");
+    case ErrorCode::TooLarge:
+        return ErrorText::tr("Check that it is the model you meant; open a larger file only if "
+                             "you trust it (command line: --max-model-size).");
+    case ErrorCode::NeedsConsent:
+        return ErrorText::tr("Load it only if you trust where it comes from (command line: "
+                             "--allow-torchscript).");
     case ErrorCode::Internal:
         return ErrorText::tr("Please report it with the text below.");
     }
