@@ -14,17 +14,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from unet_train_peer import UNet, DoubleConv  # noqa: E402
 
 
-def fold(net):
-    """Each Conv2d + BatchNorm2d of a DoubleConv becomes one Conv2d with a bias (eval)."""
+def rewrite_pairs(net, first, second, make):
+    """In every DoubleConv, each `first` layer followed by a `second` layer becomes make(a, b)."""
     for m in net.modules():
         if isinstance(m, DoubleConv):
-            layers = list(m.children())
-            out = []
-            i = 0
+            layers, out, i = list(m.children()), [], 0
             while i < len(layers):
-                if isinstance(layers[i], nn.Conv2d) and i + 1 < len(layers) and \
-                        isinstance(layers[i + 1], nn.BatchNorm2d):
-                    out.append(torch.nn.utils.fusion.fuse_conv_bn_eval(layers[i], layers[i + 1]))
+                if isinstance(layers[i], first) and i + 1 < len(layers) and \
+                        isinstance(layers[i + 1], second):
+                    out.append(make(layers[i], layers[i + 1]))
                     i += 2
                 else:
                     out.append(layers[i])
@@ -34,6 +32,12 @@ def fold(net):
             for k, l in enumerate(out):
                 m.add_module(str(k), l)
     return net
+
+
+def fold(net):
+    """Each Conv2d + BatchNorm2d of a DoubleConv becomes one Conv2d with a bias (eval)."""
+    return rewrite_pairs(net, nn.Conv2d, nn.BatchNorm2d,
+                         lambda c, b: torch.nn.utils.fusion.fuse_conv_bn_eval(c, b))
 
 
 class ConvRelu(nn.Module):
@@ -48,23 +52,8 @@ class ConvRelu(nn.Module):
 
 
 def cudnn_fused(net):
-    for m in net.modules():
-        if isinstance(m, DoubleConv):
-            layers = list(m.children())
-            out, i = [], 0
-            while i < len(layers):
-                if isinstance(layers[i], nn.Conv2d) and i + 1 < len(layers) and \
-                        isinstance(layers[i + 1], nn.ReLU):
-                    out.append(ConvRelu(layers[i]))
-                    i += 2
-                else:
-                    out.append(layers[i])
-                    i += 1
-            for k in list(m._modules):
-                del m._modules[k]
-            for k, l in enumerate(out):
-                m.add_module(str(k), l)
-    return net
+    """Each folded Conv2d + ReLU becomes one cuDNN call (what Fisura runs)."""
+    return rewrite_pairs(net, nn.Conv2d, nn.ReLU, lambda c, r: ConvRelu(c))
 
 
 def bench(fn, x, iters):
