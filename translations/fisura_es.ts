@@ -3265,6 +3265,10 @@ Predicha: %2</translation>
         <source>Start again; if it keeps failing, please report it with the log below.</source>
         <translation>Vuelva a empezar; si sigue fallando, infórmenos adjuntando el registro de abajo.</translation>
     </message>
+    <message>
+        <source>The training step could not be captured as a CUDA graph (%1); it runs op by op, at a little less speed.</source>
+        <translation>El paso de entrenamiento no se pudo capturar como grafo CUDA (%1); se ejecuta operación a operación, algo más despacio.</translation>
+    </message>
 </context>
 <context>
     <name>fisura::ui::TrainPane</name>

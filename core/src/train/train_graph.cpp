@@ -176,6 +176,10 @@ std::string Trainer::captureStep(const DeviceBatch& d)
     g.steps = torch::zeros({int64_t(params_.size())}, optF);
     g.batch = d.host.count;
     opt_->zero_grad(); // gradients to none: the backward pass allocates them in the graph's pool
+    // The eager steps' cached blocks go back to the device, so that the graph's own pool can
+    // take that memory instead of doubling the step's footprint.
+    torch::cuda::synchronize(device_.index());
+    c10::cuda::CUDACachingAllocator::emptyCache();
     bool capturing = false;
     try {
         const compat::AutocastCacheOff noCache; // cached casts would outlive the capture

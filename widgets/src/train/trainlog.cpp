@@ -104,6 +104,10 @@ QString TrainLog::noticeText(const QString& code, const QString& message)
         return tr("The batch size was measured on the GPU.");
     if (code == QStringLiteral("batch_probe_failed"))
         return tr("The batch size could not be measured; the memory table's size is used.");
+    if (code == QStringLiteral("step_graph_failed"))
+        return tr("The training step could not be captured as a CUDA graph (%1); it runs op by "
+                  "op, at a little less speed.")
+            .arg(message);
     if (code == QStringLiteral("split_reused"))
         return tr("The run's saved split of training and validation images is used again.");
     if (code == QStringLiteral("skipped_file")) {
