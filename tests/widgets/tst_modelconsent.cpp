@@ -42,6 +42,8 @@ class TestModelConsent : public QObject
                 return;
             ++dialogs_;
             dialogText_ = box->text() + QLatin1Char('\n') + box->informativeText();
+            if (qEnvironmentVariableIsSet("FISURA_GRAB")) // a picture of the dialog to look at
+                box->grab().save(qEnvironmentVariable("FISURA_GRAB"));
             timer->stop();
             timer->deleteLater();
             box->findChild<QPushButton*>(button)->click();
