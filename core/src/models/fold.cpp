@@ -135,6 +135,8 @@ std::shared_ptr<nn::Module> foldedCopy(const nn::Module& net, const ModelConfig&
         a.decoder = a.replace_module("decoder", foldSequential(a.decoder));
         break;
     }
+    case ModelType::PatchGaussian: // its feature extractor has no BatchNorm to fold
+        break;
     }
     // Module and device of the source: the copy follows.
     for (const auto& p : net.parameters(true)) {
