@@ -140,6 +140,16 @@ __global__ void __launch_bounds__(kThreads)
     blockPartials<V>(s2, active, groups, rowsPerIter, C, red, part2);
 }
 
+/// Channel c's two sums over the blocks' partials, in double.
+__device__ inline void sumPartials(const float* __restrict__ part1, const float* __restrict__ part2,
+                                   int partials, int C, int c, double& s1, double& s2)
+{
+    for (int g = 0; g < partials; ++g) {
+        s1 += part1[int64_t(g) * C + c];
+        s2 += part2[int64_t(g) * C + c];
+    }
+}
+
 template <typename T>
 __global__ void finalizeForward(const float* __restrict__ part1, const float* __restrict__ part2,
                                 int partials, int C, int64_t rows, const T* __restrict__ x,
@@ -151,10 +161,7 @@ __global__ void finalizeForward(const float* __restrict__ part1, const float* __
     if (c >= C)
         return;
     double s1 = 0, s2 = 0;
-    for (int g = 0; g < partials; ++g) {
-        s1 += part1[int64_t(g) * C + c];
-        s2 += part2[int64_t(g) * C + c];
-    }
+    sumPartials(part1, part2, partials, C, c, s1, s2);
     const double n = double(rows);
     const double md = s1 / n;
     const double var = fmax(s2 / n - md * md, 0.0);
@@ -182,10 +189,7 @@ __global__ void finalizeBackward(const float* __restrict__ part1, const float* _
     if (c >= C)
         return;
     double s1 = 0, s2 = 0;
-    for (int g = 0; g < partials; ++g) {
-        s1 += part1[int64_t(g) * C + c];
-        s2 += part2[int64_t(g) * C + c];
-    }
+    sumPartials(part1, part2, partials, C, c, s1, s2);
     const double n = double(rows), invstd = saveInvstd[c], a = scale[c];
     if (dbeta)
         dbeta[c] = float(s1);
