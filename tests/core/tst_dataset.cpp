@@ -58,6 +58,17 @@ long rssKiB()
 class TstDataset : public QObject
 {
     Q_OBJECT
+    /// The demo generator's segmentation / classification patches (no scan) into `dir`.
+    static bool writeDemo(const QTemporaryDir& dir, int segmentation, int classification, int patch)
+    {
+        synth::DemoDatasetOptions demo;
+        demo.segmentationImages = segmentation;
+        demo.classificationImages = classification;
+        demo.patchSize = patch;
+        demo.scanSize = 0;
+        return bool(synth::writeDemoDataset(s(dir.path()), demo));
+    }
+
 private Q_SLOTS:
     void classificationFolders()
     {
@@ -205,12 +216,7 @@ private Q_SLOTS:
     void loaderChunksAreThreadIndependent()
     {
         QTemporaryDir tmp;
-        synth::DemoDatasetOptions demo;
-        demo.segmentationImages = 23;
-        demo.classificationImages = 0;
-        demo.patchSize = 48;
-        demo.scanSize = 0;
-        QVERIFY(synth::writeDemoDataset(s(tmp.path()), demo));
+        QVERIFY(writeDemo(tmp, 23, 0, 48));
         auto seg = scanDataset(s(tmp.path()) + "/segmentation", TaskKind::Segment);
         QVERIFY(seg);
         std::vector<int> idx(seg->items.size());
@@ -249,12 +255,7 @@ private Q_SLOTS:
     {
         QFETCH(bool, augment);
         QTemporaryDir tmp;
-        synth::DemoDatasetOptions demo;
-        demo.segmentationImages = 6;
-        demo.classificationImages = 5;
-        demo.patchSize = 64;
-        demo.scanSize = 0;
-        QVERIFY(synth::writeDemoDataset(s(tmp.path()), demo));
+        QVERIFY(writeDemo(tmp, 6, 5, 64));
 
         auto cls = scanDataset(s(tmp.path()) + "/classification", TaskKind::Classify);
         QVERIFY(cls);
