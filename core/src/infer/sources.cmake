@@ -5,6 +5,8 @@ list(APPEND FISURA_CORE_SOURCES
 list(APPEND FISURA_CORE_TORCH_SOURCES
     src/infer/device_stage.cpp
     src/infer/infer.cpp
+    src/infer/infer_setup.cpp
     src/infer/map_writer.cpp
+    src/infer/network_graph.cpp
     src/infer/pipeline_queues.cpp
     src/infer/tile_reader.cpp)
