@@ -157,6 +157,34 @@ openFolderRun(const InferArgs& a, const std::string& kindName,
     return std::make_unique<fisura::ShardJournal>(std::move(*journal));
 }
 
+/// The engine options from the command line (exits with 2 on a bad --batch).
+static fisura::InferOptions inferOptions(const InferArgs& a)
+{
+    fisura::InferOptions o;
+    o.tileSize = a.tile;
+    o.overlap = a.overlap;
+    if (a.batch != "auto") {
+        try {
+            o.batchSize = std::stoi(a.batch);
+        } catch (const std::exception&) {
+            o.batchSize = -1;
+        }
+        if (o.batchSize < 1 || o.batchSize > 4096) {
+            std::cerr << "fisura-cli: --batch must be auto or 1..4096\n";
+            throw CLI::RuntimeError(2);
+        }
+    }
+    fisura::parsePrecision(a.precision, o.precision);
+    o.window = a.window == "gaussian" ? fisura::BlendWindow::Gaussian : fisura::BlendWindow::Cosine;
+    o.output.compression = a.compression == "deflate" ? fisura::TileCompression::Deflate
+                                                      : fisura::TileCompression::Zstd;
+    o.readerThreads = a.readers;
+    o.intraOpThreads = a.threads;
+    o.interOpThreads = a.interopThreads;
+    o.preferCpu = a.cpu;
+    return o;
+}
+
 void registerInferCommand(CLI::App& app)
 {
     auto a = std::make_shared<InferArgs>();
@@ -167,29 +195,7 @@ void registerInferCommand(CLI::App& app)
     cmd->callback([a] {
         std::signal(SIGINT, onInferSignal);
         std::signal(SIGTERM, onInferSignal);
-        fisura::InferOptions o;
-        o.tileSize = a->tile;
-        o.overlap = a->overlap;
-        if (a->batch != "auto") {
-            try {
-                o.batchSize = std::stoi(a->batch);
-            } catch (const std::exception&) {
-                o.batchSize = -1;
-            }
-            if (o.batchSize < 1 || o.batchSize > 4096) {
-                std::cerr << "fisura-cli: --batch must be auto or 1..4096\n";
-                throw CLI::RuntimeError(2);
-            }
-        }
-        fisura::parsePrecision(a->precision, o.precision);
-        o.window =
-            a->window == "gaussian" ? fisura::BlendWindow::Gaussian : fisura::BlendWindow::Cosine;
-        o.output.compression = a->compression == "deflate" ? fisura::TileCompression::Deflate
-                                                           : fisura::TileCompression::Zstd;
-        o.readerThreads = a->readers;
-        o.intraOpThreads = a->threads;
-        o.interOpThreads = a->interopThreads;
-        o.preferCpu = a->cpu;
+        const fisura::InferOptions o = inferOptions(*a);
 
         // Inputs and outputs: one file, or every image of a folder into a folder.
         std::vector<std::pair<std::string, std::string>> jobs;

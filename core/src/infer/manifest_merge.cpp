@@ -72,41 +72,41 @@ std::string otherRunReason(const Manifest& m, const Manifest& ref)
     return "other options";
 }
 
+/// Where a scan appears among the manifests of the run (an index, so that a merge of many
+/// thousand scans does not search every manifest for every scan).
+struct Sightings {
+    std::vector<std::pair<const Loaded*, const ScanRecord*>> records;
+    const Loaded* assignedBy = nullptr;
+};
+
 /// One scan's best outcome over the manifests of the run: a done record whose map is intact
 /// wins; then the newest done, failed or cancelled record.
-MergedScan judge(const std::string& input, const std::vector<const Loaded*>& used,
-                 const std::set<std::string>& inOtherRuns)
+MergedScan judge(const std::string& input, const Sightings& seen, bool inOtherRun)
 {
     MergedScan out;
     out.input = input;
     const ScanRecord* best = nullptr;
     const Loaded* bestFrom = nullptr;
     std::string bestStale;
-    for (const Loaded* l : used) {
-        const ScanRecord* r = l->manifest.find(input);
-        if (!r)
-            continue;
+    for (const auto& [from, r] : seen.records) {
         const std::string stale = r->state == ScanState::Done ? staleReason(*r) : "x";
         const bool good = r->state == ScanState::Done && stale.empty();
         const bool bestGood = best && best->state == ScanState::Done && bestStale.empty();
         if (!best || (good && !bestGood) ||
             (good == bestGood && r->finishedAt > best->finishedAt)) {
             best = r;
-            bestFrom = l;
+            bestFrom = from;
             bestStale = stale;
         }
     }
     if (!best) {
-        for (const Loaded* l : used)
-            if (std::find(l->manifest.assigned.begin(), l->manifest.assigned.end(), input) !=
-                l->manifest.assigned.end()) {
-                out.reason = "not run (shard " + std::to_string(l->manifest.shard.index + 1) + "/" +
-                             std::to_string(l->manifest.shard.count) + ")";
-                out.manifest = l->path;
-                return out;
-            }
-        out.reason =
-            inOtherRuns.count(input) ? "only in manifests of another run" : "in no manifest";
+        if (const Loaded* l = seen.assignedBy) {
+            out.reason = "not run (shard " + std::to_string(l->manifest.shard.index + 1) + "/" +
+                         std::to_string(l->manifest.shard.count) + ")";
+            out.manifest = l->path;
+        } else {
+            out.reason = inOtherRun ? "only in manifests of another run" : "in no manifest";
+        }
         return out;
     }
     out.output = best->output;
@@ -183,15 +183,20 @@ Result<MergeReport> mergeManifests(const std::vector<std::string>& paths,
         if (!ref || l.manifest.updatedAt > ref->manifest.updatedAt)
             ref = &l;
     std::vector<const Loaded*> used;
-    std::set<std::string> inOtherRuns, names, outputFolders;
+    std::map<std::string, Sightings> seen; // every scan of the run, by input path
+    std::set<std::string> inOtherRuns, outputFolders;
     for (const auto& l : loaded) {
         if (l.manifest.sameRunAs(ref->manifest)) {
             used.push_back(&l);
             report.manifestsUsed.push_back(l.path);
             outputFolders.insert(canonicalOf(l.manifest.outputFolder));
-            names.insert(l.manifest.assigned.begin(), l.manifest.assigned.end());
+            for (const auto& a : l.manifest.assigned) {
+                auto& s = seen[a];
+                if (!s.assignedBy)
+                    s.assignedBy = &l;
+            }
             for (const auto& r : l.manifest.scans)
-                names.insert(r.input);
+                seen[r.input].records.emplace_back(&l, &r);
         } else {
             report.manifestsOtherRun[l.path] = otherRunReason(l.manifest, ref->manifest);
             inOtherRuns.insert(l.manifest.assigned.begin(), l.manifest.assigned.end());
@@ -216,10 +221,10 @@ Result<MergeReport> mergeManifests(const std::vector<std::string>& paths,
         if (!expected)
             return expected.status();
         for (const auto& s : *expected)
-            names.insert(s.path);
+            seen[s.path];
     }
-    for (const auto& name : names) {
-        MergedScan s = judge(name, used, inOtherRuns);
+    for (const auto& [name, sightings] : seen) {
+        MergedScan s = judge(name, sightings, inOtherRuns.count(name) > 0);
         switch (s.state) {
         case MergedState::Done:
             ++report.done;
