@@ -188,6 +188,7 @@ say "first submission"
 submit_and_wait
 cat "$merge_out"
 grep -q "^Complete: every scan is done." "$merge_out" || { echo "the merge job did not report a complete run"; exit 1; }
+[ -f "$out/redo.txt" ] && [ ! -s "$out/redo.txt" ] || { echo "the merge job left no empty redo list"; exit 1; }
 for k in 1 2 3; do
     [ -f "$out/fisura-manifest.$k-of-3.json" ] || { echo "no manifest of shard $k/3"; exit 1; }
 done
