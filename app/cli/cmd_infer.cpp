@@ -1,5 +1,6 @@
 // `fisura-cli infer --model M --in SCAN|FOLDER --out MAP|FOLDER`: tiled inference over scans of
-// any size, streaming into tiled pyramidal BigTIFF maps.
+// any size, streaming into tiled pyramidal BigTIFF maps. A folder may be one group of a cluster
+// run (--shard I/N or the Slurm array task; infer_shard.cpp), with a manifest of what it did.
 #include <algorithm>
 #include <chrono>
 #include <csignal>

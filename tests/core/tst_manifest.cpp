@@ -303,6 +303,11 @@ private Q_SLOTS:
         newer.replace(newer.find("\"format_version\": 1"), 19, "\"format_version\": 9");
         QCOMPARE(manifestFromJson(newer).status().code(), ErrorCode::Unsupported);
         QCOMPARE(readManifest(d + "/none.json").status().code(), ErrorCode::NotFound);
+        // Cut anywhere (a copy that stopped, a full disk outside Fisura): refused, never a crash.
+        for (size_t n = 0; n + 1 < text.size(); ++n) {
+            auto cut = manifestFromJson(text.substr(0, n));
+            QVERIFY2(!cut, std::to_string(n).c_str());
+        }
         // A merge names the unreadable manifest and is not complete.
         spit(d + "/fisura-manifest.1-of-1.json", text.substr(0, 40));
         auto merged = mergeManifests({d});
