@@ -12,7 +12,8 @@
 //                                                       fused (cuDNN conv + bias + ReLU),
 //                                                       kernels (Fisura's pooling and
 //                                                       concatenation kernels),
-//                                                       graph (the batch as a CUDA graph), or
+//                                                       graph (the batch as a CUDA graph),
+//                                                       blend (the blending kernels), or
 //                                                       separate (none of them)
 #include <cstdio>
 #include <cstdlib>
@@ -65,6 +66,7 @@ int main(int argc, char** argv)
         testing::setFusedConvRelu(has("fused"));
         testing::setUNetInferenceKernels(has("kernels"));
         testing::setInferenceGraphs(has("graph"));
+        testing::setBlendKernels(has("blend"));
         auto m = Model::load(argv[2]);
         auto img = m ? readImage(argv[3]) : Result<Image>(m.status());
         auto ti = img ? TiledInference::create(std::move(*m), InferOptions{})
@@ -103,6 +105,7 @@ int main(int argc, char** argv)
         testing::setFusedConvRelu(has("fused"));
         testing::setUNetInferenceKernels(has("kernels"));
         testing::setInferenceGraphs(has("graph"));
+        testing::setBlendKernels(has("blend"));
         auto m = Model::load(argv[2]);
         InferOptions io;
         io.output.compression = argc > 6 && std::string(argv[6]) == "zstd"

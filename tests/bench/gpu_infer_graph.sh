@@ -8,6 +8,7 @@
 #   fused     cuDNN's fused convolution + bias + ReLU
 #   kernels   Fisura's max pooling (no indices) and concatenation-with-bias kernels
 #   graph     the tile batch's network as one CUDA graph
+#   blend     the device stage's blending and row kernels
 # Usage (repository root, CUDA LibTorch found by CMake):
 #   OUT=dir tests/bench/gpu_infer_graph.sh [SIDE] [--all-modes]
 # NET=0 / PROBE=0 / E2E=0 / RSS=0 skip the network-only part / the PyTorch variants / the end
@@ -27,7 +28,7 @@ log "build"
 BI=$B/tests/bench/bench_infer
 $BI model "$W/unet.fmodel" 16 4
 $BI scan "$W/small.tif" 3001 2047 deflate
-ALL="separate fused fused,kernels fused,graph fused,kernels,graph"
+ALL="separate fused fused,kernels fused,graph fused,kernels,graph fused,kernels,graph,blend"
 [ "${NET:-1}" = 1 ] && log "network only (two rounds, alternating)" && for round in 1 2; do
     for mode in $ALL; do
         $BI net "$W/unet.fmodel" "$W/small.tif" "$W/map_${mode//,/_}.raw" "$mode" |
@@ -49,7 +50,7 @@ PY
 [ "${E2E:-1}" = 1 ] && log "end to end ${SIDE}x${SIDE}"
 [ "${E2E:-1}" = 1 ] && [ ! -f "$W/scan_$SIDE.tif" ] && $BI scan "$W/scan_$SIDE.tif" "$SIDE" "$SIDE" deflate
 for run in $([ "${E2E:-1}" = 1 ] && echo 1 2); do
-    for mode in fused,kernels,graph fused,kernels fused; do
+    for mode in fused,kernels,graph,blend fused,kernels,graph fused,kernels fused; do
         for codec in deflate zstd; do
             $BI e2e "$W/unet.fmodel" "$W/scan_$SIDE.tif" "$W/map.tif" "$mode" $codec |
                 sed "s/^{/{\"codec\": \"$codec\", /" | tee -a "$OUT/e2e.jsonl"
@@ -71,7 +72,7 @@ if [ "${RSS:-1}" = 1 ]; then
     $B/app/cli/fisura-cli infer --model "$W/unet.fmodel" --in "$W/wide.tif" --out "$W/wide_map.tif" \
         --json > "$OUT/rss.json" 2> "$OUT/rss.err"
     python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print('fisura-cli: peak RSS MiB', r['peak_rss_bytes']/2**20, 'MP/s', r['megapixels_per_second'])" "$OUT/rss.json" | tee -a "$OUT/log.txt"
-    for mode in separate fused fused,kernels fused,kernels,graph; do
+    for mode in separate fused,kernels,graph,blend; do
         $BI e2e "$W/unet.fmodel" "$W/wide.tif" "$W/wide_map.tif" "$mode" zstd |
             python3 -c "import json,sys; r=json.loads(sys.stdin.read()); print(r['mode'], 'peak RSS MiB', r['stats']['peak_rss_bytes']/2**20)" | tee -a "$OUT/log.txt"
     done

@@ -145,6 +145,8 @@ void setUNetInferenceKernels(bool enabled);
 /// The network of a tile batch captured once as a CUDA graph and replayed (the default on a GPU),
 /// or run op by op.
 void setInferenceGraphs(bool enabled);
+/// The device stage's blending and row kernels (CUDA builds) on (the default) or off.
+void setBlendKernels(bool enabled);
 } // namespace testing
 
 } // namespace fisura

@@ -2,11 +2,32 @@
 #include "device_stage.h"
 
 #include <algorithm>
+#include <atomic>
 #include <deque>
 #include <vector>
 
 #include "device/copy_stream.h"
 #include "device/torch_step.h"
+#include "fisura/infer.h"
+
+#ifdef FISURA_BNRELU_KERNELS
+#include <c10/cuda/CUDAStream.h>
+
+#include "infer/blend_cuda.h"
+#endif
+
+namespace fisura
+{
+namespace
+{
+std::atomic<bool> g_blendKernels{true};
+} // namespace
+
+void testing::setBlendKernels(bool enabled)
+{
+    g_blendKernels.store(enabled);
+}
+} // namespace fisura
 
 namespace fisura::detail
 {
@@ -30,6 +51,12 @@ private:
     void addTile(const TileRef& t, const torch::Tensor& v);
     void emitRows(int end);
     void emitChunk(int end);
+    // Fisura's blending kernels (CUDA builds, on a GPU): a few launches per batch instead of a
+    // few per tile, and one per chunk of rows instead of eight.
+    void makeKernelTables();
+    void addTilesWithKernels(const torch::Tensor& m, int64_t first, int64_t count);
+    void blendSegment(const torch::Tensor& m, int64_t first, int64_t a, int64_t b);
+    torch::Tensor bytesWithKernel(int n);
 
     const DeviceSetup& setup_;
     const TileGrid& grid_;
@@ -44,6 +71,8 @@ private:
     torch::Tensor tileCols_, tileRows_, slots_;
     torch::Tensor band_; // ring: row y in slot y % tile
     int emitted_ = 0;    // rows queued so far
+    bool kernels_ = false;
+    torch::Tensor tileTable_; // int32 [6, tiles]: x, y, w, h, col, row (kernels only)
 };
 
 torch::Tensor onDevice(const std::vector<float>& v, int64_t rows, torch::Device device)
@@ -78,10 +107,32 @@ RowRing::RowRing(const DeviceSetup& setup, const TileGrid& grid, RowQueue& out, 
     slots_ = (torch::arange(2 * int64_t(tile_), torch::kLong) % tile_).to(device);
     const auto fdev = torch::TensorOptions().dtype(torch::kFloat).device(device);
     band_ = torch::zeros({tile_, width_}, fdev);
+#ifdef FISURA_BNRELU_KERNELS
+    if (device.is_cuda() && g_blendKernels.load())
+        makeKernelTables();
+#endif
+}
+
+void RowRing::makeKernelTables()
+{
+    std::vector<int32_t> table(6 * grid_.tiles.size());
+    const size_t n = grid_.tiles.size();
+    for (size_t i = 0; i < n; ++i) {
+        const TileRef& t = grid_.tiles[i];
+        const int32_t v[6] = {t.x, t.y, t.w, t.h, t.col, t.row};
+        for (size_t k = 0; k < 6; ++k)
+            table[k * n + i] = v[k];
+    }
+    tileTable_ = torch::tensor(table, torch::kInt).view({6, int64_t(n)}).to(setup_.device);
+    kernels_ = true;
 }
 
 void RowRing::addTiles(torch::Tensor m, int64_t first, int64_t count)
 {
+    if (kernels_) {
+        addTilesWithKernels(m.contiguous(), first, count);
+        return;
+    }
     // Windows of these tiles: wy[row] (x) wx[col].
     const auto wx = wxAll_.index_select(0, tileCols_.narrow(0, first, count));
     const auto wy = wyAll_.index_select(0, tileRows_.narrow(0, first, count));
@@ -116,12 +167,17 @@ void RowRing::emitChunk(int end)
 {
     const torch::Device device = setup_.device;
     const int n = end - emitted_; // at most the ring: one window of slots_
-    const auto idx = slots_.narrow(0, emitted_ % tile_, n);
-    torch::Tensor rows = band_.index_select(0, idx);
-    rows.mul_(invY_.narrow(0, emitted_, n).unsqueeze(1)).mul_(invX_.unsqueeze(0));
-    rows.mul_(setup_.scale).round_().clamp_(0, 255);
-    torch::Tensor u8 = rows.to(torch::kUInt8);
-    band_.index_fill_(0, idx, 0.f); // the slots start the rows one ring further down
+    torch::Tensor u8;
+    if (kernels_) {
+        u8 = bytesWithKernel(n);
+    } else {
+        const auto idx = slots_.narrow(0, emitted_ % tile_, n);
+        torch::Tensor rows = band_.index_select(0, idx);
+        rows.mul_(invY_.narrow(0, emitted_, n).unsqueeze(1)).mul_(invX_.unsqueeze(0));
+        rows.mul_(setup_.scale).round_().clamp_(0, 255);
+        u8 = rows.to(torch::kUInt8);
+        band_.index_fill_(0, idx, 0.f); // the slots start the rows one ring further down
+    }
     OutRows o;
     o.y0 = emitted_;
     o.rows = n;
@@ -133,6 +189,77 @@ void RowRing::emitChunk(int end)
     emitted_ = end;
     out_.push(std::move(o), outputWait_);
 }
+
+#ifdef FISURA_BNRELU_KERNELS
+
+/// The batch in segments that end with a tile row: each segment's tiles are added (one launch
+/// per phase present), then the rows its finished tile row completes are emitted, before the
+/// next tile row writes into their slots.
+void RowRing::addTilesWithKernels(const torch::Tensor& m, int64_t first, int64_t count)
+{
+    int64_t a = 0;
+    for (int64_t i = 0; i < count; ++i) {
+        const TileRef& t = grid_.tiles[size_t(first + i)];
+        const bool rowDone = grid_.lastInRow(t);
+        if (!rowDone && i + 1 < count)
+            continue;
+        blendSegment(m, first, a, i + 1);
+        a = i + 1;
+        if (rowDone)
+            emitRows(grid_.nextRowStart(t.row));
+    }
+}
+
+void RowRing::blendSegment(const torch::Tensor& m, int64_t first, int64_t a, int64_t b)
+{
+    bool present[9] = {};
+    for (int64_t i = a; i < b; ++i) {
+        const TileRef& t = grid_.tiles[size_t(first + i)];
+        present[(t.col % 3) * 3 + t.row % 3] = true;
+    }
+    const int64_t n = tileTable_.size(1);
+    const int32_t* tt = tileTable_.data_ptr<int32_t>();
+    const cuda::TileTable table{tt,
+                                tt + n,
+                                tt + 2 * n,
+                                tt + 3 * n,
+                                tt + 4 * n,
+                                tt + 5 * n,
+                                wxAll_.data_ptr<float>(),
+                                wyAll_.data_ptr<float>()};
+    const auto stream = c10::cuda::getCurrentCUDAStream(setup_.device.index()).stream();
+    const float* maps = m.data_ptr<float>() + a * int64_t(tile_) * tile_;
+    for (int phase = 0; phase < 9; ++phase) {
+        if (!present[phase])
+            continue;
+        const int err = cuda::blendTiles(maps, first + a, int(b - a), tile_, width_, table, phase,
+                                         band_.data_ptr<float>(), stream);
+        TORCH_CHECK(err == 0, "blending kernel: ", cuda::blendErrorString(err));
+    }
+}
+
+torch::Tensor RowRing::bytesWithKernel(int n)
+{
+    auto u8 = torch::empty({n, width_},
+                           torch::TensorOptions().dtype(torch::kUInt8).device(setup_.device));
+    const int err =
+        cuda::emitRows(band_.data_ptr<float>(), tile_, width_, emitted_, n, invY_.data_ptr<float>(),
+                       invX_.data_ptr<float>(), setup_.scale, u8.data_ptr<uint8_t>(),
+                       c10::cuda::getCurrentCUDAStream(setup_.device.index()).stream());
+    TORCH_CHECK(err == 0, "row kernel: ", cuda::blendErrorString(err));
+    return u8;
+}
+
+#else
+
+void RowRing::addTilesWithKernels(const torch::Tensor&, int64_t, int64_t) {}
+void RowRing::blendSegment(const torch::Tensor&, int64_t, int64_t, int64_t) {}
+torch::Tensor RowRing::bytesWithKernel(int)
+{
+    return {};
+}
+
+#endif
 
 } // namespace
 

@@ -14,3 +14,5 @@ list(APPEND FISURA_CORE_TORCH_SOURCES
     src/infer/network_graph.cpp
     src/infer/pipeline_queues.cpp
     src/infer/tile_reader.cpp)
+# The device stage's blending kernels (FISURA_CUDA_KERNELS only).
+list(APPEND FISURA_CORE_CUDA_SOURCES src/infer/blend_cuda.cu)

@@ -1,0 +1,38 @@
+// The device stage's blending as two kernels (blend_cuda.cu): plain CUDA runtime interface, no
+// torch; device buffers and a stream. Return values are cudaError_t codes (0 = success).
+//
+// The band is the device stage's ring of `tile` rows x `width` floats (row y in slot y % tile).
+// Per tile g of the grid: origin (x[g], y[g]), valid extent (w[g], h[g]), column and row index
+// (col[g], row[g]) into the per-axis windows wx [columns x tile] and wy [rows x tile].
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime_api.h>
+
+namespace fisura::detail::cuda
+{
+
+struct TileTable {
+    const int *x, *y, *w, *h, *col, *row; ///< per tile of the grid, on the device
+    const float *wx, *wy;                 ///< windows [columns x tile], [rows x tile]
+};
+
+/// band += map[i] * wy[row] (x) wx[col] for the tiles first .. first + count - 1 whose
+/// (col % 3, row % 3) is `phase` (0..8). Tiles of one phase never overlap (tile origins are at
+/// least half a tile apart), so one launch per phase adds every tile without atomics and in a
+/// fixed order: the result does not depend on the launch geometry or the device.
+/// `maps`: [count, tile, tile] floats, contiguous.
+int blendTiles(const float* maps, int64_t first, int count, int tile, int width,
+               const TileTable& tiles, int phase, float* band, cudaStream_t stream);
+
+/// Rows y0 .. y0 + n - 1 of the band (n <= tile), normalised by invY[y] * invX[x], scaled by
+/// `scale`, rounded half to even and clamped to bytes into `out` [n, width]; their slots are
+/// zeroed for the rows one ring further down. The same arithmetic, in the same order, as the
+/// LibTorch operators it replaces.
+int emitRows(float* band, int tile, int width, int64_t y0, int n, const float* invY,
+             const float* invX, float scale, uint8_t* out, cudaStream_t stream);
+
+const char* blendErrorString(int err);
+
+} // namespace fisura::detail::cuda
