@@ -65,8 +65,8 @@ print(json.dumps({"gpus": int(sys.argv[2]), "round": int(sys.argv[3]),
                   "gpus_choice": gpus[0] if gpus else None, "stats": r}))
 PY
         tail -n 1 "$OUT/runs.jsonl" | python3 -c "import json,sys; r=json.loads(sys.stdin.read()); s=r['stats']; print(f\"  {s['seconds']:.3f} s, {s['megapixels_per_second']:.0f} MP/s, devices {r['devices']}, tiles {s['tiles']} (computed {s['tiles_computed']}), waits in/out/device {s['input_wait_seconds']:.2f}/{s['output_wait_seconds']:.2f}/{s['device_wait_seconds']:.2f} s, map {r['map_vs_first_one_gpu_map']}\")" | tee -a "$OUT/log.txt"
-        # Keep the first map of each count for the comparison; drop the rest (1.6 GP each).
-        [ "$round" -gt 1 ] && [ "$n" != 1 ] && rm -f "$map"
+        # Keep the reference, and maps that differ from it (compared below); drop the rest.
+        [ "$same" = identical ] && rm -f "$map"
     done
 done
 

@@ -21,6 +21,11 @@
 namespace fisura
 {
 
+namespace detail
+{
+struct Band; // multi_device.cpp
+} // namespace detail
+
 namespace infer_detail
 {
 /// Set (or replace) the policy's choice `what`.
@@ -120,6 +125,9 @@ struct TiledInference::Impl {
     Impl& lane(int k) { return k == 0 || !pol.useCuda ? *this : *replicas[size_t(k) - 1]; }
     void chooseDevices(const MachineInfo& machine, const InferOptions& o);
     Status addReplicas(const CancelToken& cancel);
+    std::unique_ptr<detail::Band> makeBand(int k, const detail::TileGrid& grid,
+                                           const detail::ScanSource& src, detail::StopFlag& stop,
+                                           detail::MemoryMeter& meter);
     /// runStages over column bands, one per device.
     Status runSplit(const detail::ScanSource& src, detail::MapWriter::RowSink sink,
                     const detail::TileGrid& grid, std::chrono::steady_clock::time_point started,

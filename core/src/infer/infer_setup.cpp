@@ -84,6 +84,8 @@ Result<std::unique_ptr<TiledInference>> TiledInference::create(Model model, cons
     if (Status s = d->addReplicas(cancel); !s)
         return s;
     d->prepareSeconds = secondsSince(prepareStart);
+    for (auto& r : d->replicas)
+        r->prepareSeconds = d->prepareSeconds;
     return std::unique_ptr<TiledInference>(new TiledInference(std::move(d)));
 }
 

@@ -203,7 +203,7 @@ Status TiledInference::Impl::addReplicas(const CancelToken& cancel)
     return Status::ok();
 }
 
-namespace
+namespace detail
 {
 
 /// One column band's pipeline: readers -> batches -> its device stage (on its own thread) ->
@@ -219,7 +219,39 @@ struct Band {
     std::atomic<int64_t> done{0}; // tiles computed
 };
 
-} // namespace
+} // namespace detail
+
+using detail::Band;
+
+/// Band k's grid, its device's network, its queues and readers (not started).
+std::unique_ptr<Band> TiledInference::Impl::makeBand(int k, const detail::TileGrid& grid,
+                                                     const detail::ScanSource& src,
+                                                     detail::StopFlag& stop,
+                                                     detail::MemoryMeter& meter)
+{
+    auto b = std::make_unique<Band>();
+    b->grid = grid;
+    b->setup = lane(k).deviceSetup();
+    if (k == g_failBand.load()) {
+        auto net = b->setup.network;
+        auto calls = std::make_shared<int>(0);
+        b->setup.network = [net, calls, k](const torch::Tensor& u8) {
+            TORCH_CHECK(++*calls < 2, "column band ", k, " failed (test)");
+            return net(u8);
+        };
+    }
+    detail::BatchQueue::Shape shape;
+    shape.tiles = int64_t(b->grid.tiles.size());
+    shape.batch = batch;
+    shape.tile = tile;
+    shape.channels = channels;
+    shape.prefetch = std::max(1, opt.prefetchBatches);
+    shape.pinned = pol.pinnedMemory;
+    b->batches = std::make_unique<detail::BatchQueue>(shape, stop, meter);
+    b->rows = std::make_unique<detail::RowQueue>(detail::kMaxOutQueue, stop, meter);
+    b->readers = std::make_unique<detail::TileReader>(src, b->grid, *b->batches, stop, channels);
+    return b;
+}
 
 Status TiledInference::Impl::runSplit(const detail::ScanSource& src,
                                       detail::MapWriter::RowSink sink, const detail::TileGrid& grid,
@@ -239,32 +271,10 @@ Status TiledInference::Impl::runSplit(const detail::ScanSource& src,
     std::vector<detail::RowQueue*> bandRows;
     std::vector<int> x0s;
     for (int k = 0; k < n; ++k) {
-        auto b = std::make_unique<Band>();
-        b->grid = grids[size_t(k)];
-        b->setup = lane(k).deviceSetup();
-        if (k == g_failBand.load()) {
-            auto net = b->setup.network;
-            auto calls = std::make_shared<int>(0);
-            b->setup.network = [net, calls, k](const torch::Tensor& u8) {
-                TORCH_CHECK(++*calls < 2, "column band ", k, " failed (test)");
-                return net(u8);
-            };
-        }
-        detail::BatchQueue::Shape shape;
-        shape.tiles = int64_t(b->grid.tiles.size());
-        shape.batch = batch;
-        shape.tile = tile;
-        shape.channels = channels;
-        shape.prefetch = std::max(1, opt.prefetchBatches);
-        shape.pinned = pol.pinnedMemory;
-        b->batches = std::make_unique<detail::BatchQueue>(shape, stop, meter);
-        b->rows = std::make_unique<detail::RowQueue>(detail::kMaxOutQueue, stop, meter);
-        b->readers =
-            std::make_unique<detail::TileReader>(src, b->grid, *b->batches, stop, channels);
-        total += shape.tiles;
-        bandRows.push_back(b->rows.get());
-        x0s.push_back(b->grid.x0);
-        bands.push_back(std::move(b));
+        bands.push_back(makeBand(k, grids[size_t(k)], src, stop, meter));
+        total += int64_t(bands.back()->grid.tiles.size());
+        bandRows.push_back(bands.back()->rows.get());
+        x0s.push_back(bands.back()->grid.x0);
     }
 
     detail::RowQueue rows(detail::kMaxOutQueue, stop, meter);
