@@ -161,10 +161,10 @@ struct ScanJob {
 /// Called once for every scan that ran (or failed), one call at a time, in the order they end.
 using ScanDone = std::function<void(size_t index, const Result<InferStats>& result)>;
 
-/// Runs `jobs` over every device of `engine`: scans that splitPays() (TIFFs large enough for
-/// several batches per device) are split over all devices, one after another, in list order;
-/// then the others go one per device, each device's thread taking the next from the list
-/// (progress is reported for split scans only). With one device: run() on each, in order.
+/// Runs `jobs` over every device of `engine`, in list order: a scan that splitPays() (a TIFF
+/// large enough for several batches per device) is split over all devices; the smaller scans
+/// between two such scans go one per device, each device's thread taking the next (progress is
+/// reported for split scans only). With one device: run() on each, in order.
 /// A failed scan does not stop the others; a cancel does (scans not started get no call), and
 /// the result is then Cancelled.
 Status runScans(TiledInference& engine, const std::vector<ScanJob>& jobs, const ScanDone& done,

@@ -33,44 +33,53 @@ bool tiffSize(const std::string& path, int& width, int& height)
     return true;
 }
 
-} // namespace
-
-Status runScans(TiledInference& engine, const std::vector<ScanJob>& jobs, const ScanDone& done,
-                const CancelToken& cancel, ProgressSink* progress)
+/// `group` (indices of jobs) one scan per device, each device's thread taking the next.
+void runSpread(TiledInference& engine, const std::vector<ScanJob>& jobs,
+               const std::vector<size_t>& group, const ScanDone& finish, const CancelToken& cancel)
 {
-    std::mutex doneMu;
-    auto finish = [&](size_t i, const Result<InferStats>& r) {
-        std::lock_guard<std::mutex> l(doneMu);
-        if (done)
-            done(i, r);
-    };
-    const int devices = engine.deviceCount();
-    std::vector<size_t> whole; // one device each
-    for (size_t i = 0; i < jobs.size(); ++i) {
-        int w = 0, h = 0;
-        if (devices > 1 && !(tiffSize(jobs[i].input, w, h) && engine.splitPays(w, h))) {
-            whole.push_back(i);
-            continue;
-        }
-        if (cancel.isCancelled())
-            return Status(ErrorCode::Cancelled, "cancelled");
-        finish(i, engine.run(jobs[i].input, jobs[i].output, cancel, progress));
-    }
     std::atomic<size_t> next{0};
     auto worker = [&](int device) {
-        for (size_t k = next++; k < whole.size() && !cancel.isCancelled(); k = next++) {
-            const size_t i = whole[k];
+        for (size_t k = next++; k < group.size() && !cancel.isCancelled(); k = next++) {
+            const size_t i = group[k];
             finish(i, engine.runOn(device, jobs[i].input, jobs[i].output, cancel, nullptr));
         }
     };
+    const int used = int(std::min<size_t>(size_t(engine.deviceCount()), group.size()));
     std::vector<std::thread> threads;
-    const int used = int(std::min<size_t>(size_t(devices), whole.size()));
     for (int d = 1; d < used; ++d)
         threads.emplace_back(worker, d);
     if (used > 0)
         worker(0);
     for (auto& t : threads)
         t.join();
+}
+
+} // namespace
+
+Status runScans(TiledInference& engine, const std::vector<ScanJob>& jobs, const ScanDone& done,
+                const CancelToken& cancel, ProgressSink* progress)
+{
+    std::mutex doneMu;
+    const ScanDone finish = [&](size_t i, const Result<InferStats>& r) {
+        std::lock_guard<std::mutex> l(doneMu);
+        if (done)
+            done(i, r);
+    };
+    // In list order: runs of small scans spread over the devices, each large scan split.
+    std::vector<size_t> group;
+    for (size_t i = 0; i < jobs.size() && !cancel.isCancelled(); ++i) {
+        int w = 0, h = 0;
+        if (engine.deviceCount() > 1 &&
+            !(tiffSize(jobs[i].input, w, h) && engine.splitPays(w, h))) {
+            group.push_back(i);
+            continue;
+        }
+        runSpread(engine, jobs, group, finish, cancel);
+        group.clear();
+        if (!cancel.isCancelled())
+            finish(i, engine.run(jobs[i].input, jobs[i].output, cancel, progress));
+    }
+    runSpread(engine, jobs, group, finish, cancel);
     if (cancel.isCancelled())
         return Status(ErrorCode::Cancelled, "cancelled");
     return Status::ok();
