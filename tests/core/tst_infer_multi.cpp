@@ -280,6 +280,9 @@ private Q_SLOTS:
         QCOMPARE(it->reasonId, std::string("gpus_cpu_bands"));
         QCOMPARE(it->reasonArg, std::string("2"));
         QCOMPARE(engine(1, 16)->deviceCount(), 1);
+        auto bad = e->runOn(2, "in.tif", "out.tif");
+        QCOMPARE(bad.status().code(), ErrorCode::InvalidArgument);
+        QCOMPARE(e->runOn(-1, "in.tif", "out.tif").status().code(), ErrorCode::InvalidArgument);
     }
 
     void cancelDuringASplitRunLeavesNothing()
