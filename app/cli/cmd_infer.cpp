@@ -1,6 +1,8 @@
 // `fisura-cli infer --model M --in SCAN|FOLDER --out MAP|FOLDER`: tiled inference over scans of
 // any size, streaming into tiled pyramidal BigTIFF maps. A folder may be one group of a cluster
 // run (--shard I/N or the Slurm array task; infer_shard.cpp), with a manifest of what it did.
+// On several GPUs (--gpus) one scan is split over all of them; a folder's large scans too,
+// while its small ones go one per GPU (fisura::runScans).
 #include <algorithm>
 #include <chrono>
 #include <csignal>
@@ -46,6 +48,8 @@ struct InferArgs {
     bool timeNetwork = false;
     std::string shard, manifest;
     bool redo = false;
+    std::string gpus = "all";
+    int cpuDevices = 0;
     fisura::ModelLoadOptions load;
 };
 
@@ -108,6 +112,14 @@ static void addInferOptions(CLI::App* cmd, InferArgs& a)
                     "fisura-manifest.I-of-N.json; default beside the maps)");
     cmd->add_flag("--redo", a.redo,
                   "With a folder: run scans again although the manifest says they are done");
+    cmd->add_option("--gpus", a.gpus,
+                    "GPUs to use: all or a number. Several split each large scan into column "
+                    "bands, one per GPU (the map is the one-GPU map); a folder's small scans go "
+                    "one per GPU")
+        ->capture_default_str();
+    cmd->add_option("--cpu-devices", a.cpuDevices,
+                    "Tests: with --cpu, the processor acts as this many devices")
+        ->check(CLI::Range(0, 16));
 }
 
 /// The options that change the maps: a manifest's maps are reused only when they match.
@@ -183,8 +195,82 @@ static fisura::InferOptions inferOptions(const InferArgs& a)
     o.intraOpThreads = a.threads;
     o.interOpThreads = a.interopThreads;
     o.preferCpu = a.cpu;
+    if (a.gpus != "all") {
+        try {
+            o.gpus = std::stoi(a.gpus);
+        } catch (const std::exception&) {
+            o.gpus = -1;
+        }
+        if (o.gpus < 1 || o.gpus > 64) {
+            std::cerr << "fisura-cli: --gpus must be all or 1..64\n";
+            throw CLI::RuntimeError(2);
+        }
+    }
     return o;
 }
+
+namespace
+{
+
+/// What a run printed and recorded so far; one scan's result at a time (runScans serialises
+/// its calls).
+struct FolderOutcome {
+    nlohmann::json results = nlohmann::json::array();
+    int failures = 0;
+    fisura::Status fatal; ///< the first cancelled scan's status, or a failed single scan's
+    std::string fatalInput;
+};
+
+void recordScan(const InferArgs& a, fisura::TiledInference& inf, fisura::ShardJournal* journal,
+                const fisura::ScanJob& job, const fisura::Result<fisura::InferStats>& r,
+                double seconds, bool folder, FolderOutcome& o)
+{
+    if (journal) {
+        const fisura::Status st = r ? fisura::Status::ok() : r.status();
+        const auto rec = fisura::cli::scanRecord(job.input, job.output, st, seconds,
+                                                 r ? r->width : 0, r ? r->height : 0);
+        if (auto w = journal->record(rec); !w) {
+            std::cerr << "fisura-cli: cannot update the manifest: " << w.toString() << "\n";
+            ++o.failures;
+        }
+    }
+    if (!r) {
+        if (r.status().code() == fisura::ErrorCode::Cancelled || !folder) {
+            if (o.fatal.isOk()) {
+                o.fatal = r.status();
+                o.fatalInput = job.input;
+            }
+            return;
+        }
+        std::cerr << "fisura-cli: " << job.input << ": " << r.status().toString() << "\n";
+        o.results.push_back({{"input", job.input},
+                             {"error", fisura::errorCodeName(r.status().code())},
+                             {"detail", r.status().detail()}});
+        ++o.failures;
+        return;
+    }
+    nlohmann::json j = nlohmann::json::parse(fisura::toJson(*r));
+    if (a.timeNetwork && inf.deviceCount() == 1) { // runs are sequential then
+        auto net = inf.timeNetworkOnly(r->tiles, g_inferCancel);
+        if (net) {
+            j["network_only_seconds"] = *net;
+            j["end_to_end_over_network"] = r->seconds / std::max(1e-9, *net);
+        } else {
+            std::cerr << "fisura-cli: timing the network failed: " << net.status().toString()
+                      << "\n";
+        }
+    }
+    j["policy"] = nlohmann::json::parse(fisura::toJson(inf.policy()));
+    if (!a.json)
+        std::cout << "Wrote " << job.output << ": " << r->width << " x " << r->height << ", "
+                  << r->tiles << " tiles in " << r->seconds << " s (" << r->megapixelsPerSecond
+                  << " MP/s, " << r->devices.size()
+                  << (r->devices.size() == 1 ? " device" : " devices") << ", peak RSS "
+                  << r->peakRssBytes / 1048576 << " MiB)" << std::endl;
+    o.results.push_back(std::move(j));
+}
+
+} // namespace
 
 void registerInferCommand(CLI::App& app)
 {
@@ -197,6 +283,8 @@ void registerInferCommand(CLI::App& app)
         std::signal(SIGINT, onInferSignal);
         std::signal(SIGTERM, onInferSignal);
         const fisura::InferOptions o = inferOptions(*a);
+        if (a->cpuDevices > 0)
+            fisura::testing::splitCpuInference(a->cpuDevices);
 
         // Inputs and outputs: one file, or every image of a folder into a folder.
         std::vector<std::pair<std::string, std::string>> jobs;
@@ -241,54 +329,33 @@ void registerInferCommand(CLI::App& app)
             std::cerr << "infer: " << kindName << " map, tile " << inf.tileSize() << " px, overlap "
                       << inf.overlap() << " px, batch " << inf.policy().batchSize << ", "
                       << (inf.policy().useCuda ? "cuda" : "cpu") << " "
-                      << fisura::precisionName(inf.policy().precision) << "\n";
+                      << fisura::precisionName(inf.policy().precision) << ", " << inf.deviceCount()
+                      << (inf.deviceCount() == 1 ? " device" : " devices") << "\n";
 
-        nlohmann::json results = nlohmann::json::array();
-        int failures = 0;
-        for (const auto& [in, out] : jobs) {
-            if (g_inferCancel.isCancelled())
-                break;
-            const auto started = std::chrono::steady_clock::now();
-            auto r = inf.run(in, out, g_inferCancel, sink);
-            if (journal) {
-                const std::chrono::duration<double> took =
-                    std::chrono::steady_clock::now() - started;
-                const fisura::Status st = r ? fisura::Status::ok() : r.status();
-                const auto rec = fisura::cli::scanRecord(in, out, st, took.count(),
-                                                         r ? r->width : 0, r ? r->height : 0);
-                if (auto w = journal->record(rec); !w) {
-                    std::cerr << "fisura-cli: cannot update the manifest: " << w.toString() << "\n";
-                    ++failures;
-                }
-            }
-            if (!r) {
-                if (r.status().code() == fisura::ErrorCode::Cancelled || !folder)
-                    fail(r.status(), "inference failed on " + in);
-                std::cerr << "fisura-cli: " << in << ": " << r.status().toString() << "\n";
-                results.push_back({{"input", in},
-                                   {"error", fisura::errorCodeName(r.status().code())},
-                                   {"detail", r.status().detail()}});
-                ++failures;
-                continue;
-            }
-            nlohmann::json j = nlohmann::json::parse(fisura::toJson(*r));
-            if (a->timeNetwork) {
-                auto net = inf.timeNetworkOnly(r->tiles, g_inferCancel);
-                if (!net)
-                    fail(net.status(), "timing the network failed");
-                j["network_only_seconds"] = *net;
-                j["end_to_end_over_network"] = r->seconds / std::max(1e-9, *net);
-            }
-            j["policy"] = nlohmann::json::parse(fisura::toJson(inf.policy()));
-            if (!a->json)
-                std::cout << "Wrote " << out << ": " << r->width << " x " << r->height << ", "
-                          << r->tiles << " tiles in " << r->seconds << " s ("
-                          << r->megapixelsPerSecond << " MP/s, peak RSS "
-                          << r->peakRssBytes / 1048576 << " MiB)\n";
-            results.push_back(std::move(j));
+        FolderOutcome outcome;
+        std::vector<fisura::ScanJob> scans;
+        for (const auto& [in, out] : jobs)
+            scans.push_back({in, out});
+        if (folder) {
+            fisura::runScans(
+                inf, scans,
+                [&](size_t i, const fisura::Result<fisura::InferStats>& r) {
+                    recordScan(*a, inf, journal.get(), scans[i], r, r ? r->seconds : 0.0, true,
+                               outcome);
+                },
+                g_inferCancel, sink);
+        } else {
+            auto r = inf.run(scans[0].input, scans[0].output, g_inferCancel, sink);
+            recordScan(*a, inf, nullptr, scans[0], r, r ? r->seconds : 0.0, false, outcome);
         }
+        if (!outcome.fatal.isOk())
+            fail(outcome.fatal, "inference failed on " + outcome.fatalInput);
+        if (g_inferCancel.isCancelled())
+            fail(fisura::Status(fisura::ErrorCode::Cancelled, "inference cancelled"),
+                 "inference cancelled");
         if (a->json)
-            std::cout << (folder ? results.dump(2) : results.at(0).dump(2)) << "\n";
+            std::cout << (folder ? outcome.results.dump(2) : outcome.results.at(0).dump(2)) << "\n";
+        const int failures = outcome.failures;
         throw CLI::RuntimeError(failures ? 1 : 0);
     });
 }

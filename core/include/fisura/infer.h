@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -47,7 +48,12 @@ struct InferOptions {
     /// block row either side (sized from the scan); a larger value raises the budget.
     uint64_t cacheBytes = 0;
     uint64_t maxFlatPixels = 256ull << 20; ///< PNG/JPEG inputs are decoded whole: refuse beyond
-    TiledWriteOptions output;              ///< tile size, codec, pyramid of the written map
+    /// GPUs to use: 0 = every usable GPU (of the first GPU's model), N = at most N, 1 = one.
+    /// With several, create() places a replica of the model on each (the batch is measured once,
+    /// on the first) and run() splits every scan into column bands, one per GPU; the map is
+    /// the one a single GPU writes. The policy's choice "gpus" says which and why.
+    int gpus = 0;
+    TiledWriteOptions output; ///< tile size, codec, pyramid of the written map
     /// How calls that take a model path (proposeLabels, proposeFolder, rankByUncertainty) load
     /// it: size limit, consent to run a TorchScript module.
     ModelLoadOptions modelLoad;
@@ -83,6 +89,11 @@ struct InferStats {
     double prepareSeconds = 0.0;
     std::string device; ///< "cuda:0" or "cpu"
     std::string precision;
+    /// Every device that computed tiles of this scan ("cuda:0", "cuda:1", ...; several when the
+    /// scan was split into column bands, one per device), and the tiles they computed together
+    /// (more than `tiles` when split: the tile columns at the bands' seams run on both sides).
+    std::vector<std::string> devices;
+    int64_t tilesComputed = 0;
 };
 std::string toJson(const InferStats& stats, int indent = 2);
 
@@ -116,6 +127,22 @@ public:
     Result<Image> runImage(const Image& image, const CancelToken& cancel = {},
                            ProgressSink* progress = nullptr);
 
+    /// Devices holding a replica of the model (GPUs; 1 on the CPU unless a test splits it).
+    /// run() splits a scan over all of them; runOn() uses one.
+    int deviceCount() const;
+    /// run() on device `device` (0..deviceCount()-1) alone: folders of small scans, one thread
+    /// per device. Calls for different devices may run at the same time; for one device, one at
+    /// a time (and not while run() runs).
+    Result<InferStats> runOn(int device, const std::string& inputPath,
+                             const std::string& outputPath, const CancelToken& cancel = {},
+                             ProgressSink* progress = nullptr);
+    /// Whether run() should split a scan of this size over the devices rather than each device
+    /// taking whole scans of a folder: several devices, and at least kSplitBatchesPerDevice
+    /// batches of tiles for each (smaller scans finish sooner one per device, as the per-scan
+    /// set-up, the pipeline's fill and the overviews then overlap).
+    bool splitPays(int width, int height) const;
+    static constexpr int kSplitBatchesPerDevice = 4;
+
     /// Benchmark aid: seconds the network alone takes for `tiles` tiles already in device
     /// memory, at this batch size and precision (no reading, copying, blending or writing).
     Result<double> timeNetworkOnly(int64_t tiles, const CancelToken& cancel = {});
@@ -126,6 +153,22 @@ private:
     explicit TiledInference(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> d_;
 };
+
+/// One scan of a folder run: the image and where its map goes.
+struct ScanJob {
+    std::string input, output;
+};
+/// Called once for every scan that ran (or failed), one call at a time, in the order they end.
+using ScanDone = std::function<void(size_t index, const Result<InferStats>& result)>;
+
+/// Runs `jobs` over every device of `engine`, in list order: a scan that splitPays() (a TIFF
+/// large enough for several batches per device) is split over all devices; the smaller scans
+/// between two such scans go one per device, each device's thread taking the next (progress is
+/// reported for split scans only). With one device: run() on each, in order.
+/// A failed scan does not stop the others; a cancel does (scans not started get no call), and
+/// the result is then Cancelled.
+Status runScans(TiledInference& engine, const std::vector<ScanJob>& jobs, const ScanDone& done,
+                const CancelToken& cancel = {}, ProgressSink* progress = nullptr);
 
 /// Tile origins along one axis: stride tile - overlap, the last tile flush with the end (one
 /// origin 0 when the axis is shorter than a tile). Exposed for tests.
@@ -147,6 +190,12 @@ void setUNetInferenceKernels(bool enabled);
 void setInferenceGraphs(bool enabled);
 /// The device stage's blending and row kernels (CUDA builds) on (the default) or off.
 void setBlendKernels(bool enabled);
+/// On the CPU, engines created from now on act as `bands` devices (0 or 1: one), all running
+/// on the processor: run() splits scans into that many column bands, as over several GPUs.
+void splitCpuInference(int bands);
+/// The column band `band` of split runs fails with a device error after its first batch
+/// (-1: none), for tests of the error path.
+void failSplitBand(int band);
 } // namespace testing
 
 } // namespace fisura

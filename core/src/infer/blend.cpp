@@ -15,6 +15,8 @@ TileGrid TileGrid::make(int width, int height, int tile, int overlap)
     g.tile = tile;
     g.xs = tileOrigins(width, tile, overlap);
     g.ys = tileOrigins(height, tile, overlap);
+    g.x1 = width;
+    g.lastCol = int(g.xs.size()) - 1;
     g.tiles.reserve(g.xs.size() * g.ys.size());
     for (size_t r = 0; r < g.ys.size(); ++r)
         for (size_t c = 0; c < g.xs.size(); ++c)

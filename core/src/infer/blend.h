@@ -20,13 +20,17 @@ struct TileRef {
 };
 
 /// Every tile of an image in raster order (the order readers fill and the device blends them).
+/// A column band of it (a run split over several devices, multi_device.h) keeps the image's
+/// origins and lists only the tiles of its tile columns; it emits map columns [x0, x1).
 struct TileGrid {
     int width = 0, height = 0, tile = 0;
     std::vector<int> xs, ys; ///< tile origins along each axis (tileOrigins())
     std::vector<TileRef> tiles;
+    int x0 = 0, x1 = 0; ///< map columns this grid's device stage emits: [0, width) when whole
+    int lastCol = 0;    ///< the last tile column of `tiles`
 
     static TileGrid make(int width, int height, int tile, int overlap);
-    bool lastInRow(const TileRef& t) const { return t.col == int(xs.size()) - 1; }
+    bool lastInRow(const TileRef& t) const { return t.col == lastCol; }
     /// First image row that a tile row after `row` still adds to (the height after the last):
     /// every row above it is final once tile row `row` is complete.
     int nextRowStart(int row) const

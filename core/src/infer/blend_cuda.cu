@@ -13,8 +13,8 @@ namespace
 constexpr int kThreads = 256;
 
 __global__ void __launch_bounds__(kThreads)
-    blendKernel(const float* __restrict__ maps, int64_t first, int tile, int width, TileTable t,
-                int phase, float* __restrict__ band)
+    blendKernel(const float* __restrict__ maps, int64_t first, int tile, int x0, int width,
+                TileTable t, int phase, float* __restrict__ band)
 {
     const int i = blockIdx.z;
     const int64_t g = first + i;
@@ -22,12 +22,13 @@ __global__ void __launch_bounds__(kThreads)
         return;
     const int yy = blockIdx.y;
     const int xx = blockIdx.x * kThreads + threadIdx.x;
-    if (yy >= t.h[g] || xx >= t.w[g])
+    const int bx = t.x[g] + xx - x0; // column in the band
+    if (yy >= t.h[g] || xx >= t.w[g] || bx < 0 || bx >= width)
         return;
     const float v = maps[(int64_t(i) * tile + yy) * tile + xx];
     const float wv = __fmul_rn(__fmul_rn(v, t.wy[int64_t(t.row[g]) * tile + yy]),
                                t.wx[int64_t(t.col[g]) * tile + xx]);
-    float* b = band + int64_t((t.y[g] + yy) % tile) * width + t.x[g] + xx;
+    float* b = band + int64_t((t.y[g] + yy) % tile) * width + bx;
     *b = __fadd_rn(*b, wv);
 }
 
@@ -49,13 +50,13 @@ __global__ void __launch_bounds__(kThreads)
 
 } // namespace
 
-int blendTiles(const float* maps, int64_t first, int count, int tile, int width,
+int blendTiles(const float* maps, int64_t first, int count, int tile, int x0, int width,
                const TileTable& tiles, int phase, float* band, cudaStream_t stream)
 {
     if (count <= 0)
         return 0;
     const dim3 grid(unsigned((tile + kThreads - 1) / kThreads), unsigned(tile), unsigned(count));
-    blendKernel<<<grid, kThreads, 0, stream>>>(maps, first, tile, width, tiles, phase, band);
+    blendKernel<<<grid, kThreads, 0, stream>>>(maps, first, tile, x0, width, tiles, phase, band);
     return int(cudaGetLastError());
 }
 

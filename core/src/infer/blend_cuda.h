@@ -22,8 +22,10 @@ struct TileTable {
 /// (col % 3, row % 3) is `phase` (0..8). Tiles of one phase never overlap (tile origins are at
 /// least half a tile apart), so one launch per phase adds every tile without atomics and in a
 /// fixed order: the result does not depend on the launch geometry or the device.
-/// `maps`: [count, tile, tile] floats, contiguous.
-int blendTiles(const float* maps, int64_t first, int count, int tile, int width,
+/// `maps`: [count, tile, tile] floats, contiguous. The band holds map columns [x0, x0 + width)
+/// (a column band of a run split over devices; x0 = 0 and the map's width otherwise): the parts
+/// of tiles outside it are skipped.
+int blendTiles(const float* maps, int64_t first, int count, int tile, int x0, int width,
                const TileTable& tiles, int phase, float* band, cudaStream_t stream);
 
 /// Rows y0 .. y0 + n - 1 of the band (n <= tile), normalised by invY[y] * invX[x], scaled by

@@ -63,7 +63,7 @@ private:
     RowQueue& out_;
     StopFlag& stop_;
     double& outputWait_;
-    const int tile_, width_;
+    const int tile_, x0_, width_;               // the band holds map columns [x0_, x0_ + width_)
     torch::Tensor wxAll_, wyAll_, invX_, invY_; // windows [tiles, tile], 1 / sums [length]
     // Per tile of the grid, its column and row index; the ring's slots twice over. On the
     // device, so that no batch copies an index from the host: a copy from pageable memory
@@ -86,14 +86,14 @@ torch::Tensor onDevice(const std::vector<float>& v, int64_t rows, torch::Device 
 RowRing::RowRing(const DeviceSetup& setup, const TileGrid& grid, RowQueue& out, StopFlag& stop,
                  double& outputWait)
     : setup_(setup), grid_(grid), out_(out), stop_(stop), outputWait_(outputWait), tile_(grid.tile),
-      width_(grid.width)
+      x0_(grid.x0), width_(grid.x1 - grid.x0)
 {
     const torch::Device device = setup.device;
     const AxisWeights x = axisWeights(grid.width, tile_, setup.overlap, setup.window, grid.xs);
     const AxisWeights y = axisWeights(grid.height, tile_, setup.overlap, setup.window, grid.ys);
     wxAll_ = onDevice(x.windows, int64_t(grid.xs.size()), device);
     wyAll_ = onDevice(y.windows, int64_t(grid.ys.size()), device);
-    invX_ = onDevice(x.invSum, 0, device);
+    invX_ = onDevice({x.invSum.begin() + x0_, x.invSum.begin() + x0_ + width_}, 0, device);
     invY_ = onDevice(y.invSum, 0, device);
     std::vector<int64_t> cols, rows;
     cols.reserve(grid.tiles.size());
@@ -147,14 +147,21 @@ void RowRing::addTiles(torch::Tensor m, int64_t first, int64_t count)
 
 void RowRing::addTile(const TileRef& t, const torch::Tensor& v)
 {
+    // Only the tile's columns inside the band (a column band of a split run may start or end
+    // inside a tile).
+    const int c0 = std::max(t.x, x0_), c1 = std::min(t.x + t.w, x0_ + width_);
+    if (c1 <= c0)
+        return;
     // The tile's rows may wrap around the end of the ring: add them in up to two parts.
     const int s = t.y % tile_;
     const int h1 = std::min(t.h, tile_ - s);
-    band_.narrow(0, s, h1).narrow(1, t.x, t.w).add_(v.narrow(0, 0, h1).narrow(1, 0, t.w));
+    band_.narrow(0, s, h1)
+        .narrow(1, c0 - x0_, c1 - c0)
+        .add_(v.narrow(0, 0, h1).narrow(1, c0 - t.x, c1 - c0));
     if (h1 < t.h)
         band_.narrow(0, 0, t.h - h1)
-            .narrow(1, t.x, t.w)
-            .add_(v.narrow(0, h1, t.h - h1).narrow(1, 0, t.w));
+            .narrow(1, c0 - x0_, c1 - c0)
+            .add_(v.narrow(0, h1, t.h - h1).narrow(1, c0 - t.x, c1 - c0));
 }
 
 void RowRing::emitRows(int end)
@@ -232,8 +239,8 @@ void RowRing::blendSegment(const torch::Tensor& m, int64_t first, int64_t a, int
     for (int phase = 0; phase < 9; ++phase) {
         if (!present[phase])
             continue;
-        const int err = cuda::blendTiles(maps, first + a, int(b - a), tile_, width_, table, phase,
-                                         band_.data_ptr<float>(), stream);
+        const int err = cuda::blendTiles(maps, first + a, int(b - a), tile_, x0_, width_, table,
+                                         phase, band_.data_ptr<float>(), stream);
         TORCH_CHECK(err == 0, "blending kernel: ", cuda::blendErrorString(err));
     }
 }
@@ -285,7 +292,7 @@ void DeviceStage::runBatches()
     RowRing ring(setup_, grid_, out_, stop_, outputWait_);
     // On a GPU the band lives in device memory; on the CPU it is host memory of the pipeline.
     const uint64_t bandBytes =
-        device.is_cpu() ? uint64_t(grid_.tile) * uint64_t(grid_.width) * 4 : 0;
+        device.is_cpu() ? uint64_t(grid_.tile) * uint64_t(grid_.x1 - grid_.x0) * 4 : 0;
     meter_.add(bandBytes);
     detail::CopyStream copier(device);
     std::deque<std::shared_ptr<detail::StreamMark>> inFlight;

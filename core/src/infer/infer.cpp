@@ -10,6 +10,8 @@
 // work and the ordered writer apart.
 #include "compat/torch_compat.h"
 
+#include <c10/core/DeviceGuard.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
@@ -122,10 +124,41 @@ Result<InferStats> TiledInference::run(const std::string& in, const std::string&
     return d_->run(in, out, cancel, progress);
 }
 
+int TiledInference::deviceCount() const
+{
+    return d_->lanes();
+}
+
+Result<InferStats> TiledInference::runOn(int device, const std::string& in, const std::string& out,
+                                         const CancelToken& cancel, ProgressSink* progress)
+{
+    if (device < 0 || device >= d_->lanes())
+        return Status(ErrorCode::InvalidArgument, "no device " + std::to_string(device) +
+                                                      " (this engine has " +
+                                                      std::to_string(d_->lanes()) + ")");
+    return d_->lane(device).run(in, out, cancel, progress, /*split=*/false);
+}
+
+bool TiledInference::splitPays(int width, int height) const
+{
+    const int n = d_->lanes();
+    if (n < 2)
+        return false;
+    const auto g =
+        detail::TileGrid::make(std::max(1, width), std::max(1, height), d_->tile, d_->overlap);
+    return g.xs.size() >= 2 &&
+           int64_t(g.tiles.size()) >= int64_t(n) * kSplitBatchesPerDevice * d_->batch;
+}
+
 Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const std::string& outPath,
-                                             const CancelToken& cancel, ProgressSink* progress)
+                                             const CancelToken& cancel, ProgressSink* progress,
+                                             bool split)
 {
     const auto started = Clock::now();
+    // Work queued from this thread goes to this replica's GPU.
+    c10::OptionalDeviceGuard deviceGuard;
+    if (device.is_cuda())
+        deviceGuard.reset_device(device);
     // This thread runs the network: LibTorch's OpenMP team size is per thread.
     applyCpuSettings(pol);
     std::error_code ec;
@@ -152,7 +185,7 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     ProgressTracker tracker(progress, double(H) * 1.02); // the last 2 %: overviews
     InferStats st;
     auto sink = [&w = *writer](const Image& r) { return w.appendRows(r); };
-    if (Status s = runStages(src, sink, grid, started, cancel, tracker, st); !s) {
+    if (Status s = runStages(src, sink, grid, started, cancel, tracker, st, split); !s) {
         writer->abort();
         if (s.code() == ErrorCode::Cancelled && s.detail().find(outPath) == std::string::npos)
             return Status(ErrorCode::Cancelled, s.detail() + ": " + outPath + " was not written");
@@ -181,6 +214,8 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     st.overlap = overlap;
     st.batchSize = batch;
     st.tiles = int64_t(grid.tiles.size());
+    if (st.tilesComputed == 0)
+        st.tilesComputed = st.tiles;
     st.seconds = secondsSince(started);
     st.megapixelsPerSecond = double(W) * double(H) / 1e6 / std::max(1e-9, st.seconds);
     st.finishSeconds = secondsSince(finishStart);
@@ -188,6 +223,8 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     st.peakRssBytes = peakResidentBytes();
     st.device = pol.useCuda ? "cuda:" + std::to_string(pol.deviceIndex) : "cpu";
     st.precision = precisionName(pol.precision);
+    if (st.devices.empty())
+        st.devices.push_back(st.device);
     return st;
 }
 
@@ -210,8 +247,10 @@ Status TiledInference::Impl::runStages(const detail::ScanSource& src,
                                        detail::MapWriter::RowSink sink,
                                        const detail::TileGrid& grid, Clock::time_point started,
                                        const CancelToken& cancel, ProgressTracker& tracker,
-                                       InferStats& stats)
+                                       InferStats& stats, bool split)
 {
+    if (split && lanes() > 1 && grid.xs.size() > 1)
+        return runSplit(src, std::move(sink), grid, started, cancel, tracker, stats);
     detail::StopFlag stop(cancel);
     detail::MemoryMeter meter;
     detail::BatchQueue::Shape shape;

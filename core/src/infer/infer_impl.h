@@ -8,6 +8,7 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "device_stage.h"
 #include "fisura/infer.h"
@@ -19,6 +20,11 @@
 
 namespace fisura
 {
+
+namespace detail
+{
+struct Band; // multi_device.cpp
+} // namespace detail
 
 namespace infer_detail
 {
@@ -100,13 +106,32 @@ struct TiledInference::Impl {
     Status warmUp();
     void captureGraph(const torch::Tensor& example);
 
+    /// `split`: over every device (column bands) when there are several; else this one alone.
     Result<InferStats> run(const std::string& in, const std::string& out, const CancelToken& cancel,
-                           ProgressSink* progress);
+                           ProgressSink* progress, bool split = true);
     /// The three stages over an open source, writing into `writer`; the StopFlag's status.
     Status runStages(const detail::ScanSource& src, detail::MapWriter::RowSink sink,
                      const detail::TileGrid& grid, std::chrono::steady_clock::time_point started,
-                     const CancelToken& cancel, ProgressTracker& tracker, InferStats& stats);
+                     const CancelToken& cancel, ProgressTracker& tracker, InferStats& stats,
+                     bool split = true);
     detail::DeviceSetup deviceSetup();
+
+    // Several devices (multi_device.cpp, multi_device.h).
+    std::vector<int> gpuIndices;                 // the GPUs used; the first is `device`
+    std::vector<std::unique_ptr<Impl>> replicas; // the model on the others
+    int cpuBands = 1;                            // the CPU acting as several devices (tests)
+    int lanes() const { return pol.useCuda ? 1 + int(replicas.size()) : cpuBands; }
+    /// Device k's replica (the CPU's devices all share this one).
+    Impl& lane(int k) { return k == 0 || !pol.useCuda ? *this : *replicas[size_t(k) - 1]; }
+    void chooseDevices(const MachineInfo& machine, const InferOptions& o);
+    Status addReplicas(const CancelToken& cancel);
+    std::unique_ptr<detail::Band> makeBand(int k, const detail::TileGrid& grid,
+                                           const detail::ScanSource& src, detail::StopFlag& stop,
+                                           detail::MemoryMeter& meter);
+    /// runStages over column bands, one per device.
+    Status runSplit(const detail::ScanSource& src, detail::MapWriter::RowSink sink,
+                    const detail::TileGrid& grid, std::chrono::steady_clock::time_point started,
+                    const CancelToken& cancel, ProgressTracker& tracker, InferStats& stats);
 };
 
 } // namespace fisura

@@ -28,7 +28,9 @@ std::string toJson(const InferStats& s, int indent)
                      {"prepare_seconds", s.prepareSeconds},
                      {"peak_rss_bytes", s.peakRssBytes},
                      {"device", s.device},
-                     {"precision", s.precision}};
+                     {"precision", s.precision},
+                     {"devices", s.devices},
+                     {"tiles_computed", s.tilesComputed}};
     return j.dump(indent);
 }
 

@@ -81,7 +81,11 @@ Result<std::unique_ptr<TiledInference>> TiledInference::create(Model model, cons
         return s;
     if (Status s = d->warmUp(); !s)
         return s;
+    if (Status s = d->addReplicas(cancel); !s)
+        return s;
     d->prepareSeconds = secondsSince(prepareStart);
+    for (auto& r : d->replicas)
+        r->prepareSeconds = d->prepareSeconds;
     return std::unique_ptr<TiledInference>(new TiledInference(std::move(d)));
 }
 
@@ -133,7 +137,9 @@ void TiledInference::Impl::chooseExecution(const Model& m, const InferOptions& o
     req.preferCpu = o.preferCpu;
     req.intraOpThreads = o.intraOpThreads;
     req.interOpThreads = o.interOpThreads;
-    pol = choosePolicy(queryMachine(), req);
+    const MachineInfo machine = queryMachine();
+    pol = choosePolicy(machine, req);
+    chooseDevices(machine, o);
     if (o.readerThreads > 0) {
         pol.loaderThreads = o.readerThreads;
         addChoice(pol, "loader_threads", std::to_string(o.readerThreads), "requested by the user",

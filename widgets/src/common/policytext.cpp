@@ -8,6 +8,7 @@ namespace
 QString cpuPolicyReason(const PolicyChoice& c);    // threads, CPU precision and layout, folding
 QString trainingStepReason(const PolicyChoice& c); // CUDA graph, fused kernels
 QString inferenceReason(const PolicyChoice& c);    // the inference graph, U-Net kernels
+QString gpusReason(const PolicyChoice& c);         // inference on several GPUs
 } // namespace
 
 QString policyChoiceLabel(const std::string& what)
@@ -49,6 +50,8 @@ QString policyChoiceLabel(const std::string& what)
         return PolicyText::tr("Network of a tile batch");
     if (w == QStringLiteral("unet_kernels"))
         return PolicyText::tr("U-Net pooling and concatenation");
+    if (w == QStringLiteral("gpus"))
+        return PolicyText::tr("GPUs computing tiles");
     return w;
 }
 
@@ -202,6 +205,32 @@ QString inferenceReason(const PolicyChoice& c)
         return PolicyText::tr("Fisura's U-Net kernels are turned off");
     if (id == QStringLiteral("unet_kernels_not_built"))
         return PolicyText::tr("this build has no CUDA compiler for Fisura's U-Net kernels");
+    return gpusReason(c);
+}
+
+QString gpusReason(const PolicyChoice& c)
+{
+    const QString id = QString::fromStdString(c.reasonId);
+    const QString arg = QString::fromStdString(c.reasonArg);
+    if (id == QStringLiteral("gpus_all"))
+        return PolicyText::tr("every usable GPU (%1): each computes one band of tile columns of "
+                              "a scan")
+            .arg(arg);
+    if (id == QStringLiteral("gpus_single"))
+        return PolicyText::tr("the only usable GPU");
+    if (id == QStringLiteral("gpus_one"))
+        return PolicyText::tr("one GPU was requested");
+    if (id == QStringLiteral("gpus_fewer"))
+        return PolicyText::tr("%1 GPUs were requested; all usable ones are used").arg(arg);
+    if (id == QStringLiteral("gpus_same_model"))
+        return PolicyText::tr("only GPUs of the first one's model (%1): the bands stay balanced "
+                              "and the map does not depend on the GPU")
+            .arg(arg);
+    if (id == QStringLiteral("gpus_none"))
+        return PolicyText::tr("the processor computes");
+    if (id == QStringLiteral("gpus_cpu_bands"))
+        return PolicyText::tr("the processor computes as %1 devices (column bands), as tests ask")
+            .arg(arg);
     return cpuPolicyReason(c);
 }
 
