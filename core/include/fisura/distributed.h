@@ -41,6 +41,10 @@ readDistributedEnvironment(const std::map<std::string, std::string>& environment
 /// The same from this process's environment.
 Result<DistributedIdentity> readDistributedEnvironment();
 
+/// The process-group backends this build has: "gloo,nccl", "gloo", "nccl" or "" (then a job
+/// runs as one process only).
+std::string distributedBackends();
+
 /// The first host of a Slurm node list: "node[03-05,7],gpu1" -> "node03".
 std::string firstSlurmHost(const std::string& nodeList);
 

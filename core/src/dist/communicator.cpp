@@ -33,6 +33,19 @@ bool ncclBuilt()
 #endif
 }
 
+} // namespace fisura::dist
+
+std::string fisura::distributedBackends()
+{
+    std::string s = dist::glooBuilt() ? "gloo" : "";
+    if (dist::ncclBuilt())
+        s += s.empty() ? "nccl" : ",nccl";
+    return s;
+}
+
+namespace fisura::dist
+{
+
 #ifdef FISURA_HAVE_C10D
 
 namespace
@@ -238,6 +251,7 @@ std::unique_ptr<Communicator::Batch>
 Communicator::startAllReduceSums(std::vector<torch::Tensor>& tensors)
 {
     auto b = std::make_unique<Batch>();
+    b->rank_ = rank_;
     guarded("an all-reduce", rank_, [&] {
         for (auto& t : tensors) {
             std::vector<at::Tensor> v{t};
@@ -253,7 +267,7 @@ void Communicator::Batch::finish()
 {
     auto works = std::move(works_);
     works_.clear();
-    guarded("an all-reduce", -1, [&] {
+    guarded("an all-reduce", rank_, [&] {
         for (auto& w : works)
             w->work->wait();
     });

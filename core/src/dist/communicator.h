@@ -78,6 +78,7 @@ public:
         friend class Communicator;
         struct Work;
         std::vector<std::shared_ptr<Work>> works_;
+        int rank_ = 0;
     };
     std::unique_ptr<Batch> startAllReduceSums(std::vector<torch::Tensor>& tensors);
 
