@@ -58,8 +58,8 @@ std::vector<std::string> ownArguments()
 std::vector<std::string> rankEnvironment(int rank, int processes, int port)
 {
     static const char* const ours[] = {
-        "RANK=",        "WORLD_SIZE=",  "LOCAL_RANK=",  "LOCAL_WORLD_SIZE=",
-        "MASTER_ADDR=", "MASTER_PORT=", "SLURM_PROCID="};
+        "RANK=",        "WORLD_SIZE=",  "LOCAL_RANK=",   "LOCAL_WORLD_SIZE=",
+        "MASTER_ADDR=", "MASTER_PORT=", "SLURM_PROCID=", "TORCHELASTIC_USE_AGENT_STORE="};
     std::vector<std::string> env;
     for (char** e = environ; e && *e; ++e) {
         bool skip = false;

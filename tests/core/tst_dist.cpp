@@ -177,8 +177,9 @@ private Q_SLOTS:
                                   << 3 << 4 << 1 << QStringLiteral("node7") << 29400
                                   << QStringLiteral("torchrun");
         QTest::newRow("torchrun default port")
-            << QStringLiteral("RANK=0;WORLD_SIZE=2;MASTER_ADDR=127.0.0.1") << 0 << 2 << 0
-            << QStringLiteral("127.0.0.1") << 29500 << QStringLiteral("torchrun");
+            << QStringLiteral("RANK=0;WORLD_SIZE=2;MASTER_ADDR=127.0.0.1;"
+                              "TORCHELASTIC_USE_AGENT_STORE=True;TORCHELASTIC_RESTART_COUNT=0")
+            << 0 << 2 << 0 << QStringLiteral("127.0.0.1") << 29500 << QStringLiteral("torchrun");
         QTest::newRow("slurm launch node")
             << QStringLiteral(
                    "SLURM_PROCID=5;SLURM_NTASKS=8;SLURM_LOCALID=1;SLURM_TASKS_PER_NODE=4(x2);SLURM_"
@@ -206,6 +207,7 @@ private Q_SLOTS:
         QTEST(QString::fromStdString(id->masterAddr), "master");
         QTEST(id->masterPort, "port");
         QTEST(QString::fromStdString(id->launcher), "launcher");
+        QCOMPARE(id->launcherHostsStore, e.count("TORCHELASTIC_USE_AGENT_STORE") > 0);
     }
 
     void rendezvousRejects_data()

@@ -22,6 +22,10 @@ struct DistributedIdentity {
     std::string socketInterface; ///< GLOO_SOCKET_IFNAME: network interface for gloo (empty: any)
     std::string launcher;        ///< "torchrun", "slurm", "fisura" or "" (a job on its own)
     int timeoutSeconds = 300;    ///< waiting for peers (rendezvous) before giving up
+    /// torchrun 2.x serves the store itself (TORCHELASTIC_USE_AGENT_STORE=True): rank 0 then
+    /// connects to it like the others, under the prefix of its restart attempt.
+    bool launcherHostsStore = false;
+    int launcherAttempt = 0; ///< TORCHELASTIC_RESTART_COUNT
 
     bool distributed() const { return worldSize > 1; }
 };
@@ -32,7 +36,8 @@ struct DistributedIdentity {
 ///   srun: SLURM_PROCID, SLURM_NTASKS, SLURM_LOCALID, SLURM_NTASKS_PER_NODE /
 ///     SLURM_TASKS_PER_NODE, and MASTER_ADDR or else SLURM_LAUNCH_NODE_IPADDR or else the first
 ///     host of SLURM_JOB_NODELIST (MASTER_PORT or else 29500);
-///   both: GLOO_SOCKET_IFNAME, FISURA_DIST_TIMEOUT (seconds).
+///   both: GLOO_SOCKET_IFNAME, FISURA_DIST_TIMEOUT (seconds); torchrun's
+///     TORCHELASTIC_USE_AGENT_STORE and TORCHELASTIC_RESTART_COUNT.
 /// RANK wins over SLURM_PROCID (torchrun inside an allocation). Neither set: a job on its own.
 /// Bad values (not a number, rank outside the world, a port outside 1..65535, no master
 /// address for several processes) give InvalidArgument naming the variable.

@@ -140,8 +140,15 @@ Result<std::unique_ptr<Communicator>> Communicator::connect(const DistributedIde
     c->rank_ = id.rank;
     c->size_ = id.worldSize;
     try {
+        // torchrun 2.x serves the store in its agent and gives its workers that address: then
+        // every rank is a client, under the prefix of the agent's attempt (as PyTorch's env://
+        // rendezvous does). Otherwise rank 0 serves it.
+        const bool serve = id.rank == 0 && !id.launcherHostsStore;
         c->impl_->store =
-            compat::makeTcpStore(id.masterAddr, id.masterPort, id.rank == 0, id.worldSize, timeout);
+            compat::makeTcpStore(id.masterAddr, id.masterPort, serve, id.worldSize, timeout);
+        if (id.launcherHostsStore)
+            c->impl_->store = c10::make_intrusive<c10d::PrefixStore>(
+                "/worker/attempt_" + std::to_string(id.launcherAttempt), c->impl_->store);
         const int joined = meetAll(*c->impl_->store, id.worldSize, timeout);
         if (joined < id.worldSize)
             throw std::runtime_error(std::to_string(joined) + " of " +

@@ -131,6 +131,11 @@ Result<DistributedIdentity> readDistributedEnvironment(const Env& env)
         return s;
     if (Status ts = parseInt(env, "FISURA_DIST_TIMEOUT", 1, 86400, id.timeoutSeconds); !ts)
         return ts;
+    if (const std::string* agent = find(env, "TORCHELASTIC_USE_AGENT_STORE"))
+        id.launcherHostsStore = *agent == "True";
+    if (Status as = parseInt(env, "TORCHELASTIC_RESTART_COUNT", 0, 1 << 20, id.launcherAttempt);
+        !as)
+        return as;
     if (const std::string* ifname = find(env, "GLOO_SOCKET_IFNAME"))
         id.socketInterface = *ifname;
     if (!id.distributed()) {
