@@ -8,6 +8,10 @@
 
 #include <atomic>
 
+#ifdef FISURA_TORCH_CUDA
+#include <c10/cuda/CUDAFunctions.h>
+#endif
+
 #include "models/model_impl.h"
 #include "train/trainer.h"
 
@@ -46,11 +50,38 @@ Status Trainer::checkDistributed() const
     return Status::ok();
 }
 
+/// The policy counted this host's cores for one process: the processes of one host share them
+/// (loader threads and LibTorch's threads), unless the user set the numbers.
+void Trainer::shareHostCores()
+{
+    const int local = std::max(1, o_.distributed.localWorldSize);
+    if (world_ <= 1 || local <= 1)
+        return;
+    ExecutionPolicy& p = res_.policy;
+    const std::string shared = " (shared by " + std::to_string(local) + " processes on this host)";
+    for (auto& c : p.choices) {
+        if (c.what == "loader_threads" && o_.loaderThreads <= 0) {
+            p.loaderThreads = std::max(1, p.loaderThreads / local);
+            c.value = std::to_string(p.loaderThreads);
+            c.reason += shared;
+        } else if (c.what == "intra_op_threads" && o_.intraOpThreads <= 0) {
+            p.intraOpThreads = std::max(1, p.intraOpThreads / local);
+            c.value = std::to_string(p.intraOpThreads);
+            c.reason += shared;
+        }
+    }
+}
+
 /// Connect to the other processes (rank 0 waits for them all), on this rank's device.
 Status Trainer::joinJob()
 {
     if (world_ <= 1)
         return Status::ok();
+#ifdef FISURA_TORCH_CUDA
+    // This thread's CUDA work (and its context) on this rank's GPU only, never on GPU 0.
+    if (device_.is_cuda())
+        c10::cuda::set_device(device_.index());
+#endif
     auto c = dist::Communicator::connect(o_.distributed, device_);
     if (!c)
         return c.status();

@@ -79,6 +79,7 @@ Status Trainer::prepareData()
     res_.policy = choosePolicy(queryMachine(), req);
     if (Status s = checkDistributed(); !s)
         return s;
+    shareHostCores();
     // One process per GPU: this one drives the GPU of its local rank.
     if (world_ > 1 && res_.policy.useCuda) {
         const int gpus = int(queryMachine().gpus.size());

@@ -168,6 +168,7 @@ private:
     // train_dist.cpp: data-parallel jobs
     bool isRoot() const { return rank_ == 0; }
     Status checkDistributed() const;
+    void shareHostCores();
     Status joinJob();
     Status shareStartingPoint();
     void describeDataParallel();
