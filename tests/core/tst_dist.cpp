@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <functional>
 #include <future>
 #include <map>
 #include <thread>
@@ -126,8 +127,11 @@ class TstDist : public QObject
         return o;
     }
 
-    /// `world` ranks as threads of this process, meeting over TCP on localhost.
-    std::vector<Result<TrainResult>> runRanks(const TrainOptions& base, int world)
+    /// `world` ranks as threads of this process, meeting over TCP on localhost; `tweak` may
+    /// change one rank's options.
+    std::vector<Result<TrainResult>>
+    runRanks(const TrainOptions& base, int world,
+             const std::function<void(int, TrainOptions&)>& tweak = {})
     {
         if (world == 1)
             return {train(base)};
@@ -135,6 +139,8 @@ class TstDist : public QObject
         std::vector<std::future<Result<TrainResult>>> f;
         for (int r = 0; r < world; ++r) {
             TrainOptions o = base;
+            if (tweak)
+                tweak(r, o);
             o.distributed.rank = o.distributed.localRank = r;
             o.distributed.worldSize = o.distributed.localWorldSize = world;
             o.distributed.masterAddr = "127.0.0.1";
@@ -454,6 +460,32 @@ private Q_SLOTS:
             checkpointWeights(s(tmp.filePath(QStringLiteral("resumed/m.fisura.ckpt")))));
         qInfo("weights: max diff %g, mean diff %g", d.maxAbs, d.meanAbs);
         QVERIFY2(d.meanAbs < 1e-5, qPrintable(QString::number(d.meanAbs)));
+    }
+
+    void failingRankEndsTheOthers()
+    {
+        if (!dist::glooBuilt())
+            QSKIP("this LibTorch has no gloo");
+        // Rank 1 fails after joining (its checkpoint is missing) while rank 0 waits in the
+        // broadcast of the starting weights: rank 0 must end with a Status, not hang.
+        QTemporaryDir tmp;
+        QDir(tmp.path()).mkpath(QStringLiteral("job"));
+        const auto t0 = std::chrono::steady_clock::now();
+        auto r = runRanks(options(tmp.filePath(QStringLiteral("job")), 4), 2,
+                          [&](int rank, TrainOptions& o) {
+                              if (rank == 1)
+                                  o.resumeFrom = s(tmp.filePath(QStringLiteral("none.ckpt")));
+                          });
+        const double secs =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        QVERIFY(!r[1]);
+        QCOMPARE(r[1].status().code(), ErrorCode::NotFound);
+        QVERIFY(!r[0]);
+        QCOMPARE(r[0].status().code(), ErrorCode::IoError);
+        QVERIFY2(r[0].status().detail().find("another process") != std::string::npos,
+                 r[0].status().detail().c_str());
+        QVERIFY2(secs < 20, qPrintable(QString::number(secs)));
+        QVERIFY(!QFile::exists(tmp.filePath(QStringLiteral("job/m.fisura"))));
     }
 
     void missingPeerTimesOut_data()

@@ -80,14 +80,21 @@ Status Trainer::prepareData()
     if (Status s = checkDistributed(); !s)
         return s;
     shareHostCores();
-    // One process per GPU: this one drives the GPU of its local rank.
+    // One process per GPU: this one drives the GPU of its local rank, or the one GPU it sees
+    // when the launcher gave each process its own (srun --gpus-per-task 1, CUDA_VISIBLE_DEVICES).
     if (world_ > 1 && res_.policy.useCuda) {
         const int gpus = int(queryMachine().gpus.size());
-        if (o_.distributed.localRank >= gpus)
+        const DistributedIdentity& id = o_.distributed;
+        if (gpus >= id.localWorldSize)
+            res_.policy.deviceIndex = id.localRank;
+        else if (gpus == 1)
+            res_.policy.deviceIndex = 0;
+        else
             return Status(ErrorCode::InvalidArgument,
-                          "local rank " + std::to_string(o_.distributed.localRank) +
-                              " has no GPU: this host has " + std::to_string(gpus));
-        res_.policy.deviceIndex = o_.distributed.localRank;
+                          "local rank " + std::to_string(id.localRank) + " of " +
+                              std::to_string(id.localWorldSize) +
+                              " processes on this host, but this process sees " +
+                              std::to_string(gpus) + " GPUs");
     }
     return Status::ok();
 }
