@@ -53,6 +53,12 @@ only_final_files() {
     done
 }
 
+# A LibTorch without gloo cannot run CPU ranks: skip (ctest SKIP_RETURN_CODE 77).
+if [ "$CASE" != nogpu ] &&
+    "$CLI" train --data "$WORK/none" --out "$WORK/none.fisura" --cpu-ranks 2 2>&1 | grep -q "no gloo"; then
+    echo "this LibTorch has no gloo: skipped"; exit 77
+fi
+
 case "$CASE" in
 ok)
     # shellcheck disable=SC2086
