@@ -427,6 +427,46 @@
         <source>cuDNN's fused convolution + bias + ReLU on the folded network</source>
         <translation>convolución + sesgo + ReLU fusionados de cuDNN sobre la red plegada</translation>
     </message>
+    <message>
+        <source>Network of a tile batch</source>
+        <translation>Red de un lote de teselas</translation>
+    </message>
+    <message>
+        <source>U-Net pooling and concatenation</source>
+        <translation>Agrupación y concatenación de la U-Net</translation>
+    </message>
+    <message>
+        <source>Fisura's kernels</source>
+        <translation>núcleos de Fisura</translation>
+    </message>
+    <message>
+        <source>LibTorch's operators</source>
+        <translation>operadores de LibTorch</translation>
+    </message>
+    <message>
+        <source>the network of a tile batch is captured once as a CUDA graph and replayed: one launch per batch</source>
+        <translation>la red de un lote de teselas se captura una vez como grafo CUDA y se reproduce: un lanzamiento por lote</translation>
+    </message>
+    <message>
+        <source>an imported TorchScript module runs op by op through its own executor</source>
+        <translation>un módulo TorchScript importado se ejecuta operación a operación con su propio ejecutor</translation>
+    </message>
+    <message>
+        <source>capturing the network as a CUDA graph failed (%1); it runs op by op</source>
+        <translation>la captura de la red como grafo CUDA falló (%1); se ejecuta operación a operación</translation>
+    </message>
+    <message>
+        <source>Fisura's kernels: max pooling without indices, the decoder's concatenation with the upsampling bias in one pass</source>
+        <translation>núcleos de Fisura: max pooling sin índices y la concatenación del decodificador con el sesgo del sobremuestreo en una sola pasada</translation>
+    </message>
+    <message>
+        <source>Fisura's U-Net kernels are turned off</source>
+        <translation>los núcleos de U-Net de Fisura están desactivados</translation>
+    </message>
+    <message>
+        <source>this build has no CUDA compiler for Fisura's U-Net kernels</source>
+        <translation>esta compilación no tiene compilador CUDA para los núcleos de U-Net de Fisura</translation>
+    </message>
 </context>
 <context>
     <name>fisura::app::MainWindow</name>

@@ -1,6 +1,8 @@
 // `fisura-cli infer --model M --in SCAN|FOLDER --out MAP|FOLDER`: tiled inference over scans of
-// any size, streaming into tiled pyramidal BigTIFF maps.
+// any size, streaming into tiled pyramidal BigTIFF maps. A folder may be one group of a cluster
+// run (--shard I/N or the Slurm array task; infer_shard.cpp), with a manifest of what it did.
 #include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <iostream>
@@ -10,6 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "fisura/infer.h"
+#include "fisura/manifest.h"
+#include "infer_shard.h"
 #include "model_load_args.h"
 #include "terminal_progress.h"
 
@@ -40,6 +44,8 @@ struct InferArgs {
     bool json = false;
     bool quiet = false;
     bool timeNetwork = false;
+    std::string shard, manifest;
+    bool redo = false;
     fisura::ModelLoadOptions load;
 };
 
@@ -94,6 +100,90 @@ static void addInferOptions(CLI::App* cmd, InferArgs& a)
     cmd->add_flag("--quiet", a.quiet, "No progress output");
     cmd->add_flag("--time-network", a.timeNetwork,
                   "Also time the network alone on the same number of tiles (benchmarks)");
+    cmd->add_option("--shard", a.shard,
+                    "With a folder: run only group I of N (1-based, e.g. 2/3). Default: the Slurm "
+                    "array task (SLURM_ARRAY_TASK_ID/COUNT/MIN), else the whole folder");
+    cmd->add_option("--manifest", a.manifest,
+                    "With a folder: where this shard's manifest goes (a file, or a folder for "
+                    "fisura-manifest.I-of-N.json; default beside the maps)");
+    cmd->add_flag("--redo", a.redo,
+                  "With a folder: run scans again although the manifest says they are done");
+}
+
+/// The options that change the maps: a manifest's maps are reused only when they match.
+static std::map<std::string, std::string> mapSettings(const InferArgs& a)
+{
+    return {{"tile", std::to_string(a.tile)},
+            {"overlap", std::to_string(a.overlap)},
+            {"window", a.window},
+            {"precision", a.precision},
+            {"compression", a.compression}};
+}
+
+/// Folder runs: this task's scans, its manifest opened (done scans of an earlier run of the same
+/// shard are skipped unless --redo). Prints what it chose on stderr.
+static std::unique_ptr<fisura::ShardJournal>
+openFolderRun(const InferArgs& a, const std::string& kindName,
+              std::vector<std::pair<std::string, std::string>>& jobs)
+{
+    auto run = fisura::cli::planFolderRun(a.in, a.out, a.shard, a.manifest, kindName);
+    if (!run) {
+        std::cerr << "fisura-cli: " << run.status().detail() << "\n";
+        throw CLI::RuntimeError(run.status().code() == fisura::ErrorCode::InvalidArgument ? 2 : 1);
+    }
+    auto model = fisura::describeModelFile(a.model);
+    if (!model)
+        fail(model.status(), "cannot read the model file");
+    run->manifest.model = *model;
+    run->manifest.settings = mapSettings(a);
+    auto journal = fisura::ShardJournal::open(run->manifestPath, run->manifest, a.redo);
+    if (!journal)
+        fail(journal.status(), "cannot write the manifest");
+    if (!journal->previousProblem().empty())
+        std::cerr << "infer: earlier manifest " << run->manifestPath << ": "
+                  << journal->previousProblem() << "\n";
+    for (const auto& job : run->jobs) {
+        const std::string why = journal->skipReason(job.first);
+        if (why.empty())
+            jobs.push_back(job);
+        else if (!a.quiet && !a.json)
+            std::cerr << "infer: skipping " << job.first << " (" << why << ")\n";
+    }
+    if (!a.quiet)
+        std::cerr << "infer: shard " << run->shard.index + 1 << "/" << run->shard.count
+                  << (run->shardSource.empty() ? "" : " (" + run->shardSource + ")") << ": "
+                  << run->jobs.size() << " of " << run->folderScans << " scans, "
+                  << run->jobs.size() - jobs.size() << " already done, " << jobs.size()
+                  << " to run; manifest " << run->manifestPath << "\n";
+    return std::make_unique<fisura::ShardJournal>(std::move(*journal));
+}
+
+/// The engine options from the command line (exits with 2 on a bad --batch).
+static fisura::InferOptions inferOptions(const InferArgs& a)
+{
+    fisura::InferOptions o;
+    o.tileSize = a.tile;
+    o.overlap = a.overlap;
+    if (a.batch != "auto") {
+        try {
+            o.batchSize = std::stoi(a.batch);
+        } catch (const std::exception&) {
+            o.batchSize = -1;
+        }
+        if (o.batchSize < 1 || o.batchSize > 4096) {
+            std::cerr << "fisura-cli: --batch must be auto or 1..4096\n";
+            throw CLI::RuntimeError(2);
+        }
+    }
+    fisura::parsePrecision(a.precision, o.precision);
+    o.window = a.window == "gaussian" ? fisura::BlendWindow::Gaussian : fisura::BlendWindow::Cosine;
+    o.output.compression = a.compression == "deflate" ? fisura::TileCompression::Deflate
+                                                      : fisura::TileCompression::Zstd;
+    o.readerThreads = a.readers;
+    o.intraOpThreads = a.threads;
+    o.interOpThreads = a.interopThreads;
+    o.preferCpu = a.cpu;
+    return o;
 }
 
 void registerInferCommand(CLI::App& app)
@@ -106,29 +196,7 @@ void registerInferCommand(CLI::App& app)
     cmd->callback([a] {
         std::signal(SIGINT, onInferSignal);
         std::signal(SIGTERM, onInferSignal);
-        fisura::InferOptions o;
-        o.tileSize = a->tile;
-        o.overlap = a->overlap;
-        if (a->batch != "auto") {
-            try {
-                o.batchSize = std::stoi(a->batch);
-            } catch (const std::exception&) {
-                o.batchSize = -1;
-            }
-            if (o.batchSize < 1 || o.batchSize > 4096) {
-                std::cerr << "fisura-cli: --batch must be auto or 1..4096\n";
-                throw CLI::RuntimeError(2);
-            }
-        }
-        fisura::parsePrecision(a->precision, o.precision);
-        o.window =
-            a->window == "gaussian" ? fisura::BlendWindow::Gaussian : fisura::BlendWindow::Cosine;
-        o.output.compression = a->compression == "deflate" ? fisura::TileCompression::Deflate
-                                                           : fisura::TileCompression::Zstd;
-        o.readerThreads = a->readers;
-        o.intraOpThreads = a->threads;
-        o.interOpThreads = a->interopThreads;
-        o.preferCpu = a->cpu;
+        const fisura::InferOptions o = inferOptions(*a);
 
         // Inputs and outputs: one file, or every image of a folder into a folder.
         std::vector<std::pair<std::string, std::string>> jobs;
@@ -141,6 +209,7 @@ void registerInferCommand(CLI::App& app)
         }
         const std::string kindName =
             fisura::mapKindName(fisura::mapKindFor(model->info().config.type));
+        std::unique_ptr<fisura::ShardJournal> journal;
         if (folder) {
             fs::create_directories(a->out, ec);
             if (!fs::is_directory(a->out, ec)) {
@@ -148,20 +217,17 @@ void registerInferCommand(CLI::App& app)
                           << "\n";
                 throw CLI::RuntimeError(2);
             }
-            std::vector<fs::path> files;
-            for (const auto& e : fs::directory_iterator(a->in, ec))
-                if (e.is_regular_file() && fisura::hasImageExtension(e.path().string()))
-                    files.push_back(e.path());
-            std::sort(files.begin(), files.end());
-            for (const auto& f : files)
-                jobs.emplace_back(
-                    f.string(),
-                    (fs::path(a->out) / (f.stem().string() + "." + kindName + ".tif")).string());
-            if (jobs.empty()) {
-                std::cerr << "fisura-cli: no images in " << a->in << "\n";
-                throw CLI::RuntimeError(1);
+            journal = openFolderRun(*a, kindName, jobs);
+            if (jobs.empty()) { // everything done already, or more tasks than scans
+                if (a->json)
+                    std::cout << "[]\n";
+                throw CLI::RuntimeError(0);
             }
         } else {
+            if (!a->shard.empty() || !a->manifest.empty()) {
+                std::cerr << "fisura-cli: --shard and --manifest need a folder for --in\n";
+                throw CLI::RuntimeError(2);
+            }
             jobs.emplace_back(a->in, a->out);
         }
 
@@ -182,7 +248,19 @@ void registerInferCommand(CLI::App& app)
         for (const auto& [in, out] : jobs) {
             if (g_inferCancel.isCancelled())
                 break;
+            const auto started = std::chrono::steady_clock::now();
             auto r = inf.run(in, out, g_inferCancel, sink);
+            if (journal) {
+                const std::chrono::duration<double> took =
+                    std::chrono::steady_clock::now() - started;
+                const fisura::Status st = r ? fisura::Status::ok() : r.status();
+                const auto rec = fisura::cli::scanRecord(in, out, st, took.count(),
+                                                         r ? r->width : 0, r ? r->height : 0);
+                if (auto w = journal->record(rec); !w) {
+                    std::cerr << "fisura-cli: cannot update the manifest: " << w.toString() << "\n";
+                    ++failures;
+                }
+            }
             if (!r) {
                 if (r.status().code() == fisura::ErrorCode::Cancelled || !folder)
                     fail(r.status(), "inference failed on " + in);

@@ -64,14 +64,15 @@ using fisura::cli::TerminalProgress;
 
 } // namespace
 
-void registerPyramidCommand(CLI::App& app);  // cmd_pyramid.cpp
-void registerInferCommand(CLI::App& app);    // cmd_infer.cpp
-void registerEvaluateCommand(CLI::App& app); // cmd_evaluate.cpp
-void registerMeasureCommand(CLI::App& app);  // cmd_measure.cpp
-void registerProjectCommand(CLI::App& app);  // cmd_project.cpp
-void registerScoreCommand(CLI::App& app);    // cmd_score.cpp
-void registerProposeCommand(CLI::App& app);  // cmd_propose.cpp
-void registerRankCommand(CLI::App& app);     // cmd_rank.cpp
+void registerPyramidCommand(CLI::App& app);        // cmd_pyramid.cpp
+void registerInferCommand(CLI::App& app);          // cmd_infer.cpp
+void registerEvaluateCommand(CLI::App& app);       // cmd_evaluate.cpp
+void registerMeasureCommand(CLI::App& app);        // cmd_measure.cpp
+void registerProjectCommand(CLI::App& app);        // cmd_project.cpp
+void registerScoreCommand(CLI::App& app);          // cmd_score.cpp
+void registerProposeCommand(CLI::App& app);        // cmd_propose.cpp
+void registerRankCommand(CLI::App& app);           // cmd_rank.cpp
+void registerMergeManifestsCommand(CLI::App& app); // cmd_merge_manifests.cpp
 
 int main(int argc, char** argv)
 {
@@ -109,6 +110,7 @@ int main(int argc, char** argv)
 
     registerPyramidCommand(app);
     registerInferCommand(app);
+    registerMergeManifestsCommand(app);
     registerEvaluateCommand(app);
     registerMeasureCommand(app);
     registerScoreCommand(app);

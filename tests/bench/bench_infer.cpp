@@ -1,12 +1,19 @@
 // Inputs for the tiled-inference benchmarks (gpu_infer.sh, cpu_infer.sh):
 //   bench_infer scan OUT WIDTH HEIGHT [deflate|zstd]   synthetic RGB scan, tiled pyramidal BigTIFF
+//   bench_infer e2e MODEL IN OUT MODE [deflate|zstd]    end to end over the file IN (MODE as for
+//                                                       net): the run's statistics (JSON) and
+//                                                       the network-only time of its tiles
 //   bench_infer model OUT [WIDTH DEPTH]                 a Fisura U-Net (random weights; the
 //                                                       cost of a forward pass does not depend
 //                                                       on what the weights learned)
-//   bench_infer net MODEL IMAGE MAP fused|separate      network-only MP/s of the tiles (JSON)
-//                                                       and IMAGE's map as raw bytes in MAP,
-//                                                       with cuDNN's fused conv + bias + ReLU
-//                                                       on or off
+//   bench_infer net MODEL IMAGE MAP MODE                network-only MP/s of the tiles (JSON)
+//                                                       and IMAGE's map as raw bytes in MAP;
+//                                                       MODE names what is on, comma-separated:
+//                                                       fused (cuDNN conv + bias + ReLU),
+//                                                       kernels (Fisura's pooling and
+//                                                       concatenation kernels),
+//                                                       graph (the batch as a CUDA graph), or
+//                                                       separate (none of them)
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -53,7 +60,11 @@ int main(int argc, char** argv)
         return 0;
     }
     if (cmd == "net" && argc >= 6) {
-        testing::setFusedConvRelu(std::string(argv[5]) != "separate");
+        const std::string mode = argv[5];
+        const auto has = [&](const char* f) { return mode.find(f) != std::string::npos; };
+        testing::setFusedConvRelu(has("fused"));
+        testing::setUNetInferenceKernels(has("kernels"));
+        testing::setInferenceGraphs(has("graph"));
         auto m = Model::load(argv[2]);
         auto img = m ? readImage(argv[3]) : Result<Image>(m.status());
         auto ti = img ? TiledInference::create(std::move(*m), InferOptions{})
@@ -73,18 +84,47 @@ int main(int argc, char** argv)
             .write(reinterpret_cast<const char*>(map->pixels.data()),
                    std::streamsize(map->pixels.size()));
         const double mp = double(tiles) * (*ti)->tileSize() * (*ti)->tileSize() / 1e6;
-        std::string choice = "-";
-        for (const auto& c : (*ti)->policy().choices)
+        std::string choice = "-", graph = "-";
+        for (const auto& c : (*ti)->policy().choices) {
             if (c.what == "conv_bias_relu")
                 choice = c.value;
-        std::printf("{\"mode\": \"%s\", \"policy\": \"%s\", \"batch\": %d, \"tile\": %d, "
-                    "\"network_mp_per_s\": %.1f}\n",
-                    argv[5], choice.c_str(), (*ti)->policy().batchSize, (*ti)->tileSize(),
-                    mp / *secs);
+            if (c.what == "network_graph")
+                graph = c.value + (c.reasonArg.empty() ? "" : " (" + c.reasonArg + ")");
+        }
+        std::printf("{\"mode\": \"%s\", \"policy\": \"%s\", \"graph\": \"%s\", \"batch\": %d, "
+                    "\"tile\": %d, \"network_mp_per_s\": %.1f}\n",
+                    argv[5], choice.c_str(), graph.c_str(), (*ti)->policy().batchSize,
+                    (*ti)->tileSize(), mp / *secs);
         return 0;
     }
-    std::fprintf(stderr, "usage: bench_infer scan OUT WIDTH HEIGHT [deflate|zstd]\n"
-                         "       bench_infer model OUT [WIDTH DEPTH]\n"
-                         "       bench_infer net MODEL IMAGE MAP fused|separate\n");
+    if (cmd == "e2e" && argc >= 6) {
+        const std::string mode = argv[5];
+        const auto has = [&](const char* f) { return mode.find(f) != std::string::npos; };
+        testing::setFusedConvRelu(has("fused"));
+        testing::setUNetInferenceKernels(has("kernels"));
+        testing::setInferenceGraphs(has("graph"));
+        auto m = Model::load(argv[2]);
+        InferOptions io;
+        io.output.compression = argc > 6 && std::string(argv[6]) == "zstd"
+                                    ? TileCompression::Zstd
+                                    : TileCompression::Deflate;
+        auto ti = m ? TiledInference::create(std::move(*m), io)
+                    : Result<std::unique_ptr<TiledInference>>(m.status());
+        auto st = ti ? (*ti)->run(argv[3], argv[4]) : Result<InferStats>(ti.status());
+        auto net = st ? (*ti)->timeNetworkOnly(st->tiles) : Result<double>(st.status());
+        if (!net) {
+            std::fprintf(stderr, "bench_infer: %s\n", net.status().toString().c_str());
+            return 1;
+        }
+        std::printf("{\"mode\": \"%s\", \"network_only_seconds\": %.4f, \"stats\": %s}\n",
+                    mode.c_str(), *net, toJson(*st, -1).c_str());
+        return 0;
+    }
+    std::fprintf(
+        stderr,
+        "usage: bench_infer scan OUT WIDTH HEIGHT [deflate|zstd]\n"
+        "       bench_infer model OUT [WIDTH DEPTH]\n"
+        "       bench_infer net MODEL IMAGE MAP fused,kernels,graph|separate\n"
+        "       bench_infer e2e MODEL IN OUT fused,kernels,graph|separate [deflate|zstd]\n");
     return 2;
 }

@@ -75,6 +75,8 @@ def main():
     ap.add_argument("--batch", type=int, default=32)
     ap.add_argument("--tile", type=int, default=512)
     ap.add_argument("--iters", type=int, default=20)
+    ap.add_argument("--all-modes", action="store_true",
+                    help="also torch.compile's reduce-overhead and max-autotune-no-cudagraphs")
     a = ap.parse_args()
     torch.backends.cudnn.benchmark = True
     torch.manual_seed(1)
@@ -98,6 +100,11 @@ def main():
     variants["folded + cudnn conv-bias-relu"] = fused
     variants["compile"] = torch.compile(eager)
     variants["folded + compile"] = torch.compile(folded)
+    if a.all_modes:  # the strongest settings a PyTorch user reaches for, CUDA graphs included
+        variants["compile reduce-overhead (CUDA graphs)"] = torch.compile(
+            copy.deepcopy(eager), mode="reduce-overhead")
+        variants["compile max-autotune-no-cudagraphs"] = torch.compile(
+            copy.deepcopy(eager), mode="max-autotune-no-cudagraphs")
     ref = None
     rows = []
     for name, fn in variants.items():

@@ -74,6 +74,9 @@ struct InferStats {
     /// reader threads' busy time summed over threads; writing overviews at the end.
     double inputWaitSeconds = 0.0;
     double outputWaitSeconds = 0.0;
+    /// The device thread waiting for the device to finish earlier batches (it keeps at most two
+    /// batches queued): high when the device is the bottleneck, low when the thread is.
+    double deviceWaitSeconds = 0.0;
     double readSeconds = 0.0;
     double finishSeconds = 0.0;
     /// Once per TiledInference, before the first scan: device set-up, batch probe, warm-up.
@@ -136,6 +139,12 @@ namespace testing
 /// cuDNN's fused convolution + bias + ReLU for folded networks on a GPU on (the default) or off,
 /// for benchmarks that compare both.
 void setFusedConvRelu(bool enabled);
+/// Fisura's U-Net inference kernels (max pooling without indices, the decoder's concatenation
+/// with the upsampling bias in one pass; CUDA builds) on (the default) or off.
+void setUNetInferenceKernels(bool enabled);
+/// The network of a tile batch captured once as a CUDA graph and replayed (the default on a GPU),
+/// or run op by op.
+void setInferenceGraphs(bool enabled);
 } // namespace testing
 
 } // namespace fisura

@@ -14,10 +14,6 @@ namespace fisura::detail
 namespace
 {
 
-/// Finished rows go out in chunks of at most this many rows (small pinned blocks; the writer
-/// starts compressing early).
-constexpr int kChunkRows = 64;
-
 /// The blending band: `tile` rows of the map as a ring on the device, with the windows of the
 /// grid and the reciprocals of their sums along each axis.
 class RowRing
@@ -42,8 +38,12 @@ private:
     double& outputWait_;
     const int tile_, width_;
     torch::Tensor wxAll_, wyAll_, invX_, invY_; // windows [tiles, tile], 1 / sums [length]
-    torch::Tensor band_;                        // ring: row y in slot y % tile
-    int emitted_ = 0;                           // rows queued so far
+    // Per tile of the grid, its column and row index; the ring's slots twice over. On the
+    // device, so that no batch copies an index from the host: a copy from pageable memory
+    // waits for the device, and the thread could no longer run ahead of it.
+    torch::Tensor tileCols_, tileRows_, slots_;
+    torch::Tensor band_; // ring: row y in slot y % tile
+    int emitted_ = 0;    // rows queued so far
 };
 
 torch::Tensor onDevice(const std::vector<float>& v, int64_t rows, torch::Device device)
@@ -66,21 +66,25 @@ RowRing::RowRing(const DeviceSetup& setup, const TileGrid& grid, RowQueue& out, 
     wyAll_ = onDevice(y.windows, int64_t(grid.ys.size()), device);
     invX_ = onDevice(x.invSum, 0, device);
     invY_ = onDevice(y.invSum, 0, device);
+    std::vector<int64_t> cols, rows;
+    cols.reserve(grid.tiles.size());
+    rows.reserve(grid.tiles.size());
+    for (const TileRef& t : grid.tiles) {
+        cols.push_back(t.col);
+        rows.push_back(t.row);
+    }
+    tileCols_ = torch::tensor(cols, torch::kLong).to(device);
+    tileRows_ = torch::tensor(rows, torch::kLong).to(device);
+    slots_ = (torch::arange(2 * int64_t(tile_), torch::kLong) % tile_).to(device);
     const auto fdev = torch::TensorOptions().dtype(torch::kFloat).device(device);
     band_ = torch::zeros({tile_, width_}, fdev);
 }
 
 void RowRing::addTiles(torch::Tensor m, int64_t first, int64_t count)
 {
-    const torch::Device device = setup_.device;
     // Windows of these tiles: wy[row] (x) wx[col].
-    std::vector<int64_t> cols(static_cast<size_t>(count)), rowsIdx(cols.size());
-    for (int64_t i = 0; i < count; ++i) {
-        cols[size_t(i)] = grid_.tiles[size_t(first + i)].col;
-        rowsIdx[size_t(i)] = grid_.tiles[size_t(first + i)].row;
-    }
-    const auto wx = wxAll_.index_select(0, torch::tensor(cols).to(device));
-    const auto wy = wyAll_.index_select(0, torch::tensor(rowsIdx).to(device));
+    const auto wx = wxAll_.index_select(0, tileCols_.narrow(0, first, count));
+    const auto wy = wyAll_.index_select(0, tileRows_.narrow(0, first, count));
     m = m * wy.unsqueeze(2) * wx.unsqueeze(1);
     for (int64_t i = 0; i < count; ++i) {
         const TileRef& t = grid_.tiles[size_t(first + i)];
@@ -105,17 +109,14 @@ void RowRing::addTile(const TileRef& t, const torch::Tensor& v)
 void RowRing::emitRows(int end)
 {
     while (emitted_ < end && !stop_.stopped())
-        emitChunk(std::min(end, emitted_ + kChunkRows));
+        emitChunk(std::min(end, emitted_ + std::min(kChunkRows, tile_)));
 }
 
 void RowRing::emitChunk(int end)
 {
     const torch::Device device = setup_.device;
-    const int n = end - emitted_;
-    std::vector<int64_t> slots(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i)
-        slots[size_t(i)] = (emitted_ + i) % tile_;
-    const auto idx = torch::tensor(slots, torch::kLong).to(device);
+    const int n = end - emitted_; // at most the ring: one window of slots_
+    const auto idx = slots_.narrow(0, emitted_ % tile_, n);
     torch::Tensor rows = band_.index_select(0, idx);
     rows.mul_(invY_.narrow(0, emitted_, n).unsqueeze(1)).mul_(invX_.unsqueeze(0));
     rows.mul_(setup_.scale).round_().clamp_(0, 255);
@@ -178,7 +179,9 @@ void DeviceStage::runBatches()
         // answered after the work already queued, not after minutes of it.
         inFlight.push_back(std::make_shared<detail::StreamMark>(device));
         if (inFlight.size() > 2) {
+            const auto w0 = PipelineClock::now();
             inFlight.front()->wait();
+            deviceWait_ += secondsSince(w0);
             inFlight.pop_front();
         }
     }

@@ -22,6 +22,7 @@
 #include "device_stage.h"
 #include "fisura/infer.h"
 #include "fisura/sysinfo.h"
+#include "infer/infer_impl.h"
 #include "map_writer.h"
 #include "models/bn_relu.h"
 #include "models/model_impl.h"
@@ -89,113 +90,9 @@ namespace
 using Clock = std::chrono::steady_clock;
 using detail::secondsSince;
 
-/// Blocks of finished rows waiting for the writer, at most.
-constexpr size_t kMaxOutQueue = 6;
-
 } // namespace
 
 // ---------------------------------------------------------------------------------------------
-
-struct TiledInference::Impl {
-    Model model;
-    InferOptions opt;
-    ExecutionPolicy pol;
-    torch::Device device{torch::kCPU};
-    MapKind kind = MapKind::Probability;
-    int tile = 0, overlap = 0, batch = 1, positive = 0, channels = 3;
-    bool amp = false;    // CUDA autocast
-    bool cpuAmp = false; // CPU autocast (bf16, oneDNN)
-    at::ScalarType ampType = at::kBFloat16;
-    torch::Tensor mean, stdv;  // [1, C, 1, 1] on the device
-    float scale = 255.f;       // map value -> byte
-    double prepareSeconds = 0; // create(): device set-up, batch probe, warm-up
-
-    /// uint8 NHWC tiles on the device -> per-pixel map [n, tile, tile] (float).
-    torch::Tensor mapOf(const torch::Tensor& u8)
-    {
-        torch::Tensor x = u8.permute({0, 3, 1, 2}).to(torch::kFloat).div_(255.f);
-        x = (x - mean) / stdv;
-        x = pol.channelsLast ? x.contiguous(at::MemoryFormat::ChannelsLast) : x.contiguous();
-        torch::Tensor y;
-        {
-            compat::CudaAutocast ac(amp, ampType);
-            compat::CpuAutocast cac(cpuAmp);
-            y = model.impl()->predict(x);
-        }
-        switch (kind) {
-        case MapKind::Probability:
-            return y.select(1, 0);
-        case MapKind::Heatmap: {
-            const int64_t col = y.size(1) == 1 ? 0 : std::min<int64_t>(positive, y.size(1) - 1);
-            return y.select(1, col).view({-1, 1, 1}).expand({y.size(0), tile, tile});
-        }
-        case MapKind::Score:
-            return model.impl()->anomalyScore(x, y);
-        }
-        return y;
-    }
-
-    // create(), step by step.
-    // (`m` is the model being prepared; it becomes the member `model` in placeModel().)
-    Status chooseGeometry(const Model& m, const InferOptions& o);
-    void chooseExecution(const Model& m, const InferOptions& o);
-    Status placeModel(Model m);
-    Status chooseBatch(const InferOptions& o, const CancelToken& cancel, ProgressSink* progress);
-    Status warmUp();
-
-    Result<InferStats> run(const std::string& in, const std::string& out, const CancelToken& cancel,
-                           ProgressSink* progress);
-    /// The three stages over an open source, writing into `writer`; the StopFlag's status.
-    Status runStages(const detail::ScanSource& src, detail::MapWriter::RowSink sink,
-                     const detail::TileGrid& grid, Clock::time_point started,
-                     const CancelToken& cancel, ProgressTracker& tracker, InferStats& stats);
-    detail::DeviceSetup deviceSetup();
-};
-
-namespace
-{
-
-int defaultTile(const ModelInfo& i)
-{
-    if (i.tileSize > 0)
-        return i.tileSize;
-    if (i.config.type != ModelType::UNet)
-        return i.config.inputSize;
-    // Fully convolutional: larger tiles waste less on overlap and keep the device busy.
-    const int unit = 1 << std::max(0, i.config.depth);
-    const int t = std::max(i.config.inputSize, 512);
-    return (t + unit - 1) / unit * unit;
-}
-
-int defaultOverlap(const ModelInfo& i, int tile)
-{
-    if (i.tileOverlap >= 0)
-        return std::min(i.tileOverlap, tile / 2);
-    switch (i.config.type) {
-    case ModelType::UNet:
-        return tile / 8; // the outer pixels see little context
-    case ModelType::Classifier:
-        return tile / 2; // a patch every half patch: a smoother heatmap
-    case ModelType::Autoencoder:
-    case ModelType::PatchGaussian:
-        return tile / 4;
-    }
-    return tile / 8;
-}
-
-void addChoice(ExecutionPolicy& p, const std::string& what, const std::string& value,
-               const std::string& reason, const std::string& id, const std::string& arg = {})
-{
-    for (auto& c : p.choices)
-        if (c.what == what) {
-            c = {what, value, reason, id, arg};
-            return;
-        }
-    p.choices.push_back({what, value, reason, id, arg});
-}
-
-} // namespace
-
 TiledInference::TiledInference(std::unique_ptr<Impl> impl) : d_(std::move(impl)) {}
 TiledInference::~TiledInference() = default;
 const ExecutionPolicy& TiledInference::policy() const
@@ -217,190 +114,6 @@ int TiledInference::tileSize() const
 int TiledInference::overlap() const
 {
     return d_->overlap;
-}
-
-Result<std::unique_ptr<TiledInference>> TiledInference::create(Model model, const InferOptions& o,
-                                                               const CancelToken& cancel,
-                                                               ProgressSink* progress)
-{
-    const auto prepareStart = Clock::now();
-    if (!model.impl() || (!model.impl()->net && !model.impl()->script))
-        return Status(ErrorCode::InvalidArgument, "no model loaded");
-    auto d = std::make_unique<Impl>();
-    if (Status s = d->chooseGeometry(model, o); !s)
-        return s;
-    d->chooseExecution(model, o);
-    if (Status s = d->placeModel(std::move(model)); !s)
-        return s;
-    if (Status s = d->chooseBatch(o, cancel, progress); !s)
-        return s;
-    if (Status s = d->warmUp(); !s)
-        return s;
-    d->prepareSeconds = secondsSince(prepareStart);
-    return std::unique_ptr<TiledInference>(new TiledInference(std::move(d)));
-}
-
-/// Map kind, tile, overlap, channels and scale from the model and the options, checked.
-Status TiledInference::Impl::chooseGeometry(const Model& m, const InferOptions& o)
-{
-    const ModelInfo& info = m.info();
-    kind = mapKindFor(info.config.type);
-    tile = o.tileSize > 0 ? o.tileSize : defaultTile(info);
-    if (tile < 16 || tile > 4096)
-        return Status(ErrorCode::InvalidArgument, "tile size must be 16..4096 px");
-    if (info.config.type != ModelType::UNet && tile != info.config.inputSize)
-        return Status(ErrorCode::InvalidArgument,
-                      std::string("a ") + modelTypeName(info.config.type) + " takes tiles of " +
-                          std::to_string(info.config.inputSize) + " px, its input size");
-    if (info.config.type == ModelType::UNet && !m.isTorchScript()) {
-        const int unit = 1 << std::max(0, info.config.depth);
-        if (tile % unit != 0)
-            return Status(ErrorCode::InvalidArgument,
-                          "this U-Net needs tiles that are a multiple of " + std::to_string(unit) +
-                              " px");
-    }
-    overlap = o.overlap >= 0 ? o.overlap : defaultOverlap(info, tile);
-    if (overlap > tile / 2)
-        return Status(ErrorCode::InvalidArgument, "overlap must be at most half the tile (" +
-                                                      std::to_string(tile / 2) + " px)");
-    channels = info.inputChannels;
-    if (int(info.mean.size()) != channels || int(info.std.size()) != channels)
-        return Status(ErrorCode::Corrupt, "model normalization does not match its channels");
-    positive = 1;
-    for (size_t i = 0; i < info.classNames.size(); ++i)
-        if (info.classNames[i] == "cracked" || info.classNames[i] == "crack")
-            positive = int(i);
-    scale = kind == MapKind::Score ? float(128.0 / std::max(1e-12, info.threshold)) : 255.f;
-    opt = o;
-    return Status::ok();
-}
-
-/// The execution policy for this model on this machine, with the user's overrides.
-void TiledInference::Impl::chooseExecution(const Model& m, const InferOptions& o)
-{
-    const ModelInfo& info = m.info();
-    PolicyRequest req;
-    req.kind = JobKind::Infer;
-    req.model = modelTypeName(info.config.type);
-    req.inputSize = tile;
-    req.precision = o.precision;
-    req.batchSize = o.batchSize;
-    req.preferCpu = o.preferCpu;
-    req.intraOpThreads = o.intraOpThreads;
-    req.interOpThreads = o.interOpThreads;
-    pol = choosePolicy(queryMachine(), req);
-    if (o.readerThreads > 0) {
-        pol.loaderThreads = o.readerThreads;
-        addChoice(pol, "loader_threads", std::to_string(o.readerThreads), "requested by the user",
-                  "user");
-    }
-    if (m.isTorchScript() && pol.channelsLast) {
-        pol.channelsLast = false;
-        addChoice(pol, "channels_last", "off", "imported TorchScript models keep their layout",
-                  "nhwc_script");
-    }
-    if (m.isTorchScript() && pol.foldBatchNorm) {
-        pol.foldBatchNorm = false;
-        addChoice(pol, "batchnorm_fold", "off", "imported TorchScript models run as they are",
-                  "bn_fold_script");
-    }
-    if (pol.useCuda && pol.foldBatchNorm && models::convBiasReluAvailable() &&
-        info.config.type != ModelType::PatchGaussian)
-        addChoice(pol, "conv_bias_relu", "fused",
-                  "cuDNN's fused convolution + bias + ReLU on the folded network",
-                  "conv_relu_cudnn");
-}
-
-/// The model on the chosen device, in eval mode and layout, with its normalisation there too.
-Status TiledInference::Impl::placeModel(Model m)
-{
-    try {
-        device = pol.useCuda ? torch::Device(torch::kCUDA, int8_t(pol.deviceIndex))
-                             : torch::Device(torch::kCPU);
-        amp = pol.useCuda && pol.precision != Precision::FP32;
-        cpuAmp = !pol.useCuda && pol.precision == Precision::BF16;
-        applyCpuSettings(pol);
-        ampType = pol.precision == Precision::FP16 ? at::kHalf : at::kBFloat16;
-        if (pol.useCuda) {
-            at::globalContext().setAllowTF32CuBLAS(pol.tf32);
-            at::globalContext().setAllowTF32CuDNN(pol.tf32);
-            at::globalContext().setBenchmarkCuDNN(pol.cudnnBenchmark);
-        }
-        model = std::move(m);
-        model.impl()->to(device);
-        model.impl()->eval();
-        // Inference runs a folded copy; the model's own network stays as it was trained.
-        if (pol.foldBatchNorm && model.impl()->net)
-            model.impl()->inference = models::foldedCopy(*model.impl()->net, model.info().config);
-        if (pol.channelsLast && model.impl()->net)
-            for (auto& p : (model.impl()->inference ? model.impl()->inference : model.impl()->net)
-                               ->parameters())
-                if (p.dim() == 4)
-                    p.set_data(p.data().contiguous(at::MemoryFormat::ChannelsLast));
-        const auto fopt = torch::TensorOptions().dtype(torch::kFloat).device(device);
-        mean = torch::tensor(model.info().mean, fopt).view({1, -1, 1, 1});
-        stdv = torch::tensor(model.info().std, fopt).view({1, -1, 1, 1});
-    } catch (const c10::Error& e) {
-        return Status(ErrorCode::DeviceError, e.what_without_backtrace());
-    }
-    return Status::ok();
-}
-
-/// The batch size: the user's, a small one on the CPU, or measured on the GPU.
-Status TiledInference::Impl::chooseBatch(const InferOptions& o, const CancelToken& cancel,
-                                         ProgressSink* progress)
-{
-    if (o.batchSize > 0) {
-        batch = o.batchSize;
-    } else if (!pol.useCuda) {
-        // One forward pass cannot be interrupted: keep it short so cancel answers at once.
-        batch = std::max(1, (512 * 512) / (tile * tile));
-        pol.batchSize = batch;
-        addChoice(pol, "batch_size", std::to_string(batch),
-                  "small CPU batches keep cancellation prompt", "batch_cpu_infer");
-    } else {
-        auto step = [&](int b) {
-            return detail::guardTorchStep([&] {
-                c10::InferenceMode guard;
-                auto x = torch::randint(0, 256, {b, tile, tile, channels},
-                                        torch::TensorOptions().dtype(torch::kUInt8).device(device));
-                (void)mapOf(x);
-            });
-        };
-        BatchProbeOptions po;
-        po.deviceIndex = pol.deviceIndex;
-        // Host memory holds a few batches (pinned, in power-of-two blocks): at most 32 MiB of
-        // input pixels per batch. Larger batches add little once the device is busy, and
-        // they count against the host memory bound.
-        const int64_t tileBytes = int64_t(tile) * tile * channels;
-        po.maxBatch = int(std::clamp<int64_t>((32ll << 20) / tileBytes, 1, 256));
-        po.timedSteps = 2;
-        const bool bench = pol.cudnnBenchmark; // autotuning every probed size costs minutes
-        at::globalContext().setBenchmarkCuDNN(false);
-        auto probe = probeBatchSize(step, po, cancel, progress);
-        at::globalContext().setBenchmarkCuDNN(bench);
-        if (cancel.isCancelled())
-            return Status(ErrorCode::Cancelled, "cancelled while measuring the batch size");
-        if (probe)
-            applyProbe(pol, *probe);
-        batch = pol.batchSize;
-    }
-    pol.batchSize = batch;
-    return Status::ok();
-}
-
-/// Warm-up at the real batch size, so one-time costs (cuDNN autotuning, TorchScript's
-/// profiling runs and fusion) belong to preparation, not to the first scan.
-Status TiledInference::Impl::warmUp()
-{
-    return detail::guardTorchStep([&] {
-        c10::InferenceMode guard;
-        auto x = torch::randint(0, 256, {batch, tile, tile, channels},
-                                torch::TensorOptions().dtype(torch::kUInt8).device(device));
-        for (int i = 0; i < (model.isTorchScript() ? 3 : 1); ++i)
-            (void)mapOf(x);
-        detail::StreamMark(device).wait();
-    });
 }
 
 Result<InferStats> TiledInference::run(const std::string& in, const std::string& out,
@@ -487,7 +200,7 @@ detail::DeviceSetup TiledInference::Impl::deviceSetup()
     ds.batch = batch;
     ds.overlap = overlap;
     ds.window = opt.window;
-    ds.network = [this](const torch::Tensor& u8) { return mapOf(u8); };
+    ds.network = [this](const torch::Tensor& u8) { return networkOf(u8); };
     return ds;
 }
 
@@ -509,7 +222,7 @@ Status TiledInference::Impl::runStages(const detail::ScanSource& src,
     shape.prefetch = std::max(1, opt.prefetchBatches);
     shape.pinned = pol.pinnedMemory;
     detail::BatchQueue batches(shape, stop, meter);
-    detail::RowQueue rows(kMaxOutQueue, stop, meter);
+    detail::RowQueue rows(detail::kMaxOutQueue, stop, meter);
 
     detail::TileReader readers(src, grid, batches, stop, channels);
     detail::MapWriter mapWriter(std::move(sink), rows, grid.width);
@@ -544,6 +257,7 @@ Status TiledInference::Impl::runStages(const detail::ScanSource& src,
     stats.peakPipelineBytes = meter.peak();
     stats.inputWaitSeconds = deviceStage.inputWaitSeconds();
     stats.outputWaitSeconds = deviceStage.outputWaitSeconds();
+    stats.deviceWaitSeconds = deviceStage.deviceWaitSeconds();
     stats.readSeconds = readers.busySeconds();
     return stop.status();
 }
@@ -593,11 +307,11 @@ Result<double> TiledInference::timeNetworkOnly(int64_t tiles, const CancelToken&
         c10::InferenceMode guard;
         auto x = torch::randint(0, 256, {d.batch, d.tile, d.tile, d.channels},
                                 torch::TensorOptions().dtype(torch::kUInt8).device(d.device));
-        (void)d.mapOf(x); // warm-up (cuDNN autotuning, allocator)
+        (void)d.networkOf(x); // warm-up (cuDNN autotuning, allocator)
         detail::StreamMark(d.device).wait();
         const auto t0 = Clock::now();
         for (int64_t done = 0; done < tiles && !cancel.isCancelled(); done += d.batch)
-            (void)d.mapOf(x);
+            (void)d.networkOf(x);
         detail::StreamMark(d.device).wait();
         seconds = secondsSince(t0);
     });

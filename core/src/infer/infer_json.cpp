@@ -22,6 +22,7 @@ std::string toJson(const InferStats& s, int indent)
                      {"peak_pipeline_bytes", s.peakPipelineBytes},
                      {"input_wait_seconds", s.inputWaitSeconds},
                      {"output_wait_seconds", s.outputWaitSeconds},
+                     {"device_wait_seconds", s.deviceWaitSeconds},
                      {"read_thread_seconds", s.readSeconds},
                      {"finish_seconds", s.finishSeconds},
                      {"prepare_seconds", s.prepareSeconds},

@@ -4,6 +4,7 @@
 #include "models/model_meta.h"
 #include "models/networks.h"
 #include "models/patch_gaussian.h"
+#include "models/unet_infer.h"
 
 namespace nn = torch::nn;
 
@@ -115,13 +116,18 @@ torch::Tensor UNetImpl::forward(torch::Tensor x)
     for (size_t i = 0; i < down->size(); ++i) {
         x = down[i]->as<DoubleConvImpl>()->forward(x);
         skips.push_back(x);
-        x = torch::max_pool2d(x, 2);
+        x = maxPool2(x, is_training());
     }
     x = bottom(x);
+    upCache.resize(up->size());
     for (size_t i = 0; i < up->size(); ++i) {
-        x = upconv[i]->as<nn::ConvTranspose2dImpl>()->forward(x);
-        x = torch::cat({skips[skips.size() - 1 - i], x}, 1);
-        x = up[i]->as<DoubleConvImpl>()->forward(x);
+        const auto& skip = skips[skips.size() - 1 - i];
+        auto& upconvI = *upconv[i]->as<nn::ConvTranspose2dImpl>();
+        torch::Tensor cat =
+            is_training() ? torch::Tensor() : upConcat(skip, x, upconvI, upCache[i]);
+        if (!cat.defined())
+            cat = torch::cat({skip, upconvI.forward(x)}, 1);
+        x = up[i]->as<DoubleConvImpl>()->forward(cat);
     }
     return out(x);
 }

@@ -45,6 +45,7 @@ struct UNetImpl : torch::nn::Module {
     torch::Tensor forward(torch::Tensor x);
     torch::nn::ModuleList down{nullptr}, up{nullptr}, upconv{nullptr};
     DoubleConv bottom{nullptr};
+    std::vector<std::vector<torch::Tensor>> upCache; ///< unet_infer.h's upConcat, per level
     torch::nn::Conv2d out{nullptr};
 };
 TORCH_MODULE(UNet);

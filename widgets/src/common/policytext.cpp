@@ -8,6 +8,7 @@ namespace
 QString cpuPolicyReason(const PolicyChoice& c);    // threads, CPU precision and layout, folding
 QString trainingStepReason(const PolicyChoice& c); // CUDA graph, fused kernels
 QString dataParallelReason(const PolicyChoice& c); // processes, their GPUs and batch
+QString inferenceReason(const PolicyChoice& c);    // the inference graph, U-Net kernels
 } // namespace
 
 QString policyChoiceLabel(const std::string& what)
@@ -45,6 +46,10 @@ QString policyChoiceLabel(const std::string& what)
         return PolicyText::tr("BatchNorm + ReLU");
     if (w == QStringLiteral("conv_bias_relu"))
         return PolicyText::tr("Convolution + ReLU");
+    if (w == QStringLiteral("network_graph"))
+        return PolicyText::tr("Network of a tile batch");
+    if (w == QStringLiteral("unet_kernels"))
+        return PolicyText::tr("U-Net pooling and concatenation");
     if (w == QStringLiteral("data_parallel"))
         return PolicyText::tr("Processes training together");
     if (w == QStringLiteral("gpu"))
@@ -75,6 +80,10 @@ QString policyChoiceValue(const std::string& value)
         return PolicyText::tr("op by op");
     if (v == QStringLiteral("separate"))
         return PolicyText::tr("separate kernels");
+    if (v == QStringLiteral("fisura"))
+        return PolicyText::tr("Fisura's kernels");
+    if (v == QStringLiteral("aten"))
+        return PolicyText::tr("LibTorch's operators");
     return v; // numbers, fp32/bf16/fp16 and GPU names read the same in every language
 }
 
@@ -199,6 +208,31 @@ QString dataParallelReason(const PolicyChoice& c)
             .arg(arg);
     if (id == QStringLiteral("dp_batch"))
         return PolicyText::tr("every step trains %1 samples: this batch on each process").arg(arg);
+    return inferenceReason(c);
+}
+
+QString inferenceReason(const PolicyChoice& c)
+{
+    const QString id = QString::fromStdString(c.reasonId);
+    const QString arg = QString::fromStdString(c.reasonArg);
+    if (id == QStringLiteral("infer_graph"))
+        return PolicyText::tr("the network of a tile batch is captured once as a CUDA graph and "
+                              "replayed: one launch per batch");
+    if (id == QStringLiteral("infer_graph_off"))
+        return PolicyText::tr("CUDA graphs are turned off");
+    if (id == QStringLiteral("infer_graph_script"))
+        return PolicyText::tr("an imported TorchScript module runs op by op through its own "
+                              "executor");
+    if (id == QStringLiteral("infer_graph_failed"))
+        return PolicyText::tr("capturing the network as a CUDA graph failed (%1); it runs op by op")
+            .arg(arg);
+    if (id == QStringLiteral("unet_kernels"))
+        return PolicyText::tr("Fisura's kernels: max pooling without indices, the decoder's "
+                              "concatenation with the upsampling bias in one pass");
+    if (id == QStringLiteral("unet_kernels_off"))
+        return PolicyText::tr("Fisura's U-Net kernels are turned off");
+    if (id == QStringLiteral("unet_kernels_not_built"))
+        return PolicyText::tr("this build has no CUDA compiler for Fisura's U-Net kernels");
     return cpuPolicyReason(c);
 }
 

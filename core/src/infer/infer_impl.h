@@ -1,0 +1,112 @@
+// The state of one TiledInference (internal): the model placed on its device, the geometry and
+// policy chosen by create(), the network as the pipeline calls it, and the steps of create()
+// (infer_setup.cpp) and of a run (infer.cpp).
+#pragma once
+
+#include "compat/torch_compat.h"
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "device_stage.h"
+#include "fisura/infer.h"
+#include "fisura/job.h"
+#include "map_writer.h"
+#include "models/model_impl.h"
+#include "network_graph.h"
+#include "scan_source.h"
+
+namespace fisura
+{
+
+namespace infer_detail
+{
+/// Set (or replace) the policy's choice `what`.
+void addChoice(ExecutionPolicy& p, const std::string& what, const std::string& value,
+               const std::string& reason, const std::string& id, const std::string& arg = {});
+} // namespace infer_detail
+
+struct TiledInference::Impl {
+    Model model;
+    InferOptions opt;
+    ExecutionPolicy pol;
+    torch::Device device{torch::kCPU};
+    MapKind kind = MapKind::Probability;
+    int tile = 0, overlap = 0, batch = 1, positive = 0, channels = 3;
+    bool amp = false;    // CUDA autocast
+    bool cpuAmp = false; // CPU autocast (bf16, oneDNN)
+    at::ScalarType ampType = at::kBFloat16;
+    torch::Tensor mean, stdv;  // [1, C, 1, 1] on the device
+    float scale = 255.f;       // map value -> byte
+    double prepareSeconds = 0; // create(): device set-up, batch probe, warm-up
+
+    torch::Tensor inScale, inShift; // 1 / (255 std), -mean / std: [1, C, 1, 1] on the device
+    std::unique_ptr<detail::NetworkGraph> graph; // the tile batch's network, captured (GPU)
+
+    /// uint8 NHWC tiles -> the network's input: normalised NCHW (channels-last when the policy
+    /// says so). With CUDA autocast it is one pass straight into the autocast type (the first
+    /// convolution would cast it anyway); anomaly scores compare with the float input.
+    torch::Tensor inputOf(const torch::Tensor& u8) const
+    {
+        const auto nchw = u8.permute({0, 3, 1, 2}); // NHWC memory: already channels-last
+        const auto format =
+            pol.channelsLast ? at::MemoryFormat::ChannelsLast : at::MemoryFormat::Contiguous;
+        if (amp && kind != MapKind::Score && !model.isTorchScript()) {
+            auto x = torch::empty(
+                nchw.sizes(), torch::TensorOptions().dtype(ampType).device(u8.device()), format);
+            return at::addcmul_out(x, inShift, nchw, inScale);
+        }
+        torch::Tensor x = nchw.to(torch::kFloat).div_(255.f);
+        x = (x - mean) / stdv;
+        return x.contiguous(format);
+    }
+
+    /// uint8 NHWC tiles on the device -> per-pixel map [n, tile, tile] (float).
+    torch::Tensor mapOf(const torch::Tensor& u8)
+    {
+        const torch::Tensor x = inputOf(u8);
+        torch::Tensor y;
+        {
+            compat::CudaAutocast ac(amp, ampType);
+            compat::CpuAutocast cac(cpuAmp);
+            y = model.impl()->predict(x);
+        }
+        switch (kind) {
+        case MapKind::Probability:
+            return y.select(1, 0);
+        case MapKind::Heatmap: {
+            const int64_t col = y.size(1) == 1 ? 0 : std::min<int64_t>(positive, y.size(1) - 1);
+            return y.select(1, col).view({-1, 1, 1}).expand({y.size(0), tile, tile});
+        }
+        case MapKind::Score:
+            return model.impl()->anomalyScore(x, y);
+        }
+        return y;
+    }
+
+    /// mapOf through the captured graph when there is one for this batch shape.
+    torch::Tensor networkOf(const torch::Tensor& u8)
+    {
+        return graph && graph->takes(u8) ? graph->run(u8) : mapOf(u8);
+    }
+
+    // create(), step by step.
+    // (`m` is the model being prepared; it becomes the member `model` in placeModel().)
+    Status chooseGeometry(const Model& m, const InferOptions& o);
+    void chooseExecution(const Model& m, const InferOptions& o);
+    Status placeModel(Model m);
+    Status chooseBatch(const InferOptions& o, const CancelToken& cancel, ProgressSink* progress);
+    Status warmUp();
+    void captureGraph(const torch::Tensor& example);
+
+    Result<InferStats> run(const std::string& in, const std::string& out, const CancelToken& cancel,
+                           ProgressSink* progress);
+    /// The three stages over an open source, writing into `writer`; the StopFlag's status.
+    Status runStages(const detail::ScanSource& src, detail::MapWriter::RowSink sink,
+                     const detail::TileGrid& grid, std::chrono::steady_clock::time_point started,
+                     const CancelToken& cancel, ProgressTracker& tracker, InferStats& stats);
+    detail::DeviceSetup deviceSetup();
+};
+
+} // namespace fisura
