@@ -342,6 +342,8 @@ private Q_SLOTS:
         auto reference = makeNet();
         const std::vector<torch::Tensor> inputs{torch::randn({2, 3, 8, 8}),
                                                 torch::randn({2, 3, 8, 8})};
+        bool overlap = false;
+        bool startedInBackward[2] = {false, false};
         auto gradsOf = [&](int r, int64_t cap, dist::Communicator* comm) {
             auto net = makeNet();
             auto params = net->parameters();
@@ -352,18 +354,32 @@ private Q_SLOTS:
                     params[i].copy_(ref[i]);
             }
             std::unique_ptr<dist::GradBuckets> gb;
-            if (comm)
+            if (comm) {
                 gb = std::make_unique<dist::GradBuckets>(params, cap);
+                if (overlap) {
+                    gb->overlapWith(*comm);
+                    gb->beginStep();
+                }
+            }
             net->forward(inputs[size_t(r)]).pow(2).mean().backward();
-            if (comm)
+            if (comm && overlap) {
+                // Every bucket started from the backward pass itself.
+                startedInBackward[size_t(r)] = gb->startedBuckets() == gb->layout().size();
+                gb->finishStep();
+            } else if (comm) {
                 gb->allReduceMean(*comm);
+            }
             std::vector<torch::Tensor> g;
             for (auto& p : params)
                 g.push_back(p.grad().clone());
             return g;
         };
         const auto g0 = gradsOf(0, 0, nullptr), g1 = gradsOf(1, 0, nullptr);
-        for (int64_t cap : {int64_t(-1), int64_t(64), int64_t(dist::kDefaultBucketBytes)}) {
+        for (int64_t cap : {int64_t(-1), int64_t(64), int64_t(dist::kDefaultBucketBytes),
+                            int64_t(-64), int64_t(-dist::kDefaultBucketBytes)}) {
+            // Negative here: the same size, its all-reduces started during the backward pass.
+            overlap = cap < -1;
+            cap = overlap ? -cap : cap;
             auto store = dist::makeInProcessStore();
             auto run = [&, store](int r) {
                 auto c = dist::Communicator::overStore(store, r, 2, torch::kCPU,
@@ -378,19 +394,31 @@ private Q_SLOTS:
                 QVERIFY2(torch::equal(a[i], mean), qPrintable(QStringLiteral("cap %1").arg(cap)));
                 QVERIFY(torch::equal(b[i], a[i]));
             }
+            if (overlap)
+                QVERIFY(startedInBackward[0] && startedInBackward[1]);
         }
     }
 
+    void twoRanksTrainAsOne_data()
+    {
+        QTest::addColumn<qint64>("bucketBytes");
+        QTest::newRow("25 MB buckets during the backward pass") << qint64(0);
+        QTest::newRow("1 KB buckets during the backward pass") << qint64(1024);
+        QTest::newRow("no buckets, after the backward pass") << qint64(-1);
+    }
     void twoRanksTrainAsOne()
     {
         if (!dist::glooBuilt())
             QSKIP("this LibTorch has no gloo");
+        QFETCH(qint64, bucketBytes);
         QTemporaryDir tmp;
         QDir(tmp.path()).mkpath(QStringLiteral("one"));
         QDir(tmp.path()).mkpath(QStringLiteral("two"));
         auto one = runRanks(options(tmp.filePath(QStringLiteral("one")), 8), 1);
         QVERIFY2(one[0], one[0].status().toString().c_str());
-        auto two = runRanks(options(tmp.filePath(QStringLiteral("two")), 4), 2);
+        TrainOptions twoOptions = options(tmp.filePath(QStringLiteral("two")), 4);
+        twoOptions.bucketBytes = bucketBytes;
+        auto two = runRanks(twoOptions, 2);
         QVERIFY2(two[0], two[0].status().toString().c_str());
         QVERIFY2(two[1], two[1].status().toString().c_str());
         // Rank 0 wrote the files; rank 1 nothing (its paths are the same: one model file).

@@ -5,9 +5,11 @@
 // into buckets of about 25 MB in reverse order — the order the backward pass produces their
 // gradients — one dtype per bucket; each parameter's .grad() is a view into its bucket's flat
 // buffer, so autograd accumulates straight into it and the all-reduce needs no copy in or out.
-// Buckets are all-reduced after the backward pass (all started at once, then waited for); the
-// clipping and the optimiser step run after that, on the averaged gradients, so every replica
-// stays the same.
+// A bucket's all-reduce starts during the backward pass, as soon as autograd has accumulated the
+// last gradient in it (post hooks on the parameters' gradient accumulators, as DDP's reducer
+// does), in bucket order so that every rank issues the same collectives in the same order; the
+// step waits for them all before clipping and the optimiser step, which then see the averaged
+// gradients on every replica.
 #pragma once
 
 #include "compat/torch_compat.h"
@@ -59,10 +61,33 @@ public:
     /// zero_grad that set them to none).
     void attach();
 
+    /// From now on each step's buckets are averaged while the backward pass runs: beginStep()
+    /// before the backward pass, finishStep() after it (bucketed layouts only).
+    void overlapWith(Communicator& comm);
+    bool overlapping() const { return comm_ != nullptr; }
+    void beginStep();
+    /// Starts the buckets the backward pass did not fill (unused parameters), waits for all.
+    /// Throws CommError.
+    void finishStep();
+    /// Buckets of this step already started (tests: all of them once backward has run).
+    size_t startedBuckets() const;
+
+    ~GradBuckets();
+    GradBuckets(const GradBuckets&) = delete;
+    GradBuckets& operator=(const GradBuckets&) = delete;
+
 private:
+    struct Pending;
+    void gradientReady(size_t bucket);
+    void launchReadyBuckets(bool all); ///< under mutex_
+
     std::vector<torch::Tensor> params_;
     std::vector<BucketLayout> layout_;
     std::vector<torch::Tensor> buffers_;
+    // Overlap with the backward pass.
+    Communicator* comm_ = nullptr;
+    std::vector<std::shared_ptr<torch::autograd::Node>> accumulators_; ///< keeps hooks alive
+    std::unique_ptr<Pending> pending_;
 };
 
 } // namespace fisura::dist

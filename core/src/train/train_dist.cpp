@@ -102,6 +102,7 @@ Status Trainer::shareStartingPoint()
     st_.batchSize = int(b.cpu().item<int64_t>());
     const int64_t cap = o_.bucketBytes == 0 ? dist::kDefaultBucketBytes : o_.bucketBytes;
     buckets_ = std::make_unique<dist::GradBuckets>(params_, cap);
+    buckets_->overlapWith(*comm_); // bucketed: each bucket travels while backward goes on
     return Status::ok();
 }
 
@@ -122,7 +123,7 @@ void Trainer::describeDataParallel()
     choices.push_back(
         {"data_parallel", w,
          gpu ? w + " processes, one per GPU, average their gradients over NCCL in buckets of " + b +
-                   " MB after every backward pass"
+                   " MB while the backward pass runs"
              : w + " processes on the processor average their gradients over gloo",
          gpu ? "dp_nccl" : "dp_gloo", w});
     if (gpu)
@@ -141,15 +142,21 @@ void Trainer::describeDataParallel()
 /// To zero without dropping the bucket views (2.x's zero_grad would set them to none).
 void Trainer::zeroGrads()
 {
-    if (buckets_)
+    if (buckets_) {
         buckets_->zero();
-    else
+        buckets_->beginStep(); // the backward pass that follows starts the all-reduces
+    } else {
         opt_->zero_grad();
+    }
 }
 
 void Trainer::averageGradients()
 {
-    if (comm_ && buckets_)
+    if (!comm_ || !buckets_)
+        return;
+    if (buckets_->overlapping())
+        buckets_->finishStep();
+    else
         buckets_->allReduceMean(*comm_);
 }
 

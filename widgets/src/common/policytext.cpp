@@ -197,7 +197,7 @@ QString dataParallelReason(const PolicyChoice& c)
         return PolicyText::tr("one process trains alone");
     if (id == QStringLiteral("dp_nccl"))
         return PolicyText::tr("%1 processes, one per GPU, average their gradients over NCCL "
-                              "after every backward pass")
+                              "while the backward pass runs")
             .arg(arg);
     if (id == QStringLiteral("dp_gloo"))
         return PolicyText::tr("%1 processes on the processor average their gradients over gloo")
