@@ -1,18 +1,23 @@
 // fisura-cli train: one training job with progress lines on stderr and a JSON summary on stdout.
 #include "cmd_train.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <mutex>
 #include <optional>
 
 #include <nlohmann/json.hpp>
 
+#include "fisura/distributed.h"
 #include "fisura/project.h"
+#include "fisura/sysinfo.h"
 #include "fisura/train.h"
+#include "train_launch.h"
 
 namespace
 {
@@ -42,6 +47,9 @@ public:
             stderr,
             "train: %d train / %d validation items, %d batches per epoch, %lld parameters\n",
             s.trainItems, s.valItems, s.batchesPerEpoch, static_cast<long long>(s.parameters));
+        if (s.worldSize > 1)
+            std::fprintf(stderr, "train: %d processes x batch %d = %d samples per step\n",
+                         s.worldSize, s.batchPerProcess, s.globalBatch);
         for (const auto& c : s.policy.choices)
             std::fprintf(stderr, "policy: %s = %s (%s)\n", c.what.c_str(), c.value.c_str(),
                          c.reason.c_str());
@@ -118,13 +126,65 @@ private:
     bool warned_ = false;
 };
 
-[[noreturn]] void failWith(const fisura::Status& s, const std::string& what)
+/// The JSON error on stdout comes from rank 0 only (one job, one answer); every rank says what
+/// went wrong on stderr.
+[[noreturn]] void failWith(const fisura::Status& s, const std::string& what, int rank = 0)
 {
-    std::cerr << "fisura-cli: " << what << ": " << s.toString() << "\n";
-    std::cout << nlohmann::json{{"error", fisura::errorCodeName(s.code())}, {"detail", s.detail()}}
-                     .dump(2)
-              << "\n";
+    std::cerr << "fisura-cli: " << (rank > 0 ? "rank " + std::to_string(rank) + ": " : "") << what
+              << ": " << s.toString() << "\n";
+    if (rank == 0)
+        std::cout << nlohmann::json{{"error", fisura::errorCodeName(s.code())},
+                                    {"detail", s.detail()}}
+                         .dump(2)
+                  << "\n";
     throw CLI::RuntimeError(s.code() == fisura::ErrorCode::Cancelled ? 130 : 1);
+}
+
+/// How many local processes --gpus (or the testing --cpu-ranks / FISURA_DIST_CPU_RANKS) asks
+/// for; 1 without them. Refuses what this machine or build cannot do.
+int localProcesses(const std::string& gpus, int cpuRanks, bool cpu)
+{
+    if (cpuRanks > 0) {
+        if (!gpus.empty())
+            throw CLI::ValidationError("--gpus", "cannot be combined with CPU ranks");
+        if (fisura::distributedBackends().find("gloo") == std::string::npos)
+            throw CLI::ValidationError("--cpu-ranks", "this LibTorch has no gloo");
+        return cpuRanks;
+    }
+    if (gpus.empty())
+        return 1;
+    if (cpu)
+        throw CLI::ValidationError("--gpus", "trains on GPUs, --cpu on the processor: choose one");
+    const int found = int(fisura::queryMachine().gpus.size());
+    if (found == 0)
+        throw CLI::ValidationError("--gpus", "this machine has no usable CUDA GPU (or this "
+                                             "build's LibTorch has no CUDA): train without --gpus");
+    int n = found;
+    if (gpus != "all") {
+        try {
+            n = std::stoi(gpus);
+        } catch (const std::exception&) {
+            n = 0;
+        }
+        if (n < 1 || n > found)
+            throw CLI::ValidationError("--gpus", "must be all or a number from 1 to " +
+                                                     std::to_string(found) + " (GPUs found)");
+    }
+    if (n > 1 && fisura::distributedBackends().find("nccl") == std::string::npos)
+        throw CLI::ValidationError("--gpus", "this build's LibTorch has no NCCL: one GPU only");
+    return n;
+}
+
+int cpuRanksFromEnvironment()
+{
+    const char* v = std::getenv("FISURA_DIST_CPU_RANKS");
+    if (!v || !*v)
+        return 0;
+    try {
+        return std::max(0, std::stoi(v));
+    } catch (const std::exception&) {
+        throw CLI::ValidationError("FISURA_DIST_CPU_RANKS", "must be a number");
+    }
 }
 
 /// Opens the project, adds the dataset when it is new and starts a run record (saved).
@@ -152,6 +212,8 @@ void registerTrainCommand(CLI::App& app)
         fisura::TrainOptions o;
         std::string project, datasetName;
         bool quiet = false, cpu = false;
+        std::string gpus;
+        int cpuRanks = 0;
     };
     auto args = std::make_shared<Args>();
     auto* cmd = app.add_subcommand(
@@ -223,6 +285,12 @@ void registerTrainCommand(CLI::App& app)
         ->capture_default_str();
     cmd->add_option("--max-batches", args->o.maxBatchesPerEpoch, "Cap batches per epoch (0 = all)");
     cmd->add_flag("--cpu", args->cpu, "Train on the CPU even when a GPU is usable");
+    cmd->add_option("--gpus", args->gpus,
+                    "Train on several GPUs of this host: all or a number; one process per GPU, "
+                    "--batch per GPU (started here; under torchrun or srun every process joins "
+                    "as its rank instead)");
+    // Testing: N processes on the CPU over gloo, as --gpus would start them (hidden).
+    cmd->add_option("--cpu-ranks", args->cpuRanks)->group("")->check(CLI::Range(1, 64));
     cmd->add_flag("--quiet", args->quiet, "Only notices and the JSON summary");
     cmd->callback([args] {
         fisura::TrainOptions o = args->o;
@@ -250,6 +318,34 @@ void registerTrainCommand(CLI::App& app)
         }
         if (o.outPath.empty() && args->project.empty())
             throw CLI::RequiredError("--out (or --project)");
+        // Several processes: started here (--gpus), or this is one of them (torchrun, srun or
+        // this launcher set RANK / SLURM_PROCID).
+        const int cpuRanks = args->cpuRanks > 0 ? args->cpuRanks : cpuRanksFromEnvironment();
+        auto id = fisura::readDistributedEnvironment();
+        if (!id)
+            failWith(id.status(), "cannot join the job");
+        if (!id->distributed()) {
+            const int processes = localProcesses(args->gpus, cpuRanks, args->cpu);
+            if (processes > 1) {
+                if (!args->quiet)
+                    std::fprintf(stderr, "train: %d processes (%s), batch %s per process\n",
+                                 processes, cpuRanks > 0 ? "CPU, gloo" : "one per GPU, NCCL",
+                                 args->batch.c_str());
+                const int rc = runLocalRanks(processes);
+                if (rc != 0)
+                    throw CLI::RuntimeError(rc < 0 ? 1 : rc);
+                throw CLI::Success();
+            }
+        }
+        o.distributed = *id;
+        if (cpuRanks > 0)
+            o.preferCpu = true;
+        const int rank = o.distributed.rank;
+        if (rank > 0) { // rank 0 records the run and writes the files; the others only train
+            args->project.clear();
+            if (o.outPath.empty())
+                o.outPath = "rank" + std::to_string(rank) + ".unused.fisura"; // never written
+        }
         std::optional<fisura::Project> project;
         std::string runId;
         if (!args->project.empty()) {
@@ -273,7 +369,12 @@ void registerTrainCommand(CLI::App& app)
             projectSink->save();
         }
         if (!r)
-            failWith(r.status(), "train failed");
+            failWith(r.status(), "train failed", rank);
+        if (rank > 0) {
+            if (r->cancelled)
+                throw CLI::RuntimeError(130);
+            throw CLI::Success();
+        }
         nlohmann::json summary = nlohmann::json::parse(fisura::toJson(*r));
         if (project) {
             summary["project"] = project->dir();

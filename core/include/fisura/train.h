@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fisura/dataset.h"
+#include "fisura/distributed.h"
 #include "fisura/job.h"
 #include "fisura/model.h"
 #include "fisura/policy.h"
@@ -27,7 +28,9 @@ struct TrainOptions {
     std::string resumeFrom;     ///< a checkpoint to continue from (same data and options)
     std::string splitPath;      ///< reuse this split when it exists, else save the new one there
     int epochs = 20;
-    int batchSize = 0; ///< 0 = from the execution policy
+    /// Per process (per GPU): 0 = from the execution policy. A data-parallel job's global batch
+    /// is batchSize x distributed.worldSize, and its learning-rate schedule counts global samples.
+    int batchSize = 0;
     Precision precision = Precision::Auto;
     bool preferCpu = false;
     /// Type follows the task, except that the anomaly task takes ModelType::PatchGaussian (fitted
@@ -51,6 +54,16 @@ struct TrainOptions {
     /// current epoch, as stopAfterEpoch does (the result says paused). Copies share the flag.
     CancelToken pauseRequested;
     ScanOptions scan;
+    /// Data-parallel training (one process per GPU, or CPU processes over gloo): this process's
+    /// place in the job. Every process runs train() with the same options and its own identity;
+    /// the program that starts them fills it in (fisura-cli reads torchrun's and Slurm's
+    /// variables with readDistributedEnvironment: the engine itself reads no environment).
+    /// Rank 0 alone writes the model, checkpoint and split and reports to its sink; the others
+    /// train silently. worldSize 1 (the default): a job on its own.
+    DistributedIdentity distributed;
+    /// Gradient all-reduce buckets in bytes: 0 = 25 MB (as PyTorch DDP); < 0 = no buckets (every
+    /// gradient all-reduced on its own). Only for data-parallel jobs.
+    int64_t bucketBytes = 0;
 };
 
 /// Sent once when the job has its data, model and policy.
@@ -60,7 +73,10 @@ struct TrainStarted {
     int trainItems = 0, valItems = 0;
     int batchesPerEpoch = 0;
     int64_t parameters = 0;
-    int startEpoch = 0; ///< > 0 when resumed
+    int startEpoch = 0;      ///< > 0 when resumed
+    int worldSize = 1;       ///< processes training together (data-parallel job), 1 on its own
+    int batchPerProcess = 0; ///< the batch each process (GPU) trains per step
+    int globalBatch = 0;     ///< batchPerProcess x worldSize: samples per optimiser step
 };
 
 /// Sent after every optimiser step.
@@ -160,6 +176,11 @@ void forceAdamWKernel(const std::string& kernel);
 /// Pretend the host has this many bytes available when a patch-gaussian fit checks whether its
 /// statistics fit (0 = the real figure).
 void limitPatchStatisticsMemory(uint64_t bytes);
+/// BatchNorm layers use their running statistics while training (and leave them unchanged), so
+/// a step's gradient is a plain mean over its samples: two processes with batch B then train
+/// exactly as one with batch 2B (BatchNorm's per-process batch statistics are the one thing
+/// that differs otherwise, as with PyTorch DDP without SyncBatchNorm).
+void freezeBatchNormStatistics(bool frozen);
 } // namespace testing
 
 } // namespace fisura

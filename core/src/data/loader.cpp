@@ -228,11 +228,24 @@ int BatchLoader::Impl::samplesPerEpoch() const
     return int(samples.size());
 }
 
+int BatchLoader::Impl::batchesFor(int n) const
+{
+    if (shardCount_ > 1)
+        return n / (batchSize_ * shardCount_);
+    return options.dropLast ? n / batchSize_ : (n + batchSize_ - 1) / batchSize_;
+}
+
 int BatchLoader::Impl::batchesPerEpoch() const
 {
     std::lock_guard<std::mutex> lock(m);
-    const int n = int(samples.size()) - firstSample;
-    return options.dropLast ? n / batchSize_ : (n + batchSize_ - 1) / batchSize_;
+    return batchesFor(int(samples.size()) - firstSample);
+}
+
+void BatchLoader::Impl::setShard(int rank, int count)
+{
+    std::lock_guard<std::mutex> lock(m);
+    shardCount_ = std::max(1, count);
+    shardRank_ = std::clamp(rank, 0, shardCount_ - 1);
 }
 
 void BatchLoader::Impl::start(int ep, int first, int bs)
@@ -245,8 +258,7 @@ void BatchLoader::Impl::start(int ep, int first, int bs)
         samples = std::move(order);
         batchSize_ = std::max(1, bs);
         firstSample = std::clamp(first, 0, int(samples.size()));
-        const int n = int(samples.size()) - firstSample;
-        totalBatches = options.dropLast ? n / batchSize_ : (n + batchSize_ - 1) / batchSize_;
+        totalBatches = batchesFor(int(samples.size()) - firstSample);
         nextClaim = 0;
         consumed = 0;
         for (auto& [k, b] : ready)
@@ -323,7 +335,8 @@ std::shared_ptr<BatchLoader::Impl::InFlight> BatchLoader::Impl::newBatch()
     f->k = nextClaim++;
     f->gen = generation;
     f->ep = epoch;
-    f->first = firstSample + f->k * batchSize_;
+    // This rank's part of global batch k (the whole batch k without sharding).
+    f->first = firstSample + (f->k * shardCount_ + shardRank_) * batchSize_;
     const int last = std::min(int(samples.size()), f->first + batchSize_);
     f->slice.assign(samples.begin() + f->first, samples.begin() + last);
     const int n = int(f->slice.size());

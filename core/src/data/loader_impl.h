@@ -52,6 +52,14 @@ struct BatchLoader::Impl {
     int batchesPerEpoch() const;
     int samplesPerEpoch() const;
     int batchSize() const { return batchSize_; }
+    /// Data-parallel training: of every `count` consecutive batches of the epoch's order (one
+    /// global batch), this loader yields number `rank` only. Every rank shuffles the same way
+    /// (same seed), so the ranks' batches together are the one-process batch of
+    /// count x batchSize, sample for sample, augmentation included (seeded by the sample's place
+    /// in the epoch). A sharded epoch drops its last incomplete global batch, so every rank
+    /// runs the same number of steps. Call before start().
+    void setShard(int rank, int count);
+    int shardCount() const { return shardCount_; }
 
     const Dataset& dataset;
     std::vector<int> indices;
@@ -62,6 +70,7 @@ struct BatchLoader::Impl {
     std::vector<std::thread> workers;
     std::vector<data::Sample> samples; ///< this epoch's order
     int batchSize_ = 1;
+    int shardRank_ = 0, shardCount_ = 1;
     int firstSample = 0;
     int totalBatches = 0;
     int nextClaim = 0;
@@ -93,6 +102,7 @@ private:
     std::shared_ptr<InFlight> newBatch();
     void finishChunk(InFlight& f, const Status& st);
     std::vector<data::Sample> samplesFor(int epoch) const;
+    int batchesFor(int samples) const; ///< under the lock
 };
 
 } // namespace fisura

@@ -10,7 +10,8 @@ list(APPEND FISURA_CORE_TORCH_SOURCES
     src/train/train_checkpoint.cpp
     src/train/train_json.cpp
     src/train/train_optim.cpp
-    src/train/train_patch.cpp)
+    src/train/train_patch.cpp
+    src/train/train_dist.cpp)
 list(APPEND FISURA_CORE_TORCH_SOURCES
     src/train/evaluate.cpp
     src/train/evaluate_gallery.h

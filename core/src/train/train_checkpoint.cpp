@@ -29,7 +29,10 @@ Status saveCheckpoint(const std::string& path, Model& model, torch::optim::Optim
                {"version", 1},
                {"task", taskName(o.task)},
                {"epochs_done", st.epochsDone},
-               {"batch_size", st.batchSize},
+               // The global batch (per process x processes): a job resumes with another number
+               // of processes and the same samples per step (see restoreCheckpoint).
+               {"batch_size", st.batchSize * std::max(1, o.distributed.worldSize)},
+               {"world_size", std::max(1, o.distributed.worldSize)},
                {"best_score", st.bestScore},
                {"best_epoch", st.bestEpoch},
                {"bad_epochs", st.badEpochs},
@@ -95,7 +98,19 @@ Status Trainer::restoreCheckpoint(const json& j, torch::serialize::InputArchive&
     opt_->load(oar);
     st_.epochsDone = j.value("epochs_done", 0);
     // An explicit batch size wins over the checkpoint's (which may have been halved on OOM).
-    st_.batchSize = o_.batchSize > 0 ? o_.batchSize : j.value("batch_size", st_.batchSize);
+    // The checkpoint holds the global batch: W processes resume with a W-th of it each, so a
+    // job started on two GPUs goes on on one (or four) with the same samples per step.
+    if (o_.batchSize > 0) {
+        st_.batchSize = o_.batchSize;
+    } else {
+        const int global = j.value("batch_size", st_.batchSize * world_);
+        st_.batchSize = std::max(1, global / world_);
+        if (global % world_ != 0)
+            ev_.notice("batch_rounded", "the checkpoint's batch of " + std::to_string(global) +
+                                            " does not divide among " + std::to_string(world_) +
+                                            " processes: " + std::to_string(st_.batchSize) +
+                                            " each");
+    }
     st_.bestScore = j.value("best_score", -1e300);
     st_.bestEpoch = j.value("best_epoch", -1);
     st_.badEpochs = j.value("bad_epochs", 0);

@@ -68,6 +68,13 @@ void Trainer::chooseStepGraph()
     if (!g_graphsEnabled.load()) {
         reason = "the training step runs op by op (CUDA graphs turned off)";
         id = "step_graph_off";
+    } else if (comm_) {
+        // The all-reduce between backward pass and optimiser step is not in the captured graph
+        // yet (NCCL can be captured from 2.9.6 on; PyTorch's DDP does it after eager warm-up
+        // steps on a side stream): until that is measured, a data-parallel step runs op by op.
+        reason = "several processes average their gradients between the backward pass and the "
+                 "optimiser step, so the step runs op by op";
+        id = "step_graph_distributed";
     } else if (scaler_.enabled) {
         reason = "fp16 loss scaling reads one flag per step, so the step runs op by op";
         id = "step_graph_fp16";

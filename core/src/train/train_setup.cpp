@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <mutex>
 
 #include "device/torch_step.h"
 #include "fisura/sysinfo.h"
@@ -48,9 +49,11 @@ Status Trainer::prepareData()
         split_ = *loaded;
         ev_.notice("split_reused", res_.splitPath);
     } else {
+        // Every rank makes the same split from the seed; rank 0 alone writes it.
         split_ = makeSplit(ds, o_.valFraction, 0.0, o_.seed);
-        if (Status st = saveSplit(res_.splitPath, ds, split_); !st)
-            return st;
+        if (isRoot())
+            if (Status st = saveSplit(res_.splitPath, ds, split_); !st)
+                return st;
     }
     if (split_.train.empty())
         return Status(ErrorCode::InvalidArgument, "the training split is empty");
@@ -74,6 +77,25 @@ Status Trainer::prepareData()
     req.intraOpThreads = o_.intraOpThreads;
     req.interOpThreads = o_.interOpThreads;
     res_.policy = choosePolicy(queryMachine(), req);
+    if (Status s = checkDistributed(); !s)
+        return s;
+    shareHostCores();
+    // One process per GPU: this one drives the GPU of its local rank, or the one GPU it sees
+    // when the launcher gave each process its own (srun --gpus-per-task 1, CUDA_VISIBLE_DEVICES).
+    if (world_ > 1 && res_.policy.useCuda) {
+        const int gpus = int(queryMachine().gpus.size());
+        const DistributedIdentity& id = o_.distributed;
+        if (gpus >= id.localWorldSize)
+            res_.policy.deviceIndex = id.localRank;
+        else if (gpus == 1)
+            res_.policy.deviceIndex = 0;
+        else
+            return Status(ErrorCode::InvalidArgument,
+                          "local rank " + std::to_string(id.localRank) + " of " +
+                              std::to_string(id.localWorldSize) +
+                              " processes on this host, but this process sees " +
+                              std::to_string(gpus) + " GPUs");
+    }
     return Status::ok();
 }
 
@@ -83,6 +105,8 @@ Status Trainer::setUp()
     device_ =
         pol.useCuda ? torch::Device(torch::kCUDA, pol.deviceIndex) : torch::Device(torch::kCPU);
     applyCpuSettings(pol); // the job's thread runs the steps: LibTorch's OpenMP team is per thread
+    if (Status s = joinJob(); !s)
+        return s;
     if (pol.useCuda) {
         at::globalContext().setAllowTF32CuBLAS(pol.tf32);
         at::globalContext().setAllowTF32CuDNN(pol.tf32);
@@ -108,9 +132,19 @@ Status Trainer::setUp()
             if (h.epoch == st_.bestEpoch)
                 res_.best = h;
     res_.bestEpoch = st_.bestEpoch;
+    if (Status s = shareStartingPoint(); !s)
+        return s;
 
     chooseStepGraph();
     createLoaders();
+    if (world_ > 1 && samplesPerEpoch_ < st_.batchSize * world_)
+        return Status(ErrorCode::InvalidArgument,
+                      "the training split has " + std::to_string(samplesPerEpoch_) +
+                          " samples, fewer than one global batch of " +
+                          std::to_string(st_.batchSize * world_) + " (" +
+                          std::to_string(st_.batchSize) + " per process x " +
+                          std::to_string(world_) + ")");
+    describeDataParallel();
     announceStart();
 
     const ModelInfo& info = model_.info();
@@ -127,15 +161,24 @@ Status Trainer::setUp()
     lookahead_ = device_.is_cuda();
 
     // The schedule runs over the samples of the whole job (see lrAt).
-    jobSamples_ = int64_t(o_.epochs) * (o_.maxBatchesPerEpoch > 0
-                                            ? int64_t(o_.maxBatchesPerEpoch) * st_.batchSize
-                                            : int64_t(samplesPerEpoch_));
+    // A data-parallel job counts global samples: per process x processes per step.
+    jobSamples_ = int64_t(o_.epochs) * (o_.maxBatchesPerEpoch > 0 ? int64_t(o_.maxBatchesPerEpoch) *
+                                                                        st_.batchSize * world_
+                                                                  : int64_t(samplesPerEpoch_));
+    // The ranks read the loss back (and agree whether to stop) at the same steps.
+    if (comm_ && readBackEverySteps_ == 0)
+        readBackEverySteps_ = 16;
     return Status::ok();
 }
 
 Status Trainer::createModel()
 {
+    // Model::create seeds LibTorch's global generator and draws the initial weights from it:
+    // two jobs of one process (the ranks of a test, two GUI jobs) must not interleave there.
+    static std::mutex creating;
+    std::unique_lock<std::mutex> lock(creating);
     auto created = Model::create(mc_, o_.seed);
+    lock.unlock();
     if (!created)
         return created.status();
     model_ = std::move(*created);
@@ -229,6 +272,7 @@ void Trainer::createLoaders()
     valLoader_ = std::make_unique<BatchLoader>(*ds_, split_.val, vo);
     tl_ = trainLoader_->impl();
     vl_ = valLoader_->impl();
+    tl_->setShard(rank_, world_); // validation: rank 0 reads the whole split
 
     tl_->start(st_.epochsDone, 0, st_.batchSize);
     samplesPerEpoch_ = tl_->samplesPerEpoch();
@@ -249,6 +293,9 @@ void Trainer::announceStart()
     s.batchesPerEpoch = batchesPerEpoch_;
     s.parameters = model_.parameterCount();
     s.startEpoch = st_.epochsDone;
+    s.worldSize = world_;
+    s.batchPerProcess = st_.batchSize;
+    s.globalBatch = st_.batchSize * world_;
     sink_->started(s);
 }
 

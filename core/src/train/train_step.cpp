@@ -139,21 +139,27 @@ Status Trainer::trainEpoch(int epoch, EpochTally& t)
         } catch (const c10::Error& e) {
             if (!compat::isOutOfMemory(e))
                 throw;
+            if (comm_) // the other processes cannot halve their batch at this very step
+                return Status(ErrorCode::OutOfMemory,
+                              "out of memory with a batch of " + std::to_string(st_.batchSize) +
+                                  " per process; start the job again with a smaller --batch");
             if (Status s = backOffAfterOutOfMemory(epoch, t, d); !s)
                 return s;
             continue;
         }
         ++st_.step;
         ++t.batchIndex;
-        t.samplesDone += d.host.count;
-        t.images += d.host.count;
+        // Samples of the whole job: every rank trains a batch of the same size at each step.
+        const int stepSamples = d.host.count * world_;
+        t.samplesDone += stepSamples;
+        t.images += stepSamples;
         const auto weighted = loss * double(d.host.count); // stays on the device
         t.windowLoss = t.windowLoss.defined() ? t.windowLoss + weighted : weighted;
-        t.windowSamples += d.host.count;
+        t.windowSamples += stepSamples;
         ++t.windowSteps;
         if (readBackDue(t))
             readBack(epoch, t, lr);
-        if (cancel_.isCancelled())
+        if (stopRequested())
             break;
     }
     if (t.windowSteps > 0)
@@ -182,7 +188,8 @@ bool Trainer::readBackDue(const EpochTally& t) const
 /// (exact, since the device has finished it) and the loss scale; then the progress event.
 void Trainer::readBack(int epoch, EpochTally& t, double lr)
 {
-    const double lossSum = t.windowLoss.item<double>();
+    const double lossSum =
+        comm_ ? agreeOnReadBack(t.windowLoss, stopAgreed_) : t.windowLoss.item<double>();
     const double seconds = std::max(1e-6, secondsSince(t.windowStart));
     t.lossSum += lossSum;
     t.lossCount += t.windowSamples;
@@ -211,7 +218,9 @@ bool Trainer::takeBatch(DeviceBatch& d)
         ahead_.reset();
         return true;
     }
-    return tl_->next(d.host, cancel_);
+    // The ranks of a data-parallel job stop together at a read-back (agreeOnReadBack), never
+    // because one of them saw the cancellation first.
+    return tl_->next(d.host, comm_ ? CancelToken() : cancel_);
 }
 
 double Trainer::setLearningRate(int epoch, int samplesDone)
@@ -257,7 +266,7 @@ torch::Tensor Trainer::eagerStep(DeviceBatch& d, bool moreBatches)
     }
     torch::Tensor target;
     auto loss = lossOf(out, x, d, &target);
-    opt_->zero_grad();
+    zeroGrads();
     bool finite = true;
     if (scaler_.enabled)
         (loss * scaler_.scale).backward();
@@ -267,6 +276,7 @@ torch::Tensor Trainer::eagerStep(DeviceBatch& d, bool moreBatches)
     // waits for the GPU.
     if (lookahead_ && moreBatches && !g_reuseFirstBatch.load())
         fetchAhead();
+    averageGradients(); // data-parallel: the same mean gradient on every rank from here on
     if (scaler_.enabled)
         finite = scaler_.unscale(params_);
     if (finite && o_.clipNorm > 0)
@@ -283,7 +293,7 @@ torch::Tensor Trainer::eagerStep(DeviceBatch& d, bool moreBatches)
 void Trainer::fetchAhead()
 {
     DeviceBatch nb;
-    if (tl_->next(nb.host, cancel_)) {
+    if (tl_->next(nb.host, comm_ ? CancelToken() : cancel_)) {
         try {
             upload(nb);
         } catch (const c10::Error& e) {

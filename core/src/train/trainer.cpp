@@ -37,7 +37,8 @@ void Events::notice(const std::string& code, const std::string& msg)
 }
 
 Trainer::Trainer(const TrainOptions& options, const CancelToken& cancel, TrainSink* sink)
-    : o_(options), cancel_(cancel), sink_(sink)
+    : o_(options), cancel_(cancel), sink_(options.distributed.rank == 0 ? sink : nullptr),
+      rank_(options.distributed.rank), world_(std::max(1, options.distributed.worldSize))
 {
 }
 
@@ -49,6 +50,8 @@ Status Trainer::runEpochs()
         if (stop_)
             break;
     }
+    if (comm_)
+        comm_->barrier(); // rank 0 has written its files before any process leaves
     res_.epochsRun = st_.epochsDone;
     res_.finalBatchSize = st_.batchSize;
     res_.outOfMemoryRecoveries = st_.oomRecoveries;
@@ -61,19 +64,31 @@ Status Trainer::runEpoch(int epoch)
     const auto te = Clock::now();
     compat::resetGpuPeak(pol().deviceIndex);
     net_->train();
+    freezeBatchNormIfAsked();
     EpochTally t;
     if (Status s = trainEpoch(epoch, t); !s)
         return s;
-    if (cancel_.isCancelled()) {
+    if (stopRequested()) { // every rank of a data-parallel job agrees on it (agreeOnReadBack)
         res_.cancelled = true;
         stop_ = true;
         ev_.notice("cancelled", "stopped during epoch " + std::to_string(epoch + 1) +
                                     "; the checkpoint of the last completed epoch is kept");
         return Status::ok();
     }
-    const double trainSeconds = secondsSince(te);
-
     EpochMetrics m;
+    if (isRoot())
+        if (Status s = endEpochOnRoot(epoch, m, t, te); !s)
+            return s;
+    shareEpochOutcome();
+    return Status::ok();
+}
+
+/// Validation, the model and checkpoint files and the decision to go on: rank 0's part of an
+/// epoch's end (a job on its own is its rank 0). The other ranks wait for its decision.
+Status Trainer::endEpochOnRoot(int epoch, EpochMetrics& m, const EpochTally& t,
+                               Clock::time_point te)
+{
+    const double trainSeconds = secondsSince(te);
     m.epoch = epoch;
     m.trainLoss = t.lossCount ? t.lossSum / t.lossCount : -1;
     m.learningRate = lrAt(o_.schedule, o_.learningRate,
@@ -132,11 +147,15 @@ Result<TrainResult> train(const TrainOptions& o, const CancelToken& cancel, Trai
         return s;
     // LibTorch reports device trouble by exceptions; the facade answers with a Status.
     const Status run = detail::guardTorchJob([&] {
-        if (trainer.fitsInsteadOfTraining())
-            return trainer.fitPatchGaussian();
-        if (Status s = trainer.setUp(); !s)
-            return s;
-        return trainer.runEpochs();
+        try {
+            if (trainer.fitsInsteadOfTraining())
+                return trainer.fitPatchGaussian();
+            if (Status s = trainer.setUp(); !s)
+                return s;
+            return trainer.runEpochs();
+        } catch (const dist::CommError& e) { // a peer process failed or vanished
+            return Status(ErrorCode::IoError, e.what());
+        }
     });
     if (!run)
         return run;

@@ -23,6 +23,8 @@
 #include "anomaly/patch_stats.h"
 #include "data/loader_impl.h"
 #include "device/copy_stream.h"
+#include "dist/communicator.h"
+#include "dist/grad_buckets.h"
 #include "fisura/train.h"
 #include "train/train_optim.h"
 
@@ -162,6 +164,20 @@ private:
     void reportBatch(int epoch, const EpochTally& t, float loss, double lr);
     // train_validate.cpp
     Status validate(int epoch, EpochMetrics& m);
+    Status endEpochOnRoot(int epoch, EpochMetrics& m, const EpochTally& t, Clock::time_point te);
+    // train_dist.cpp: data-parallel jobs
+    bool isRoot() const { return rank_ == 0; }
+    Status checkDistributed() const;
+    void shareHostCores();
+    Status joinJob();
+    Status shareStartingPoint();
+    void describeDataParallel();
+    void zeroGrads();
+    void averageGradients();
+    double agreeOnReadBack(const torch::Tensor& windowLoss, bool& stopAgreed);
+    void shareEpochOutcome();
+    bool stopRequested() const;
+    void freezeBatchNormIfAsked();
     // train_patch.cpp
     Status choosePatchDevice(torch::Device& statsDevice);
     Status accumulatePatches(const torch::Device& statsDevice, anomaly::PatchStats& stats);
@@ -174,6 +190,12 @@ private:
     TrainResult res_;
     Events ev_{sink_, res_};
     bool stop_ = false; ///< cancelled, stopped early or paused: no further epoch
+
+    // Data-parallel job (worldSize > 1): the process group and the gradient buckets.
+    int rank_ = 0, world_ = 1;
+    std::unique_ptr<dist::Communicator> comm_;
+    std::unique_ptr<dist::GradBuckets> buckets_;
+    bool stopAgreed_ = false; ///< every rank saw a cancellation at the last read-back
 
     // Data and policy (prepareData).
     std::optional<Dataset> ds_;

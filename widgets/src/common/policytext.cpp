@@ -7,6 +7,7 @@ namespace
 {
 QString cpuPolicyReason(const PolicyChoice& c);    // threads, CPU precision and layout, folding
 QString trainingStepReason(const PolicyChoice& c); // CUDA graph, fused kernels
+QString dataParallelReason(const PolicyChoice& c); // processes, their GPUs and batch
 QString inferenceReason(const PolicyChoice& c);    // the inference graph, U-Net kernels
 QString gpusReason(const PolicyChoice& c);         // inference on several GPUs
 } // namespace
@@ -52,6 +53,12 @@ QString policyChoiceLabel(const std::string& what)
         return PolicyText::tr("U-Net pooling and concatenation");
     if (w == QStringLiteral("gpus"))
         return PolicyText::tr("GPUs computing tiles");
+    if (w == QStringLiteral("data_parallel"))
+        return PolicyText::tr("Processes training together");
+    if (w == QStringLiteral("gpu"))
+        return PolicyText::tr("GPU of this process");
+    if (w == QStringLiteral("batch_per_process"))
+        return PolicyText::tr("Batch per GPU");
     return w;
 }
 
@@ -179,6 +186,31 @@ QString trainingStepReason(const PolicyChoice& c)
         return PolicyText::tr("the fused kernels are turned off");
     if (id == QStringLiteral("conv_relu_cudnn"))
         return PolicyText::tr("cuDNN's fused convolution + bias + ReLU on the folded network");
+    if (id == QStringLiteral("step_graph_distributed"))
+        return PolicyText::tr("several processes average their gradients between the backward "
+                              "pass and the optimizer step, so the step runs op by op");
+    return dataParallelReason(c);
+}
+
+QString dataParallelReason(const PolicyChoice& c)
+{
+    const QString id = QString::fromStdString(c.reasonId);
+    const QString arg = QString::fromStdString(c.reasonArg);
+    if (id == QStringLiteral("dp_single"))
+        return PolicyText::tr("one process trains alone");
+    if (id == QStringLiteral("dp_nccl"))
+        return PolicyText::tr("%1 processes, one per GPU, average their gradients over NCCL "
+                              "while the backward pass runs")
+            .arg(arg);
+    if (id == QStringLiteral("dp_gloo"))
+        return PolicyText::tr("%1 processes on the processor average their gradients over gloo")
+            .arg(arg);
+    if (id == QStringLiteral("dp_local_rank"))
+        return PolicyText::tr(
+                   "each process drives the GPU of its local rank (%1 processes on this host)")
+            .arg(arg);
+    if (id == QStringLiteral("dp_batch"))
+        return PolicyText::tr("every step trains %1 samples: this batch on each process").arg(arg);
     return inferenceReason(c);
 }
 
@@ -195,8 +227,7 @@ QString inferenceReason(const PolicyChoice& c)
         return PolicyText::tr("an imported TorchScript module runs op by op through its own "
                               "executor");
     if (id == QStringLiteral("infer_graph_failed"))
-        return PolicyText::tr(
-                   "capturing the network as a CUDA graph failed (%1); it runs op by op")
+        return PolicyText::tr("capturing the network as a CUDA graph failed (%1); it runs op by op")
             .arg(arg);
     if (id == QStringLiteral("unet_kernels"))
         return PolicyText::tr("Fisura's kernels: max pooling without indices, the decoder's "

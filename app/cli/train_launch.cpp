@@ -1,0 +1,203 @@
+// The local launcher of fisura-cli train --gpus (see train_launch.h): posix_spawn of
+// /proc/self/exe with this process's own arguments (/proc/self/cmdline) and the rendezvous
+// variables, signal forwarding, and fail-fast: the first rank to fail ends the job.
+#include "train_launch.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+#include <vector>
+
+extern char** environ;
+
+namespace
+{
+
+constexpr int kMaxRanks = 256;
+pid_t g_children[kMaxRanks];
+volatile sig_atomic_t g_childCount = 0;
+
+extern "C" void forwardSignal(int sig)
+{
+    for (int i = 0; i < g_childCount; ++i)
+        if (g_children[i] > 0)
+            ::kill(g_children[i], sig);
+}
+
+std::vector<std::string> ownArguments()
+{
+    std::ifstream in("/proc/self/cmdline", std::ios::binary);
+    const std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<std::string> args;
+    std::string cur;
+    for (char c : all) {
+        if (c == '\0') {
+            args.push_back(cur);
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    return args;
+}
+
+/// This environment without the rendezvous variables, plus those of rank `rank`.
+std::vector<std::string> rankEnvironment(int rank, int processes, int port)
+{
+    static const char* const ours[] = {
+        "RANK=",        "WORLD_SIZE=",  "LOCAL_RANK=",   "LOCAL_WORLD_SIZE=",
+        "MASTER_ADDR=", "MASTER_PORT=", "SLURM_PROCID=", "TORCHELASTIC_USE_AGENT_STORE="};
+    std::vector<std::string> env;
+    for (char** e = environ; e && *e; ++e) {
+        bool skip = false;
+        for (const char* p : ours)
+            skip = skip || std::strncmp(*e, p, std::strlen(p)) == 0;
+        if (!skip)
+            env.emplace_back(*e);
+    }
+    env.push_back("RANK=" + std::to_string(rank));
+    env.push_back("WORLD_SIZE=" + std::to_string(processes));
+    env.push_back("LOCAL_RANK=" + std::to_string(rank));
+    env.push_back("LOCAL_WORLD_SIZE=" + std::to_string(processes));
+    env.push_back("MASTER_ADDR=127.0.0.1");
+    env.push_back("MASTER_PORT=" + std::to_string(port));
+    return env;
+}
+
+std::vector<char*> pointers(std::vector<std::string>& v)
+{
+    std::vector<char*> p;
+    for (auto& s : v)
+        p.push_back(s.data());
+    p.push_back(nullptr);
+    return p;
+}
+
+int exitCodeOf(int status)
+{
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    if (WIFSIGNALED(status))
+        return 128 + WTERMSIG(status);
+    return 1;
+}
+
+/// Waits for every child; after the first failure the rest get SIGTERM, and SIGKILL when they
+/// have not ended `grace` later. Returns the first failure's exit code, or 0.
+int waitForRanks(int processes, std::chrono::seconds grace)
+{
+    int alive = processes, firstFailure = 0;
+    std::chrono::steady_clock::time_point killAt{};
+    bool stopping = false, killed = false;
+    while (alive > 0) {
+        int status = 0;
+        const pid_t p = ::waitpid(-1, &status, WNOHANG);
+        if (p < 0 && errno != EINTR)
+            break;
+        if (p <= 0) {
+            if (stopping && !killed && std::chrono::steady_clock::now() >= killAt) {
+                std::fprintf(stderr,
+                             "fisura-cli: the other processes did not stop: killing them\n");
+                forwardSignal(SIGKILL);
+                killed = true;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            continue;
+        }
+        int rank = -1;
+        for (int i = 0; i < processes; ++i)
+            if (g_children[i] == p) {
+                rank = i;
+                g_children[i] = 0; // never signal a pid that may be reused
+            }
+        if (rank < 0)
+            continue;
+        --alive;
+        const int code = exitCodeOf(status);
+        if (code != 0 && !stopping) {
+            firstFailure = code;
+            stopping = true;
+            killAt = std::chrono::steady_clock::now() + grace;
+            if (alive > 0 && code != 130) // 130: cancelled (Ctrl-C), not a failure
+                std::fprintf(stderr,
+                             "fisura-cli: rank %d ended with exit code %d: stopping the other "
+                             "%d process(es)\n",
+                             rank, code, alive);
+            forwardSignal(SIGTERM);
+        }
+    }
+    return firstFailure;
+}
+
+} // namespace
+
+int freeLocalPort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return 0;
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    int port = 0;
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
+        port = ntohs(a.sin_port);
+    ::close(fd);
+    return port;
+}
+
+int runLocalRanks(int processes)
+{
+    if (processes < 1 || processes > kMaxRanks) {
+        std::fprintf(stderr, "fisura-cli: cannot start %d processes\n", processes);
+        return -1;
+    }
+    const int port = freeLocalPort();
+    if (port == 0) {
+        std::fprintf(stderr, "fisura-cli: no free TCP port on 127.0.0.1 for the processes\n");
+        return -1;
+    }
+    auto args = ownArguments();
+    if (args.empty()) {
+        std::fprintf(stderr, "fisura-cli: cannot read this program's arguments\n");
+        return -1;
+    }
+    auto argv = pointers(args);
+    struct sigaction sa {
+    };
+    sa.sa_handler = forwardSignal;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(SIGINT, &sa, nullptr);
+    ::sigaction(SIGTERM, &sa, nullptr);
+    for (int r = 0; r < processes; ++r) {
+        auto env = rankEnvironment(r, processes, port);
+        auto envp = pointers(env);
+        pid_t pid = 0;
+        const int err =
+            ::posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv.data(), envp.data());
+        if (err != 0) {
+            std::fprintf(stderr, "fisura-cli: cannot start rank %d: %s\n", r, std::strerror(err));
+            forwardSignal(SIGTERM);
+            waitForRanks(g_childCount, std::chrono::seconds(10));
+            return -1;
+        }
+        g_children[r] = pid;
+        g_childCount = r + 1;
+    }
+    return waitForRanks(processes, std::chrono::seconds(15));
+}
