@@ -467,6 +467,74 @@
         <source>this build has no CUDA compiler for Fisura's U-Net kernels</source>
         <translation>esta compilación no tiene compilador CUDA para los núcleos de U-Net de Fisura</translation>
     </message>
+    <message>
+        <source>GPUs computing tiles</source>
+        <translation>GPU que calculan teselas</translation>
+    </message>
+    <message>
+        <source>Processes training together</source>
+        <translation>Procesos que entrenan juntos</translation>
+    </message>
+    <message>
+        <source>GPU of this process</source>
+        <translation>GPU de este proceso</translation>
+    </message>
+    <message>
+        <source>Batch per GPU</source>
+        <translation>Lote por GPU</translation>
+    </message>
+    <message>
+        <source>several processes average their gradients between the backward pass and the optimizer step, so the step runs op by op</source>
+        <translation>varios procesos promedian sus gradientes entre la pasada hacia atrás y el paso del optimizador, así que el paso se ejecuta operación a operación</translation>
+    </message>
+    <message>
+        <source>one process trains alone</source>
+        <translation>un solo proceso entrena</translation>
+    </message>
+    <message>
+        <source>%1 processes, one per GPU, average their gradients over NCCL while the backward pass runs</source>
+        <translation>%1 procesos, uno por GPU, promedian sus gradientes por NCCL mientras corre la pasada hacia atrás</translation>
+    </message>
+    <message>
+        <source>%1 processes on the processor average their gradients over gloo</source>
+        <translation>%1 procesos en el procesador promedian sus gradientes por gloo</translation>
+    </message>
+    <message>
+        <source>each process drives the GPU of its local rank (%1 processes on this host)</source>
+        <translation>cada proceso usa la GPU de su rango local (%1 procesos en este equipo)</translation>
+    </message>
+    <message>
+        <source>every step trains %1 samples: this batch on each process</source>
+        <translation>cada paso entrena %1 muestras: este lote en cada proceso</translation>
+    </message>
+    <message>
+        <source>every usable GPU (%1): each computes one band of tile columns of a scan</source>
+        <translation>todas las GPU utilizables (%1): cada una calcula una franja de columnas de teselas del escaneo</translation>
+    </message>
+    <message>
+        <source>the only usable GPU</source>
+        <translation>la única GPU utilizable</translation>
+    </message>
+    <message>
+        <source>one GPU was requested</source>
+        <translation>se pidió una sola GPU</translation>
+    </message>
+    <message>
+        <source>%1 GPUs were requested; all usable ones are used</source>
+        <translation>se pidieron %1 GPU; se usan todas las utilizables</translation>
+    </message>
+    <message>
+        <source>only GPUs of the first one's model (%1): the bands stay balanced and the map does not depend on the GPU</source>
+        <translation>solo GPU del mismo modelo que la primera (%1): las franjas quedan equilibradas y el mapa no depende de la GPU</translation>
+    </message>
+    <message>
+        <source>the processor computes</source>
+        <translation>calcula el procesador</translation>
+    </message>
+    <message>
+        <source>the processor computes as %1 devices (column bands), as tests ask</source>
+        <translation>el procesador calcula como %1 dispositivos (franjas de columnas), como piden las pruebas</translation>
+    </message>
 </context>
 <context>
     <name>fisura::app::MainWindow</name>
