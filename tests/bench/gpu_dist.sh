@@ -29,7 +29,7 @@ log "build ($GPUS GPUs)"
   { tail -40 "$OUT/build.log"; exit 1; }
 grep -q "data-parallel training: .*NCCL ON" "$OUT/build.log" "$B/CMakeCache.txt" 2>/dev/null ||
   grep "data-parallel" "$OUT/build.log"
-grep -q "FISURA_NCCL_COMPILES:INTERNAL=1" "$B/CMakeCache.txt" ||
+grep -q "data-parallel training: gloo [A-Z]*, NCCL ON" "$OUT/build.log" ||
   { log "NCCL not found by CMake (see $B/CMakeFiles/CMakeConfigureLog.yaml; -DNCCL_INCLUDE_DIR=...)"; exit 1; }
 D=/tmp/synth$IMAGES
 [ -d "$D/segmentation" ] || "$B/app/cli/fisura-cli" demo-data "$D" --segmentation "$IMAGES" \

@@ -239,7 +239,10 @@ ExecutionPolicy choosePolicy(const MachineInfo& m, const PolicyRequest& r)
     }
 
     const int cores = std::max(1, m.logicalCores);
-    p.loaderThreads = std::clamp(gpu ? cores - 2 : cores / 2, 1, 8);
+    // Training decodes and augments at most 8 batches' worth at once (more threads measured no
+    // faster); tiled inference only decodes, and on a fast GPU its readers set the pace of a
+    // large scan, so they may take all cores but two.
+    p.loaderThreads = std::clamp(gpu ? cores - 2 : cores / 2, 1, r.kind == JobKind::Infer ? 32 : 8);
     choose("loader_threads", std::to_string(p.loaderThreads),
            gpu ? "all cores but two decode while the GPU computes"
                : "half the cores decode, the rest compute",
