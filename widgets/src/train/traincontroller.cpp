@@ -154,8 +154,9 @@ Status TrainController::launch(const TrainOptions& given)
     setPhase(Phase::Running);
     CancelToken cancel = cancel_;
     Relay* relay = relay_.get();
-    thread_ = std::thread([this, options, cancel, relay] {
-        Result<TrainResult> r = train(options, cancel, relay);
+    const int gpus = gpus_;
+    thread_ = std::thread([this, options, cancel, relay, gpus] {
+        Result<TrainResult> r = trainOnLocalGpus(options, gpus, cancel, relay);
         {
             std::lock_guard<std::mutex> lock(mutex_);
             result_.emplace(std::move(r));
