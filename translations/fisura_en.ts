@@ -194,12 +194,5 @@
             <numerusform>%Ln distributions of %1 features · about %2 of memory to fit, %3 in the model file</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>train on all %n GPUs</source>
-        <translation>
-            <numerusform>train on %n GPU</numerusform>
-            <numerusform>train on all %n GPUs</numerusform>
-        </translation>
-    </message>
 </context>
 </TS>

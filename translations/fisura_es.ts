@@ -535,10 +535,6 @@
         <source>the processor computes as %1 devices (column bands), as tests ask</source>
         <translation>el procesador calcula como %1 dispositivos (franjas de columnas), como piden las pruebas</translation>
     </message>
-    <message>
-        <source>%1 GPUs train together, one thread each in this process, and average their gradients over NCCL while the backward pass runs</source>
-        <translation>%1 GPU entrenan juntas, cada una con un hilo de este proceso, y promedian sus gradientes por NCCL mientras corre la pasada hacia atrás</translation>
-    </message>
 </context>
 <context>
     <name>fisura::app::MainWindow</name>
@@ -3998,21 +3994,6 @@ Predicha: %2</translation>
             <numerusform>%Ln distribución de %1 características · unos %2 de memoria para ajustarla, %3 en el archivo del modelo</numerusform>
             <numerusform>%Ln distribuciones de %1 características · unos %2 de memoria para ajustarlas, %3 en el archivo del modelo</numerusform>
         </translation>
-    </message>
-    <message>
-        <source>All GPUs</source>
-        <translation>Todas las GPU</translation>
-    </message>
-    <message numerus="yes">
-        <source>train on all %n GPUs</source>
-        <translation>
-            <numerusform>entrenar en la %n GPU</numerusform>
-            <numerusform>entrenar en las %n GPU</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Every GPU trains on its share of each batch and the gradients are averaged: about N times the images per second. Untick to train on one GPU.</source>
-        <translation>Cada GPU entrena con su parte de cada lote y se promedian los gradientes: unas N veces más imágenes por segundo. Desmarque para entrenar en una sola GPU.</translation>
     </message>
 </context>
 <context>

@@ -151,18 +151,6 @@ struct TrainResult {
 Result<TrainResult> train(const TrainOptions& options, const CancelToken& cancel = {},
                           TrainSink* sink = nullptr);
 
-/// Usable GPUs of this machine that trainOnLocalGpus would use for `gpus` (0 = all, N = at most N).
-int localTrainingGpus(int gpus);
-
-/// train() on several GPUs of this machine at once: one data-parallel rank per GPU, as threads of
-/// this process that meet on 127.0.0.1 (the same job as `fisura-cli train --gpus`, whose ranks
-/// are processes; NCCL between the GPUs). `gpus`: 0 = all usable GPUs, N = at most N. Rank 0
-/// reports to `sink` and writes the files; a failure of any rank ends the job with its Status.
-/// With one usable GPU, on the CPU, or when `options.distributed` already names a rank, it is
-/// train() itself.
-Result<TrainResult> trainOnLocalGpus(const TrainOptions& options, int gpus,
-                                     const CancelToken& cancel = {}, TrainSink* sink = nullptr);
-
 std::string toJson(const EpochMetrics& m);
 std::string toJson(const TrainResult& r, int indent = 2);
 std::string toJson(const ExecutionPolicy& p);

@@ -1,5 +1,5 @@
 # The JSON form of an epoch's metrics (no torch: project.json uses it too).
-list(APPEND FISURA_CORE_SOURCES src/train/metrics_json.cpp src/train/train_local.cpp)
+list(APPEND FISURA_CORE_SOURCES src/train/metrics_json.cpp)
 list(APPEND FISURA_CORE_TORCH_SOURCES
     src/train/metrics.cpp
     src/train/trainer.cpp

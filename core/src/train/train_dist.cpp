@@ -120,18 +120,12 @@ void Trainer::describeDataParallel()
         buckets_ && buckets_->bucketed()
             ? (o_.bucketBytes == 0 ? dist::kDefaultBucketBytes : o_.bucketBytes) / (1024 * 1024)
             : 0);
-    if (gpu && o_.distributed.launcher == "threads") // trainOnLocalGpus: the GUI's "all GPUs"
-        choices.push_back({"data_parallel", w,
-                           w + " GPUs train together, one thread each in this process, and "
-                               "average their gradients over NCCL while the backward pass runs",
-                           "dp_threads", w});
-    else
-        choices.push_back(
-            {"data_parallel", w,
-             gpu ? w + " processes, one per GPU, average their gradients over NCCL in buckets of " +
-                       b + " MB while the backward pass runs"
-                 : w + " processes on the processor average their gradients over gloo",
-             gpu ? "dp_nccl" : "dp_gloo", w});
+    choices.push_back(
+        {"data_parallel", w,
+         gpu ? w + " processes, one per GPU, average their gradients over NCCL in buckets of " + b +
+                   " MB while the backward pass runs"
+             : w + " processes on the processor average their gradients over gloo",
+         gpu ? "dp_nccl" : "dp_gloo", w});
     if (gpu)
         choices.push_back({"gpu", std::to_string(device_.index()),
                            "each process drives the GPU of its local rank (" +

@@ -202,10 +202,6 @@ QString dataParallelReason(const PolicyChoice& c)
         return PolicyText::tr("%1 processes, one per GPU, average their gradients over NCCL "
                               "while the backward pass runs")
             .arg(arg);
-    if (id == QStringLiteral("dp_threads"))
-        return PolicyText::tr("%1 GPUs train together, one thread each in this process, and "
-                              "average their gradients over NCCL while the backward pass runs")
-            .arg(arg);
     if (id == QStringLiteral("dp_gloo"))
         return PolicyText::tr("%1 processes on the processor average their gradients over gloo")
             .arg(arg);

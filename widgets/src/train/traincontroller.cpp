@@ -154,9 +154,8 @@ Status TrainController::launch(const TrainOptions& given)
     setPhase(Phase::Running);
     CancelToken cancel = cancel_;
     Relay* relay = relay_.get();
-    const int gpus = gpus_;
-    thread_ = std::thread([this, options, cancel, relay, gpus] {
-        Result<TrainResult> r = trainOnLocalGpus(options, gpus, cancel, relay);
+    thread_ = std::thread([this, options, cancel, relay] {
+        Result<TrainResult> r = train(options, cancel, relay);
         {
             std::lock_guard<std::mutex> lock(mutex_);
             result_.emplace(std::move(r));

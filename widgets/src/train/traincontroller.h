@@ -43,8 +43,6 @@ public:
     /// Continue a run that did not finish (paused, cancelled, failed, or left "running" by a
     /// crash) from its checkpoint, with the same options and record.
     Status resume(const QString& runId);
-    /// GPUs the next start or resume trains on: 0 = every usable GPU (trainOnLocalGpus), 1 = one.
-    void setGpus(int gpus) { gpus_ = gpus; }
     /// Finish the current epoch, keep its checkpoint and stop (the run becomes paused).
     void pause();
     /// Stop now; the checkpoint of the last completed epoch and the best model stay intact.
@@ -81,7 +79,6 @@ private:
     QPointer<ProjectSession> session_; // the window may destroy it before this controller
     Phase phase_ = Phase::Idle;
     QString runId_;
-    int gpus_ = 1;
     uint64_t generation_ = 0;
     CancelToken cancel_;
     CancelToken pause_;
