@@ -201,21 +201,20 @@ std::string beginProjectRun(fisura::Project& project, fisura::TrainOptions& o,
     return runId;
 }
 
-} // namespace
+struct TrainArgs {
+    std::string task = "segment", precision = "auto", batch = "auto", schedule = "onecycle";
+    std::string model, features = "cnn";
+    bool perPosition = false;
+    fisura::TrainOptions o;
+    std::string project, datasetName;
+    bool quiet = false, cpu = false;
+    std::string gpus;
+    int cpuRanks = 0;
+};
 
-void registerTrainCommand(CLI::App& app)
+/// The train command's options, into `args`.
+CLI::App* addTrainOptions(CLI::App& app, const std::shared_ptr<TrainArgs>& args)
 {
-    struct Args {
-        std::string task = "segment", precision = "auto", batch = "auto", schedule = "onecycle";
-        std::string model, features = "cnn";
-        bool perPosition = false;
-        fisura::TrainOptions o;
-        std::string project, datasetName;
-        bool quiet = false, cpu = false;
-        std::string gpus;
-        int cpuRanks = 0;
-    };
-    auto args = std::make_shared<Args>();
     auto* cmd = app.add_subcommand(
         "train", "Train a crack classifier, U-Net or autoencoder, or fit a patch-gaussian model");
     cmd->add_option("--task", args->task, "classify | segment | anomaly")
@@ -292,97 +291,115 @@ void registerTrainCommand(CLI::App& app)
     // Testing: N processes on the CPU over gloo, as --gpus would start them (hidden).
     cmd->add_option("--cpu-ranks", args->cpuRanks)->group("")->check(CLI::Range(1, 64));
     cmd->add_flag("--quiet", args->quiet, "Only notices and the JSON summary");
-    cmd->callback([args] {
-        fisura::TrainOptions o = args->o;
-        fisura::parseTask(args->task, o.task);
-        fisura::parsePrecision(args->precision, o.precision);
-        o.preferCpu = args->cpu;
-        if (!args->model.empty() && o.task != fisura::TaskKind::Anomaly)
-            throw CLI::ValidationError("--model", "chooses between the anomaly task's models");
-        if (args->model == "patch-gaussian") {
-            o.model.type = fisura::ModelType::PatchGaussian;
-            o.model.patchFeatures = args->features == "pixels" ? fisura::PatchFeatures::Pixels
-                                                               : fisura::PatchFeatures::Cnn;
-            o.model.pooledPositions = !args->perPosition;
+    return cmd;
+}
+
+/// TrainOptions from the parsed arguments; bad combinations throw CLI errors.
+fisura::TrainOptions trainOptionsFrom(const TrainArgs& a)
+{
+    fisura::TrainOptions o = a.o;
+    fisura::parseTask(a.task, o.task);
+    fisura::parsePrecision(a.precision, o.precision);
+    o.preferCpu = a.cpu;
+    if (!a.model.empty() && o.task != fisura::TaskKind::Anomaly)
+        throw CLI::ValidationError("--model", "chooses between the anomaly task's models");
+    if (a.model == "patch-gaussian") {
+        o.model.type = fisura::ModelType::PatchGaussian;
+        o.model.patchFeatures =
+            a.features == "pixels" ? fisura::PatchFeatures::Pixels : fisura::PatchFeatures::Cnn;
+        o.model.pooledPositions = !a.perPosition;
+    }
+    o.schedule = a.schedule == "cosine" ? fisura::Schedule::Cosine : fisura::Schedule::OneCycle;
+    if (a.batch != "auto") {
+        try {
+            o.batchSize = std::stoi(a.batch);
+        } catch (const std::exception&) {
+            o.batchSize = 0;
         }
-        o.schedule =
-            args->schedule == "cosine" ? fisura::Schedule::Cosine : fisura::Schedule::OneCycle;
-        if (args->batch != "auto") {
-            try {
-                o.batchSize = std::stoi(args->batch);
-            } catch (const std::exception&) {
-                o.batchSize = 0;
-            }
-            if (o.batchSize < 1)
-                throw CLI::ValidationError("--batch", "must be auto or a positive number");
-        }
-        if (o.outPath.empty() && args->project.empty())
-            throw CLI::RequiredError("--out (or --project)");
-        // Several processes: started here (--gpus), or this is one of them (torchrun, srun or
-        // this launcher set RANK / SLURM_PROCID).
-        const int cpuRanks = args->cpuRanks > 0 ? args->cpuRanks : cpuRanksFromEnvironment();
-        auto id = fisura::readDistributedEnvironment();
-        if (!id)
-            failWith(id.status(), "cannot join the job");
-        if (!id->distributed()) {
-            const int processes = localProcesses(args->gpus, cpuRanks, args->cpu);
-            if (processes > 1) {
-                if (!args->quiet)
-                    std::fprintf(stderr, "train: %d processes (%s), batch %s per process\n",
-                                 processes, cpuRanks > 0 ? "CPU, gloo" : "one per GPU, NCCL",
-                                 args->batch.c_str());
-                const int rc = runLocalRanks(processes);
-                if (rc != 0)
-                    throw CLI::RuntimeError(rc < 0 ? 1 : rc);
-                throw CLI::Success();
-            }
-        }
-        o.distributed = *id;
-        if (cpuRanks > 0)
-            o.preferCpu = true;
-        const int rank = o.distributed.rank;
-        if (rank > 0) { // rank 0 records the run and writes the files; the others only train
-            args->project.clear();
-            if (o.outPath.empty())
-                o.outPath = "rank" + std::to_string(rank) + ".unused.fisura"; // never written
-        }
-        std::optional<fisura::Project> project;
-        std::string runId;
-        if (!args->project.empty()) {
-            auto opened = fisura::Project::open(args->project);
-            if (!opened)
-                failWith(opened.status(), "cannot open the project " + args->project);
-            project = std::move(*opened);
-            runId = beginProjectRun(*project, o, args->datasetName, args->quiet);
-        }
-        std::signal(SIGINT, onTrainSignal);
-        std::signal(SIGTERM, onTrainSignal);
-        CliTrainSink cliSink(args->quiet);
-        std::optional<ProjectTrainSink> projectSink;
-        if (project)
-            projectSink.emplace(cliSink, *project, runId);
-        fisura::TrainSink* sink = projectSink ? static_cast<fisura::TrainSink*>(&*projectSink)
-                                              : static_cast<fisura::TrainSink*>(&cliSink);
-        auto r = fisura::train(o, g_trainCancel, sink);
-        if (project) {
-            project->finishRun(runId, r);
-            projectSink->save();
-        }
-        if (!r)
-            failWith(r.status(), "train failed", rank);
-        if (rank > 0) {
-            if (r->cancelled)
-                throw CLI::RuntimeError(130);
+        if (o.batchSize < 1)
+            throw CLI::ValidationError("--batch", "must be auto or a positive number");
+    }
+    if (o.outPath.empty() && a.project.empty())
+        throw CLI::RequiredError("--out (or --project)");
+    return o;
+}
+
+/// One training job (or the launcher of its local processes), then the JSON summary.
+void runTrainCommand(const std::shared_ptr<TrainArgs>& args)
+{
+    fisura::TrainOptions o = trainOptionsFrom(*args);
+    // Several processes: started here (--gpus), or this is one of them (torchrun, srun or
+    // this launcher set RANK / SLURM_PROCID).
+    const int cpuRanks = args->cpuRanks > 0 ? args->cpuRanks : cpuRanksFromEnvironment();
+    auto id = fisura::readDistributedEnvironment();
+    if (!id)
+        failWith(id.status(), "cannot join the job");
+    if (!id->distributed()) {
+        const int processes = localProcesses(args->gpus, cpuRanks, args->cpu);
+        if (processes > 1) {
+            if (!args->quiet)
+                std::fprintf(stderr, "train: %d processes (%s), batch %s per process\n", processes,
+                             cpuRanks > 0 ? "CPU, gloo" : "one per GPU, NCCL", args->batch.c_str());
+            const int rc = runLocalRanks(processes);
+            if (rc != 0)
+                throw CLI::RuntimeError(rc < 0 ? 1 : rc);
             throw CLI::Success();
         }
-        nlohmann::json summary = nlohmann::json::parse(fisura::toJson(*r));
-        if (project) {
-            summary["project"] = project->dir();
-            summary["run"] = runId;
-        }
-        std::cout << summary.dump(2) << "\n";
+    }
+    o.distributed = *id;
+    if (cpuRanks > 0)
+        o.preferCpu = true;
+    const int rank = o.distributed.rank;
+    if (rank > 0) { // rank 0 records the run and writes the files; the others only train
+        args->project.clear();
+        if (o.outPath.empty())
+            o.outPath = "rank" + std::to_string(rank) + ".unused.fisura"; // never written
+    }
+    std::optional<fisura::Project> project;
+    std::string runId;
+    if (!args->project.empty()) {
+        auto opened = fisura::Project::open(args->project);
+        if (!opened)
+            failWith(opened.status(), "cannot open the project " + args->project);
+        project = std::move(*opened);
+        runId = beginProjectRun(*project, o, args->datasetName, args->quiet);
+    }
+    std::signal(SIGINT, onTrainSignal);
+    std::signal(SIGTERM, onTrainSignal);
+    CliTrainSink cliSink(args->quiet);
+    std::optional<ProjectTrainSink> projectSink;
+    if (project)
+        projectSink.emplace(cliSink, *project, runId);
+    fisura::TrainSink* sink = projectSink ? static_cast<fisura::TrainSink*>(&*projectSink)
+                                          : static_cast<fisura::TrainSink*>(&cliSink);
+    auto r = fisura::train(o, g_trainCancel, sink);
+    if (project) {
+        project->finishRun(runId, r);
+        projectSink->save();
+    }
+    if (!r)
+        failWith(r.status(), "train failed", rank);
+    if (rank > 0) {
         if (r->cancelled)
             throw CLI::RuntimeError(130);
-        throw CLI::Success(); // done: main() must not go on to print the help
-    });
+        throw CLI::Success();
+    }
+    nlohmann::json summary = nlohmann::json::parse(fisura::toJson(*r));
+    if (project) {
+        summary["project"] = project->dir();
+        summary["run"] = runId;
+    }
+    std::cout << summary.dump(2) << "\n";
+    if (r->cancelled)
+        throw CLI::RuntimeError(130);
+    throw CLI::Success(); // done: main() must not go on to print the help
+}
+
+} // namespace
+
+void registerTrainCommand(CLI::App& app)
+{
+    auto args = std::make_shared<TrainArgs>();
+    CLI::App* cmd = addTrainOptions(app, args);
+    cmd->callback([args] { runTrainCommand(args); });
 }

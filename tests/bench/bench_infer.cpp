@@ -28,6 +28,17 @@
 
 using namespace fisura;
 
+/// Turns the fused paths named in MODE ("fused,kernels,graph,blend", "separate", ...) on, the
+/// others off.
+static void applyMode(const std::string& mode)
+{
+    const auto has = [&](const char* f) { return mode.find(f) != std::string::npos; };
+    testing::setFusedConvRelu(has("fused"));
+    testing::setUNetInferenceKernels(has("kernels"));
+    testing::setInferenceGraphs(has("graph"));
+    testing::setBlendKernels(has("blend"));
+}
+
 int main(int argc, char** argv)
 {
     const std::string cmd = argc > 1 ? argv[1] : "";
@@ -62,11 +73,7 @@ int main(int argc, char** argv)
     }
     if (cmd == "net" && argc >= 6) {
         const std::string mode = argv[5];
-        const auto has = [&](const char* f) { return mode.find(f) != std::string::npos; };
-        testing::setFusedConvRelu(has("fused"));
-        testing::setUNetInferenceKernels(has("kernels"));
-        testing::setInferenceGraphs(has("graph"));
-        testing::setBlendKernels(has("blend"));
+        applyMode(mode);
         auto m = Model::load(argv[2]);
         auto img = m ? readImage(argv[3]) : Result<Image>(m.status());
         auto ti = img ? TiledInference::create(std::move(*m), InferOptions{})
@@ -101,11 +108,7 @@ int main(int argc, char** argv)
     }
     if (cmd == "e2e" && argc >= 6) {
         const std::string mode = argv[5];
-        const auto has = [&](const char* f) { return mode.find(f) != std::string::npos; };
-        testing::setFusedConvRelu(has("fused"));
-        testing::setUNetInferenceKernels(has("kernels"));
-        testing::setInferenceGraphs(has("graph"));
-        testing::setBlendKernels(has("blend"));
+        applyMode(mode);
         auto m = Model::load(argv[2]);
         InferOptions io;
         io.output.compression = argc > 6 && std::string(argv[6]) == "zstd"
