@@ -25,15 +25,6 @@ struct NetworkGraph::State {
 NetworkGraph::NetworkGraph() : s_(std::make_unique<State>()) {}
 NetworkGraph::~NetworkGraph() = default;
 
-bool NetworkGraph::available()
-{
-#ifdef FISURA_TORCH_CUDA
-    return true;
-#else
-    return false;
-#endif
-}
-
 bool NetworkGraph::takes(const torch::Tensor& x) const
 {
     return s_->captured && x.defined() && x.sizes() == s_->input.sizes() &&

@@ -24,9 +24,6 @@ public:
     NetworkGraph(const NetworkGraph&) = delete;
     NetworkGraph& operator=(const NetworkGraph&) = delete;
 
-    /// Whether this build can capture graphs at all (a CUDA LibTorch).
-    static bool available();
-
     /// Runs `network` once on `example` (a CUDA tensor) eagerly on a side stream, then captures
     /// it there. Returns why the capture failed (the graph then stays empty), or "".
     std::string capture(const Network& network, const torch::Tensor& example);

@@ -14,6 +14,7 @@
 
 #ifdef FISURA_BNRELU_KERNELS
 #include "models/bn_relu_cuda.h"
+#include "models/kernel_types.h"
 #include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
 #endif
@@ -25,11 +26,12 @@ namespace
 std::atomic<bool> g_enabled{true};
 
 #ifdef FISURA_BNRELU_KERNELS
+/// The kernels' type of x (callers have checked that it is one they take).
 cuda::DType dtypeOf(const torch::Tensor& t)
 {
-    return t.scalar_type() == torch::kBFloat16 ? cuda::DType::BF16
-           : t.scalar_type() == torch::kHalf   ? cuda::DType::F16
-                                               : cuda::DType::F32;
+    cuda::DType d = cuda::DType::F32;
+    kernelDType(t.scalar_type(), d);
+    return d;
 }
 
 void check(int err, const char* what)

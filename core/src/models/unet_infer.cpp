@@ -9,6 +9,7 @@
 #ifdef FISURA_BNRELU_KERNELS
 #include <c10/cuda/CUDAStream.h>
 
+#include "models/kernel_types.h"
 #include "models/unet_infer_cuda.h"
 #endif
 
@@ -20,23 +21,6 @@ namespace
 std::atomic<bool> g_enabled{true};
 
 #ifdef FISURA_BNRELU_KERNELS
-bool kernelType(at::ScalarType t, cuda::DType& out)
-{
-    switch (t) {
-    case at::kBFloat16:
-        out = cuda::DType::BF16;
-        return true;
-    case at::kHalf:
-        out = cuda::DType::F16;
-        return true;
-    case at::kFloat:
-        out = cuda::DType::F32;
-        return true;
-    default:
-        return false;
-    }
-}
-
 void check(int err, const char* what)
 {
     TORCH_CHECK(err == 0, what, ": ", cuda::bnReluErrorString(err));
@@ -69,7 +53,7 @@ torch::Tensor maxPool2(const torch::Tensor& x, bool training)
     cuda::DType t;
     if (!training && unetInferenceKernelsEnabled() && x.is_cuda() && x.dim() == 4 &&
         !x.requires_grad() && x.size(2) >= 2 && x.size(3) >= 2 &&
-        x.is_contiguous(torch::MemoryFormat::ChannelsLast) && kernelType(x.scalar_type(), t)) {
+        x.is_contiguous(torch::MemoryFormat::ChannelsLast) && kernelDType(x.scalar_type(), t)) {
         const int64_t N = x.size(0), C = x.size(1), H = x.size(2), W = x.size(3);
         auto y = at::empty({N, C, H / 2, W / 2}, x.options(), torch::MemoryFormat::ChannelsLast);
         check(cuda::maxPool2Nhwc(t, x.data_ptr(), N, H, W, C, y.data_ptr(),
@@ -91,7 +75,7 @@ torch::Tensor upConcat(const torch::Tensor& skip, const torch::Tensor& x,
     cuda::DType t;
     if (!unetInferenceKernelsEnabled() || !x.is_cuda() || !skip.is_cuda() || x.dim() != 4 ||
         skip.dim() != 4 || skip.scalar_type() != type || x.requires_grad() ||
-        !skip.is_contiguous(torch::MemoryFormat::ChannelsLast) || !kernelType(type, t))
+        !skip.is_contiguous(torch::MemoryFormat::ChannelsLast) || !kernelDType(type, t))
         return {};
     if (cache.size() != 2 || cache[0].scalar_type() != type ||
         cache[0].device() != up.weight.device()) {
