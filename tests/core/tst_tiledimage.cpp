@@ -316,6 +316,49 @@ private Q_SLOTS:
             QVERIFY((*ia)->readLevel(k)->pixels == (*ib)->readLevel(k)->pixels);
     }
 
+    void rawRowsEqualImageRows_data()
+    {
+        QTest::addColumn<bool>("deflate");
+        QTest::newRow("zstd") << false;
+        QTest::newRow("deflate") << true;
+    }
+    // Rows appended from a pointer in uneven chunks (some large enough to be copied by several
+    // threads) give the same file as whole Images; bad calls are refused and change nothing.
+    void rawRowsEqualImageRows()
+    {
+        QFETCH(bool, deflate);
+        QTemporaryDir tmp;
+        const Image src = scene(3000, 1100, 3, 4);
+        TiledWriteOptions o;
+        o.tileSize = 512;
+        o.threads = 3;
+        o.compression = deflate ? TileCompression::Deflate : TileCompression::Zstd;
+        const std::string a = tmpFile(tmp, "a.tif").toStdString();
+        const std::string b = tmpFile(tmp, "b.tif").toStdString();
+        QVERIFY(writePyramid(a, src, o));
+        auto w = TiledTiffWriter::create(b, src.width, src.height, 3, o);
+        QVERIFY(w);
+        QCOMPARE(int((*w)->appendRows(nullptr, 3).code()), int(ErrorCode::InvalidArgument));
+        QCOMPARE(int((*w)->appendRows(src.row(0), -1).code()), int(ErrorCode::InvalidArgument));
+        QCOMPARE(int((*w)->appendRows(src.row(0), 1101).code()), int(ErrorCode::InvalidArgument));
+        QVERIFY((*w)->appendRows(src.row(0), 0));
+        int y = 0;
+        for (int n : {1, 37, 600, 300, 162}) {
+            QVERIFY((*w)->appendRows(src.row(y), n));
+            y += n;
+            QCOMPARE((*w)->rowsWritten(), y);
+        }
+        QCOMPARE(y, src.height);
+        QCOMPARE(int((*w)->appendRows(src.row(0), 1).code()), int(ErrorCode::InvalidArgument));
+        QVERIFY((*w)->finish());
+        auto ia = TiledImage::open(a), ib = TiledImage::open(b);
+        QVERIFY(ia && ib);
+        QCOMPARE((*ib)->levelCount(), (*ia)->levelCount());
+        for (int k = 0; k < (*ia)->levelCount(); ++k)
+            QVERIFY((*ia)->readLevel(k)->pixels == (*ib)->readLevel(k)->pixels);
+        QVERIFY((*ib)->readLevel(0)->pixels == src.pixels);
+    }
+
     void subIfdPyramid()
     {
         QTemporaryDir tmp;

@@ -184,7 +184,7 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     const detail::TileGrid grid = detail::TileGrid::make(W, H, tile, overlap);
     ProgressTracker tracker(progress, double(H) * 1.02); // the last 2 %: overviews
     InferStats st;
-    auto sink = [&w = *writer](const Image& r) { return w.appendRows(r); };
+    auto sink = [&w = *writer](const uint8_t* r, int n) { return w.appendRows(r, n); };
     if (Status s = runStages(src, sink, grid, started, cancel, tracker, st, split); !s) {
         writer->abort();
         if (s.code() == ErrorCode::Cancelled && s.detail().find(outPath) == std::string::npos)
@@ -319,11 +319,11 @@ Result<Image> TiledInference::runImage(const Image& image, const CancelToken& ca
     src.flat = image;
     Image out = Image::make(image.width, image.height, 1);
     int done = 0;
-    auto sink = [&](const Image& r) {
-        if (done + r.height > out.height || r.width != out.width)
+    auto sink = [&](const uint8_t* r, int n) {
+        if (done + n > out.height)
             return Status(ErrorCode::Internal, "tiled inference gave rows beyond the image");
-        std::copy(r.pixels.begin(), r.pixels.end(), out.row(done));
-        done += r.height;
+        std::copy(r, r + size_t(n) * out.stride(), out.row(done));
+        done += n;
         return Status::ok();
     };
     const detail::TileGrid grid = detail::TileGrid::make(src.width, src.height, d.tile, d.overlap);

@@ -9,7 +9,9 @@ namespace fisura::detail
 {
 
 MapWriter::MapWriter(TiledTiffWriter& writer, RowQueue& queue, int width)
-    : MapWriter([&writer](const Image& rows) { return writer.appendRows(rows); }, queue, width)
+    : MapWriter(
+          [&writer](const uint8_t* rows, int count) { return writer.appendRows(rows, count); },
+          queue, width)
 {
 }
 
@@ -41,10 +43,12 @@ void MapWriter::loop()
 bool MapWriter::write(OutRows& o)
 {
     o.ready->wait(); // the download was queued on the device without waiting for it
-    Image rows = Image::make(width_, o.rows, 1);
-    std::memcpy(rows.pixels.data(), o.bytes.data_ptr<uint8_t>(), rows.pixels.size());
+    // Straight from the downloaded rows (no copy first); they are released once written.
+    const Status s = o.bytes.numel() == int64_t(o.rows) * width_ && o.bytes.is_contiguous()
+                         ? append_(o.bytes.data_ptr<uint8_t>(), o.rows)
+                         : Status(ErrorCode::Internal, "rows of the wrong shape for the map");
     queue_.release(o);
-    if (Status s = append_(rows); !s) {
+    if (!s) {
         queue_.fail(s);
         return false;
     }

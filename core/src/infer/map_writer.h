@@ -19,8 +19,9 @@ public:
     /// Every argument must outlive join(). (Progress comes from the device stage: the rows
     /// written lag the work done by the blending band, a whole tile row at the end.)
     MapWriter(TiledTiffWriter& writer, RowQueue& queue, int width);
-    /// Rows go to `append` (in order, on the writer thread) instead of a file.
-    using RowSink = std::function<Status(const Image& rows)>;
+    /// Rows go to `append` (in order, on the writer thread) instead of a file: `count` packed
+    /// rows of `width` bytes, valid during the call.
+    using RowSink = std::function<Status(const uint8_t* rows, int count)>;
     MapWriter(RowSink append, RowQueue& queue, int width);
 
     void start();

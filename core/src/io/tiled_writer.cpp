@@ -12,6 +12,9 @@
 #ifdef FISURA_HAVE_ZSTD
 #include <zstd.h>
 #endif
+#ifdef FISURA_HAVE_LIBDEFLATE
+#include <libdeflate.h>
+#endif
 #ifdef FISURA_HAVE_ZLIB
 #include <zlib.h>
 #endif
@@ -87,6 +90,57 @@ void halveRow(const uint8_t* __restrict r0, const uint8_t* __restrict r1, uint8_
         }
 }
 
+// One predicted tile as a ZSTD frame or a zlib stream (TIFF's Adobe Deflate), with codec state
+// kept per thread. libdeflate, where found, writes the same zlib format 2-3x faster than zlib at
+// the same level (measured on Fisura maps: tests/bench/RESULTS.md, "Map writer").
+bool compressTile(TileCompression codec, int level, const uint8_t* in, size_t n,
+                  std::vector<uint8_t>& out)
+{
+#ifdef FISURA_HAVE_ZSTD
+    if (codec == TileCompression::Zstd) {
+        thread_local std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> ctx(ZSTD_createCCtx(),
+                                                                            ZSTD_freeCCtx);
+        out.resize(ZSTD_compressBound(n));
+        const size_t m = ZSTD_compressCCtx(ctx.get(), out.data(), out.size(), in, n, level);
+        if (ZSTD_isError(m))
+            return false;
+        out.resize(m);
+        return true;
+    }
+#endif
+#if defined(FISURA_HAVE_LIBDEFLATE)
+    struct Compressor {
+        int level = -1;
+        libdeflate_compressor* c = nullptr;
+        ~Compressor() { libdeflate_free_compressor(c); }
+    };
+    thread_local Compressor state;
+    if (state.level != level) {
+        libdeflate_free_compressor(state.c);
+        state.c = libdeflate_alloc_compressor(level);
+        state.level = state.c ? level : -1;
+        if (!state.c)
+            return false;
+    }
+    out.resize(libdeflate_zlib_compress_bound(state.c, n));
+    const size_t m = libdeflate_zlib_compress(state.c, in, n, out.data(), out.size());
+    if (m == 0)
+        return false;
+    out.resize(m);
+    return codec == TileCompression::Deflate;
+#elif defined(FISURA_HAVE_ZLIB)
+    uLongf m = compressBound(uLong(n));
+    out.resize(m);
+    if (compress2(out.data(), &m, in, uLong(n), level) != Z_OK)
+        return false;
+    out.resize(m);
+    return codec == TileCompression::Deflate;
+#else
+    (void)codec, (void)level, (void)in, (void)n, (void)out;
+    return false;
+#endif
+}
+
 } // namespace
 
 struct TiledTiffWriter::Impl {
@@ -105,7 +159,7 @@ struct TiledTiffWriter::Impl {
     {
         if (o.compressionLevel > 0)
             return o.compressionLevel;
-        return o.compression == TileCompression::Zstd ? 9 : 6;
+        return o.compression == TileCompression::Zstd ? 3 : 6;
     }
 
     Status fail(Status s)
@@ -179,29 +233,7 @@ struct TiledTiffWriter::Impl {
                 const int x0 = tx * ts;
                 extractPredicted(L.band.data(), rowBytes, L.bandRows, x0,
                                  std::min(ts, L.width - x0), ts, channels, tile.data());
-                std::vector<uint8_t>& out = packed[tx];
-#ifdef FISURA_HAVE_ZSTD
-                if (o.compression == TileCompression::Zstd) {
-                    thread_local std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> ctx(
-                        ZSTD_createCCtx(), ZSTD_freeCCtx);
-                    out.resize(ZSTD_compressBound(tileBytes));
-                    const size_t n = ZSTD_compressCCtx(ctx.get(), out.data(), out.size(),
-                                                       tile.data(), tileBytes, level());
-                    if (ZSTD_isError(n))
-                        ok[tx] = 0;
-                    else
-                        out.resize(n);
-                    return;
-                }
-#endif
-#ifdef FISURA_HAVE_ZLIB
-                uLongf n = compressBound(uLong(tileBytes));
-                out.resize(n);
-                if (compress2(out.data(), &n, tile.data(), uLong(tileBytes), level()) != Z_OK)
-                    ok[tx] = 0;
-                else
-                    out.resize(n);
-#endif
+                ok[tx] = compressTile(o.compression, level(), tile.data(), tileBytes, packed[tx]);
             });
             for (int tx = 0; tx < L.across; ++tx) {
                 if (!ok[tx])
@@ -244,13 +276,31 @@ struct TiledTiffWriter::Impl {
         return pushRows(k + 1, half.data(), hr);
     }
 
+    // Large copies are spread over the pool: one thread copying a band of a wide map at the
+    // pace of several GPUs was a serial step of the writer.
+    void copyRows(uint8_t* dst, const uint8_t* src, int rows, size_t rowBytes)
+    {
+        const size_t bytes = size_t(rows) * rowBytes;
+        const int parts = int(std::min<size_t>(size_t(pool->size()), bytes >> 20));
+        if (parts <= 1) {
+            std::memcpy(dst, src, bytes);
+            return;
+        }
+        pool->run(parts, [&](int i) {
+            const int y0 = int(int64_t(rows) * i / parts),
+                      y1 = int(int64_t(rows) * (i + 1) / parts);
+            std::memcpy(dst + size_t(y0) * rowBytes, src + size_t(y0) * rowBytes,
+                        size_t(y1 - y0) * rowBytes);
+        });
+    }
+
     Status pushRows(int k, const uint8_t* src, int n)
     {
         LevelOut& L = levels[k];
         const size_t rowBytes = size_t(L.width) * channels;
         while (n > 0) {
             const int take = std::min(n, o.tileSize - L.bandRows);
-            std::memcpy(L.band.data() + size_t(L.bandRows) * rowBytes, src, take * rowBytes);
+            copyRows(L.band.data() + size_t(L.bandRows) * rowBytes, src, take, rowBytes);
             L.bandRows += take;
             L.rowsDone += take;
             src += take * rowBytes;
@@ -311,13 +361,17 @@ Result<std::unique_ptr<TiledTiffWriter>> TiledTiffWriter::create(const std::stri
     d->height = height;
     d->channels = channels;
     d->o = options;
-#if defined(FISURA_HAVE_ZSTD) && defined(FISURA_HAVE_ZLIB)
-    d->direct = true;
-#elif defined(FISURA_HAVE_ZSTD)
-    d->direct = options.compression == TileCompression::Zstd;
-#elif defined(FISURA_HAVE_ZLIB)
-    d->direct = options.compression == TileCompression::Deflate;
+#if defined(FISURA_HAVE_ZLIB) || defined(FISURA_HAVE_LIBDEFLATE)
+    const bool deflate = true;
+#else
+    const bool deflate = false;
 #endif
+#ifdef FISURA_HAVE_ZSTD
+    const bool zstd = true;
+#else
+    const bool zstd = false;
+#endif
+    d->direct = options.compression == TileCompression::Zstd ? zstd : deflate;
     d->pool = std::make_unique<io::WorkerPool>(options.threads);
     int w = width, h = height;
     for (int k = 0;; ++k) {
@@ -363,19 +417,26 @@ int TiledTiffWriter::levelCount() const
 
 Status TiledTiffWriter::appendRows(const Image& rows)
 {
+    if (rows.width != d_->width || rows.channels != d_->channels ||
+        rows.pixels.size() != rows.stride() * size_t(std::max(rows.height, 0)))
+        return Status(ErrorCode::InvalidArgument, d_->path + ": rows of the wrong shape");
+    return appendRows(rows.pixels.data(), rows.height);
+}
+
+Status TiledTiffWriter::appendRows(const uint8_t* rows, int count)
+{
     if (d_->failed)
         return d_->failure;
     if (d_->finished)
         return Status(ErrorCode::InvalidArgument, d_->path + ": already finished");
-    if (rows.width != d_->width || rows.channels != d_->channels ||
-        rows.pixels.size() != rows.stride() * size_t(std::max(rows.height, 0)))
+    if (count < 0 || (count > 0 && !rows))
         return Status(ErrorCode::InvalidArgument, d_->path + ": rows of the wrong shape");
-    if (rows.height > d_->height - rowsWritten())
+    if (count > d_->height - rowsWritten())
         return Status(ErrorCode::InvalidArgument, d_->path + ": more rows than the image has");
-    if (rows.height == 0)
+    if (count == 0)
         return Status::ok();
     try {
-        if (Status s = d_->pushRows(0, rows.pixels.data(), rows.height); !s)
+        if (Status s = d_->pushRows(0, rows, count); !s)
             return d_->fail(s);
     } catch (const std::bad_alloc&) {
         return d_->fail(Status(ErrorCode::OutOfMemory, d_->path));
