@@ -107,14 +107,13 @@ RowRing::RowRing(const DeviceSetup& setup, const TileGrid& grid, RowQueue& out, 
     slots_ = (torch::arange(2 * int64_t(tile_), torch::kLong) % tile_).to(device);
     const auto fdev = torch::TensorOptions().dtype(torch::kFloat).device(device);
     band_ = torch::zeros({tile_, width_}, fdev);
-#ifdef FISURA_BNRELU_KERNELS
     if (device.is_cuda() && g_blendKernels.load())
         makeKernelTables();
-#endif
 }
 
 void RowRing::makeKernelTables()
 {
+#ifdef FISURA_BNRELU_KERNELS // otherwise no kernels in this build: kernels_ stays false
     std::vector<int32_t> table(6 * grid_.tiles.size());
     const size_t n = grid_.tiles.size();
     for (size_t i = 0; i < n; ++i) {
@@ -125,6 +124,7 @@ void RowRing::makeKernelTables()
     }
     tileTable_ = torch::tensor(table, torch::kInt).view({6, int64_t(n)}).to(setup_.device);
     kernels_ = true;
+#endif
 }
 
 void RowRing::addTiles(torch::Tensor m, int64_t first, int64_t count)
@@ -260,7 +260,6 @@ torch::Tensor RowRing::bytesWithKernel(int n)
 #else
 
 void RowRing::addTilesWithKernels(const torch::Tensor&, int64_t, int64_t) {}
-void RowRing::blendSegment(const torch::Tensor&, int64_t, int64_t, int64_t) {}
 torch::Tensor RowRing::bytesWithKernel(int)
 {
     return {};
