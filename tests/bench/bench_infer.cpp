@@ -1,6 +1,6 @@
 // Inputs for the tiled-inference benchmarks (gpu_infer.sh, cpu_infer.sh):
 //   bench_infer scan OUT WIDTH HEIGHT [deflate|zstd]   synthetic RGB scan, tiled pyramidal BigTIFF
-//   bench_infer e2e MODEL IN OUT MODE [deflate|zstd]    end to end over the file IN (MODE as for
+//   bench_infer e2e MODEL IN OUT MODE [deflate|zstd[:LEVEL]]  end to end over IN (MODE as for
 //                                                       net): the run's statistics (JSON) and
 //                                                       the network-only time of its tiles
 //   bench_infer model OUT [WIDTH DEPTH]                 a Fisura U-Net (random weights; the
@@ -111,9 +111,11 @@ int main(int argc, char** argv)
         applyMode(mode);
         auto m = Model::load(argv[2]);
         InferOptions io;
-        io.output.compression = argc > 6 && std::string(argv[6]) == "zstd"
-                                    ? TileCompression::Zstd
-                                    : TileCompression::Deflate;
+        const std::string codec = argc > 6 ? argv[6] : "deflate"; // "zstd:9" names a level
+        io.output.compression =
+            codec.rfind("zstd", 0) == 0 ? TileCompression::Zstd : TileCompression::Deflate;
+        if (codec.find(':') != std::string::npos)
+            io.output.compressionLevel = std::atoi(codec.c_str() + codec.find(':') + 1);
         auto ti = m ? TiledInference::create(std::move(*m), io)
                     : Result<std::unique_ptr<TiledInference>>(m.status());
         auto st = ti ? (*ti)->run(argv[3], argv[4]) : Result<InferStats>(ti.status());
@@ -126,11 +128,10 @@ int main(int argc, char** argv)
                     mode.c_str(), *net, toJson(*st, -1).c_str());
         return 0;
     }
-    std::fprintf(
-        stderr,
-        "usage: bench_infer scan OUT WIDTH HEIGHT [deflate|zstd]\n"
-        "       bench_infer model OUT [WIDTH DEPTH]\n"
-        "       bench_infer net MODEL IMAGE MAP fused,kernels,graph|separate\n"
-        "       bench_infer e2e MODEL IN OUT fused,kernels,graph|separate [deflate|zstd]\n");
+    std::fprintf(stderr, "usage: bench_infer scan OUT WIDTH HEIGHT [deflate|zstd]\n"
+                         "       bench_infer model OUT [WIDTH DEPTH]\n"
+                         "       bench_infer net MODEL IMAGE MAP fused,kernels,graph|separate\n"
+                         "       bench_infer e2e MODEL IN OUT fused,kernels,graph|separate "
+                         "[deflate|zstd[:LEVEL]]\n");
     return 2;
 }

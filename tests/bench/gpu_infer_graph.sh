@@ -12,7 +12,10 @@
 # Usage (repository root, CUDA LibTorch found by CMake):
 #   OUT=dir tests/bench/gpu_infer_graph.sh [SIDE] [--all-modes]
 # NET=0 / PROBE=0 / E2E=0 / RSS=0 skip the network-only part / the PyTorch variants / the end
-# to end runs / the peak-memory runs.
+# to end runs / the peak-memory runs. MODEL=file.fmodel runs end to end with that model (a trained
+# one: its map is what the writer compresses; the default random-weight network's map is nearly
+# uniform and compresses ~1000:1, a trained model's ~3.5:1). E2E_MODES (default: every step) and
+# CODECS (default "deflate zstd"; "zstd:9" names a level) choose the end-to-end runs.
 set -u
 OUT=${OUT:-/tmp/fisura-infer-graph}
 B=${BUILD:-/tmp/b-train}
@@ -23,7 +26,7 @@ mkdir -p "$OUT" "$W"
 log() { echo "[$(date +%T)] $*" | tee -a "$OUT/log.txt"; }
 log "build"
 { cmake -S . -B "$B" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFISURA_BUILD_GUI=OFF &&
-  cmake --build "$B" -j"$(nproc)" --target fisura-cli bench_infer; } > "$OUT/build.log" 2>&1 ||
+  cmake --build "$B" -j"$(nproc)" --target fisura-cli bench_infer bench_writer; } > "$OUT/build.log" 2>&1 ||
   { grep -B2 -A12 error "$OUT/build.log" | head -80; exit 1; }
 BI=$B/tests/bench/bench_infer
 $BI model "$W/unet.fmodel" 16 4
@@ -49,10 +52,12 @@ PY
     tee -a "$OUT/probe.txt" | tail -12
 [ "${E2E:-1}" = 1 ] && log "end to end ${SIDE}x${SIDE}"
 [ "${E2E:-1}" = 1 ] && [ ! -f "$W/scan_$SIDE.tif" ] && $BI scan "$W/scan_$SIDE.tif" "$SIDE" "$SIDE" deflate
+E2E_MODEL=$W/unet.fmodel
+[ -n "${MODEL:-}" ] && cp "$MODEL" "$W/trained.fmodel" && E2E_MODEL=$W/trained.fmodel
 for run in $([ "${E2E:-1}" = 1 ] && echo 1 2); do
-    for mode in fused,kernels,graph,blend fused,kernels,graph fused,kernels fused; do
-        for codec in deflate zstd; do
-            $BI e2e "$W/unet.fmodel" "$W/scan_$SIDE.tif" "$W/map.tif" "$mode" $codec |
+    for mode in ${E2E_MODES:-fused,kernels,graph,blend fused,kernels,graph fused,kernels fused}; do
+        for codec in ${CODECS:-deflate zstd}; do
+            $BI e2e "$E2E_MODEL" "$W/scan_$SIDE.tif" "$W/map.tif" "$mode" $codec |
                 sed "s/^{/{\"codec\": \"$codec\", /" | tee -a "$OUT/e2e.jsonl"
         done
     done

@@ -9,7 +9,9 @@
 #   source .device-deps/env.sh
 #   OUT=dir tests/bench/gpu_multi_infer.sh [SIDE]
 # BUILD (default /tmp/b-train) is the build folder; SIDE (default 40000) the scan's edge;
-# ROUNDS (default 2) the alternating rounds; CODEC (default zstd, the CLI's) the maps' codec.
+# ROUNDS (default 2) the alternating rounds; CODEC (default zstd, the CLI's) the maps' codec;
+# MODEL a trained .fmodel (default: random weights, whose map is nearly uniform and much cheaper
+# to compress than a trained model's).
 set -u
 OUT=${OUT:-/tmp/fisura-multi-infer}
 B=${BUILD:-/tmp/b-train}
@@ -38,6 +40,7 @@ COUNTS="1 2"
 [ "$GPUS" -ge 4 ] && COUNTS="1 2 4"
 
 [ -f "$W/unet.fmodel" ] || $BI model "$W/unet.fmodel" 16 4
+[ -n "${MODEL:-}" ] && cp "$MODEL" "$W/unet.fmodel"
 [ -f "$W/scan_$SIDE.tif" ] || { log "scan ${SIDE} x ${SIDE}"; $BI scan "$W/scan_$SIDE.tif" "$SIDE" "$SIDE" deflate; }
 
 : > "$OUT/runs.jsonl"
