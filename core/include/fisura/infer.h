@@ -94,6 +94,7 @@ struct InferStats {
     /// (more than `tiles` when split: the tile columns at the bands' seams run on both sides).
     std::vector<std::string> devices;
     int64_t tilesComputed = 0;
+    TiledWriteStats writer; ///< the map writer's share (its thread; zero for in-memory maps)
 };
 std::string toJson(const InferStats& stats, int indent = 2);
 

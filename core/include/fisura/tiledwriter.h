@@ -37,6 +37,20 @@ struct TiledWriteOptions {
     int threads = 0;                ///< compression threads; 0 = one per core
 };
 
+/// Where a writer's time went (wall seconds; complete after finish()). Copying, compressing
+/// (on the writer's threads) and halving happen on the appending thread; the compressed tiles go
+/// to the files on a thread of their own, in parallel with the next band.
+struct TiledWriteStats {
+    double copySeconds = 0.0;      ///< rows into the band buffers
+    double compressSeconds = 0.0;  ///< predicting and compressing the tiles of full bands
+    double writeSeconds = 0.0;     ///< the file thread handing compressed tiles to the files
+    double writeWaitSeconds = 0.0; ///< the appending thread waiting for the file thread
+    double halveSeconds = 0.0;     ///< halving bands into the next level
+    double finishSeconds = 0.0;    ///< finish(): copying the overviews behind level 0
+    uint64_t bytesIn = 0;          ///< uncompressed tile bytes of every level
+    uint64_t bytesOut = 0;         ///< compressed
+};
+
 /// Creates `path` atomically. Not thread-safe: one producer appends rows or tiles in order.
 /// Destroying an unfinished writer removes everything it wrote.
 class TiledTiffWriter
@@ -60,6 +74,7 @@ public:
     int rowsWritten() const;
     /// Number of levels the file will have.
     int levelCount() const;
+    TiledWriteStats stats() const;
     /// Flushes, writes overviews, renames into place. Needs every row appended.
     Status finish(const CancelToken& cancel = {}, ProgressSink* progress = nullptr);
     /// Discards everything written (also done by the destructor when finish() did not succeed).

@@ -219,6 +219,7 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     st.seconds = secondsSince(started);
     st.megapixelsPerSecond = double(W) * double(H) / 1e6 / std::max(1e-9, st.seconds);
     st.finishSeconds = secondsSince(finishStart);
+    st.writer = writer->stats();
     st.prepareSeconds = prepareSeconds;
     st.peakRssBytes = peakResidentBytes();
     st.device = pol.useCuda ? "cuda:" + std::to_string(pol.deviceIndex) : "cpu";

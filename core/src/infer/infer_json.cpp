@@ -30,7 +30,16 @@ std::string toJson(const InferStats& s, int indent)
                      {"device", s.device},
                      {"precision", s.precision},
                      {"devices", s.devices},
-                     {"tiles_computed", s.tilesComputed}};
+                     {"tiles_computed", s.tilesComputed},
+                     {"writer",
+                      {{"copy_seconds", s.writer.copySeconds},
+                       {"compress_seconds", s.writer.compressSeconds},
+                       {"write_seconds", s.writer.writeSeconds},
+                       {"write_wait_seconds", s.writer.writeWaitSeconds},
+                       {"halve_seconds", s.writer.halveSeconds},
+                       {"finish_seconds", s.writer.finishSeconds},
+                       {"bytes_in", s.writer.bytesIn},
+                       {"bytes_out", s.writer.bytesOut}}}};
     return j.dump(indent);
 }
 

@@ -4,24 +4,17 @@
 #include "fisura/tiledwriter.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 
 #include <unistd.h>
 
-#ifdef FISURA_HAVE_ZSTD
-#include <zstd.h>
-#endif
-#ifdef FISURA_HAVE_LIBDEFLATE
-#include <libdeflate.h>
-#endif
-#ifdef FISURA_HAVE_ZLIB
-#include <zlib.h>
-#endif
-
 #include "fisura/version.h"
 #include "io/tiff_handle.h"
 #include "io/tiff_tags.h"
+#include "io/tile_codec.h"
+#include "io/tile_write_queue.h"
 #include "io/worker_pool.h"
 #include "util/atomic_file.h"
 #include "util/io_error.h"
@@ -45,100 +38,10 @@ struct LevelOut {
     int rowsDone = 0;
 };
 
-// One tile of a band with the TIFF horizontal predictor applied on the way (differences of
-// neighbouring samples, zero padding beyond the image), ready for ZSTD/Deflate.
-void extractPredicted(const uint8_t* band, size_t bandStride, int bandRows, int x0, int w,
-                      int tileSize, int channels, uint8_t* tile)
+using Clock = std::chrono::steady_clock;
+double seconds(Clock::time_point a, Clock::time_point b)
 {
-    const size_t tileStride = size_t(tileSize) * channels;
-    const size_t n = size_t(w) * channels;
-    for (int y = 0; y < tileSize; ++y) {
-        uint8_t* __restrict d = tile + size_t(y) * tileStride;
-        if (y >= bandRows) {
-            std::memset(d, 0, tileStride);
-            continue;
-        }
-        const uint8_t* __restrict src = band + size_t(y) * bandStride + size_t(x0) * channels;
-        for (int c = 0; c < channels; ++c)
-            d[c] = src[c];
-        for (size_t i = size_t(channels); i < n; ++i)
-            d[i] = uint8_t(src[i] - src[i - channels]);
-        if (n < tileStride) {
-            // The first padding pixel steps back to zero; the rest stays zero.
-            for (int c = 0; c < channels; ++c)
-                d[n + c] = uint8_t(-src[n - channels + c]);
-            std::memset(d + n + channels, 0, tileStride - n - channels);
-        }
-    }
-}
-
-// 2x2 box filter of one output row; the last odd column pairs with itself.
-template <int C>
-void halveRow(const uint8_t* __restrict r0, const uint8_t* __restrict r1, uint8_t* __restrict d,
-              int outWidth, int inWidth)
-{
-    const int pairs = inWidth / 2;
-    for (int x = 0; x < pairs; ++x)
-        for (int c = 0; c < C; ++c) {
-            const int a = 2 * x * C + c;
-            d[x * C + c] = uint8_t((r0[a] + r0[a + C] + r1[a] + r1[a + C] + 2) >> 2);
-        }
-    if (outWidth > pairs)
-        for (int c = 0; c < C; ++c) {
-            const int a = 2 * pairs * C + c;
-            d[pairs * C + c] = uint8_t((2 * r0[a] + 2 * r1[a] + 2) >> 2);
-        }
-}
-
-// One predicted tile as a ZSTD frame or a zlib stream (TIFF's Adobe Deflate), with codec state
-// kept per thread. libdeflate, where found, writes the same zlib format 2-3x faster than zlib at
-// the same level (measured on Fisura maps: tests/bench/RESULTS.md, "Map writer").
-bool compressTile(TileCompression codec, int level, const uint8_t* in, size_t n,
-                  std::vector<uint8_t>& out)
-{
-#ifdef FISURA_HAVE_ZSTD
-    if (codec == TileCompression::Zstd) {
-        thread_local std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> ctx(ZSTD_createCCtx(),
-                                                                            ZSTD_freeCCtx);
-        out.resize(ZSTD_compressBound(n));
-        const size_t m = ZSTD_compressCCtx(ctx.get(), out.data(), out.size(), in, n, level);
-        if (ZSTD_isError(m))
-            return false;
-        out.resize(m);
-        return true;
-    }
-#endif
-#if defined(FISURA_HAVE_LIBDEFLATE)
-    struct Compressor {
-        int level = -1;
-        libdeflate_compressor* c = nullptr;
-        ~Compressor() { libdeflate_free_compressor(c); }
-    };
-    thread_local Compressor state;
-    if (state.level != level) {
-        libdeflate_free_compressor(state.c);
-        state.c = libdeflate_alloc_compressor(level);
-        state.level = state.c ? level : -1;
-        if (!state.c)
-            return false;
-    }
-    out.resize(libdeflate_zlib_compress_bound(state.c, n));
-    const size_t m = libdeflate_zlib_compress(state.c, in, n, out.data(), out.size());
-    if (m == 0)
-        return false;
-    out.resize(m);
-    return codec == TileCompression::Deflate;
-#elif defined(FISURA_HAVE_ZLIB)
-    uLongf m = compressBound(uLong(n));
-    out.resize(m);
-    if (compress2(out.data(), &m, in, uLong(n), level) != Z_OK)
-        return false;
-    out.resize(m);
-    return codec == TileCompression::Deflate;
-#else
-    (void)codec, (void)level, (void)in, (void)n, (void)out;
-    return false;
-#endif
+    return std::chrono::duration<double>(b - a).count();
 }
 
 } // namespace
@@ -149,9 +52,11 @@ struct TiledTiffWriter::Impl {
     TiledWriteOptions o;
     std::vector<LevelOut> levels;
     std::unique_ptr<io::WorkerPool> pool;
+    std::unique_ptr<io::TileWriteQueue> files; // declared after levels: stops before they close
     bool direct = false; // compress ourselves (parallel) rather than through libtiff
     bool failed = false, finished = false;
     Status failure;
+    TiledWriteStats stats;
     int tileColumn = 0; // appendTile position
     Image tileBand;     // appendTile assembly of one band
 
@@ -206,14 +111,55 @@ struct TiledTiffWriter::Impl {
             io::writeOpaqueTags(tif, o.extraTags);
     }
 
-    // Compresses and writes the band of level k, then halves it into level k+1.
+    // Compresses the band of level k and queues it for the file thread (or, without the codecs,
+    // lets libtiff encode it here), then halves it into level k+1.
     Status flushBand(int k)
     {
         LevelOut& L = levels[k];
+        if (Status s = direct ? compressAndQueue(L) : encodeWithLibtiff(L); !s)
+            return s;
+        const int rows = L.bandRows;
+        L.bandRows = 0;
+        ++L.bandIndex;
+        if (k + 1 >= int(levels.size()))
+            return Status::ok();
+        return halveInto(L, rows, k + 1);
+    }
+
+    Status compressAndQueue(LevelOut& L)
+    {
         const int ts = o.tileSize;
         const size_t tileBytes = size_t(ts) * ts * channels;
         const size_t rowBytes = size_t(L.width) * channels;
-        auto extract = [&](int tx, std::vector<uint8_t>& tile) {
+        io::TileWriteQueue::Band band{L.file.get(), uint32_t(L.bandIndex) * uint32_t(L.across),
+                                      L.bandIndex, std::vector<std::vector<uint8_t>>(L.across)};
+        std::vector<int> ok(L.across, 1);
+        const auto c0 = Clock::now();
+        pool->run(L.across, [&](int tx) {
+            thread_local std::vector<uint8_t> tile;
+            tile.resize(tileBytes);
+            const int x0 = tx * ts;
+            io::extractPredicted(L.band.data(), rowBytes, L.bandRows, x0,
+                                 std::min(ts, L.width - x0), ts, channels, tile.data());
+            ok[tx] =
+                io::compressTile(o.compression, level(), tile.data(), tileBytes, band.tiles[tx]);
+        });
+        stats.compressSeconds += seconds(c0, Clock::now());
+        stats.bytesIn += uint64_t(L.across) * tileBytes;
+        for (int tx = 0; tx < L.across; ++tx)
+            if (!ok[tx])
+                return Status(ErrorCode::Internal, path + ": tile compression failed");
+        return files->push(std::move(band), stats.writeWaitSeconds);
+    }
+
+    Status encodeWithLibtiff(LevelOut& L)
+    {
+        const int ts = o.tileSize;
+        const size_t tileBytes = size_t(ts) * ts * channels;
+        const size_t rowBytes = size_t(L.width) * channels;
+        const uint32_t firstTile = uint32_t(L.bandIndex) * uint32_t(L.across);
+        std::vector<uint8_t> tile;
+        for (int tx = 0; tx < L.across; ++tx) {
             tile.assign(tileBytes, 0);
             const int x0 = tx * ts;
             const int w = std::min(ts, L.width - x0);
@@ -221,65 +167,43 @@ struct TiledTiffWriter::Impl {
                 std::memcpy(tile.data() + size_t(y) * ts * channels,
                             L.band.data() + size_t(y) * rowBytes + size_t(x0) * channels,
                             size_t(w) * channels);
-        };
-        TIFF* tif = L.file->get();
-        const uint32_t firstTile = uint32_t(L.bandIndex) * uint32_t(L.across);
-        if (direct) {
-            std::vector<std::vector<uint8_t>> packed(L.across);
-            std::vector<int> ok(L.across, 1);
-            pool->run(L.across, [&](int tx) {
-                thread_local std::vector<uint8_t> tile;
-                tile.resize(tileBytes);
-                const int x0 = tx * ts;
-                extractPredicted(L.band.data(), rowBytes, L.bandRows, x0,
-                                 std::min(ts, L.width - x0), ts, channels, tile.data());
-                ok[tx] = compressTile(o.compression, level(), tile.data(), tileBytes, packed[tx]);
-            });
-            for (int tx = 0; tx < L.across; ++tx) {
-                if (!ok[tx])
-                    return Status(ErrorCode::Internal, path + ": tile compression failed");
-                if (TIFFWriteRawTile(tif, firstTile + uint32_t(tx), packed[tx].data(),
-                                     tmsize_t(packed[tx].size())) < 0)
-                    return L.file->error(ErrorCode::IoError,
-                                         "cannot write tile row " + std::to_string(L.bandIndex));
-            }
-        } else {
-            std::vector<uint8_t> tile;
-            for (int tx = 0; tx < L.across; ++tx) {
-                extract(tx, tile);
-                if (TIFFWriteEncodedTile(tif, firstTile + uint32_t(tx), tile.data(),
-                                         tmsize_t(tileBytes)) < 0)
-                    return L.file->error(ErrorCode::IoError,
-                                         "cannot write tile row " + std::to_string(L.bandIndex));
-            }
+            if (TIFFWriteEncodedTile(L.file->get(), firstTile + uint32_t(tx), tile.data(),
+                                     tmsize_t(tileBytes)) < 0)
+                return L.file->error(ErrorCode::IoError,
+                                     "cannot write tile row " + std::to_string(L.bandIndex));
         }
-        const int rows = L.bandRows;
-        L.bandRows = 0;
-        ++L.bandIndex;
-        if (k + 1 >= int(levels.size()))
-            return Status::ok();
-        // 2x2 box filter; the last odd row/column pairs with itself.
-        LevelOut& N = levels[k + 1];
+        return Status::ok();
+    }
+
+    // 2x2 box filter of the `rows` rows of L's band into level k; the last odd row/column pairs
+    // with itself.
+    Status halveInto(const LevelOut& L, int rows, int k)
+    {
+        const LevelOut& N = levels[k];
+        const size_t rowBytes = size_t(L.width) * channels;
         const int hr = (rows + 1) / 2;
+        const auto h0 = Clock::now();
         std::vector<uint8_t> half(size_t(N.width) * channels * hr);
         pool->run(hr, [&](int y) {
             const uint8_t* r0 = L.band.data() + size_t(2 * y) * rowBytes;
             const uint8_t* r1 = 2 * y + 1 < rows ? r0 + rowBytes : r0;
-            uint8_t* d = half.data() + size_t(y) * N.width * channels;
-            if (channels == 1)
-                halveRow<1>(r0, r1, d, N.width, L.width);
-            else if (channels == 3)
-                halveRow<3>(r0, r1, d, N.width, L.width);
-            else
-                halveRow<4>(r0, r1, d, N.width, L.width);
+            io::halveRow(r0, r1, half.data() + size_t(y) * N.width * channels, N.width, L.width,
+                         channels);
         });
-        return pushRows(k + 1, half.data(), hr);
+        stats.halveSeconds += seconds(h0, Clock::now());
+        return pushRows(k, half.data(), hr);
     }
 
     // Large copies are spread over the pool: one thread copying a band of a wide map at the
     // pace of several GPUs was a serial step of the writer.
     void copyRows(uint8_t* dst, const uint8_t* src, int rows, size_t rowBytes)
     {
+        const auto t0 = Clock::now();
+        struct Tally {
+            double& total;
+            std::chrono::steady_clock::time_point t0;
+            ~Tally() { total += seconds(t0, Clock::now()); }
+        } tally{stats.copySeconds, t0};
         const size_t bytes = size_t(rows) * rowBytes;
         const int parts = int(std::min<size_t>(size_t(pool->size()), bytes >> 20));
         if (parts <= 1) {
@@ -314,6 +238,8 @@ struct TiledTiffWriter::Impl {
 
     void removeFiles()
     {
+        if (files)
+            files->stop(); // its thread may be writing to the handles closed below
         std::error_code ec;
         for (auto& L : levels) {
             L.file.reset();
@@ -398,6 +324,8 @@ Result<std::unique_ptr<TiledTiffWriter>> TiledTiffWriter::create(const std::stri
             }
             d->setupDirectory(L.file->get(), int(k));
         }
+        if (d->direct)
+            d->files = std::make_unique<io::TileWriteQueue>();
     } catch (const std::bad_alloc&) {
         d->removeFiles();
         return Status(ErrorCode::OutOfMemory, path + ": band buffers");
@@ -413,6 +341,11 @@ int TiledTiffWriter::rowsWritten() const
 int TiledTiffWriter::levelCount() const
 {
     return int(d_->levels.size());
+}
+
+TiledWriteStats TiledTiffWriter::stats() const
+{
+    return d_->stats;
 }
 
 Status TiledTiffWriter::appendRows(const Image& rows)
@@ -480,7 +413,14 @@ Status TiledTiffWriter::finish(const CancelToken& cancel, ProgressSink* progress
         return Status(ErrorCode::InvalidArgument,
                       d.path + ": only " + std::to_string(rowsWritten()) + " of " +
                           std::to_string(d.height) + " rows were written");
+    const auto f0 = Clock::now();
     Status result = [&]() -> Status {
+        if (d.files) {
+            if (Status s = d.files->drain(); !s)
+                return s;
+            d.stats.writeSeconds = d.files->busySeconds();
+            d.stats.bytesOut = d.files->bytesWritten();
+        }
         TIFF* out = d.levels[0].file->get();
         if (!TIFFWriteDirectory(out))
             return d.levels[0].file->error(ErrorCode::IoError, "cannot write level 0");
@@ -534,6 +474,7 @@ Status TiledTiffWriter::finish(const CancelToken& cancel, ProgressSink* progress
         return result;
     }
     d.finished = true;
+    d.stats.finishSeconds = seconds(f0, Clock::now());
     d.levels[0].path.clear(); // renamed: not ours to delete any more
     d.removeFiles();
     return Status::ok();

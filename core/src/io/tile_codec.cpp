@@ -1,0 +1,131 @@
+// Tile codec steps of the tiled writer; see tile_codec.h.
+#include "io/tile_codec.h"
+
+#include <cstring>
+#include <memory>
+
+#ifdef FISURA_HAVE_ZSTD
+#include <zstd.h>
+#endif
+#ifdef FISURA_HAVE_LIBDEFLATE
+#include <libdeflate.h>
+#endif
+#ifdef FISURA_HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+namespace fisura::io
+{
+
+// One tile of a band with the TIFF horizontal predictor applied on the way (differences of
+// neighbouring samples, zero padding beyond the image), ready for ZSTD/Deflate.
+void extractPredicted(const uint8_t* band, size_t bandStride, int bandRows, int x0, int w,
+                      int tileSize, int channels, uint8_t* tile)
+{
+    const size_t tileStride = size_t(tileSize) * channels;
+    const size_t n = size_t(w) * channels;
+    for (int y = 0; y < tileSize; ++y) {
+        uint8_t* __restrict d = tile + size_t(y) * tileStride;
+        if (y >= bandRows) {
+            std::memset(d, 0, tileStride);
+            continue;
+        }
+        const uint8_t* __restrict src = band + size_t(y) * bandStride + size_t(x0) * channels;
+        for (int c = 0; c < channels; ++c)
+            d[c] = src[c];
+        for (size_t i = size_t(channels); i < n; ++i)
+            d[i] = uint8_t(src[i] - src[i - channels]);
+        if (n < tileStride) {
+            // The first padding pixel steps back to zero; the rest stays zero.
+            for (int c = 0; c < channels; ++c)
+                d[n + c] = uint8_t(-src[n - channels + c]);
+            std::memset(d + n + channels, 0, tileStride - n - channels);
+        }
+    }
+}
+
+namespace
+{
+
+template <int C>
+void halveRowOf(const uint8_t* __restrict r0, const uint8_t* __restrict r1, uint8_t* __restrict d,
+                int outWidth, int inWidth)
+{
+    const int pairs = inWidth / 2;
+    for (int x = 0; x < pairs; ++x)
+        for (int c = 0; c < C; ++c) {
+            const int a = 2 * x * C + c;
+            d[x * C + c] = uint8_t((r0[a] + r0[a + C] + r1[a] + r1[a + C] + 2) >> 2);
+        }
+    if (outWidth > pairs)
+        for (int c = 0; c < C; ++c) {
+            const int a = 2 * pairs * C + c;
+            d[pairs * C + c] = uint8_t((2 * r0[a] + 2 * r1[a] + 2) >> 2);
+        }
+}
+
+} // namespace
+
+void halveRow(const uint8_t* r0, const uint8_t* r1, uint8_t* d, int outWidth, int inWidth,
+              int channels)
+{
+    if (channels == 1)
+        halveRowOf<1>(r0, r1, d, outWidth, inWidth);
+    else if (channels == 3)
+        halveRowOf<3>(r0, r1, d, outWidth, inWidth);
+    else
+        halveRowOf<4>(r0, r1, d, outWidth, inWidth);
+}
+
+// One predicted tile as a ZSTD frame or a zlib stream (TIFF's Adobe Deflate), with codec state
+// kept per thread. libdeflate, where found, writes the same zlib format 2-3x faster than zlib at
+// the same level (measured on Fisura maps: tests/bench/RESULTS.md, "Map writer").
+bool compressTile(TileCompression codec, int level, const uint8_t* in, size_t n,
+                  std::vector<uint8_t>& out)
+{
+#ifdef FISURA_HAVE_ZSTD
+    if (codec == TileCompression::Zstd) {
+        thread_local std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> ctx(ZSTD_createCCtx(),
+                                                                            ZSTD_freeCCtx);
+        out.resize(ZSTD_compressBound(n));
+        const size_t m = ZSTD_compressCCtx(ctx.get(), out.data(), out.size(), in, n, level);
+        if (ZSTD_isError(m))
+            return false;
+        out.resize(m);
+        return true;
+    }
+#endif
+#if defined(FISURA_HAVE_LIBDEFLATE)
+    struct Compressor {
+        int level = -1;
+        libdeflate_compressor* c = nullptr;
+        ~Compressor() { libdeflate_free_compressor(c); }
+    };
+    thread_local Compressor state;
+    if (state.level != level) {
+        libdeflate_free_compressor(state.c);
+        state.c = libdeflate_alloc_compressor(level);
+        state.level = state.c ? level : -1;
+        if (!state.c)
+            return false;
+    }
+    out.resize(libdeflate_zlib_compress_bound(state.c, n));
+    const size_t m = libdeflate_zlib_compress(state.c, in, n, out.data(), out.size());
+    if (m == 0)
+        return false;
+    out.resize(m);
+    return codec == TileCompression::Deflate;
+#elif defined(FISURA_HAVE_ZLIB)
+    uLongf m = compressBound(uLong(n));
+    out.resize(m);
+    if (compress2(out.data(), &m, in, uLong(n), level) != Z_OK)
+        return false;
+    out.resize(m);
+    return codec == TileCompression::Deflate;
+#else
+    (void)codec, (void)level, (void)in, (void)n, (void)out;
+    return false;
+#endif
+}
+
+} // namespace fisura::io
