@@ -286,6 +286,7 @@ void TrainPane::setMachine(const MachineInfo& machine)
 {
     machine_ = machine;
     haveMachine_ = true;
+    setup_->setGpuCount(machine.cudaUsable ? int(machine.gpus.size()) : 0);
     refreshPolicy();
 }
 
@@ -369,7 +370,13 @@ void TrainPane::refreshPolicy()
         return;
     }
     const PolicyRequest request = setup_->policyRequest();
-    const ExecutionPolicy policy = choosePolicy(machine_, request);
+    ExecutionPolicy policy = choosePolicy(machine_, request);
+    if (policy.useCuda && setup_->gpus() == 0 && machine_.gpus.size() >= 2) {
+        const std::string n = std::to_string(machine_.gpus.size());
+        policy.choices.push_back({"data_parallel", n,
+                                  n + " GPUs train together, one thread each in this process",
+                                  "dp_threads", n});
+    }
     preview_->setPolicy(policy, request.batchSize <= 0, false);
     setup_->setPolicyBatch(policy.batchSize);
 }
@@ -429,6 +436,7 @@ bool TrainPane::startTraining()
                     true);
         return false;
     }
+    controller_->setGpus(setup_->gpus());
     const Status s = controller_->start(options, picker->datasetId());
     if (!s) {
         showMessage(tr("Training cannot start: %1\n%2")
@@ -451,6 +459,7 @@ bool TrainPane::resumeTraining()
     const QStringList sel = runs_->selectedIds();
     if (sel.size() != 1 || controller_->isRunning())
         return false;
+    controller_->setGpus(setup_->gpus());
     const Status s = controller_->resume(sel.front());
     if (!s) {
         showMessage(tr("The run cannot be resumed: %1\n%2")
