@@ -363,9 +363,9 @@ void TrainSetupPanel::setGpuCount(int gpus)
     allGpus_->setText(tr("train on all %n GPUs", nullptr, gpus));
 }
 
-int TrainSetupPanel::gpus() const
+int TrainSetupPanel::ranks() const
 {
-    return gpuCount_ >= 2 && allGpus_->isChecked() && !cpu_->isChecked() ? 0 : 1;
+    return gpuCount_ >= 2 && allGpus_->isChecked() && !cpu_->isChecked() ? gpuCount_ : 1;
 }
 
 void TrainSetupPanel::setAdvancedVisible(bool visible)

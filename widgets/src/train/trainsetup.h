@@ -45,8 +45,9 @@ public:
     void setPreferCpu(bool cpu);
     /// Usable GPUs of this machine: with two or more, "All GPUs" appears (ticked by default).
     void setGpuCount(int gpus);
-    /// GPUs the next job trains on: 0 = all (the box is shown and ticked), 1 = one.
-    int gpus() const;
+    /// Processes the next job trains with, one per GPU: every usable GPU when the box is shown
+    /// and ticked (and "Processor only" is not), else 1.
+    int ranks() const;
     void setAdvancedVisible(bool visible);
     /// The batch the policy would use, for the memory estimate when the batch is automatic.
     void setPolicyBatch(int batch);
