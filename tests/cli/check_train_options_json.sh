@@ -4,8 +4,10 @@
 # processes do. Two ranks on the CPU over gloo.
 #   mixed: rank 0 a normal command line, rank 1 --options-json -> both exit 0, one model
 #   both:  both ranks --options-json -> both exit 0, one model
+#   alone: rank 0 whose peer never comes stops waiting for it on SIGINT (exit 130 within
+#          seconds, not after the rendezvous timeout)
 #   bad:   a missing or malformed options file is refused with a message; not in --help
-# usage: check_train_options_json.sh <fisura-cli> <work dir> mixed|both|bad
+# usage: check_train_options_json.sh <fisura-cli> <work dir> mixed|both|alone|bad
 set -u
 CLI="$1"
 WORK="$2"
@@ -56,6 +58,23 @@ run_ranks() {
 case "$CASE" in
 mixed) run_ranks cmdline ;;
 both) run_ranks json ;;
+alone)
+    RANK=0 LOCAL_RANK=0 "$CLI" train --options-json "$WORK/options.json" \
+        >"$WORK/out0.json" 2>"$WORK/err0.txt" &
+    P0=$!
+    sleep 2 # in the rendezvous by now (or about to be: the cancel is seen there too)
+    kill -INT $P0
+    i=0
+    while [ -d "/proc/$P0" ] && ! grep -q '^State:.*Z' "/proc/$P0/status" 2>/dev/null; do
+        i=$((i + 1))
+        [ $i -le 100 ] || { echo "still waiting 5 s after SIGINT"; kill -KILL $P0; exit 1; }
+        sleep 0.05
+    done
+    wait $P0
+    RC=$?
+    [ $RC -eq 130 ] || { echo "exit code $RC, expected 130"; cat "$WORK/err0.txt"; exit 1; }
+    grep -qi "cancel" "$WORK/err0.txt" || { echo "no cancellation message"; cat "$WORK/err0.txt"; exit 1; }
+    ;;
 bad)
     unset WORLD_SIZE LOCAL_WORLD_SIZE MASTER_ADDR MASTER_PORT
     "$CLI" train --options-json "$WORK/missing.json" >"$WORK/out.json" 2>"$WORK/err.txt" &&

@@ -168,7 +168,7 @@ private Q_SLOTS:
         QSignalSpy finished(&c, &TrainController::finished);
         const Status s = c.start(tinyJob(1), QString());
         QVERIFY(!s);
-        QCOMPARE(s.code(), ErrorCode::NotFound);
+        QCOMPARE(s.code(), ErrorCode::InvalidArgument);
         QVERIFY2(QString::fromStdString(s.detail()).contains(QStringLiteral("FISURA_CLI")),
                  s.detail().c_str());
         QVERIFY(!c.isRunning());
@@ -199,6 +199,7 @@ private Q_SLOTS:
         QVERIFY2(clock.elapsed() < 10000, qPrintable(QString::number(clock.elapsed())));
         const auto status = finished.at(0).at(1).value<Status>();
         QVERIFY(!status);
+        QCOMPARE(status.code(), ErrorCode::DeviceError);
         const QString why = QString::fromStdString(status.detail());
         QVERIFY2(why.contains(QStringLiteral("exit code 3")), qPrintable(why));
         QVERIFY2(why.contains(QStringLiteral("the peer cannot go on")), qPrintable(why));

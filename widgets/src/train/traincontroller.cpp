@@ -159,11 +159,12 @@ Status TrainController::findPeerProgram()
     const QString text =
         qEnvironmentVariableIsSet("FISURA_CLI")
             ? tr("FISURA_CLI names no program: %1. It should name fisura-cli, which trains on the "
-                 "other GPUs.")
+                 "other GPUs; or untick \"All GPUs\" under Advanced.")
                   .arg(qEnvironmentVariable("FISURA_CLI"))
             : tr("fisura-cli, which trains on the other GPUs, was found neither next to Fisura "
-                 "nor on the PATH.");
-    return Status(ErrorCode::NotFound, text.toStdString());
+                 "nor on the PATH: install it, or untick \"All GPUs\" under Advanced.");
+    // A setting (the hint points to Advanced), not a missing dataset file.
+    return Status(ErrorCode::InvalidArgument, text.toStdString());
 }
 
 /// Rank 0 of a job on this host, here; ranks 1..N-1 started as processes that meet it there.
@@ -219,7 +220,7 @@ void TrainController::onPeerFailed(int rank, int exitCode, const QString& lastLi
                              .arg(exitCode);
     if (!lastLines.isEmpty())
         text += QLatin1Char('\n') + tr("Its last messages:") + QLatin1Char('\n') + lastLines;
-    peerFailure_ = Status(ErrorCode::IoError, text.toStdString());
+    peerFailure_ = Status(ErrorCode::DeviceError, text.toStdString()); // the process of a GPU
     cancel_.cancel();
     if (isRunning()) // else launch() is still starting the peers: its thread finds the cancel
         setPhase(Phase::Cancelling);
