@@ -2,7 +2,8 @@
 // a real fisura-cli process (FISURA_CLI, the build's binary). A tiny job trains to the end and
 // leaves no process behind; a cancel in the first epoch ends both at once and keeps the model
 // already there; a missing program is refused before anything starts; a peer that dies fails the
-// run at once with its exit code and its last words.
+// run at once with its exit code and its last words; pause reaches the peer and the run resumes
+// on one process; closing (cancelAndWait) leaves no process behind.
 #include <QtTest>
 
 #include <QCryptographicHash>
@@ -155,6 +156,61 @@ private Q_SLOTS:
         const QStringList left = QDir(QFileInfo(keep).path()).entryList(QDir::Files);
         for (const QString& f : left) // no temporaries left
             QVERIFY2(f.startsWith(QStringLiteral("best.fisura")), qPrintable(f));
+    }
+
+    void pauseReachesThePeerAndTheRunResumesOnOne()
+    {
+        useCli();
+        ProjectSession session;
+        newProject(session);
+        TrainController c;
+        c.setProjectSession(&session);
+        c.setRanks(2);
+        QSignalSpy finished(&c, &TrainController::finished);
+        QVERIFY(c.start(tinyJob(2), QString()));
+        c.pause(); // rank 0 decides at the end of epoch 1 and tells the peer
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QVERIFY(finished.at(0).at(1).value<Status>());
+        const std::string id = c.runId().toStdString();
+        QCOMPARE(session.project().findRun(id)->state, RunState::Paused);
+        QCOMPARE(int(session.project().findRun(id)->history.size()), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(c.peers()->running(), 0, 5000);
+        // The checkpoint does not depend on how many processes wrote it.
+        c.setRanks(1);
+        QVERIFY(c.resume(c.runId()));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 30000);
+        QVERIFY(finished.at(1).at(1).value<Status>());
+        QCOMPARE(session.project().findRun(id)->state, RunState::Finished);
+        QCOMPARE(int(session.project().findRun(id)->history.size()), 2);
+    }
+
+    void closingLeavesNoChildBehind()
+    {
+        useCli();
+        ProjectSession session;
+        newProject(session);
+        QList<qint64> pids;
+        QString runId;
+        {
+            TrainController c;
+            c.setProjectSession(&session);
+            c.setRanks(2);
+            QSignalSpy batches(&c, &TrainController::batchDone);
+            QVERIFY(c.start(tinyJob(500), QString()));
+            QTRY_VERIFY_WITH_TIMEOUT(batches.count() >= 1, 30000);
+            pids = c.peers()->processIds();
+            runId = c.runId();
+            QElapsedTimer clock;
+            clock.start();
+            c.cancelAndWait(); // what the window does when it closes
+            QVERIFY2(clock.elapsed() < 3000, qPrintable(QString::number(clock.elapsed())));
+            QCOMPARE(c.peers()->running(), 0);
+        }
+        QCOMPARE(pids.size(), 1);
+        for (qint64 pid : pids) // reaped, not a zombie
+            QVERIFY2(!QFileInfo::exists(QStringLiteral("/proc/%1").arg(pid)),
+                     qPrintable(QString::number(pid)));
+        QCOMPARE(session.project().findRun(runId.toStdString())->state, RunState::Cancelled);
     }
 
     void missingProgramStartsNothing()

@@ -192,6 +192,15 @@ void PeerRanks::stopAndWait(int graceMs)
     }
 }
 
+QList<qint64> PeerRanks::processIds() const
+{
+    QList<qint64> ids;
+    for (const auto& p : peers_)
+        if (p->process->processId() > 0)
+            ids << p->process->processId();
+    return ids;
+}
+
 int PeerRanks::running() const
 {
     int n = 0;

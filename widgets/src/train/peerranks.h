@@ -50,6 +50,8 @@ public:
 
     /// Processes started and not yet ended.
     int running() const;
+    /// Their process ids (tests: none outlives the job).
+    QList<qint64> processIds() const;
     QString error() const { return error_; }
 
 Q_SIGNALS:

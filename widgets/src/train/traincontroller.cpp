@@ -180,6 +180,10 @@ Status TrainController::startPeers(TrainOptions& options)
     id.masterAddr = "127.0.0.1";
     id.masterPort = freeLocalPort();
     id.launcher = "fisura";
+    bool set = false; // the same wait for the others as fisura-cli's (FISURA_DIST_TIMEOUT)
+    const int timeout = qEnvironmentVariableIntValue("FISURA_DIST_TIMEOUT", &set);
+    if (set && timeout > 0)
+        id.timeoutSeconds = timeout;
     if (id.masterPort == 0)
         return Status(ErrorCode::IoError,
                       tr("No free TCP port on 127.0.0.1 for the GPUs to meet.").toStdString());
