@@ -7,9 +7,11 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <mutex>
 #include <optional>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -210,6 +212,7 @@ struct TrainArgs {
     bool quiet = false, cpu = false;
     std::string gpus;
     int cpuRanks = 0;
+    std::string optionsJson; ///< hidden: the whole TrainOptions from this file instead
 };
 
 /// The train command's options, into `args`.
@@ -239,7 +242,7 @@ CLI::App* addTrainOptions(CLI::App& app, const std::shared_ptr<TrainArgs>& args)
     cmd->add_flag("--per-position", args->perPosition,
                   "patch-gaussian: one Gaussian per feature-map position (PaDiM) instead of one "
                   "for all positions");
-    cmd->add_option("--data", args->o.dataDir, "Dataset folder")->required();
+    cmd->add_option("--data", args->o.dataDir, "Dataset folder (required)");
     cmd->add_option("--out", args->o.outPath,
                     "Model file to write (required without --project; with it, default "
                     "PROJECT/models/RUN.fisura)");
@@ -290,13 +293,34 @@ CLI::App* addTrainOptions(CLI::App& app, const std::shared_ptr<TrainArgs>& args)
                     "as its rank instead)");
     // Testing: N processes on the CPU over gloo, as --gpus would start them (hidden).
     cmd->add_option("--cpu-ranks", args->cpuRanks)->group("")->check(CLI::Range(1, 64));
+    // The desktop application's peer ranks: every option from a TrainOptions JSON file, the
+    // rank from the environment as under torchrun (hidden).
+    cmd->add_option("--options-json", args->optionsJson)->group("");
     cmd->add_flag("--quiet", args->quiet, "Only notices and the JSON summary");
     return cmd;
+}
+
+/// TrainOptions from the file of --options-json (fisura::toJson(TrainOptions)).
+fisura::TrainOptions trainOptionsFromFile(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in)
+        failWith(fisura::Status(fisura::ErrorCode::IoError, path), "cannot read the options");
+    auto o = fisura::trainOptionsFromJson(text.str());
+    if (!o)
+        failWith(o.status(), "bad options in " + path);
+    return *o;
 }
 
 /// TrainOptions from the parsed arguments; bad combinations throw CLI errors.
 fisura::TrainOptions trainOptionsFrom(const TrainArgs& a)
 {
+    if (!a.optionsJson.empty())
+        return trainOptionsFromFile(a.optionsJson);
+    if (a.o.dataDir.empty())
+        throw CLI::RequiredError("--data");
     fisura::TrainOptions o = a.o;
     fisura::parseTask(a.task, o.task);
     fisura::parsePrecision(a.precision, o.precision);

@@ -3,11 +3,10 @@
 // variables, signal forwarding, and fail-fast: the first rank to fail ends the job.
 #include "train_launch.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
+#include "fisura/distributed.h"
+
 #include <signal.h>
 #include <spawn.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -144,30 +143,13 @@ int waitForRanks(int processes, std::chrono::seconds grace)
 
 } // namespace
 
-int freeLocalPort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0)
-        return 0;
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    int port = 0;
-    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
-        port = ntohs(a.sin_port);
-    ::close(fd);
-    return port;
-}
-
 int runLocalRanks(int processes)
 {
     if (processes < 1 || processes > kMaxRanks) {
         std::fprintf(stderr, "fisura-cli: cannot start %d processes\n", processes);
         return -1;
     }
-    const int port = freeLocalPort();
+    const int port = fisura::freeLocalPort();
     if (port == 0) {
         std::fprintf(stderr, "fisura-cli: no free TCP port on 127.0.0.1 for the processes\n");
         return -1;

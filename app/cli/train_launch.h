@@ -9,6 +9,3 @@
 /// then SIGKILL after a grace period) and its exit code is returned; 0 when all succeed.
 /// Returns -1 (with a message on stderr) when the processes cannot be started.
 int runLocalRanks(int processes);
-
-/// A TCP port on 127.0.0.1 that nothing listens on now (0 when none could be found).
-int freeLocalPort();

@@ -5,6 +5,7 @@
 // reason for every row, and several runs overlay.
 #include <QtTest>
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
@@ -158,6 +159,53 @@ private Q_SLOTS:
         // An explicit batch is not measured.
         pane.setupPanel()->findChild<QSpinBox*>(QStringLiteral("batchSpin"))->setValue(8);
         QVERIFY(!note->text().contains(QStringLiteral("measures")));
+    }
+
+    void allGpusBoxFollowsTheMachine()
+    {
+        TrainPane pane;
+        auto* box = pane.setupPanel()->findChild<QCheckBox*>(QStringLiteral("allGpusCheck"));
+        auto* cpu = pane.setupPanel()->findChild<QCheckBox*>(QStringLiteral("cpuCheck"));
+        QVERIFY(box && cpu);
+        auto dataParallel = [&pane] {
+            QTreeWidget* tree = pane.policyPreview()->tree();
+            for (int i = 0; i < tree->topLevelItemCount(); ++i)
+                if (tree->topLevelItem(i)->data(0, Qt::UserRole).toString() ==
+                    QStringLiteral("data_parallel"))
+                    return tree->topLevelItem(i)->child(0)->text(0);
+            return QString();
+        };
+        // One GPU: nothing to choose, one GPU trains.
+        pane.setMachine(gpuMachine());
+        QVERIFY(box->isHidden());
+        QCOMPARE(pane.setupPanel()->ranks(), 1);
+        QVERIFY(dataParallel().isEmpty());
+        // Two GPUs: the box appears, ticked; the preview says both train together.
+        MachineInfo two = gpuMachine();
+        two.gpus.push_back(two.gpus.front());
+        two.gpus.back().index = 1;
+        pane.setMachine(two);
+        QVERIFY(!box->isHidden());
+        QVERIFY(box->isChecked());
+        QVERIFY(box->text().contains(QStringLiteral("2")));
+        QCOMPARE(pane.setupPanel()->ranks(), 2);
+        QVERIFY2(dataParallel().contains(QStringLiteral("2 GPUs train together, one process each")),
+                 qPrintable(dataParallel()));
+        if (qEnvironmentVariableIsSet("FISURA_GRAB")) { // a picture of the pane to look at
+            pane.setupPanel()->setAdvancedVisible(true);
+            pane.resize(1400, 900);
+            pane.show();
+            pane.grab().save(qEnvironmentVariable("FISURA_GRAB"));
+        }
+        // Unticked: one GPU; the processor: no GPU at all, the box is disabled.
+        box->setChecked(false);
+        QCOMPARE(pane.setupPanel()->ranks(), 1);
+        QVERIFY(dataParallel().isEmpty());
+        box->setChecked(true);
+        cpu->setChecked(true);
+        QVERIFY(!box->isEnabled());
+        QCOMPARE(pane.setupPanel()->ranks(), 1);
+        QVERIFY(dataParallel().isEmpty());
     }
 
     void presetsSetShapeAndFootprint()

@@ -53,4 +53,8 @@ std::string distributedBackends();
 /// The first host of a Slurm node list: "node[03-05,7],gpu1" -> "node03".
 std::string firstSlurmHost(const std::string& nodeList);
 
+/// A TCP port on 127.0.0.1 that was free a moment ago (0 when none could be found): the store
+/// of ranks started on this host (fisura-cli train --gpus, the desktop application's peers).
+int freeLocalPort();
+
 } // namespace fisura

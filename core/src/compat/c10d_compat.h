@@ -50,7 +50,7 @@ inline c10::intrusive_ptr<c10d::Store> makeTcpStore(const std::string& host, int
     o.port = uint16_t(port);
     o.isServer = server;
     o.numWorkers = size_t(workers);
-    o.waitWorkers = true;
+    o.waitWorkers = false; // dist::meetAll() waits for them, and a cancel ends its wait
     o.timeout = timeout;
     return c10::make_intrusive<c10d::TCPStore>(host, o);
 }

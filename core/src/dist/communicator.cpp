@@ -66,12 +66,14 @@ bool isLoopback(const std::string& host)
 }
 
 /// Every rank counts itself in, then waits until all have (polling the store: TCPStore's own
-/// wait for workers is not there in every version). Returns how many had joined.
-int meetAll(c10d::Store& store, int world, std::chrono::milliseconds timeout)
+/// wait for workers is not there in every version, and it cannot be cancelled). Returns how
+/// many had joined.
+int meetAll(c10d::Store& store, int world, std::chrono::milliseconds timeout,
+            const CancelToken& cancel)
 {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     int64_t joined = store.add("fisura/joined", 1);
-    while (joined < world && std::chrono::steady_clock::now() < deadline) {
+    while (joined < world && std::chrono::steady_clock::now() < deadline && !cancel.isCancelled()) {
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
         joined = store.add("fisura/joined", 0);
     }
@@ -129,7 +131,8 @@ makeGroup(const c10::intrusive_ptr<c10d::Store>& store, int rank, int size,
 } // namespace
 
 Result<std::unique_ptr<Communicator>> Communicator::connect(const DistributedIdentity& id,
-                                                            const torch::Device& device)
+                                                            const torch::Device& device,
+                                                            const CancelToken& cancel)
 {
     const std::string who =
         "rank " + std::to_string(id.rank) + " of " + std::to_string(id.worldSize);
@@ -149,7 +152,9 @@ Result<std::unique_ptr<Communicator>> Communicator::connect(const DistributedIde
         if (id.launcherHostsStore)
             c->impl_->store = c10::make_intrusive<c10d::PrefixStore>(
                 "/worker/attempt_" + std::to_string(id.launcherAttempt), c->impl_->store);
-        const int joined = meetAll(*c->impl_->store, id.worldSize, timeout);
+        const int joined = meetAll(*c->impl_->store, id.worldSize, timeout, cancel);
+        if (joined < id.worldSize && cancel.isCancelled())
+            return Status(ErrorCode::Cancelled, who + ": cancelled while waiting for the others");
         if (joined < id.worldSize)
             throw std::runtime_error(std::to_string(joined) + " of " +
                                      std::to_string(id.worldSize) + " joined");
@@ -305,8 +310,8 @@ struct Communicator::Impl {
 struct Communicator::Batch::Work {
 };
 
-Result<std::unique_ptr<Communicator>> Communicator::connect(const DistributedIdentity&,
-                                                            const torch::Device&)
+Result<std::unique_ptr<Communicator>>
+Communicator::connect(const DistributedIdentity&, const torch::Device&, const CancelToken&)
 {
     return Status(ErrorCode::Unsupported,
                   "this LibTorch has neither gloo nor NCCL: a job runs as one process");

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "fisura/distributed.h"
+#include "fisura/job.h"
 #include "fisura/status.h"
 
 namespace fisura::dist
@@ -48,9 +49,11 @@ public:
     /// Joins the job: rank 0 serves the TCP store at masterAddr:masterPort and waits for the
     /// others; every rank then builds its process group for `device`. A peer that does not come
     /// within id.timeoutSeconds gives IoError (never a hang); a device without a backend in this
-    /// build gives Unsupported.
+    /// build gives Unsupported. `cancel` ends the wait for the others (Cancelled): the desktop
+    /// application cancels rank 0 when one of its peer processes failed to start.
     static Result<std::unique_ptr<Communicator>> connect(const DistributedIdentity& id,
-                                                         const torch::Device& device);
+                                                         const torch::Device& device,
+                                                         const CancelToken& cancel = {});
     /// The same over a store shared by threads of this process (tests).
     static Result<std::unique_ptr<Communicator>>
     overStore(const std::shared_ptr<SharedStore>& store, int rank, int size,

@@ -3,6 +3,11 @@
 // Variables"); Slurm's: the srun(1) manual, "OUTPUT ENVIRONMENT VARIABLES".
 #include "fisura/distributed.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdlib>
 #include <limits>
@@ -169,6 +174,23 @@ Result<DistributedIdentity> readDistributedEnvironment()
             env[kv.substr(0, eq)] = kv.substr(eq + 1);
     }
     return readDistributedEnvironment(env);
+}
+
+int freeLocalPort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return 0;
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    int port = 0;
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
+        port = ntohs(a.sin_port);
+    ::close(fd);
+    return port;
 }
 
 } // namespace fisura

@@ -82,7 +82,7 @@ Status Trainer::joinJob()
     if (device_.is_cuda())
         c10::cuda::set_device(device_.index());
 #endif
-    auto c = dist::Communicator::connect(o_.distributed, device_);
+    auto c = dist::Communicator::connect(o_.distributed, device_, cancel_);
     if (!c)
         return c.status();
     comm_ = std::move(*c);

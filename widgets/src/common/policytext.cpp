@@ -205,6 +205,8 @@ QString dataParallelReason(const PolicyChoice& c)
     if (id == QStringLiteral("dp_gloo"))
         return PolicyText::tr("%1 processes on the processor average their gradients over gloo")
             .arg(arg);
+    if (id == QStringLiteral("dp_processes")) // the Train pane's "All GPUs"
+        return PolicyText::tr("%1 GPUs train together, one process each").arg(arg);
     if (id == QStringLiteral("dp_local_rank"))
         return PolicyText::tr(
                    "each process drives the GPU of its local rank (%1 processes on this host)")

@@ -6,6 +6,7 @@ list(APPEND FISURA_WIDGETS_SOURCES)
 # The Train pane: setup, policy preview, controller, live plot, log, runs and their evaluation.
 list(APPEND FISURA_WIDGETS_SOURCES
     src/train/datasetpicker.cpp src/train/datasetpicker.h
+    src/train/peerranks.cpp src/train/peerranks.h
     src/train/policypreview.cpp src/train/policypreview.h
     src/train/runevaluator.cpp src/train/runevaluator.h
     src/train/runslist.cpp src/train/runslist.h

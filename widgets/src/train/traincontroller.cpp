@@ -2,7 +2,9 @@
 
 #include <filesystem>
 
+#include "fisura/distributed.h"
 #include "project/projectsession.h"
+#include "train/peerranks.h"
 
 namespace fisura::ui
 {
@@ -68,8 +70,9 @@ private:
     uint64_t generation_; // events of a run that was already closed are dropped
 };
 
-TrainController::TrainController(QObject* parent) : QObject(parent)
+TrainController::TrainController(QObject* parent) : QObject(parent), peers_(new PeerRanks(this))
 {
+    connect(peers_, &PeerRanks::failed, this, &TrainController::onPeerFailed);
     qRegisterMetaType<fisura::Status>();
     qRegisterMetaType<fisura::TrainStarted>();
     qRegisterMetaType<fisura::BatchProgress>();
@@ -79,8 +82,7 @@ TrainController::TrainController(QObject* parent) : QObject(parent)
 
 TrainController::~TrainController()
 {
-    if (thread_.joinable())
-        cancelAndWait();
+    cancelAndWait();
 }
 
 bool TrainController::canResume(const ProjectRun& run)
@@ -99,14 +101,18 @@ Status TrainController::start(TrainOptions options, const QString& datasetId)
         return Status(ErrorCode::InvalidArgument, "a training job is already running");
     if (!session_ || !session_->hasProject())
         return Status(ErrorCode::InvalidArgument, "no project is open");
+    if (Status s = findPeerProgram(); !s)
+        return s;
     std::string id;
     const Status saved =
         session_->update([&](Project& p) { id = p.beginRun(options, datasetId.toStdString()); });
     if (!saved)
         return saved;
     runId_ = QString::fromStdString(id);
-    if (Status s = launch(options); !s)
+    if (Status s = launch(options); !s) {
+        failLaunch(s);
         return s;
+    }
     Q_EMIT runStarted(runId_, false);
     return Status::ok();
 }
@@ -122,6 +128,8 @@ Status TrainController::resume(const QString& runId)
         return Status(ErrorCode::NotFound, "no run " + runId.toStdString());
     if (!canResume(*run))
         return Status(ErrorCode::NotFound, "no checkpoint to resume at " + run->checkpointPath);
+    if (Status s = findPeerProgram(); !s)
+        return s;
     TrainOptions options;
     options.epochs = 0; // keep the run's own number of epochs
     bool prepared = false;
@@ -132,10 +140,94 @@ Status TrainController::resume(const QString& runId)
     if (!prepared)
         return Status(ErrorCode::Corrupt, "the run's recorded options cannot be read");
     runId_ = runId;
-    if (Status s = launch(options); !s)
+    if (Status s = launch(options); !s) {
+        failLaunch(s);
         return s;
+    }
     Q_EMIT runStarted(runId_, true);
     return Status::ok();
+}
+
+Status TrainController::findPeerProgram()
+{
+    peerProgram_.clear();
+    if (ranks_ < 2)
+        return Status::ok();
+    peerProgram_ = PeerRanks::findProgram();
+    if (!peerProgram_.isEmpty())
+        return Status::ok();
+    const QString text =
+        qEnvironmentVariableIsSet("FISURA_CLI")
+            ? tr("FISURA_CLI names no program: %1. It should name fisura-cli, which trains on the "
+                 "other GPUs; or untick \"All GPUs\" under Advanced.")
+                  .arg(qEnvironmentVariable("FISURA_CLI"))
+            : tr("fisura-cli, which trains on the other GPUs, was found neither next to Fisura "
+                 "nor on the PATH: install it, or untick \"All GPUs\" under Advanced.");
+    // A setting (the hint points to Advanced), not a missing dataset file.
+    return Status(ErrorCode::InvalidArgument, text.toStdString());
+}
+
+/// Rank 0 of a job on this host, here; ranks 1..N-1 started as processes that meet it there.
+Status TrainController::startPeers(TrainOptions& options)
+{
+    peerFailure_.reset();
+    peerJob_ = ranks_ >= 2;
+    if (ranks_ < 2)
+        return Status::ok();
+    DistributedIdentity& id = options.distributed;
+    id = DistributedIdentity{};
+    id.worldSize = id.localWorldSize = ranks_;
+    id.masterAddr = "127.0.0.1";
+    id.masterPort = freeLocalPort();
+    id.launcher = "fisura";
+    bool set = false; // the same wait for the others as fisura-cli's (FISURA_DIST_TIMEOUT)
+    const int timeout = qEnvironmentVariableIntValue("FISURA_DIST_TIMEOUT", &set);
+    if (set && timeout > 0)
+        id.timeoutSeconds = timeout;
+    if (id.masterPort == 0)
+        return Status(ErrorCode::IoError,
+                      tr("No free TCP port on 127.0.0.1 for the GPUs to meet.").toStdString());
+    if (!peers_->start(peerProgram_, options, id))
+        return Status(ErrorCode::IoError, peers_->error().toStdString());
+    return Status::ok();
+}
+
+/// The run was recorded but could not start: its record says why.
+void TrainController::failLaunch(const Status& why)
+{
+    peerJob_ = false;
+    peers_->stop();
+    const std::string id = runId_.toStdString();
+    if (session_ && session_->hasProject())
+        session_->update([&](Project& p) { p.finishRun(id, Result<TrainResult>(why)); });
+}
+
+/// A peer process could not start or ended with an error while the job ran: rank 0 would wait
+/// for it until the rendezvous or a collective times out, so it is cancelled now and the run
+/// fails with what happened to the peer.
+void TrainController::onPeerFailed(int rank, int exitCode, const QString& lastLines)
+{
+    if (!peerJob_ || phase_ == Phase::Cancelling || peerFailure_)
+        return; // the job already ended, or is being cancelled (the peers then exit too)
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (result_)
+            return; // rank 0 ended first: its own result says why
+    }
+    QString text = exitCode < 0
+                       ? tr("The process that trains on GPU %1 (fisura-cli) could not start or "
+                            "crashed.")
+                             .arg(rank)
+                       : tr("The process that trains on GPU %1 (fisura-cli) ended with exit "
+                            "code %2.")
+                             .arg(rank)
+                             .arg(exitCode);
+    if (!lastLines.isEmpty())
+        text += QLatin1Char('\n') + tr("Its last messages:") + QLatin1Char('\n') + lastLines;
+    peerFailure_ = Status(ErrorCode::DeviceError, text.toStdString()); // the process of a GPU
+    cancel_.cancel();
+    if (isRunning()) // else launch() is still starting the peers: its thread finds the cancel
+        setPhase(Phase::Cancelling);
 }
 
 Status TrainController::launch(const TrainOptions& given)
@@ -143,6 +235,8 @@ Status TrainController::launch(const TrainOptions& given)
     TrainOptions options = given;
     cancel_ = CancelToken();
     pause_ = CancelToken();
+    if (Status s = startPeers(options); !s)
+        return s;
     options.pauseRequested = pause_;
     relay_ = std::make_unique<Relay>(this, ++generation_);
     {
@@ -184,11 +278,12 @@ void TrainController::cancel()
 
 void TrainController::cancelAndWait()
 {
-    if (!thread_.joinable())
-        return;
-    cancel();
-    thread_.join();
-    deliverResult(); // the queued delivery finds nothing left to do
+    if (thread_.joinable()) {
+        cancel();
+        thread_.join();
+        deliverResult(); // the queued delivery finds nothing left to do
+    }
+    peers_->stopAndWait(); // no child process outlives the window
 }
 
 void TrainController::deliverBatches()
@@ -216,6 +311,11 @@ void TrainController::deliverResult()
         return;
     if (thread_.joinable())
         thread_.join(); // it only has to return: the result was its last act
+    peerJob_ = false;
+    peers_->stop(); // those still running after the job (they normally end with it)
+    if (peerFailure_ && (!result->isOk() || (*result)->cancelled))
+        result.emplace(*peerFailure_); // rank 0 was cancelled because a peer failed
+    peerFailure_.reset();
     deliverBatches();
     const std::string id = runId_.toStdString();
     if (session_ && session_->hasProject())

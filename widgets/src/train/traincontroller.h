@@ -2,7 +2,8 @@
 // is created when the job starts, grows by one epoch at a time and is closed with the trainer's
 // result (finished, paused, cancelled or failed). Trainer events arrive on the training thread and
 // are relayed to the GUI thread with queued invocations; batches are coalesced so a slow GUI never
-// queues a backlog.
+// queues a backlog. With several ranks (setRanks) rank 0 runs on that thread and ranks 1..N-1 are
+// fisura-cli processes (PeerRanks), one per GPU; a peer that fails ends the run at once.
 #pragma once
 
 #include <QObject>
@@ -24,6 +25,8 @@
 namespace fisura::ui
 {
 
+class PeerRanks;
+
 class TrainController : public QObject
 {
     Q_OBJECT
@@ -43,6 +46,12 @@ public:
     /// Continue a run that did not finish (paused, cancelled, failed, or left "running" by a
     /// crash) from its checkpoint, with the same options and record.
     Status resume(const QString& runId);
+    /// Processes the next start or resume trains with, one per GPU: 1 = this process alone;
+    /// N >= 2 = rank 0 here and N-1 fisura-cli processes (PeerRanks::findProgram()).
+    void setRanks(int ranks) { ranks_ = ranks < 1 ? 1 : ranks; }
+    int ranks() const { return ranks_; }
+    /// The peer processes of the current (or last) job.
+    const PeerRanks* peers() const { return peers_; }
     /// Finish the current epoch, keep its checkpoint and stop (the run becomes paused).
     void pause();
     /// Stop now; the checkpoint of the last completed epoch and the best model stay intact.
@@ -70,7 +79,11 @@ Q_SIGNALS:
 
 private:
     class Relay;
+    Status findPeerProgram();
+    Status startPeers(TrainOptions& options);
     Status launch(const TrainOptions& options);
+    void failLaunch(const Status& why);
+    void onPeerFailed(int rank, int exitCode, const QString& lastLines);
     void deliverBatches();
     void deliverResult();
     void recordEpoch(const EpochMetrics& m);
@@ -79,6 +92,11 @@ private:
     QPointer<ProjectSession> session_; // the window may destroy it before this controller
     Phase phase_ = Phase::Idle;
     QString runId_;
+    int ranks_ = 1;
+    QString peerProgram_;
+    PeerRanks* peers_;
+    bool peerJob_ = false;              // peers were started for the current job
+    std::optional<Status> peerFailure_; // why a peer ended the run, instead of rank 0's cancel
     uint64_t generation_ = 0;
     CancelToken cancel_;
     CancelToken pause_;

@@ -286,6 +286,7 @@ void TrainPane::setMachine(const MachineInfo& machine)
 {
     machine_ = machine;
     haveMachine_ = true;
+    setup_->setGpuCount(machine.cudaUsable ? int(machine.gpus.size()) : 0);
     refreshPolicy();
 }
 
@@ -369,7 +370,12 @@ void TrainPane::refreshPolicy()
         return;
     }
     const PolicyRequest request = setup_->policyRequest();
-    const ExecutionPolicy policy = choosePolicy(machine_, request);
+    ExecutionPolicy policy = choosePolicy(machine_, request);
+    if (policy.useCuda && setup_->ranks() >= 2) {
+        const std::string n = std::to_string(setup_->ranks());
+        policy.choices.push_back(
+            {"data_parallel", n, n + " GPUs train together, one process each", "dp_processes", n});
+    }
     preview_->setPolicy(policy, request.batchSize <= 0, false);
     setup_->setPolicyBatch(policy.batchSize);
 }
@@ -429,6 +435,7 @@ bool TrainPane::startTraining()
                     true);
         return false;
     }
+    controller_->setRanks(setup_->ranks());
     const Status s = controller_->start(options, picker->datasetId());
     if (!s) {
         showMessage(tr("Training cannot start: %1\n%2")
@@ -444,21 +451,6 @@ void TrainPane::pauseTraining()
     controller_->pause();
     if (controller_->phase() == TrainController::Phase::Pausing)
         showMessage(tr("Pausing after this epoch…"));
-}
-
-bool TrainPane::resumeTraining()
-{
-    const QStringList sel = runs_->selectedIds();
-    if (sel.size() != 1 || controller_->isRunning())
-        return false;
-    const Status s = controller_->resume(sel.front());
-    if (!s) {
-        showMessage(tr("The run cannot be resumed: %1\n%2")
-                        .arg(errorMessage(s), TrainLog::failureHint(s.code())),
-                    true);
-        return false;
-    }
-    return true;
 }
 
 void TrainPane::saveState(QSettings& s) const

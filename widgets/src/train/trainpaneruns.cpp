@@ -18,6 +18,7 @@
 #include "train/traincontroller.h"
 #include "train/trainlog.h"
 #include "train/trainplot.h"
+#include "train/trainsetup.h"
 
 namespace fisura::ui
 {
@@ -109,6 +110,22 @@ void TrainPane::onThresholdChosen(double threshold)
     Q_EMIT statusMessage(
         tr("The model now uses the threshold %1.").arg(QLocale().toString(threshold, 'f', 2)),
         5000);
+}
+
+bool TrainPane::resumeTraining()
+{
+    const QStringList sel = runs_->selectedIds();
+    if (sel.size() != 1 || controller_->isRunning())
+        return false;
+    controller_->setRanks(setup_->ranks());
+    const Status s = controller_->resume(sel.front());
+    if (!s) {
+        showMessage(tr("The run cannot be resumed: %1\n%2")
+                        .arg(errorMessage(s), TrainLog::failureHint(s.code())),
+                    true);
+        return false;
+    }
+    return true;
 }
 
 } // namespace fisura::ui

@@ -162,6 +162,11 @@ void TrainSetupPanel::buildAdvanced()
     cpu_->setObjectName(QStringLiteral("cpuCheck"));
     cpu_->setChecked(d.preferCpu);
     connect(cpu_, &QCheckBox::toggled, this, &TrainSetupPanel::changed);
+    allGpus_ = new QCheckBox(advanced_);
+    allGpus_->setObjectName(QStringLiteral("allGpusCheck"));
+    allGpus_->setChecked(true); // every GPU of the machine, unless the user says otherwise
+    connect(allGpus_, &QCheckBox::toggled, this, &TrainSetupPanel::changed);
+    connect(cpu_, &QCheckBox::toggled, allGpus_, [this](bool cpu) { allGpus_->setEnabled(!cpu); });
     lr_ = new QDoubleSpinBox(advanced_);
     lr_->setObjectName(QStringLiteral("learningRateSpin"));
     lr_->setDecimals(6);
@@ -190,10 +195,13 @@ void TrainSetupPanel::buildAdvanced()
     depth_ = spin("depthSpin", 1, 8, d.model.depth);
     for (QSpinBox* s : {crop_, width_, depth_})
         connect(s, &QSpinBox::valueChanged, this, &TrainSetupPanel::onShapeEdited);
-    QWidget* fields[] = {batch_,   precision_, cpu_,     lr_,   schedule_, valFraction_, patience_,
-                         augment_, loaders_,   threads_, seed_, crop_,     width_,       depth_};
+    QWidget* fields[] = {batch_,    precision_,   cpu_,      allGpus_, lr_,
+                         schedule_, valFraction_, patience_, augment_, loaders_,
+                         threads_,  seed_,        crop_,     width_,   depth_};
     for (QWidget* field : fields) // labels are set in retranslateUi()
         form_->addRow(new QLabel(advanced_), field);
+    allGpusLabel_ = qobject_cast<QLabel*>(form_->labelForField(allGpus_));
+    setGpuCount(0);
 }
 
 void TrainSetupPanel::retranslateUi()
@@ -223,12 +231,14 @@ void TrainSetupPanel::retranslateUi()
     size_->setItemText(3, tr("Custom"));
     epochsLabel_->setText(tr("Epochs"));
     advancedToggle_->setText(tr("Advanced"));
-    const QString labels[] = {
-        tr("Batch size"),        tr("Precision"),     tr("Processor only"),
-        tr("Learning rate"),     tr("Schedule"),      tr("Validation fraction"),
-        tr("Patience (epochs)"), tr("Augmentation"),  tr("Loader threads"),
-        tr("Compute threads"),   tr("Seed"),          tr("Crop size (px)"),
-        tr("Width (channels)"),  tr("Depth (levels)")};
+    const QString labels[] = {tr("Batch size"),          tr("Precision"),
+                              tr("Processor only"),      tr("All GPUs"),
+                              tr("Learning rate"),       tr("Schedule"),
+                              tr("Validation fraction"), tr("Patience (epochs)"),
+                              tr("Augmentation"),        tr("Loader threads"),
+                              tr("Compute threads"),     tr("Seed"),
+                              tr("Crop size (px)"),      tr("Width (channels)"),
+                              tr("Depth (levels)")};
     for (int i = 0; i < int(std::size(labels)); ++i)
         if (auto* l = qobject_cast<QLabel*>(form_->itemAt(i, QFormLayout::LabelRole)->widget()))
             l->setText(labels[i]);
@@ -246,6 +256,10 @@ void TrainSetupPanel::retranslateUi()
     // The form's labels name the check boxes; the longer explanation is their tooltip, so the
     // panel stays narrow.
     cpu_->setToolTip(tr("Train on the processor even when a GPU is present"));
+    allGpus_->setText(tr("train on all %n GPUs", nullptr, gpuCount_));
+    allGpus_->setToolTip(tr("Every GPU trains on its share of each batch and the gradients are "
+                            "averaged: about N times the images per second. Untick to train on "
+                            "one GPU."));
     schedule_->setItemText(0, tr("one cycle"));
     schedule_->setItemText(1, tr("cosine"));
     augment_->setToolTip(tr("Flips, rotations, brightness and contrast"));
@@ -337,6 +351,21 @@ void TrainSetupPanel::setCropSize(int px)
 void TrainSetupPanel::setPreferCpu(bool cpu)
 {
     cpu_->setChecked(cpu);
+}
+
+void TrainSetupPanel::setGpuCount(int gpus)
+{
+    gpuCount_ = gpus;
+    const bool several = gpus >= 2;
+    allGpus_->setVisible(several);
+    if (allGpusLabel_)
+        allGpusLabel_->setVisible(several);
+    allGpus_->setText(tr("train on all %n GPUs", nullptr, gpus));
+}
+
+int TrainSetupPanel::ranks() const
+{
+    return gpuCount_ >= 2 && allGpus_->isChecked() && !cpu_->isChecked() ? gpuCount_ : 1;
 }
 
 void TrainSetupPanel::setAdvancedVisible(bool visible)

@@ -43,6 +43,11 @@ public:
     void setEpochs(int epochs);
     void setCropSize(int px);
     void setPreferCpu(bool cpu);
+    /// Usable GPUs of this machine: with two or more, "All GPUs" appears (ticked by default).
+    void setGpuCount(int gpus);
+    /// Processes the next job trains with, one per GPU: every usable GPU when the box is shown
+    /// and ticked (and "Processor only" is not), else 1.
+    int ranks() const;
     void setAdvancedVisible(bool visible);
     /// The batch the policy would use, for the memory estimate when the batch is automatic.
     void setPolicyBatch(int batch);
@@ -91,6 +96,9 @@ private:
     QSpinBox* batch_;
     QComboBox* precision_;
     QCheckBox* cpu_;
+    QCheckBox* allGpus_;
+    QLabel* allGpusLabel_ = nullptr;
+    int gpuCount_ = 0;
     QDoubleSpinBox* lr_;
     QComboBox* schedule_;
     QDoubleSpinBox* valFraction_;
