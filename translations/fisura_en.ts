@@ -194,5 +194,12 @@
             <numerusform>%Ln distributions of %1 features · about %2 of memory to fit, %3 in the model file</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>train on all %n GPUs</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
 </context>
 </TS>

@@ -535,6 +535,10 @@
         <source>the processor computes as %1 devices (column bands), as tests ask</source>
         <translation>el procesador calcula como %1 dispositivos (franjas de columnas), como piden las pruebas</translation>
     </message>
+    <message>
+        <source>%1 GPUs train together, one process each</source>
+        <translation>%1 GPU entrenan juntas, un proceso cada una</translation>
+    </message>
 </context>
 <context>
     <name>fisura::app::MainWindow</name>
@@ -2720,6 +2724,13 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
     </message>
 </context>
 <context>
+    <name>fisura::ui::PeerRanks</name>
+    <message>
+        <source>The options for the other GPUs cannot be written to %1: %2</source>
+        <translation>No se pueden escribir las opciones para las demás GPU en %1: %2</translation>
+    </message>
+</context>
+<context>
     <name>fisura::ui::PolicyPreview</name>
     <message>
         <source>What Fisura will do</source>
@@ -3239,6 +3250,33 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
     <message>
         <source>stored %1</source>
         <translation>almacenado %1</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::TrainController</name>
+    <message>
+        <source>FISURA_CLI names no program: %1. It should name fisura-cli, which trains on the other GPUs; or untick "All GPUs" under Advanced.</source>
+        <translation>FISURA_CLI no indica ningún programa: %1. Debe indicar fisura-cli, que entrena en las demás GPU; o desmarque «Todas las GPU» en Avanzado.</translation>
+    </message>
+    <message>
+        <source>fisura-cli, which trains on the other GPUs, was found neither next to Fisura nor on the PATH: install it, or untick "All GPUs" under Advanced.</source>
+        <translation>No se encontró fisura-cli, que entrena en las demás GPU, ni junto a Fisura ni en el PATH: instálelo o desmarque «Todas las GPU» en Avanzado.</translation>
+    </message>
+    <message>
+        <source>No free TCP port on 127.0.0.1 for the GPUs to meet.</source>
+        <translation>No hay ningún puerto TCP libre en 127.0.0.1 para que las GPU se comuniquen.</translation>
+    </message>
+    <message>
+        <source>The process that trains on GPU %1 (fisura-cli) could not start or crashed.</source>
+        <translation>El proceso que entrena en la GPU %1 (fisura-cli) no pudo iniciarse o terminó de forma anómala.</translation>
+    </message>
+    <message>
+        <source>The process that trains on GPU %1 (fisura-cli) ended with exit code %2.</source>
+        <translation>El proceso que entrena en la GPU %1 (fisura-cli) terminó con el código de salida %2.</translation>
+    </message>
+    <message>
+        <source>Its last messages:</source>
+        <translation>Sus últimos mensajes:</translation>
     </message>
 </context>
 <context>
@@ -3994,6 +4032,21 @@ Predicha: %2</translation>
             <numerusform>%Ln distribución de %1 características · unos %2 de memoria para ajustarla, %3 en el archivo del modelo</numerusform>
             <numerusform>%Ln distribuciones de %1 características · unos %2 de memoria para ajustarlas, %3 en el archivo del modelo</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>All GPUs</source>
+        <translation>Todas las GPU</translation>
+    </message>
+    <message numerus="yes">
+        <source>train on all %n GPUs</source>
+        <translation>
+            <numerusform>entrenar en la %n GPU</numerusform>
+            <numerusform>entrenar en las %n GPU</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Every GPU trains on its share of each batch and the gradients are averaged: about N times the images per second. Untick to train on one GPU.</source>
+        <translation>Cada GPU entrena con su parte de cada lote y se promedian los gradientes: unas N veces más imágenes por segundo. Desmarque para entrenar en una sola GPU.</translation>
     </message>
 </context>
 <context>

@@ -57,6 +57,7 @@ E2E_MODEL=$W/unet.fmodel
 for run in $([ "${E2E:-1}" = 1 ] && echo 1 2); do
     for mode in ${E2E_MODES:-fused,kernels,graph,blend fused,kernels,graph fused,kernels fused}; do
         for codec in ${CODECS:-deflate zstd}; do
+            rm -f "$W/map.tif" # replacing a large earlier map costs its deletion, not ours
             $BI e2e "$E2E_MODEL" "$W/scan_$SIDE.tif" "$W/map.tif" "$mode" $codec |
                 sed "s/^{/{\"codec\": \"$codec\", /" | tee -a "$OUT/e2e.jsonl"
         done

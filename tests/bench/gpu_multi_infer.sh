@@ -48,6 +48,7 @@ for round in $(seq 1 "$ROUNDS"); do
     for n in $COUNTS; do
         map="$W/map_g${n}_r${round}.tif"
         log "round $round: --gpus $n"
+        rm -f "$map"
         t0=$(date +%s.%N)
         "$CLI" infer --model "$W/unet.fmodel" --in "$W/scan_$SIDE.tif" --out "$map" --gpus "$n" \
             --compression "$CODEC" --json > "$W/run.json" 2> "$OUT/err_g${n}_r${round}.txt"
