@@ -37,18 +37,20 @@ struct TiledWriteOptions {
     int threads = 0;                ///< compression threads; 0 = one per core
 };
 
-/// Where a writer's time went (wall seconds; complete after finish()). Copying, compressing
-/// (on the writer's threads) and halving happen on the appending thread; the compressed tiles go
-/// to the files on a thread of their own, in parallel with the next band.
+/// Where a writer's time went (wall seconds; complete after finish()). Three stages run at once:
+/// the appending thread copies rows into a band; a band thread compresses full bands (on the
+/// writer's threads) and halves them into the overviews; a file thread writes the compressed
+/// tiles in order.
 struct TiledWriteStats {
-    double copySeconds = 0.0;      ///< rows into the band buffers
-    double compressSeconds = 0.0;  ///< predicting and compressing the tiles of full bands
-    double writeSeconds = 0.0;     ///< the file thread handing compressed tiles to the files
-    double writeWaitSeconds = 0.0; ///< the appending thread waiting for the file thread
-    double halveSeconds = 0.0;     ///< halving bands into the next level
-    double finishSeconds = 0.0;    ///< finish(): copying the overviews behind level 0
-    uint64_t bytesIn = 0;          ///< uncompressed tile bytes of every level
-    uint64_t bytesOut = 0;         ///< compressed
+    double copySeconds = 0.0;         ///< appending thread: rows into the band buffers
+    double compressWaitSeconds = 0.0; ///< appending thread: waiting for the band thread
+    double compressSeconds = 0.0;     ///< band thread: predicting and compressing tiles
+    double halveSeconds = 0.0;        ///< band thread: halving bands into the next level
+    double writeWaitSeconds = 0.0;    ///< band thread: waiting for the file thread
+    double writeSeconds = 0.0;        ///< file thread: handing compressed tiles to the files
+    double finishSeconds = 0.0;       ///< finish(): copying the overviews behind level 0
+    uint64_t bytesIn = 0;             ///< uncompressed tile bytes of every level
+    uint64_t bytesOut = 0;            ///< compressed
 };
 
 /// Creates `path` atomically. Not thread-safe: one producer appends rows or tiles in order.

@@ -33,6 +33,7 @@ std::string toJson(const InferStats& s, int indent)
                      {"tiles_computed", s.tilesComputed},
                      {"writer",
                       {{"copy_seconds", s.writer.copySeconds},
+                       {"compress_wait_seconds", s.writer.compressWaitSeconds},
                        {"compress_seconds", s.writer.compressSeconds},
                        {"write_seconds", s.writer.writeSeconds},
                        {"write_wait_seconds", s.writer.writeWaitSeconds},

@@ -10,6 +10,6 @@ list(APPEND FISURA_CORE_SOURCES
     src/io/tiled_samples.cpp
     src/io/tiled_writer.cpp
     src/io/tile_codec.cpp
-    src/io/tile_write_queue.cpp
+    src/io/serial_worker.cpp
     src/io/pyramid.cpp
     src/io/worker_pool.cpp)

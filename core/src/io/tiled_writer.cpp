@@ -4,17 +4,21 @@
 #include "fisura/tiledwriter.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
 #include <filesystem>
+#include <memory>
+#include <mutex>
 
 #include <unistd.h>
 
 #include "fisura/version.h"
+#include "io/serial_worker.h"
 #include "io/tiff_handle.h"
 #include "io/tiff_tags.h"
 #include "io/tile_codec.h"
-#include "io/tile_write_queue.h"
 #include "io/worker_pool.h"
 #include "util/atomic_file.h"
 #include "util/io_error.h"
@@ -52,7 +56,15 @@ struct TiledTiffWriter::Impl {
     TiledWriteOptions o;
     std::vector<LevelOut> levels;
     std::unique_ptr<io::WorkerPool> pool;
-    std::unique_ptr<io::TileWriteQueue> files; // declared after levels: stops before they close
+    std::mutex spareMu;
+    std::condition_variable spareCv;
+    std::vector<std::vector<uint8_t>> spares; // level-0 band buffers free for filling
+    int bandBuffers = 1;                      // level-0 band buffers in existence
+    std::atomic<uint64_t> bytesOut{0};
+    // Declared after levels, pool and spares, so they stop before those go; bands after files,
+    // since band jobs queue file jobs.
+    std::unique_ptr<io::SerialWorker> files; // compressed tiles into the level files, in order
+    std::unique_ptr<io::SerialWorker> bands; // full level-0 bands: compress, halve, levels 1..
     bool direct = false; // compress ourselves (parallel) rather than through libtiff
     bool failed = false, finished = false;
     Status failure;
@@ -111,73 +123,147 @@ struct TiledTiffWriter::Impl {
             io::writeOpaqueTags(tif, o.extraTags);
     }
 
-    // Compresses the band of level k and queues it for the file thread (or, without the codecs,
-    // lets libtiff encode it here), then halves it into level k+1.
+    // The band of level k is full (or the last): compressed and queued for the file thread (or,
+    // without the codecs, encoded by libtiff here), then halved into level k+1. A full level-0
+    // band goes to the band thread in its own buffer while the caller fills another.
     Status flushBand(int k)
     {
         LevelOut& L = levels[k];
-        if (Status s = direct ? compressAndQueue(L) : encodeWithLibtiff(L); !s)
-            return s;
-        const int rows = L.bandRows;
+        const int rows = L.bandRows, index = L.bandIndex;
         L.bandRows = 0;
         ++L.bandIndex;
-        if (k + 1 >= int(levels.size()))
-            return Status::ok();
-        return halveInto(L, rows, k + 1);
+        if (k == 0 && bands) {
+            // The full buffer goes with the job and comes back as a spare when the job is done
+            // with it (run, or dropped after a failure).
+            auto full = std::make_shared<BandBuffer>();
+            full->owner = this;
+            full->data = takeSpare();
+            std::swap(full->data, L.band);
+            return bands->push(
+                [this, full, rows, index] { return processBand(0, full->data, rows, index); },
+                stats.compressWaitSeconds);
+        }
+        return processBand(k, L.band, rows, index);
     }
 
-    Status compressAndQueue(LevelOut& L)
+    Status processBand(int k, const std::vector<uint8_t>& band, int rows, int index)
+    {
+        LevelOut& L = levels[k];
+        if (Status s = direct ? compressAndQueue(L, band, rows, index)
+                              : encodeWithLibtiff(L, band, rows, index);
+            !s)
+            return s;
+        if (k + 1 >= int(levels.size()))
+            return Status::ok();
+        return halveInto(L, band, rows, k + 1);
+    }
+
+    struct BandBuffer {
+        Impl* owner = nullptr;
+        std::vector<uint8_t> data;
+        ~BandBuffer()
+        {
+            if (owner && !data.empty())
+                owner->returnSpare(std::move(data));
+        }
+    };
+
+    std::vector<uint8_t> takeSpare()
+    {
+        std::unique_lock<std::mutex> l(spareMu);
+        if (spares.empty() && bandBuffers < 3) { // one filling, one queued, one compressing
+            ++bandBuffers;
+            l.unlock();
+            return std::vector<uint8_t>(levels[0].band.size());
+        }
+        const auto t0 = Clock::now();
+        spareCv.wait(l, [&] { return !spares.empty(); });
+        stats.compressWaitSeconds += seconds(t0, Clock::now());
+        std::vector<uint8_t> b = std::move(spares.back());
+        spares.pop_back();
+        return b;
+    }
+
+    void returnSpare(std::vector<uint8_t> b)
+    {
+        {
+            std::lock_guard<std::mutex> l(spareMu);
+            spares.push_back(std::move(b));
+        }
+        spareCv.notify_all();
+    }
+
+    Status compressAndQueue(LevelOut& L, const std::vector<uint8_t>& data, int rows, int index)
     {
         const int ts = o.tileSize;
         const size_t tileBytes = size_t(ts) * ts * channels;
         const size_t rowBytes = size_t(L.width) * channels;
-        io::TileWriteQueue::Band band{L.file.get(), uint32_t(L.bandIndex) * uint32_t(L.across),
-                                      L.bandIndex, std::vector<std::vector<uint8_t>>(L.across)};
+        std::vector<std::vector<uint8_t>> tiles(L.across);
         std::vector<int> ok(L.across, 1);
         const auto c0 = Clock::now();
         pool->run(L.across, [&](int tx) {
             thread_local std::vector<uint8_t> tile;
             tile.resize(tileBytes);
             const int x0 = tx * ts;
-            io::extractPredicted(L.band.data(), rowBytes, L.bandRows, x0,
-                                 std::min(ts, L.width - x0), ts, channels, tile.data());
-            ok[tx] =
-                io::compressTile(o.compression, level(), tile.data(), tileBytes, band.tiles[tx]);
+            io::extractPredicted(data.data(), rowBytes, rows, x0, std::min(ts, L.width - x0), ts,
+                                 channels, tile.data());
+            ok[tx] = io::compressTile(o.compression, level(), tile.data(), tileBytes, tiles[tx]);
         });
         stats.compressSeconds += seconds(c0, Clock::now());
         stats.bytesIn += uint64_t(L.across) * tileBytes;
         for (int tx = 0; tx < L.across; ++tx)
             if (!ok[tx])
                 return Status(ErrorCode::Internal, path + ": tile compression failed");
-        return files->push(std::move(band), stats.writeWaitSeconds);
+        io::TiffHandle* file = L.file.get();
+        const uint32_t first = uint32_t(index) * uint32_t(L.across);
+        return files->push(
+            [this, file, first, index, tiles = std::move(tiles)] {
+                return writeTiles(*file, first, index, tiles);
+            },
+            stats.writeWaitSeconds);
     }
 
-    Status encodeWithLibtiff(LevelOut& L)
+    // File thread: one band's compressed tiles, in order.
+    Status writeTiles(io::TiffHandle& file, uint32_t first, int index,
+                      const std::vector<std::vector<uint8_t>>& tiles)
+    {
+        for (size_t tx = 0; tx < tiles.size(); ++tx) {
+            const std::vector<uint8_t>& t = tiles[tx];
+            if (TIFFWriteRawTile(file.get(), first + uint32_t(tx), const_cast<uint8_t*>(t.data()),
+                                 tmsize_t(t.size())) < 0)
+                return file.error(ErrorCode::IoError,
+                                  "cannot write tile row " + std::to_string(index));
+            bytesOut += t.size();
+        }
+        return Status::ok();
+    }
+
+    Status encodeWithLibtiff(LevelOut& L, const std::vector<uint8_t>& data, int rows, int index)
     {
         const int ts = o.tileSize;
         const size_t tileBytes = size_t(ts) * ts * channels;
         const size_t rowBytes = size_t(L.width) * channels;
-        const uint32_t firstTile = uint32_t(L.bandIndex) * uint32_t(L.across);
+        const uint32_t firstTile = uint32_t(index) * uint32_t(L.across);
         std::vector<uint8_t> tile;
         for (int tx = 0; tx < L.across; ++tx) {
             tile.assign(tileBytes, 0);
             const int x0 = tx * ts;
             const int w = std::min(ts, L.width - x0);
-            for (int y = 0; y < L.bandRows; ++y)
+            for (int y = 0; y < rows; ++y)
                 std::memcpy(tile.data() + size_t(y) * ts * channels,
-                            L.band.data() + size_t(y) * rowBytes + size_t(x0) * channels,
+                            data.data() + size_t(y) * rowBytes + size_t(x0) * channels,
                             size_t(w) * channels);
             if (TIFFWriteEncodedTile(L.file->get(), firstTile + uint32_t(tx), tile.data(),
                                      tmsize_t(tileBytes)) < 0)
                 return L.file->error(ErrorCode::IoError,
-                                     "cannot write tile row " + std::to_string(L.bandIndex));
+                                     "cannot write tile row " + std::to_string(index));
         }
         return Status::ok();
     }
 
     // 2x2 box filter of the `rows` rows of L's band into level k; the last odd row/column pairs
     // with itself.
-    Status halveInto(const LevelOut& L, int rows, int k)
+    Status halveInto(const LevelOut& L, const std::vector<uint8_t>& data, int rows, int k)
     {
         const LevelOut& N = levels[k];
         const size_t rowBytes = size_t(L.width) * channels;
@@ -185,7 +271,7 @@ struct TiledTiffWriter::Impl {
         const auto h0 = Clock::now();
         std::vector<uint8_t> half(size_t(N.width) * channels * hr);
         pool->run(hr, [&](int y) {
-            const uint8_t* r0 = L.band.data() + size_t(2 * y) * rowBytes;
+            const uint8_t* r0 = data.data() + size_t(2 * y) * rowBytes;
             const uint8_t* r1 = 2 * y + 1 < rows ? r0 + rowBytes : r0;
             io::halveRow(r0, r1, half.data() + size_t(y) * N.width * channels, N.width, L.width,
                          channels);
@@ -194,28 +280,11 @@ struct TiledTiffWriter::Impl {
         return pushRows(k, half.data(), hr);
     }
 
-    // Large copies are spread over the pool: one thread copying a band of a wide map at the
-    // pace of several GPUs was a serial step of the writer.
     void copyRows(uint8_t* dst, const uint8_t* src, int rows, size_t rowBytes)
     {
         const auto t0 = Clock::now();
-        struct Tally {
-            double& total;
-            std::chrono::steady_clock::time_point t0;
-            ~Tally() { total += seconds(t0, Clock::now()); }
-        } tally{stats.copySeconds, t0};
-        const size_t bytes = size_t(rows) * rowBytes;
-        const int parts = int(std::min<size_t>(size_t(pool->size()), bytes >> 20));
-        if (parts <= 1) {
-            std::memcpy(dst, src, bytes);
-            return;
-        }
-        pool->run(parts, [&](int i) {
-            const int y0 = int(int64_t(rows) * i / parts),
-                      y1 = int(int64_t(rows) * (i + 1) / parts);
-            std::memcpy(dst + size_t(y0) * rowBytes, src + size_t(y0) * rowBytes,
-                        size_t(y1 - y0) * rowBytes);
-        });
+        std::memcpy(dst, src, size_t(rows) * rowBytes);
+        stats.copySeconds += seconds(t0, Clock::now());
     }
 
     Status pushRows(int k, const uint8_t* src, int n)
@@ -238,6 +307,8 @@ struct TiledTiffWriter::Impl {
 
     void removeFiles()
     {
+        if (bands)
+            bands->stop(); // band jobs queue file jobs
         if (files)
             files->stop(); // its thread may be writing to the handles closed below
         std::error_code ec;
@@ -324,8 +395,10 @@ Result<std::unique_ptr<TiledTiffWriter>> TiledTiffWriter::create(const std::stri
             }
             d->setupDirectory(L.file->get(), int(k));
         }
-        if (d->direct)
-            d->files = std::make_unique<io::TileWriteQueue>();
+        if (d->direct) {
+            d->files = std::make_unique<io::SerialWorker>(3);
+            d->bands = std::make_unique<io::SerialWorker>(1);
+        }
     } catch (const std::bad_alloc&) {
         d->removeFiles();
         return Status(ErrorCode::OutOfMemory, path + ": band buffers");
@@ -415,11 +488,14 @@ Status TiledTiffWriter::finish(const CancelToken& cancel, ProgressSink* progress
                           std::to_string(d.height) + " rows were written");
     const auto f0 = Clock::now();
     Status result = [&]() -> Status {
+        if (d.bands)
+            if (Status s = d.bands->drain(); !s)
+                return s;
         if (d.files) {
             if (Status s = d.files->drain(); !s)
                 return s;
             d.stats.writeSeconds = d.files->busySeconds();
-            d.stats.bytesOut = d.files->bytesWritten();
+            d.stats.bytesOut = d.bytesOut;
         }
         TIFF* out = d.levels[0].file->get();
         if (!TIFFWriteDirectory(out))
