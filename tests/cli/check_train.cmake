@@ -43,6 +43,21 @@ if(CASE STREQUAL "segment")
     string(JSON tiles GET "${out}" tiles)
     expect("tiles GREATER 1" "tiles = ${tiles}")
     expect("EXISTS \"${WORK}/one.tif\"" "no map written")
+    string(JSON written GET "${out}" writer bytes_in)
+    expect("written GREATER 0" "the writer's statistics are missing: ${out}")
+    # A chosen compression level: zstd 19 is written; Deflate has levels 1-9 only.
+    execute_process(COMMAND "${CLI}" infer --model "${WORK}/m.fisura" --in "${first}"
+                            --out "${WORK}/z19.tif" --tile 32 --overlap 8 --cpu --level 19 --quiet
+                    ERROR_VARIABLE err RESULT_VARIABLE rc)
+    expect("rc EQUAL 0" "infer --level 19 exited ${rc}: ${err}")
+    expect("EXISTS \"${WORK}/z19.tif\"" "no map written with --level 19")
+    execute_process(COMMAND "${CLI}" infer --model "${WORK}/m.fisura" --in "${first}"
+                            --out "${WORK}/d12.tif" --tile 32 --overlap 8 --cpu --quiet
+                            --compression deflate --level 12
+                    ERROR_VARIABLE err RESULT_VARIABLE rc)
+    expect("NOT rc EQUAL 0" "deflate level 12 accepted")
+    expect("err MATCHES \"level must be 1-9\"" "unclear message: ${err}")
+    expect("NOT EXISTS \"${WORK}/d12.tif\"" "a map appeared with a refused level")
     execute_process(COMMAND "${CLI}" infer --model "${WORK}/m.fisura"
                             --in "${WORK}/demo/segmentation/images" --out "${WORK}/maps"
                             --tile 32 --cpu
