@@ -180,10 +180,16 @@ private Q_SLOTS:
         QVERIFY(box->isHidden());
         QCOMPARE(pane.setupPanel()->ranks(), 1);
         QVERIFY(dataParallel().isEmpty());
-        // Two GPUs: the box appears, ticked; the preview says both train together.
+        // Two GPUs but a LibTorch without NCCL: they cannot train together, no box.
         MachineInfo two = gpuMachine();
         two.gpus.push_back(two.gpus.front());
         two.gpus.back().index = 1;
+        two.distributedBackends = "gloo";
+        pane.setMachine(two);
+        QVERIFY(box->isHidden());
+        QCOMPARE(pane.setupPanel()->ranks(), 1);
+        // Two GPUs and NCCL: the box appears, ticked; the preview says both train together.
+        two.distributedBackends = "gloo,nccl";
         pane.setMachine(two);
         QVERIFY(!box->isHidden());
         QVERIFY(box->isChecked());

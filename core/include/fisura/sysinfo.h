@@ -47,6 +47,9 @@ struct MachineInfo {
     std::string cudaDriverVersion;   ///< newest CUDA the driver supports, e.g. "13.0"
     std::string nvidiaDriverVersion; ///< e.g. "580.95.05" (from NVML); empty without a driver
     std::string cudnnVersion;        ///< e.g. "9.10.2"; empty when LibTorch has no cuDNN
+    /// Process-group backends of this build (fisura/distributed.h): "gloo,nccl", "gloo", "nccl"
+    /// or "". Several GPUs train together only where it has "nccl".
+    std::string distributedBackends;
     std::vector<GpuInfo> gpus;
 };
 

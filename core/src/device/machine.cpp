@@ -10,6 +10,7 @@
 
 #include "device/nvml.h"
 #include "device/torch_devices.h"
+#include "fisura/distributed.h"
 #include "fisura/version.h"
 
 namespace fisura
@@ -77,6 +78,7 @@ MachineInfo queryMachine()
     m.fisuraVersion = version();
     m.torchVersion = torchVersion();
     detail::queryTorchDevices(m);
+    m.distributedBackends = distributedBackends();
     // The driver's own version only NVML knows; without it the CUDA status already says why.
     detail::Nvml nvml;
     m.nvidiaDriverVersion = nvml.driverVersion();
@@ -108,6 +110,7 @@ std::string toJson(const MachineInfo& m, int indent)
                  {"driver_api_version", m.cudaDriverVersion},
                  {"driver_version", m.nvidiaDriverVersion},
                  {"cudnn_version", m.cudnnVersion}};
+    j["distributed_backends"] = m.distributedBackends;
     nlohmann::json gpus = nlohmann::json::array();
     for (const auto& g : m.gpus)
         gpus.push_back({{"index", g.index},

@@ -286,7 +286,9 @@ void TrainPane::setMachine(const MachineInfo& machine)
 {
     machine_ = machine;
     haveMachine_ = true;
-    setup_->setGpuCount(machine.cudaUsable ? int(machine.gpus.size()) : 0);
+    // GPUs train together over NCCL: without it in this build the box stays hidden, as with one.
+    const bool nccl = machine.distributedBackends.find("nccl") != std::string::npos;
+    setup_->setGpuCount(machine.cudaUsable && nccl ? int(machine.gpus.size()) : 0);
     refreshPolicy();
 }
 
