@@ -20,6 +20,7 @@
 #include <filesystem>
 
 #include "common/errortext.h"
+#include "common/languagemanager.h"
 #include "fisura/model.h"
 #include "fisura/project.h"
 #include "fisura/synth.h"
@@ -35,6 +36,7 @@
 #include "train/trainsetup.h"
 
 using namespace fisura;
+using fisura::ui::LanguageManager;
 using namespace fisura::ui;
 
 namespace
@@ -161,6 +163,20 @@ private Q_SLOTS:
         QVERIFY(!note->text().contains(QStringLiteral("measures")));
     }
 
+    // The placeholder above the curves follows the language (it stayed English before).
+    void idleTextFollowsTheLanguage()
+    {
+        TrainPane pane;
+        auto* counters = pane.findChild<QLabel*>(QStringLiteral("trainCounters"));
+        QVERIFY(counters);
+        const QString english = counters->text();
+        QVERIFY(!english.isEmpty());
+        LanguageManager::instance().applyForSession(LanguageManager::Language::Spanish);
+        QTRY_VERIFY(counters->text().contains(QStringLiteral("curvas")));
+        LanguageManager::instance().applyForSession(LanguageManager::Language::English);
+        QTRY_COMPARE(counters->text(), english);
+    }
+
     void allGpusBoxFollowsTheMachine()
     {
         TrainPane pane;
@@ -197,11 +213,18 @@ private Q_SLOTS:
         QCOMPARE(pane.setupPanel()->ranks(), 2);
         QVERIFY2(dataParallel().contains(QStringLiteral("2 GPUs train together, one process each")),
                  qPrintable(dataParallel()));
-        if (qEnvironmentVariableIsSet("FISURA_GRAB")) { // a picture of the pane to look at
+        if (qEnvironmentVariableIsSet("FISURA_GRAB")) { // pictures of the pane to look at
             pane.setupPanel()->setAdvancedVisible(true);
             pane.resize(1400, 900);
             pane.show();
-            pane.grab().save(qEnvironmentVariable("FISURA_GRAB"));
+            pane.grab().save(qEnvironmentVariable("FISURA_GRAB") + QStringLiteral(".en.png"));
+            const QString english = box->text();
+            LanguageManager::instance().applyForSession(LanguageManager::Language::Spanish);
+            QTRY_VERIFY(box->text() != english);
+            QTest::qWait(100); // the plots replot queued
+            pane.grab().save(qEnvironmentVariable("FISURA_GRAB") + QStringLiteral(".es.png"));
+            LanguageManager::instance().applyForSession(LanguageManager::Language::English);
+            QTRY_COMPARE(box->text(), english);
         }
         // Unticked: one GPU; the processor: no GPU at all, the box is disabled.
         box->setChecked(false);

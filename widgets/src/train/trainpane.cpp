@@ -104,7 +104,8 @@ QWidget* TrainPane::buildLeft()
     scroll->setWidget(inner);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Sized for the language at start; a longer one (Spanish) scrolls sideways instead of cutting
+    // fields off.
     scroll->setMinimumWidth(inner->minimumSizeHint().width() + 24);
     return scroll;
 }
@@ -256,8 +257,11 @@ void TrainPane::retranslateUi()
     setup_->retranslateUi();
     preview_->retranslateUi();
     runs_->retranslateUi();
-    if (!controller_->isRunning() && counters_->text().isEmpty())
-        counters_->setText(tr("Curves appear here while a model trains."));
+    const QString idle = tr("Curves appear here while a model trains.");
+    if (!controller_->isRunning() &&
+        (counters_->text().isEmpty() || counters_->text() == idleText_))
+        counters_->setText(idle);
+    idleText_ = idle;
     updateButtons();
 }
 

@@ -135,6 +135,7 @@ private:
     QLabel* message_;
 
     QLabel* counters_;
+    QString idleText_; // what counters_ says before any training, in the current language
     QProgressBar* progress_;
     QTabWidget* tabs_;
     TrainPlot* plot_;
