@@ -1,10 +1,6 @@
 // Writer stage of a tiled inference; see map_writer.h.
 #include "map_writer.h"
 
-#include <algorithm>
-#include <cstdio>
-#include <cstring>
-
 namespace fisura::detail
 {
 
