@@ -101,6 +101,10 @@ public:
     Result<std::shared_ptr<const Image>> readBlock(int level, int column, int row) const;
     /// Any rectangle of any level, inside the level's bounds.
     Result<Image> readRegion(int level, int x, int y, int width, int height) const;
+    /// The same rectangle written into caller memory: `height` rows of width * channels bytes,
+    /// `dstStride` bytes apart (no intermediate image; a tiled inference reads into its batch).
+    Status readRegionInto(int level, int x, int y, int width, int height, uint8_t* dst,
+                          size_t dstStride) const;
     /// The stored sample values of pixel (x, y) of `level`, for a pixel readout: every sample
     /// in file order (alpha and extra samples included) as the file holds it before any
     /// stretch: signed and float values as such, 1/2/4-bit codes and palette indices as

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
@@ -35,7 +36,9 @@ Result<ScanSource> ScanSource::open(const std::string& path, const InferOptions&
     if (looksLikeTiff(path)) {
         TiledOpenOptions to;
         to.cache = std::make_shared<TileCache>(size_t(std::max<uint64_t>(o.cacheBytes, 16u << 20)));
-        to.maxHandles = 16;
+        // A handle per reader thread (they are at most one per core): a reader without a handle
+        // waits for one, and decoding happens while a handle is held.
+        to.maxHandles = std::max(16, int(std::thread::hardware_concurrency()));
         auto opened = TiledImage::open(path, to);
         if (!opened)
             return opened.status();
@@ -79,6 +82,42 @@ Result<Image> ScanSource::region(int x, int y, int w, int h) const
     for (int r = 0; r < h; ++r)
         std::copy_n(flat.row(y + r) + size_t(x) * size_t(flat.channels), rowBytes, out.row(r));
     return out;
+}
+
+Status ScanSource::readTile(int x, int y, int w, int h, int tile, int channels, uint8_t* dst) const
+{
+    if (channels != this->channels) { // converted through an image
+        auto px = region(x, y, w, h);
+        if (!px)
+            return px.status();
+        placeTile(*px, tile, channels, dst);
+        return Status::ok();
+    }
+    const size_t stride = size_t(tile) * size_t(channels);
+    if (tiled) {
+        if (Status s = tiled->readRegionInto(0, x, y, w, h, dst, stride); !s)
+            return s;
+    } else {
+        for (int r = 0; r < h; ++r)
+            std::copy_n(flat.row(y + r) + size_t(x) * size_t(channels),
+                        size_t(w) * size_t(channels), dst + size_t(r) * stride);
+    }
+    padTile(dst, w, h, tile, channels);
+    return Status::ok();
+}
+
+void padTile(uint8_t* dst, int w, int h, int tile, int channels)
+{
+    const size_t stride = size_t(tile) * size_t(channels), px = size_t(channels);
+    if (w < tile)
+        for (int r = 0; r < h; ++r) {
+            uint8_t* row = dst + size_t(r) * stride;
+            const uint8_t* edge = row + size_t(w - 1) * px;
+            for (int c = w; c < tile; ++c)
+                std::copy_n(edge, px, row + size_t(c) * px);
+        }
+    for (int r = h; r < tile; ++r)
+        std::copy_n(dst + size_t(h - 1) * stride, stride, dst + size_t(r) * stride);
 }
 
 void placeTile(const Image& src, int tile, int channels, uint8_t* dst)

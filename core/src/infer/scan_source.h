@@ -33,7 +33,14 @@ struct ScanSource {
 
     /// Pixels of a rectangle inside the image, in the source's channels. Thread-safe.
     Result<Image> region(int x, int y, int w, int h) const;
+    /// The rectangle straight into a tile x tile buffer of `channels` channels, padded as
+    /// placeTile() does (no intermediate image when the channels match). Thread-safe.
+    Status readTile(int x, int y, int w, int h, int tile, int channels, uint8_t* dst) const;
 };
+
+/// Fill a tile x tile buffer beyond its first w x h pixels by replicating the last column and
+/// row (what copyMakeBorder's BORDER_REPLICATE does on the right and bottom).
+void padTile(uint8_t* dst, int w, int h, int tile, int channels);
 
 /// Copy `src` (any of 1/3/4 channels) into a tile x tile buffer with `channels` channels,
 /// padding beyond the image by replicating the edge.

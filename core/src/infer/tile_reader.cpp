@@ -41,11 +41,8 @@ void TileReader::loop()
 void TileReader::readTile(const TileRef& t, uint8_t* dst)
 {
     try {
-        auto px = source_.region(t.x, t.y, t.w, t.h);
-        if (!px)
-            stop_.fail(px.status());
-        else
-            placeTile(*px, grid_.tile, channels_, dst);
+        if (Status s = source_.readTile(t.x, t.y, t.w, t.h, grid_.tile, channels_, dst); !s)
+            stop_.fail(s);
     } catch (const std::bad_alloc&) {
         stop_.fail(Status(ErrorCode::OutOfMemory, "host memory exhausted reading tiles"));
     } catch (const std::exception& e) {

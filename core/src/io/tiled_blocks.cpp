@@ -123,6 +123,17 @@ Status TiledImage::Impl::readRaw(int level, int bx, int by, std::vector<uint8_t>
     const int planes = separate ? L.spp : 1;
     if (L.tiled) {
         const tmsize_t tileBytes = TIFFTileSize(tif);
+        // A whole interleaved tile decodes straight into `out` (most blocks of most files).
+        if (!separate && !L.packed() && size_t(tileBytes) == out.size()) {
+            if (TIFFReadEncodedTile(tif, TIFFComputeTile(tif, x0, y0, 0, 0), out.data(),
+                                    tileBytes) < 0)
+                return h.error(ErrorCode::Corrupt, "cannot decode " + where);
+            const std::string late = h.takeError();
+            if (!late.empty())
+                return Status(ErrorCode::Corrupt,
+                              info.path + ": cannot decode " + where + " (" + late + ")");
+            return Status::ok();
+        }
         buf.resize(size_t(tileBytes));
         for (int s = 0; s < planes; ++s) {
             const uint32_t t = TIFFComputeTile(tif, x0, y0, 0, uint16_t(s));

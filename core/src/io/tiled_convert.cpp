@@ -50,6 +50,20 @@ uint8_t TiledImage::Impl::alphaByte(const LevelDesc& L, const uint8_t* p) const
     return io::stretchToByte(v, 0.0, full);
 }
 
+bool TiledImage::Impl::displaysAsStored(const LevelDesc& L) const
+{
+    if (L.bps != 8 || L.stretched())
+        return false;
+    if (L.colour == Colour::Rgb)
+        return L.spp == 3 && info.channels == 3;
+    if (L.colour != Colour::Gray || L.spp != 1 || info.channels != 1)
+        return false;
+    for (int v = 0; v < 256; ++v)
+        if (lut8[size_t(v)] != v)
+            return false;
+    return true;
+}
+
 Image TiledImage::Impl::convert(const LevelDesc& L, const std::vector<uint8_t>& raw, int bw,
                                 int bh) const
 {
@@ -123,6 +137,14 @@ Result<std::shared_ptr<const Image>> TiledImage::Impl::decode(int level, int bx,
         int bw = 0, bh = 0;
         if (Status s = readRaw(level, bx, by, raw, bw, bh); !s)
             return s;
+        if (displaysAsStored(levels[level])) { // the samples are the pixels: no copy
+            auto im = std::make_shared<Image>();
+            im->width = bw;
+            im->height = bh;
+            im->channels = info.channels;
+            im->pixels = std::move(raw);
+            return std::shared_ptr<const Image>(std::move(im));
+        }
         return std::shared_ptr<const Image>(
             std::make_shared<Image>(convert(levels[level], raw, bw, bh)));
     } catch (const std::bad_alloc&) {

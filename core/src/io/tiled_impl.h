@@ -8,8 +8,11 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <unordered_map>
 #include <vector>
 
+#include "fisura/tilecache.h"
 #include "fisura/tiledimage.h"
 #include "io/tiff_handle.h"
 #include "io/tiff_level.h"
@@ -51,6 +54,15 @@ struct TiledImage::Impl {
         }
     };
 
+    // A block being decoded by one thread: others that want it wait for its result instead of
+    // decoding it again (readers of neighbouring tiles ask for the same blocks at once).
+    struct Flight {
+        std::mutex mutex;
+        std::condition_variable cv;
+        std::optional<Result<std::shared_ptr<const Image>>> result;
+    };
+    std::mutex flightMutex;
+    std::unordered_map<TileId, std::shared_ptr<Flight>, TileIdHash> flights;
     // tiled_blocks.cpp
     void giveBack(std::unique_ptr<PooledHandle> p);
     Status selectLevel(PooledHandle& ph, int level);
@@ -64,6 +76,9 @@ struct TiledImage::Impl {
     uint8_t displaySample(const io::LevelDesc& L, const uint8_t* p) const;
     // An alpha (or 16-bit CMYK ink) sample as 8 bits: its high byte; float alpha 0..1.
     uint8_t alphaByte(const io::LevelDesc& L, const uint8_t* p) const;
+    // 8-bit RGB or gray whose samples are the displayed pixels as they are (decode() then
+    // keeps the raw buffer as the block instead of converting it).
+    bool displaysAsStored(const io::LevelDesc& L) const;
     Image convert(const io::LevelDesc& L, const std::vector<uint8_t>& raw, int bw, int bh) const;
     Result<std::shared_ptr<const Image>> decode(int level, int bx, int by);
     // The blocks the stretch is computed from: every block of the smallest level when it is

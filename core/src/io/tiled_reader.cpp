@@ -202,16 +202,50 @@ Result<std::shared_ptr<const Image>> TiledImage::readBlock(int level, int column
                       d_->info.path + ": no block " + std::to_string(column) + "," +
                           std::to_string(row) + " in level " + std::to_string(level));
     const TileId key{d_->id, level, column, row};
-    if (d_->opts.cache)
-        if (auto hit = d_->opts.cache->find(key))
-            return hit;
-    auto r = d_->decode(level, column, row);
-    if (r && d_->opts.cache)
-        d_->opts.cache->insert(key, *r);
-    return r;
+    if (!d_->opts.cache)
+        return d_->decode(level, column, row);
+    if (auto hit = d_->opts.cache->find(key))
+        return hit;
+    // One decode per block at a time: the first thread decodes, later ones wait for it.
+    std::shared_ptr<Impl::Flight> flight;
+    bool mine = false;
+    {
+        std::lock_guard<std::mutex> lock(d_->flightMutex);
+        auto& slot = d_->flights[key];
+        if (!slot) {
+            slot = std::make_shared<Impl::Flight>();
+            mine = true;
+        }
+        flight = slot;
+    }
+    if (!mine) {
+        std::unique_lock<std::mutex> lock(flight->mutex);
+        flight->cv.wait(lock, [&] { return flight->result.has_value(); });
+        return *flight->result;
+    }
+    auto publish = [&](const Result<std::shared_ptr<const Image>>& r) {
+        {
+            std::lock_guard<std::mutex> lock(flight->mutex);
+            flight->result = r;
+        }
+        flight->cv.notify_all();
+        std::lock_guard<std::mutex> lock(d_->flightMutex);
+        d_->flights.erase(key);
+    };
+    try {
+        auto r = d_->decode(level, column, row);
+        if (r)
+            d_->opts.cache->insert(key, *r);
+        publish(r);
+        return r;
+    } catch (...) { // waiters must not wait for ever
+        publish(Status(ErrorCode::Internal, d_->info.path + ": block decoding failed"));
+        throw;
+    }
 }
 
-Result<Image> TiledImage::readRegion(int level, int x, int y, int width, int height) const
+Status TiledImage::readRegionInto(int level, int x, int y, int width, int height, uint8_t* dst,
+                                  size_t dstStride) const
 {
     if (level < 0 || level >= levelCount())
         return Status(ErrorCode::InvalidArgument,
@@ -223,14 +257,6 @@ Result<Image> TiledImage::readRegion(int level, int x, int y, int width, int hei
                           " " + std::to_string(width) + "x" + std::to_string(height) +
                           " outside level " + std::to_string(level));
     const int C = d_->info.channels;
-    if (uint64_t(width) * height * C > (1ull << 31))
-        return Status(ErrorCode::InvalidArgument, d_->info.path + ": region too large");
-    Image out;
-    try {
-        out = Image::make(width, height, C);
-    } catch (const std::bad_alloc&) {
-        return Status(ErrorCode::OutOfMemory, d_->info.path + ": region");
-    }
     const int bx0 = x / L.blockWidth, bx1 = (x + width - 1) / L.blockWidth;
     const int by0 = y / L.blockHeight, by1 = (y + height - 1) / L.blockHeight;
     for (int by = by0; by <= by1; ++by)
@@ -243,9 +269,30 @@ Result<Image> TiledImage::readRegion(int level, int x, int y, int width, int hei
             const int sx = std::max(x, ox), ex = std::min(x + width, ox + blk.width);
             const int sy = std::max(y, oy), ey = std::min(y + height, oy + blk.height);
             for (int yy = sy; yy < ey; ++yy)
-                std::memcpy(out.row(yy - y) + size_t(sx - x) * C,
+                std::memcpy(dst + size_t(yy - y) * dstStride + size_t(sx - x) * C,
                             blk.row(yy - oy) + size_t(sx - ox) * C, size_t(ex - sx) * C);
         }
+    return Status::ok();
+}
+
+Result<Image> TiledImage::readRegion(int level, int x, int y, int width, int height) const
+{
+    const int C = d_->info.channels;
+    if (width > 0 && height > 0 && uint64_t(width) * height * C > (1ull << 31))
+        return Status(ErrorCode::InvalidArgument, d_->info.path + ": region too large");
+    Image out;
+    try {
+        if (width > 0 && height > 0) {
+            out.width = width;
+            out.height = height;
+            out.channels = C;
+            out.pixels.resize(size_t(width) * size_t(height) * size_t(C)); // every byte is read
+        }
+    } catch (const std::bad_alloc&) {
+        return Status(ErrorCode::OutOfMemory, d_->info.path + ": region");
+    }
+    if (Status s = readRegionInto(level, x, y, width, height, out.pixels.data(), out.stride()); !s)
+        return s;
     return out;
 }
 
