@@ -44,13 +44,14 @@ struct TiledWriteOptions {
 struct TiledWriteStats {
     double copySeconds = 0.0;         ///< appending thread: rows into the band buffers
     double compressWaitSeconds = 0.0; ///< appending thread: waiting for the band thread
-    double compressSeconds = 0.0;     ///< band thread: predicting and compressing tiles
-    double halveSeconds = 0.0;        ///< band thread: halving bands into the next level
-    double writeWaitSeconds = 0.0;    ///< band thread: waiting for the file thread
-    double writeSeconds = 0.0;        ///< file thread: handing compressed tiles to the files
-    double finishSeconds = 0.0;       ///< finish(): copying the overviews behind level 0
-    uint64_t bytesIn = 0;             ///< uncompressed tile bytes of every level
-    uint64_t bytesOut = 0;            ///< compressed
+    double compressSeconds = 0.0;  ///< pool: predicting and compressing tiles, summed over threads
+    double halveSeconds = 0.0;     ///< band thread: halving bands into the next level
+    double writeWaitSeconds = 0.0; ///< band thread: waiting for the file thread
+    double tileWaitSeconds = 0.0;  ///< file thread: waiting for a band's tiles to be compressed
+    double writeSeconds = 0.0;     ///< file thread: handing compressed tiles to the files
+    double finishSeconds = 0.0;    ///< finish(): copying the overviews behind level 0
+    uint64_t bytesIn = 0;          ///< uncompressed tile bytes of every level
+    uint64_t bytesOut = 0;         ///< compressed
 };
 
 /// Creates `path` atomically. Not thread-safe: one producer appends rows or tiles in order.

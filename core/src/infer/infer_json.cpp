@@ -35,6 +35,7 @@ std::string toJson(const InferStats& s, int indent)
                       {{"copy_seconds", s.writer.copySeconds},
                        {"compress_wait_seconds", s.writer.compressWaitSeconds},
                        {"compress_seconds", s.writer.compressSeconds},
+                       {"tile_wait_seconds", s.writer.tileWaitSeconds},
                        {"write_seconds", s.writer.writeSeconds},
                        {"write_wait_seconds", s.writer.writeWaitSeconds},
                        {"halve_seconds", s.writer.halveSeconds},

@@ -16,10 +16,10 @@
 
 #include "fisura/version.h"
 #include "io/serial_worker.h"
+#include "io/task_pool.h"
 #include "io/tiff_handle.h"
 #include "io/tiff_tags.h"
 #include "io/tile_codec.h"
-#include "io/worker_pool.h"
 #include "util/atomic_file.h"
 #include "util/io_error.h"
 
@@ -55,11 +55,13 @@ struct TiledTiffWriter::Impl {
     int width = 0, height = 0, channels = 0;
     TiledWriteOptions o;
     std::vector<LevelOut> levels;
-    std::unique_ptr<io::WorkerPool> pool;
     std::mutex spareMu;
     std::condition_variable spareCv;
-    std::vector<std::vector<uint8_t>> spares; // level-0 band buffers free for filling
-    int bandBuffers = 1;                      // level-0 band buffers in existence
+    std::vector<std::vector<std::vector<uint8_t>>> spares; // per level: band buffers to fill
+    int bandBuffers = 1;                                   // level-0 band buffers in existence
+    int maxBandBuffers = 3; // one filling, one queued, the rest compressing (set by create())
+    // After the spares (its last tasks give band buffers back), before the workers.
+    std::unique_ptr<io::TaskPool> pool;
     std::atomic<uint64_t> bytesOut{0};
     // Declared after levels, pool and spares, so they stop before those go; bands after files,
     // since band jobs queue file jobs.
@@ -132,93 +134,158 @@ struct TiledTiffWriter::Impl {
         const int rows = L.bandRows, index = L.bandIndex;
         L.bandRows = 0;
         ++L.bandIndex;
-        if (k == 0 && bands) {
-            // The full buffer goes with the job and comes back as a spare when the job is done
-            // with it (run, or dropped after a failure).
-            auto full = std::make_shared<BandBuffer>();
-            full->owner = this;
-            full->data = takeSpare();
-            std::swap(full->data, L.band);
-            return bands->push(
-                [this, full, rows, index] { return processBand(0, full->data, rows, index); },
-                stats.compressWaitSeconds);
-        }
-        return processBand(k, L.band, rows, index);
+        if (!direct)
+            return processBand(k, L.band, rows, index);
+        // The full buffer goes with the band's jobs and comes back as a spare once its tiles are
+        // compressed and it is halved (or the jobs were dropped after a failure).
+        auto full = std::make_shared<BandBuffer>();
+        full->owner = this;
+        full->level = k;
+        full->data = takeSpare(k);
+        std::swap(full->data, L.band);
+        if (k > 0) // already on the band thread
+            return processShared(full, rows, index);
+        return bands->push([this, full, rows, index] { return processShared(full, rows, index); },
+                           stats.compressWaitSeconds);
     }
 
+    struct BandBuffer {
+        Impl* owner = nullptr;
+        int level = 0;
+        std::vector<uint8_t> data;
+        ~BandBuffer()
+        {
+            if (owner && !data.empty())
+                owner->returnSpare(level, std::move(data));
+        }
+    };
+
+    // Band thread: the band's tiles go to the pool (the file thread waits for them), then the
+    // band is halved into the next level while they are compressed.
+    Status processShared(const std::shared_ptr<BandBuffer>& band, int rows, int index)
+    {
+        const int k = band->level;
+        if (Status s = compressAndQueue(levels[size_t(k)], band, rows, index); !s)
+            return s;
+        if (k + 1 >= int(levels.size()))
+            return Status::ok();
+        return halveInto(levels[size_t(k)], band->data, rows, k + 1);
+    }
+
+    // Without the codecs: libtiff encodes each band here, then it is halved.
     Status processBand(int k, const std::vector<uint8_t>& band, int rows, int index)
     {
         LevelOut& L = levels[k];
-        if (Status s = direct ? compressAndQueue(L, band, rows, index)
-                              : encodeWithLibtiff(L, band, rows, index);
-            !s)
+        if (Status s = encodeWithLibtiff(L, band, rows, index); !s)
             return s;
         if (k + 1 >= int(levels.size()))
             return Status::ok();
         return halveInto(L, band, rows, k + 1);
     }
 
-    struct BandBuffer {
-        Impl* owner = nullptr;
-        std::vector<uint8_t> data;
-        ~BandBuffer()
-        {
-            if (owner && !data.empty())
-                owner->returnSpare(std::move(data));
-        }
-    };
-
-    std::vector<uint8_t> takeSpare()
+    // A buffer for the band of level k to fill next: level 0 waits while maxBandBuffers exist
+    // (the appending thread's wait for the band thread); smaller levels allocate when none is
+    // free (there are ever fewer of them in flight).
+    std::vector<uint8_t> takeSpare(int k)
     {
         std::unique_lock<std::mutex> l(spareMu);
-        if (spares.empty() && bandBuffers < 3) { // one filling, one queued, one compressing
-            ++bandBuffers;
+        auto& free = spares[size_t(k)];
+        if (free.empty() && (k > 0 || bandBuffers < maxBandBuffers)) {
+            if (k == 0)
+                ++bandBuffers;
             l.unlock();
-            return std::vector<uint8_t>(levels[0].band.size());
+            return std::vector<uint8_t>(levels[size_t(k)].band.size());
         }
         const auto t0 = Clock::now();
-        spareCv.wait(l, [&] { return !spares.empty(); });
+        spareCv.wait(l, [&] { return !free.empty(); });
         stats.compressWaitSeconds += seconds(t0, Clock::now());
-        std::vector<uint8_t> b = std::move(spares.back());
-        spares.pop_back();
+        std::vector<uint8_t> b = std::move(free.back());
+        free.pop_back();
         return b;
     }
 
-    void returnSpare(std::vector<uint8_t> b)
+    void returnSpare(int k, std::vector<uint8_t> b)
     {
         {
             std::lock_guard<std::mutex> l(spareMu);
-            spares.push_back(std::move(b));
+            spares[size_t(k)].push_back(std::move(b));
         }
         spareCv.notify_all();
     }
 
-    Status compressAndQueue(LevelOut& L, const std::vector<uint8_t>& data, int rows, int index)
+    // One band's tiles being compressed on the pool; the file thread waits for all of them.
+    struct PendingTiles {
+        std::vector<std::vector<uint8_t>> tiles;
+        std::vector<char> ok;
+        std::shared_ptr<BandBuffer> band; // released when the last tile is compressed
+        std::mutex mu;
+        std::condition_variable cv;
+        int remaining = 0;
+        double seconds = 0; // compressing, summed over the pool's threads
+
+        void finishOne(double s)
+        {
+            std::shared_ptr<BandBuffer> release;
+            {
+                std::lock_guard<std::mutex> lock(mu);
+                seconds += s;
+                if (--remaining == 0)
+                    release = std::move(band);
+            }
+            if (release) { // back to the spares outside the lock
+                release.reset();
+                cv.notify_all();
+            }
+        }
+        void wait()
+        {
+            std::unique_lock<std::mutex> lock(mu);
+            cv.wait(lock, [&] { return remaining == 0; });
+        }
+    };
+
+    Status compressAndQueue(LevelOut& L, const std::shared_ptr<BandBuffer>& band, int rows,
+                            int index)
     {
         const int ts = o.tileSize;
         const size_t tileBytes = size_t(ts) * ts * channels;
         const size_t rowBytes = size_t(L.width) * channels;
-        std::vector<std::vector<uint8_t>> tiles(L.across);
-        std::vector<int> ok(L.across, 1);
-        const auto c0 = Clock::now();
-        pool->run(L.across, [&](int tx) {
-            thread_local std::vector<uint8_t> tile;
-            tile.resize(tileBytes);
-            const int x0 = tx * ts;
-            io::extractPredicted(data.data(), rowBytes, rows, x0, std::min(ts, L.width - x0), ts,
-                                 channels, tile.data());
-            ok[tx] = io::compressTile(o.compression, level(), tile.data(), tileBytes, tiles[tx]);
-        });
-        stats.compressSeconds += seconds(c0, Clock::now());
-        stats.bytesIn += uint64_t(L.across) * tileBytes;
+        auto pending = std::make_shared<PendingTiles>();
+        pending->tiles.resize(size_t(L.across));
+        pending->ok.assign(size_t(L.across), 0);
+        pending->band = band;
+        pending->remaining = L.across;
+        const int width = L.width;
         for (int tx = 0; tx < L.across; ++tx)
-            if (!ok[tx])
-                return Status(ErrorCode::Internal, path + ": tile compression failed");
+            pool->submit([this, pending, tx, ts, tileBytes, rowBytes, rows, width] {
+                const auto c0 = Clock::now();
+                try {
+                    thread_local std::vector<uint8_t> tile;
+                    tile.resize(tileBytes);
+                    const int x0 = tx * ts;
+                    io::extractPredicted(pending->band->data.data(), rowBytes, rows, x0,
+                                         std::min(ts, width - x0), ts, channels, tile.data());
+                    pending->ok[size_t(tx)] = io::compressTile(
+                        o.compression, level(), tile.data(), tileBytes, pending->tiles[size_t(tx)]);
+                } catch (const std::bad_alloc&) {
+                    pending->ok[size_t(tx)] = 0;
+                }
+                pending->finishOne(seconds(c0, Clock::now()));
+            });
         io::TiffHandle* file = L.file.get();
         const uint32_t first = uint32_t(index) * uint32_t(L.across);
+        const uint64_t in = uint64_t(L.across) * tileBytes;
         return files->push(
-            [this, file, first, index, tiles = std::move(tiles)] {
-                return writeTiles(*file, first, index, tiles);
+            [this, file, first, index, pending, in] {
+                const auto w0 = Clock::now();
+                pending->wait();
+                stats.tileWaitSeconds += seconds(w0, Clock::now());
+                stats.compressSeconds += pending->seconds;
+                stats.bytesIn += in;
+                for (char ok : pending->ok)
+                    if (!ok)
+                        return Status(ErrorCode::Internal, path + ": tile compression failed");
+                return writeTiles(*file, first, index, pending->tiles);
             },
             stats.writeWaitSeconds);
     }
@@ -270,7 +337,7 @@ struct TiledTiffWriter::Impl {
         const int hr = (rows + 1) / 2;
         const auto h0 = Clock::now();
         std::vector<uint8_t> half(size_t(N.width) * channels * hr);
-        pool->run(hr, [&](int y) {
+        pool->parallelFor(hr, [&](int y) {
             const uint8_t* r0 = data.data() + size_t(2 * y) * rowBytes;
             const uint8_t* r1 = 2 * y + 1 < rows ? r0 + rowBytes : r0;
             io::halveRow(r0, r1, half.data() + size_t(y) * N.width * channels, N.width, L.width,
@@ -369,7 +436,7 @@ Result<std::unique_ptr<TiledTiffWriter>> TiledTiffWriter::create(const std::stri
     const bool zstd = false;
 #endif
     d->direct = options.compression == TileCompression::Zstd ? zstd : deflate;
-    d->pool = std::make_unique<io::WorkerPool>(options.threads);
+    d->pool = std::make_unique<io::TaskPool>(options.threads);
     int w = width, h = height;
     for (int k = 0;; ++k) {
         LevelOut L;
@@ -395,6 +462,11 @@ Result<std::unique_ptr<TiledTiffWriter>> TiledTiffWriter::create(const std::stri
             }
             d->setupDirectory(L.file->get(), int(k));
         }
+        d->spares.resize(d->levels.size());
+        // Level-0 bands in flight within 48 MB (3 to 6 buffers): more of them keep the pool busy
+        // across bands instead of each band waiting for its slowest tile.
+        d->maxBandBuffers = int(
+            std::clamp<size_t>((48u << 20) / std::max<size_t>(d->levels[0].band.size(), 1), 3, 6));
         if (d->direct) {
             d->files = std::make_unique<io::SerialWorker>(3);
             d->bands = std::make_unique<io::SerialWorker>(1);
@@ -494,7 +566,7 @@ Status TiledTiffWriter::finish(const CancelToken& cancel, ProgressSink* progress
         if (d.files) {
             if (Status s = d.files->drain(); !s)
                 return s;
-            d.stats.writeSeconds = d.files->busySeconds();
+            d.stats.writeSeconds = d.files->busySeconds() - d.stats.tileWaitSeconds;
             d.stats.bytesOut = d.bytesOut;
         }
         TIFF* out = d.levels[0].file->get();

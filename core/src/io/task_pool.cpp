@@ -1,0 +1,99 @@
+// Task pool; see task_pool.h.
+#include "io/task_pool.h"
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+
+#include "io/worker_pool.h"
+
+namespace fisura::io
+{
+
+TaskPool::TaskPool(int threads)
+{
+    const int n = WorkerPool::resolveThreads(threads);
+    for (int i = 0; i < n; ++i) // the submitting thread does not run tasks: one per core
+        workers_.emplace_back([this] { loop(); });
+}
+
+TaskPool::~TaskPool()
+{
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        stopping_ = true;
+    }
+    cv_.notify_all();
+    for (auto& t : workers_)
+        t.join();
+    for (auto& task : queue_) // no workers: run the rest here
+        task();
+}
+
+void TaskPool::submit(std::function<void()> task)
+{
+    if (workers_.empty()) {
+        task();
+        return;
+    }
+    {
+        std::lock_guard<std::mutex> lock(mu_);
+        queue_.push_back(std::move(task));
+    }
+    cv_.notify_one();
+}
+
+void TaskPool::loop()
+{
+    for (;;) {
+        std::function<void()> task;
+        {
+            std::unique_lock<std::mutex> lock(mu_);
+            cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+            if (queue_.empty())
+                return; // stopping, and nothing left
+            task = std::move(queue_.front());
+            queue_.pop_front();
+        }
+        task();
+    }
+}
+
+void TaskPool::parallelFor(int n, const std::function<void(int)>& fn)
+{
+    if (n <= 0)
+        return;
+    struct Loop {
+        const std::function<void(int)>* fn = nullptr;
+        int n = 0;
+        std::atomic<int> next{0};
+        std::mutex mu;
+        std::condition_variable cv;
+        int done = 0;
+        // Runs indices until none is left; fn is only touched for an index taken here, and the
+        // caller returns only after every taken index ran, so a late helper never sees it gone.
+        void drain()
+        {
+            int ran = 0;
+            for (int i = next.fetch_add(1); i < n; i = next.fetch_add(1), ++ran)
+                (*fn)(i);
+            if (ran == 0)
+                return;
+            std::lock_guard<std::mutex> lock(mu);
+            done += ran;
+            if (done == n)
+                cv.notify_all();
+        }
+    };
+    auto loop = std::make_shared<Loop>();
+    loop->fn = &fn;
+    loop->n = n;
+    const int helpers = std::min(n - 1, int(workers_.size()));
+    for (int i = 0; i < helpers; ++i)
+        submit([loop] { loop->drain(); });
+    loop->drain();
+    std::unique_lock<std::mutex> lock(loop->mu);
+    loop->cv.wait(lock, [&] { return loop->done == n; });
+}
+
+} // namespace fisura::io
