@@ -14,7 +14,9 @@
 //                                                       concatenation kernels),
 //                                                       graph (the batch as a CUDA graph),
 //                                                       blend (the blending kernels), or
-//                                                       separate (none of them)
+//                                                       separate (none of them);
+//                                                       nobench: cuDNN autotuning off
+// e2e runs over GPUS=N GPUs when that variable is set (the scan split into column bands).
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -37,6 +39,7 @@ static void applyMode(const std::string& mode)
     testing::setUNetInferenceKernels(has("kernels"));
     testing::setInferenceGraphs(has("graph"));
     testing::setBlendKernels(has("blend"));
+    testing::setInferenceCudnnBenchmark(has("nobench") ? 0 : -1);
 }
 
 int main(int argc, char** argv)
@@ -111,6 +114,8 @@ int main(int argc, char** argv)
         applyMode(mode);
         auto m = Model::load(argv[2]);
         InferOptions io;
+        if (const char* g = std::getenv("GPUS")) // several: the scan split over that many GPUs
+            io.gpus = std::atoi(g);
         const std::string codec = argc > 6 ? argv[6] : "deflate"; // "zstd:9" names a level
         io.output.compression =
             codec.rfind("zstd", 0) == 0 ? TileCompression::Zstd : TileCompression::Deflate;

@@ -359,6 +359,68 @@ private Q_SLOTS:
         QVERIFY((*ib)->readLevel(0)->pixels == src.pixels);
     }
 
+    // Rows given as side-by-side parts (a scan split over devices: each part its own buffer and
+    // stride) give the same file as whole rows; parts that leave a gap, overlap or miss the
+    // width are refused.
+    void rowPartsEqualWholeRows()
+    {
+        QTemporaryDir tmp;
+        const Image src = scene(3000, 1100, 3, 4);
+        TiledWriteOptions o;
+        o.tileSize = 512;
+        o.threads = 3;
+        const std::string a = tmpFile(tmp, "a.tif").toStdString();
+        const std::string b = tmpFile(tmp, "b.tif").toStdString();
+        QVERIFY(writePyramid(a, src, o));
+        // Three column slices copied into buffers of their own, rows padded to odd strides.
+        const int x0s[] = {0, 1001, 1950}, widths[] = {1001, 949, 1050}, pads[] = {7, 0, 33};
+        std::vector<std::vector<uint8_t>> slices(3);
+        for (int i = 0; i < 3; ++i) {
+            const size_t stride = size_t(widths[i] + pads[i]) * 3;
+            slices[size_t(i)].assign(stride * size_t(src.height), 0);
+            for (int y = 0; y < src.height; ++y)
+                std::memcpy(slices[size_t(i)].data() + size_t(y) * stride,
+                            src.row(y) + size_t(x0s[i]) * 3, size_t(widths[i]) * 3);
+        }
+        auto partsAt = [&](int y) {
+            std::vector<TiledRowPart> p(3);
+            for (int i = 0; i < 3; ++i) {
+                const size_t stride = size_t(widths[i] + pads[i]) * 3;
+                p[size_t(i)] = {x0s[i], widths[i], slices[size_t(i)].data() + size_t(y) * stride,
+                                stride};
+            }
+            return p;
+        };
+        auto w = TiledTiffWriter::create(b, src.width, src.height, 3, o);
+        QVERIFY(w);
+        auto bad = partsAt(0);
+        bad[1].x0 += 1; // a gap
+        QCOMPARE(int((*w)->appendRowParts(2, bad.data(), 3).code()),
+                 int(ErrorCode::InvalidArgument));
+        bad = partsAt(0);
+        bad[2].width -= 1; // short of the width
+        QCOMPARE(int((*w)->appendRowParts(2, bad.data(), 3).code()),
+                 int(ErrorCode::InvalidArgument));
+        bad = partsAt(0);
+        bad[0].stride = 10; // rows overlap
+        QCOMPARE(int((*w)->appendRowParts(2, bad.data(), 3).code()),
+                 int(ErrorCode::InvalidArgument));
+        QCOMPARE((*w)->rowsWritten(), 0);
+        int y = 0;
+        for (int n : {1, 37, 600, 300, 162}) {
+            const auto p = partsAt(y);
+            QVERIFY((*w)->appendRowParts(n, p.data(), 3));
+            y += n;
+            QCOMPARE((*w)->rowsWritten(), y);
+        }
+        QVERIFY((*w)->finish());
+        auto ia = TiledImage::open(a), ib = TiledImage::open(b);
+        QVERIFY(ia && ib);
+        QCOMPARE((*ib)->levelCount(), (*ia)->levelCount());
+        for (int k = 0; k < (*ia)->levelCount(); ++k)
+            QVERIFY((*ia)->readLevel(k)->pixels == (*ib)->readLevel(k)->pixels);
+    }
+
     void subIfdPyramid()
     {
         QTemporaryDir tmp;

@@ -85,6 +85,12 @@ struct InferStats {
     double deviceWaitSeconds = 0.0;
     double readSeconds = 0.0;
     double finishSeconds = 0.0;
+    /// Split runs (several devices): the thread that hands the bands' rows to the map writer,
+    /// busy (join: waiting for downloads, copying into the writer's band) and waiting for the
+    /// slowest band (joinWait); outputWaitSeconds is then the device thread that waited most
+    /// for room for its rows.
+    double joinSeconds = 0.0;
+    double joinWaitSeconds = 0.0;
     /// Once per TiledInference, before the first scan: device set-up, batch probe, warm-up.
     double prepareSeconds = 0.0;
     std::string device; ///< "cuda:0" or "cpu"
@@ -197,6 +203,9 @@ void splitCpuInference(int bands);
 /// The column band `band` of split runs fails with a device error after its first batch
 /// (-1: none), for tests of the error path.
 void failSplitBand(int band);
+/// cuDNN's autotuning for inference engines created from now on: -1 as the policy chooses (the
+/// default), 0 off, 1 on (benchmarks compare speed and whether every GPU computes the same).
+void setInferenceCudnnBenchmark(int mode);
 } // namespace testing
 
 } // namespace fisura

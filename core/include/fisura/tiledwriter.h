@@ -54,6 +54,15 @@ struct TiledWriteStats {
     uint64_t bytesOut = 0;         ///< compressed
 };
 
+/// Columns [x0, x0 + width) of a block of rows, `stride` bytes from one row to the next (see
+/// TiledTiffWriter::appendRowParts).
+struct TiledRowPart {
+    int x0 = 0;
+    int width = 0;
+    const uint8_t* data = nullptr;
+    size_t stride = 0;
+};
+
 /// Creates `path` atomically. Not thread-safe: one producer appends rows or tiles in order.
 /// Destroying an unfinished writer removes everything it wrote.
 class TiledTiffWriter
@@ -70,6 +79,10 @@ public:
     Status appendRows(const Image& rows);
     /// The same from `count` packed rows of width x channels bytes at `rows` (no copy first).
     Status appendRows(const uint8_t* rows, int count);
+    /// The same from `n` parts side by side that cover every column once, left to right (a scan
+    /// split over several devices, one part per device): copied straight into the writer's
+    /// band, with no full-width rows joined first.
+    Status appendRowParts(int count, const TiledRowPart* parts, int n);
     /// Appends one tile in raster order (left to right, then down); edge tiles may be clipped
     /// to the image or full tileSize (the excess is ignored).
     Status appendTile(const Image& tile);

@@ -184,7 +184,9 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     const detail::TileGrid grid = detail::TileGrid::make(W, H, tile, overlap);
     ProgressTracker tracker(progress, double(H) * 1.02); // the last 2 %: overviews
     InferStats st;
-    auto sink = [&w = *writer](const uint8_t* r, int n) { return w.appendRows(r, n); };
+    auto sink = [&w = *writer](int count, const TiledRowPart* parts, int n) {
+        return w.appendRowParts(count, parts, n);
+    };
     if (Status s = runStages(src, sink, grid, started, cancel, tracker, st, split); !s) {
         writer->abort();
         if (s.code() == ErrorCode::Cancelled && s.detail().find(outPath) == std::string::npos)
@@ -320,11 +322,14 @@ Result<Image> TiledInference::runImage(const Image& image, const CancelToken& ca
     src.flat = image;
     Image out = Image::make(image.width, image.height, 1);
     int done = 0;
-    auto sink = [&](const uint8_t* r, int n) {
-        if (done + n > out.height)
+    auto sink = [&](int count, const TiledRowPart* parts, int n) {
+        if (done + count > out.height)
             return Status(ErrorCode::Internal, "tiled inference gave rows beyond the image");
-        std::copy(r, r + size_t(n) * out.stride(), out.row(done));
-        done += n;
+        for (int i = 0; i < n; ++i)
+            for (int r = 0; r < count; ++r)
+                std::copy_n(parts[i].data + size_t(r) * parts[i].stride, size_t(parts[i].width),
+                            out.row(done + r) + parts[i].x0);
+        done += count;
         return Status::ok();
     };
     const detail::TileGrid grid = detail::TileGrid::make(src.width, src.height, d.tile, d.overlap);

@@ -25,6 +25,8 @@ std::string toJson(const InferStats& s, int indent)
                      {"device_wait_seconds", s.deviceWaitSeconds},
                      {"read_thread_seconds", s.readSeconds},
                      {"finish_seconds", s.finishSeconds},
+                     {"join_seconds", s.joinSeconds},
+                     {"join_wait_seconds", s.joinWaitSeconds},
                      {"prepare_seconds", s.prepareSeconds},
                      {"peak_rss_bytes", s.peakRssBytes},
                      {"device", s.device},

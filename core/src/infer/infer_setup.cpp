@@ -19,6 +19,8 @@ using infer_detail::addChoice;
 
 namespace
 {
+
+std::atomic<int> g_cudnnBenchmark{-1}; // testing::setInferenceCudnnBenchmark
 using Clock = std::chrono::steady_clock;
 using detail::secondsSince;
 
@@ -140,6 +142,11 @@ void TiledInference::Impl::chooseExecution(const Model& m, const InferOptions& o
     const MachineInfo machine = queryMachine();
     pol = choosePolicy(machine, req);
     chooseDevices(machine, o);
+    if (g_cudnnBenchmark.load() >= 0 && pol.useCuda) {
+        pol.cudnnBenchmark = g_cudnnBenchmark.load() == 1;
+        addChoice(pol, "cudnn_benchmark", pol.cudnnBenchmark ? "on" : "off", "set by a benchmark",
+                  "user");
+    }
     if (o.readerThreads > 0) {
         pol.loaderThreads = o.readerThreads;
         addChoice(pol, "loader_threads", std::to_string(o.readerThreads), "requested by the user",
@@ -279,6 +286,11 @@ std::atomic<bool> g_inferenceGraphs{true};
 void testing::setInferenceGraphs(bool enabled)
 {
     g_inferenceGraphs.store(enabled);
+}
+
+void testing::setInferenceCudnnBenchmark(int mode)
+{
+    g_cudnnBenchmark.store(mode < 0 ? -1 : mode > 0 ? 1 : 0);
 }
 
 /// The tile batch's network as a CUDA graph where it can be: a GPU, Fisura's own network (a

@@ -5,9 +5,9 @@ namespace fisura::detail
 {
 
 MapWriter::MapWriter(TiledTiffWriter& writer, RowQueue& queue, int width)
-    : MapWriter(
-          [&writer](const uint8_t* rows, int count) { return writer.appendRows(rows, count); },
-          queue, width)
+    : MapWriter([&writer](int count, const TiledRowPart* parts,
+                          int n) { return writer.appendRowParts(count, parts, n); },
+                queue, width)
 {
 }
 
@@ -40,8 +40,9 @@ bool MapWriter::write(OutRows& o)
 {
     o.ready->wait(); // the download was queued on the device without waiting for it
     // Straight from the downloaded rows (no copy first); they are released once written.
+    const TiledRowPart whole{0, width_, o.bytes.data_ptr<uint8_t>(), size_t(width_)};
     const Status s = o.bytes.numel() == int64_t(o.rows) * width_ && o.bytes.is_contiguous()
-                         ? append_(o.bytes.data_ptr<uint8_t>(), o.rows)
+                         ? append_(o.rows, &whole, 1)
                          : Status(ErrorCode::Internal, "rows of the wrong shape for the map");
     queue_.release(o);
     if (!s) {

@@ -19,9 +19,10 @@ public:
     /// Every argument must outlive join(). (Progress comes from the device stage: the rows
     /// written lag the work done by the blending band, a whole tile row at the end.)
     MapWriter(TiledTiffWriter& writer, RowQueue& queue, int width);
-    /// Rows go to `append` (in order, on the writer thread) instead of a file: `count` packed
-    /// rows of `width` bytes, valid during the call.
-    using RowSink = std::function<Status(const uint8_t* rows, int count)>;
+    /// Rows go to `append` (in order, on the writer thread) instead of a file: `count` rows in
+    /// `n` parts side by side that cover the width (one here; one per column band when the
+    /// RowAssembler calls it), valid during the call.
+    using RowSink = std::function<Status(int count, const TiledRowPart* parts, int n)>;
     MapWriter(RowSink append, RowQueue& queue, int width);
 
     void start();

@@ -277,9 +277,6 @@ Status TiledInference::Impl::runSplit(const detail::ScanSource& src,
         x0s.push_back(bands.back()->grid.x0);
     }
 
-    detail::RowQueue rows(detail::kMaxOutQueue, stop, meter);
-    detail::MapWriter mapWriter(std::move(sink), rows, grid.width);
-    mapWriter.start();
     const int readersPerBand = std::max(1, std::clamp(pol.loaderThreads, 1, 32) / n);
     for (auto& b : bands)
         b->readers->start(readersPerBand);
@@ -322,29 +319,30 @@ Status TiledInference::Impl::runSplit(const detail::ScanSource& src,
         });
     }
 
-    detail::RowAssembler assembler(bandRows, x0s, grid.width, rows, stop);
+    // This thread hands the bands' rows to the map (the writer's appending thread).
+    detail::RowAssembler assembler(bandRows, x0s, grid.width, std::move(sink), stop);
     if (Status s = assembler.run(); !s)
         stop.fail(s);
 
-    // Shutdown in pipeline order: the device threads (done, or stopped), the writer draining
-    // what was joined, then readers still waiting for room.
+    // Shutdown in pipeline order: the device threads (done, or stopped), then readers still
+    // waiting for room.
     for (auto& b : bands) {
         b->batches->wake();
         b->rows->wake();
     }
     for (auto& b : bands)
         b->thread.join();
-    rows.close();
-    mapWriter.join();
     for (auto& b : bands) {
         b->batches->close();
         b->readers->join();
     }
 
     stats.peakPipelineBytes = meter.peak();
-    stats.outputWaitSeconds = assembler.outputWaitSeconds();
+    stats.joinSeconds = assembler.busySeconds();
+    stats.joinWaitSeconds = assembler.inputWaitSeconds();
     for (auto& b : bands) { // per device thread: the one that waited most
         stats.inputWaitSeconds = std::max(stats.inputWaitSeconds, b->stage->inputWaitSeconds());
+        stats.outputWaitSeconds = std::max(stats.outputWaitSeconds, b->stage->outputWaitSeconds());
         stats.deviceWaitSeconds = std::max(stats.deviceWaitSeconds, b->stage->deviceWaitSeconds());
         stats.readSeconds += b->readers->busySeconds();
         stats.devices.push_back(

@@ -7,8 +7,9 @@ namespace fisura::detail
 {
 
 RowAssembler::RowAssembler(std::vector<RowQueue*> bands, std::vector<int> x0s, int width,
-                           RowQueue& out, StopFlag& stop)
-    : bands_(std::move(bands)), x0s_(std::move(x0s)), width_(width), out_(out), stop_(stop)
+                           MapWriter::RowSink sink, StopFlag& stop)
+    : bands_(std::move(bands)), x0s_(std::move(x0s)), width_(width), sink_(std::move(sink)),
+      stop_(stop)
 {
 }
 
@@ -32,41 +33,43 @@ Status RowAssembler::run()
         if (got < n)
             return Status(ErrorCode::Internal,
                           "a column band of the split inference ended before the others");
-        if (Status s = join(parts); !s)
+        const auto j0 = PipelineClock::now();
+        Status s = join(parts);
+        busy_ += secondsSince(j0);
+        if (!s)
             return s;
     }
 }
 
-/// Chunk i of every band -> one full-width chunk on the writer's queue.
+/// Chunk i of every band -> the sink, side by side.
 Status RowAssembler::join(std::vector<OutRows>& parts)
 {
     const int y0 = parts[0].y0, rows = parts[0].rows;
     bool inStep = true;
     for (const OutRows& p : parts)
         inStep = inStep && p.y0 == y0 && p.rows == rows;
-    OutRows o;
+    Status s = Status::ok();
     if (inStep) {
-        o.y0 = y0;
-        o.rows = rows;
-        o.size = uint64_t(rows) * uint64_t(width_);
-        o.bytes = torch::empty({rows, width_}, torch::TensorOptions().dtype(torch::kUInt8));
-    }
-    for (size_t k = 0; k < parts.size(); ++k) {
-        if (inStep) {
+        std::vector<TiledRowPart> slices(parts.size());
+        for (size_t k = 0; k < parts.size(); ++k) {
             parts[k].ready->wait(); // its download was queued on its device without waiting
             const int x1 = k + 1 < x0s_.size() ? x0s_[k + 1] : width_;
-            o.bytes.narrow(1, x0s_[k], x1 - x0s_[k]).copy_(parts[k].bytes);
+            const torch::Tensor& b = parts[k].bytes;
+            if (b.dim() != 2 || b.size(0) != rows || b.size(1) != x1 - x0s_[k] || b.stride(1) != 1)
+                s = Status(ErrorCode::Internal, "a column band emitted rows of the wrong shape");
+            slices[k] = {x0s_[k], x1 - x0s_[k], b.data_ptr<uint8_t>(), size_t(b.stride(0))};
         }
-        bands_[k]->release(parts[k]);
+        if (s)
+            s = sink_(rows, slices.data(), int(slices.size()));
+    } else {
+        s = Status(ErrorCode::Internal, "the column bands of the split inference emitted rows "
+                                        "out of step (rows " +
+                                            std::to_string(y0) + " against " +
+                                            std::to_string(parts.back().y0) + ")");
     }
-    if (!inStep)
-        return Status(ErrorCode::Internal, "the column bands of the split inference emitted rows "
-                                           "out of step (rows " +
-                                               std::to_string(y0) + " against " +
-                                               std::to_string(parts.back().y0) + ")");
-    o.ready = std::make_shared<StreamMark>(torch::Device(torch::kCPU));
-    out_.push(std::move(o), outputWait_); // false: stopped, and run() sees it
-    return Status::ok();
+    for (size_t k = 0; k < parts.size(); ++k)
+        bands_[k]->release(parts[k]);
+    return s;
 }
 
 } // namespace fisura::detail

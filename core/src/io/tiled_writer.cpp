@@ -372,6 +372,35 @@ struct TiledTiffWriter::Impl {
         return Status::ok();
     }
 
+    // Level 0 from side-by-side parts: each band-full of rows copied part by part.
+    Status pushParts(const TiledRowPart* parts, int n, int count)
+    {
+        LevelOut& L = levels[0];
+        const size_t rowBytes = size_t(L.width) * channels;
+        if (n == 1 && parts[0].stride == rowBytes)
+            return pushRows(0, parts[0].data, count);
+        for (int done = 0; done < count;) {
+            const int take = std::min(count - done, o.tileSize - L.bandRows);
+            const auto t0 = Clock::now();
+            for (int i = 0; i < n; ++i) {
+                const TiledRowPart& p = parts[i];
+                const size_t bytes = size_t(p.width) * channels;
+                for (int r = 0; r < take; ++r)
+                    std::memcpy(L.band.data() + size_t(L.bandRows + r) * rowBytes +
+                                    size_t(p.x0) * channels,
+                                p.data + size_t(done + r) * p.stride, bytes);
+            }
+            stats.copySeconds += seconds(t0, Clock::now());
+            L.bandRows += take;
+            L.rowsDone += take;
+            done += take;
+            if (L.bandRows == o.tileSize || L.rowsDone == L.height)
+                if (Status s = flushBand(0); !s)
+                    return s;
+        }
+        return Status::ok();
+    }
+
     void removeFiles()
     {
         if (bands)
@@ -503,18 +532,35 @@ Status TiledTiffWriter::appendRows(const Image& rows)
 
 Status TiledTiffWriter::appendRows(const uint8_t* rows, int count)
 {
+    const TiledRowPart whole{0, d_->width, rows, size_t(d_->width) * size_t(d_->channels)};
+    return appendRowParts(count, &whole, 1);
+}
+
+Status TiledTiffWriter::appendRowParts(int count, const TiledRowPart* parts, int n)
+{
     if (d_->failed)
         return d_->failure;
     if (d_->finished)
         return Status(ErrorCode::InvalidArgument, d_->path + ": already finished");
-    if (count < 0 || (count > 0 && !rows))
-        return Status(ErrorCode::InvalidArgument, d_->path + ": rows of the wrong shape");
+    const Status wrongShape(ErrorCode::InvalidArgument, d_->path + ": rows of the wrong shape");
+    if (count < 0 || n < 1 || !parts)
+        return wrongShape;
+    int x = 0;
+    for (int i = 0; i < n; ++i) {
+        const TiledRowPart& p = parts[i];
+        if (p.x0 != x || p.width <= 0 || (count > 0 && !p.data) ||
+            p.stride < size_t(p.width) * size_t(d_->channels))
+            return wrongShape;
+        x += p.width;
+    }
+    if (x != d_->width)
+        return wrongShape;
     if (count > d_->height - rowsWritten())
         return Status(ErrorCode::InvalidArgument, d_->path + ": more rows than the image has");
     if (count == 0)
         return Status::ok();
     try {
-        if (Status s = d_->pushRows(0, rows, count); !s)
+        if (Status s = d_->pushParts(parts, n, count); !s)
             return d_->fail(s);
     } catch (const std::bad_alloc&) {
         return d_->fail(Status(ErrorCode::OutOfMemory, d_->path));
