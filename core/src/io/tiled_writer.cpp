@@ -492,10 +492,13 @@ Result<std::unique_ptr<TiledTiffWriter>> TiledTiffWriter::create(const std::stri
             d->setupDirectory(L.file->get(), int(k));
         }
         d->spares.resize(d->levels.size());
-        // Level-0 bands in flight within 48 MB (3 to 6 buffers): more of them keep the pool busy
-        // across bands instead of each band waiting for its slowest tile.
-        d->maxBandBuffers = int(
-            std::clamp<size_t>((48u << 20) / std::max<size_t>(d->levels[0].band.size(), 1), 3, 6));
+        // Level-0 bands in flight: one filling, one queued, and one compressing per 8 threads
+        // (a band has only so many tiles: more threads need more bands to stay busy), within
+        // 128 MB and never fewer than three.
+        const size_t bandBytes = std::max<size_t>(d->levels[0].band.size(), 1);
+        const size_t byThreads = 2 + size_t(std::max(1, d->pool->threads() / 8));
+        d->maxBandBuffers =
+            int(std::max<size_t>(3, std::min(byThreads, (size_t(128) << 20) / bandBytes)));
         if (d->direct) {
             d->files = std::make_unique<io::SerialWorker>(3);
             d->bands = std::make_unique<io::SerialWorker>(1);
