@@ -1,0 +1,422 @@
+// TiledTiffWriter's state and its band pipeline (tiled_writer.cpp has the public calls): rows
+// fill a level-0 band; a full band goes to the band thread, which hands its tiles to the task
+// pool (predicted and compressed, ZSTD / Deflate exactly as libtiff would) and halves it into the
+// next level; the file thread writes each band's compressed tiles in order once they are ready.
+// Overview levels go to temporary tiled files, copied compressed behind level 0 by finish().
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "fisura/tiledwriter.h"
+#include "fisura/version.h"
+#include "io/serial_worker.h"
+#include "io/task_pool.h"
+#include "io/tiff_handle.h"
+#include "io/tiff_tags.h"
+#include "io/tile_codec.h"
+
+namespace fisura
+{
+
+namespace io
+{
+
+struct LevelOut {
+    int width = 0, height = 0;
+    int across = 0, down = 0;
+    std::string path; // temporary file (level 0: the output's temporary name)
+    std::unique_ptr<io::TiffHandle> file;
+    std::vector<uint8_t> band; // tileSize rows of this level
+    int bandRows = 0;
+    int bandIndex = 0;
+    int rowsDone = 0;
+};
+
+using Clock = std::chrono::steady_clock;
+inline double seconds(Clock::time_point a, Clock::time_point b)
+{
+    return std::chrono::duration<double>(b - a).count();
+}
+
+} // namespace io
+
+struct TiledTiffWriter::Impl {
+    using LevelOut = io::LevelOut;
+    using Clock = io::Clock;
+    static double seconds(Clock::time_point a, Clock::time_point b) { return io::seconds(a, b); }
+
+    std::string path, tmpPath;
+    int width = 0, height = 0, channels = 0;
+    TiledWriteOptions o;
+    std::vector<LevelOut> levels;
+    std::mutex spareMu;
+    std::condition_variable spareCv;
+    std::vector<std::vector<std::vector<uint8_t>>> spares; // per level: band buffers to fill
+    int bandBuffers = 1;                                   // level-0 band buffers in existence
+    int maxBandBuffers = 3; // one filling, one queued, the rest compressing (set by create())
+    // After the spares (its last tasks give band buffers back), before the workers.
+    std::unique_ptr<io::TaskPool> pool;
+    std::atomic<uint64_t> bytesOut{0};
+    // Declared after levels, pool and spares, so they stop before those go; bands after files,
+    // since band jobs queue file jobs.
+    std::unique_ptr<io::SerialWorker> files; // compressed tiles into the level files, in order
+    std::unique_ptr<io::SerialWorker> bands; // full level-0 bands: compress, halve, levels 1..
+    bool direct = false; // compress ourselves (parallel) rather than through libtiff
+    bool failed = false, finished = false;
+    Status failure;
+    TiledWriteStats stats;
+    int tileColumn = 0; // appendTile position
+    Image tileBand;     // appendTile assembly of one band
+
+    int level() const
+    {
+        if (o.compressionLevel > 0)
+            return o.compressionLevel;
+        return o.compression == TileCompression::Zstd ? 3 : 6;
+    }
+
+    Status fail(Status s)
+    {
+        failed = true;
+        failure = s;
+        return s;
+    }
+
+    void setupDirectory(TIFF* tif, int k) const
+    {
+        const LevelOut& L = levels[k];
+        TIFFSetField(tif, TIFFTAG_SUBFILETYPE, k == 0 ? 0 : FILETYPE_REDUCEDIMAGE);
+        TIFFSetField(tif, TIFFTAG_IMAGEWIDTH, uint32_t(L.width));
+        TIFFSetField(tif, TIFFTAG_IMAGELENGTH, uint32_t(L.height));
+        TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, uint16_t(8));
+        TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, uint16_t(channels));
+        TIFFSetField(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
+        TIFFSetField(tif, TIFFTAG_PHOTOMETRIC,
+                     channels == 1 ? PHOTOMETRIC_MINISBLACK : PHOTOMETRIC_RGB);
+        if (channels == 4) {
+            const uint16_t extraType = EXTRASAMPLE_UNASSALPHA;
+            TIFFSetField(tif, TIFFTAG_EXTRASAMPLES, uint16_t(1), &extraType);
+        }
+        TIFFSetField(tif, TIFFTAG_TILEWIDTH, uint32_t(o.tileSize));
+        TIFFSetField(tif, TIFFTAG_TILELENGTH, uint32_t(o.tileSize));
+        if (o.compression == TileCompression::Zstd) {
+            TIFFSetField(tif, TIFFTAG_COMPRESSION, COMPRESSION_ZSTD);
+            TIFFSetField(tif, TIFFTAG_ZSTD_LEVEL, level());
+        } else {
+            TIFFSetField(tif, TIFFTAG_COMPRESSION, COMPRESSION_ADOBE_DEFLATE);
+            TIFFSetField(tif, TIFFTAG_ZIPQUALITY, level());
+        }
+        TIFFSetField(tif, TIFFTAG_PREDICTOR, PREDICTOR_HORIZONTAL);
+        const std::string software = "Fisura " + version();
+        TIFFSetField(tif, TIFFTAG_SOFTWARE, software.c_str());
+        const double scale = double(width) / L.width;
+        if (o.pixelSizeXmm > 0 && o.pixelSizeYmm > 0) {
+            TIFFSetField(tif, TIFFTAG_RESOLUTIONUNIT, RESUNIT_CENTIMETER);
+            TIFFSetField(tif, TIFFTAG_XRESOLUTION, float(10.0 / (o.pixelSizeXmm * scale)));
+            TIFFSetField(tif, TIFFTAG_YRESOLUTION, float(10.0 / (o.pixelSizeYmm * scale)));
+        }
+        if (k == 0)
+            io::writeOpaqueTags(tif, o.extraTags);
+    }
+
+    // The band of level k is full (or the last): compressed and queued for the file thread (or,
+    // without the codecs, encoded by libtiff here), then halved into level k+1. A full level-0
+    // band goes to the band thread in its own buffer while the caller fills another.
+    Status flushBand(int k)
+    {
+        LevelOut& L = levels[k];
+        const int rows = L.bandRows, index = L.bandIndex;
+        L.bandRows = 0;
+        ++L.bandIndex;
+        if (!direct)
+            return processBand(k, L.band, rows, index);
+        // The full buffer goes with the band's jobs and comes back as a spare once its tiles are
+        // compressed and it is halved (or the jobs were dropped after a failure).
+        auto full = std::make_shared<BandBuffer>();
+        full->owner = this;
+        full->level = k;
+        full->data = takeSpare(k);
+        std::swap(full->data, L.band);
+        if (k > 0) // already on the band thread
+            return processShared(full, rows, index);
+        return bands->push([this, full, rows, index] { return processShared(full, rows, index); },
+                           stats.compressWaitSeconds);
+    }
+
+    struct BandBuffer {
+        Impl* owner = nullptr;
+        int level = 0;
+        std::vector<uint8_t> data;
+        ~BandBuffer()
+        {
+            if (owner && !data.empty())
+                owner->returnSpare(level, std::move(data));
+        }
+    };
+
+    // Band thread: the band's tiles go to the pool (the file thread waits for them), then the
+    // band is halved into the next level while they are compressed.
+    Status processShared(const std::shared_ptr<BandBuffer>& band, int rows, int index)
+    {
+        const int k = band->level;
+        if (Status s = compressAndQueue(levels[size_t(k)], band, rows, index); !s)
+            return s;
+        if (k + 1 >= int(levels.size()))
+            return Status::ok();
+        return halveInto(levels[size_t(k)], band->data, rows, k + 1);
+    }
+
+    // Without the codecs: libtiff encodes each band here, then it is halved.
+    Status processBand(int k, const std::vector<uint8_t>& band, int rows, int index)
+    {
+        LevelOut& L = levels[k];
+        if (Status s = encodeWithLibtiff(L, band, rows, index); !s)
+            return s;
+        if (k + 1 >= int(levels.size()))
+            return Status::ok();
+        return halveInto(L, band, rows, k + 1);
+    }
+
+    // A buffer for the band of level k to fill next: level 0 waits while maxBandBuffers exist
+    // (the appending thread's wait for the band thread); smaller levels allocate when none is
+    // free (there are ever fewer of them in flight).
+    std::vector<uint8_t> takeSpare(int k)
+    {
+        std::unique_lock<std::mutex> l(spareMu);
+        auto& free = spares[size_t(k)];
+        if (free.empty() && (k > 0 || bandBuffers < maxBandBuffers)) {
+            if (k == 0)
+                ++bandBuffers;
+            l.unlock();
+            return std::vector<uint8_t>(levels[size_t(k)].band.size());
+        }
+        const auto t0 = Clock::now();
+        spareCv.wait(l, [&] { return !free.empty(); });
+        stats.compressWaitSeconds += seconds(t0, Clock::now());
+        std::vector<uint8_t> b = std::move(free.back());
+        free.pop_back();
+        return b;
+    }
+
+    void returnSpare(int k, std::vector<uint8_t> b)
+    {
+        {
+            std::lock_guard<std::mutex> l(spareMu);
+            spares[size_t(k)].push_back(std::move(b));
+        }
+        spareCv.notify_all();
+    }
+
+    // One band's tiles being compressed on the pool; the file thread waits for all of them.
+    struct PendingTiles {
+        std::vector<std::vector<uint8_t>> tiles;
+        std::vector<char> ok;
+        std::shared_ptr<BandBuffer> band; // released when the last tile is compressed
+        std::mutex mu;
+        std::condition_variable cv;
+        int remaining = 0;
+        double seconds = 0; // compressing, summed over the pool's threads
+
+        void finishOne(double s)
+        {
+            std::shared_ptr<BandBuffer> release;
+            {
+                std::lock_guard<std::mutex> lock(mu);
+                seconds += s;
+                if (--remaining == 0)
+                    release = std::move(band);
+            }
+            if (release) { // back to the spares outside the lock
+                release.reset();
+                cv.notify_all();
+            }
+        }
+        void wait()
+        {
+            std::unique_lock<std::mutex> lock(mu);
+            cv.wait(lock, [&] { return remaining == 0; });
+        }
+    };
+
+    Status compressAndQueue(LevelOut& L, const std::shared_ptr<BandBuffer>& band, int rows,
+                            int index)
+    {
+        const int ts = o.tileSize;
+        const size_t tileBytes = size_t(ts) * ts * channels;
+        const size_t rowBytes = size_t(L.width) * channels;
+        auto pending = std::make_shared<PendingTiles>();
+        pending->tiles.resize(size_t(L.across));
+        pending->ok.assign(size_t(L.across), 0);
+        pending->band = band;
+        pending->remaining = L.across;
+        const int width = L.width;
+        for (int tx = 0; tx < L.across; ++tx)
+            pool->submit([this, pending, tx, ts, tileBytes, rowBytes, rows, width] {
+                const auto c0 = Clock::now();
+                try {
+                    thread_local std::vector<uint8_t> tile;
+                    tile.resize(tileBytes);
+                    const int x0 = tx * ts;
+                    io::extractPredicted(pending->band->data.data(), rowBytes, rows, x0,
+                                         std::min(ts, width - x0), ts, channels, tile.data());
+                    pending->ok[size_t(tx)] = io::compressTile(
+                        o.compression, level(), tile.data(), tileBytes, pending->tiles[size_t(tx)]);
+                } catch (const std::bad_alloc&) {
+                    pending->ok[size_t(tx)] = 0;
+                }
+                pending->finishOne(seconds(c0, Clock::now()));
+            });
+        io::TiffHandle* file = L.file.get();
+        const uint32_t first = uint32_t(index) * uint32_t(L.across);
+        const uint64_t in = uint64_t(L.across) * tileBytes;
+        return files->push(
+            [this, file, first, index, pending, in] {
+                const auto w0 = Clock::now();
+                pending->wait();
+                stats.tileWaitSeconds += seconds(w0, Clock::now());
+                stats.compressSeconds += pending->seconds;
+                stats.bytesIn += in;
+                for (char ok : pending->ok)
+                    if (!ok)
+                        return Status(ErrorCode::Internal, path + ": tile compression failed");
+                return writeTiles(*file, first, index, pending->tiles);
+            },
+            stats.writeWaitSeconds);
+    }
+
+    // File thread: one band's compressed tiles, in order.
+    Status writeTiles(io::TiffHandle& file, uint32_t first, int index,
+                      const std::vector<std::vector<uint8_t>>& tiles)
+    {
+        for (size_t tx = 0; tx < tiles.size(); ++tx) {
+            const std::vector<uint8_t>& t = tiles[tx];
+            if (TIFFWriteRawTile(file.get(), first + uint32_t(tx), const_cast<uint8_t*>(t.data()),
+                                 tmsize_t(t.size())) < 0)
+                return file.error(ErrorCode::IoError,
+                                  "cannot write tile row " + std::to_string(index));
+            bytesOut += t.size();
+        }
+        return Status::ok();
+    }
+
+    Status encodeWithLibtiff(LevelOut& L, const std::vector<uint8_t>& data, int rows, int index)
+    {
+        const int ts = o.tileSize;
+        const size_t tileBytes = size_t(ts) * ts * channels;
+        const size_t rowBytes = size_t(L.width) * channels;
+        const uint32_t firstTile = uint32_t(index) * uint32_t(L.across);
+        std::vector<uint8_t> tile;
+        for (int tx = 0; tx < L.across; ++tx) {
+            tile.assign(tileBytes, 0);
+            const int x0 = tx * ts;
+            const int w = std::min(ts, L.width - x0);
+            for (int y = 0; y < rows; ++y)
+                std::memcpy(tile.data() + size_t(y) * ts * channels,
+                            data.data() + size_t(y) * rowBytes + size_t(x0) * channels,
+                            size_t(w) * channels);
+            if (TIFFWriteEncodedTile(L.file->get(), firstTile + uint32_t(tx), tile.data(),
+                                     tmsize_t(tileBytes)) < 0)
+                return L.file->error(ErrorCode::IoError,
+                                     "cannot write tile row " + std::to_string(index));
+        }
+        return Status::ok();
+    }
+
+    // 2x2 box filter of the `rows` rows of L's band into level k; the last odd row/column pairs
+    // with itself.
+    Status halveInto(const LevelOut& L, const std::vector<uint8_t>& data, int rows, int k)
+    {
+        const LevelOut& N = levels[k];
+        const size_t rowBytes = size_t(L.width) * channels;
+        const int hr = (rows + 1) / 2;
+        const auto h0 = Clock::now();
+        std::vector<uint8_t> half(size_t(N.width) * channels * hr);
+        pool->parallelFor(hr, [&](int y) {
+            const uint8_t* r0 = data.data() + size_t(2 * y) * rowBytes;
+            const uint8_t* r1 = 2 * y + 1 < rows ? r0 + rowBytes : r0;
+            io::halveRow(r0, r1, half.data() + size_t(y) * N.width * channels, N.width, L.width,
+                         channels);
+        });
+        stats.halveSeconds += seconds(h0, Clock::now());
+        return pushRows(k, half.data(), hr);
+    }
+
+    void copyRows(uint8_t* dst, const uint8_t* src, int rows, size_t rowBytes)
+    {
+        const auto t0 = Clock::now();
+        std::memcpy(dst, src, size_t(rows) * rowBytes);
+        stats.copySeconds += seconds(t0, Clock::now());
+    }
+
+    Status pushRows(int k, const uint8_t* src, int n)
+    {
+        LevelOut& L = levels[k];
+        const size_t rowBytes = size_t(L.width) * channels;
+        while (n > 0) {
+            const int take = std::min(n, o.tileSize - L.bandRows);
+            copyRows(L.band.data() + size_t(L.bandRows) * rowBytes, src, take, rowBytes);
+            L.bandRows += take;
+            L.rowsDone += take;
+            src += take * rowBytes;
+            n -= take;
+            if (L.bandRows == o.tileSize || L.rowsDone == L.height)
+                if (Status s = flushBand(k); !s)
+                    return s;
+        }
+        return Status::ok();
+    }
+
+    // Level 0 from side-by-side parts: each band-full of rows copied part by part.
+    Status pushParts(const TiledRowPart* parts, int n, int count)
+    {
+        LevelOut& L = levels[0];
+        const size_t rowBytes = size_t(L.width) * channels;
+        if (n == 1 && parts[0].stride == rowBytes)
+            return pushRows(0, parts[0].data, count);
+        for (int done = 0; done < count;) {
+            const int take = std::min(count - done, o.tileSize - L.bandRows);
+            const auto t0 = Clock::now();
+            for (int i = 0; i < n; ++i) {
+                const TiledRowPart& p = parts[i];
+                const size_t bytes = size_t(p.width) * channels;
+                for (int r = 0; r < take; ++r)
+                    std::memcpy(L.band.data() + size_t(L.bandRows + r) * rowBytes +
+                                    size_t(p.x0) * channels,
+                                p.data + size_t(done + r) * p.stride, bytes);
+            }
+            stats.copySeconds += seconds(t0, Clock::now());
+            L.bandRows += take;
+            L.rowsDone += take;
+            done += take;
+            if (L.bandRows == o.tileSize || L.rowsDone == L.height)
+                if (Status s = flushBand(0); !s)
+                    return s;
+        }
+        return Status::ok();
+    }
+
+    void removeFiles()
+    {
+        if (bands)
+            bands->stop(); // band jobs queue file jobs
+        if (files)
+            files->stop(); // its thread may be writing to the handles closed below
+        std::error_code ec;
+        for (auto& L : levels) {
+            L.file.reset();
+            if (!L.path.empty())
+                std::filesystem::remove(L.path, ec);
+        }
+    }
+};
+
+} // namespace fisura
