@@ -68,7 +68,7 @@ print(json.dumps({"gpus": int(sys.argv[2]), "round": int(sys.argv[3]),
                   "map_vs_first_one_gpu_map": sys.argv[6], "devices": r.get("devices"),
                   "gpus_choice": gpus[0] if gpus else None, "stats": r}))
 PY
-        tail -n 1 "$OUT/runs.jsonl" | python3 -c "import json,sys; r=json.loads(sys.stdin.read()); s=r['stats']; print(f\"  {s['seconds']:.3f} s, {s['megapixels_per_second']:.0f} MP/s, devices {r['devices']}, tiles {s['tiles']} (computed {s['tiles_computed']}), waits in/out/device {s['input_wait_seconds']:.2f}/{s['output_wait_seconds']:.2f}/{s['device_wait_seconds']:.2f} s, map {r['map_vs_first_one_gpu_map']}\")" | tee -a "$OUT/log.txt"
+        tail -n 1 "$OUT/runs.jsonl" | python3 -c "import json,sys; r=json.loads(sys.stdin.read()); s=r['stats']; print(f\"  {s['seconds']:.3f} s, {s['megapixels_per_second']:.0f} MP/s, devices {r['devices']}, tiles {s['tiles']} (computed {s['tiles_computed']}), waits in/out/device {s['input_wait_seconds']:.2f}/{s['output_wait_seconds']:.2f}/{s['device_wait_seconds']:.2f} s, rows to the writer {s.get('join_seconds', 0):.2f} s (waiting for bands {s.get('join_wait_seconds', 0):.2f}), compressing {s['writer'].get('compress_seconds', 0):.1f} core-s, map {r['map_vs_first_one_gpu_map']}\")" | tee -a "$OUT/log.txt"
         # Keep the reference, and maps that differ from it (compared below); drop the rest.
         [ "$same" = identical ] && rm -f "$map"
     done
