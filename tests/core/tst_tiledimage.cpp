@@ -68,6 +68,20 @@ Image scene(int w, int h, int C, uint32_t seed)
     return im;
 }
 
+// Two files with the same levels, pixel for pixel.
+bool samePyramids(const std::string& a, const std::string& b)
+{
+    auto ia = TiledImage::open(a), ib = TiledImage::open(b);
+    if (!ia || !ib || (*ia)->levelCount() != (*ib)->levelCount())
+        return false;
+    for (int k = 0; k < (*ia)->levelCount(); ++k) {
+        auto la = (*ia)->readLevel(k), lb = (*ib)->readLevel(k);
+        if (!la || !lb || la->pixels != lb->pixels)
+            return false;
+    }
+    return true;
+}
+
 bool writePyramid(const std::string& path, const Image& im, const TiledWriteOptions& o)
 {
     auto w = TiledTiffWriter::create(path, im.width, im.height, im.channels, o);
@@ -309,11 +323,7 @@ private Q_SLOTS:
                 QVERIFY((*w)->appendTile(t));
             }
         QVERIFY((*w)->finish());
-        auto ia = TiledImage::open(a), ib = TiledImage::open(b);
-        QVERIFY(ia && ib);
-        QCOMPARE((*ib)->levelCount(), (*ia)->levelCount());
-        for (int k = 0; k < (*ia)->levelCount(); ++k)
-            QVERIFY((*ia)->readLevel(k)->pixels == (*ib)->readLevel(k)->pixels);
+        QVERIFY(samePyramids(a, b));
     }
 
     void rawRowsEqualImageRows_data()
@@ -351,12 +361,8 @@ private Q_SLOTS:
         QCOMPARE(y, src.height);
         QCOMPARE(int((*w)->appendRows(src.row(0), 1).code()), int(ErrorCode::InvalidArgument));
         QVERIFY((*w)->finish());
-        auto ia = TiledImage::open(a), ib = TiledImage::open(b);
-        QVERIFY(ia && ib);
-        QCOMPARE((*ib)->levelCount(), (*ia)->levelCount());
-        for (int k = 0; k < (*ia)->levelCount(); ++k)
-            QVERIFY((*ia)->readLevel(k)->pixels == (*ib)->readLevel(k)->pixels);
-        QVERIFY((*ib)->readLevel(0)->pixels == src.pixels);
+        QVERIFY(samePyramids(a, b));
+        QVERIFY((*TiledImage::open(b))->readLevel(0)->pixels == src.pixels);
     }
 
     // Rows given as side-by-side parts (a scan split over devices: each part its own buffer and
@@ -414,11 +420,7 @@ private Q_SLOTS:
             QCOMPARE((*w)->rowsWritten(), y);
         }
         QVERIFY((*w)->finish());
-        auto ia = TiledImage::open(a), ib = TiledImage::open(b);
-        QVERIFY(ia && ib);
-        QCOMPARE((*ib)->levelCount(), (*ia)->levelCount());
-        for (int k = 0; k < (*ia)->levelCount(); ++k)
-            QVERIFY((*ia)->readLevel(k)->pixels == (*ib)->readLevel(k)->pixels);
+        QVERIFY(samePyramids(a, b));
     }
 
     void subIfdPyramid()
