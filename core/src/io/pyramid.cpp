@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "fisura/tiledwriter.h"
-#include "io/worker_pool.h"
+#include "io/task_pool.h"
 
 namespace fisura
 {
@@ -26,7 +26,7 @@ Result<PyramidJobResult> makePyramid(const std::string& inPath, const std::strin
             return Status(ErrorCode::InvalidArgument,
                           outPath + ": output would overwrite the input");
     }
-    const int threads = io::WorkerPool::resolveThreads(options.threads);
+    const int threads = io::TaskPool::resolveThreads(options.threads);
     TiledOpenOptions ro;
     ro.maxHandles = threads;
     auto in = TiledImage::open(inPath, ro);
@@ -60,7 +60,7 @@ Result<PyramidJobResult> makePyramid(const std::string& inPath, const std::strin
     bool readerDone = false, stop = false;
     const int C = info.channels;
     auto readBands = [&] {
-        io::WorkerPool pool(threads);
+        io::TaskPool pool(std::max(1, threads - 1)); // and this thread
         for (int y = 0; y < info.height; y += bandRows) {
             {
                 std::unique_lock<std::mutex> lock(m);
@@ -74,7 +74,7 @@ Result<PyramidJobResult> makePyramid(const std::string& inPath, const std::strin
             const int nx = L0.blocksAcross, ny = by1 - by0 + 1;
             std::mutex errMutex;
             Status err;
-            pool.run(nx * ny, [&](int i) {
+            pool.parallelFor(nx * ny, [&](int i) {
                 const int bx = i % nx, by = by0 + i / nx;
                 auto blk = (*in)->readBlock(0, bx, by);
                 if (!blk) {

@@ -12,5 +12,4 @@ list(APPEND FISURA_CORE_SOURCES
     src/io/tile_codec.cpp
     src/io/serial_worker.cpp
     src/io/pyramid.cpp
-    src/io/worker_pool.cpp
     src/io/task_pool.cpp)

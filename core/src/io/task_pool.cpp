@@ -5,14 +5,19 @@
 #include <atomic>
 #include <memory>
 
-#include "io/worker_pool.h"
-
 namespace fisura::io
 {
 
+int TaskPool::resolveThreads(int threads)
+{
+    if (threads > 0)
+        return std::min(threads, 64);
+    return std::max(1u, std::min(std::thread::hardware_concurrency(), 64u));
+}
+
 TaskPool::TaskPool(int threads)
 {
-    const int n = WorkerPool::resolveThreads(threads);
+    const int n = resolveThreads(threads);
     for (int i = 0; i < n; ++i) // the submitting thread does not run tasks: one per core
         workers_.emplace_back([this] { loop(); });
 }

@@ -31,6 +31,9 @@ public:
     void parallelFor(int n, const std::function<void(int)>& fn);
     int threads() const { return int(workers_.size()); }
 
+    /// threads <= 0: one per hardware thread (at most 64); else at most 64.
+    static int resolveThreads(int threads);
+
 private:
     void loop();
 
