@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <fstream>
 #include <mutex>
@@ -18,6 +19,7 @@
 #include "fisura/infer.h"
 #include "fisura/model.h"
 #include "infer/multi_device.h"
+#include "infer/scan_source.h"
 #include "map_fixtures.h"
 
 using namespace fisura;
@@ -121,6 +123,32 @@ class TstInferMulti : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // A tile read straight into the batch and padded in place equals the tile placed through an
+    // image (OpenCV's replicated border), for tiles clipped on the right, at the bottom or both.
+    void tileReadIntoTheBatchEqualsPlacedTile()
+    {
+        for (int channels : {1, 3}) {
+            fisura::detail::ScanSource src;
+            src.flat = Image::make(300, 200, channels);
+            for (size_t i = 0; i < src.flat.pixels.size(); ++i)
+                src.flat.pixels[i] = uint8_t(i * 7 + i / 300);
+            src.width = 300;
+            src.height = 200;
+            src.channels = channels;
+            const int tile = 64;
+            for (const auto& r : std::vector<std::array<int, 4>>{
+                     {0, 0, 64, 64}, {260, 10, 40, 64}, {5, 170, 64, 30}, {280, 190, 20, 10}}) {
+                std::vector<uint8_t> direct(size_t(tile) * tile * channels, 1),
+                    placed(direct.size(), 2);
+                QVERIFY(src.readTile(r[0], r[1], r[2], r[3], tile, channels, direct.data()));
+                auto px = src.region(r[0], r[1], r[2], r[3]);
+                QVERIFY(px);
+                fisura::detail::placeTile(*px, tile, channels, placed.data());
+                QVERIFY2(direct == placed, qPrintable(QString::number(r[0])));
+            }
+        }
+    }
+
     // Every band's pixels get every tile that reaches them, in raster order; the bands' columns
     // tile the map.
     void columnBandsCoverTheirColumns_data()
@@ -203,7 +231,8 @@ private Q_SLOTS:
         QCOMPARE(mixed.indices, (std::vector<int>{1, 2}));
         QCOMPARE(mixed.reasonId, std::string("gpus_same_model"));
         QCOMPARE(mixed.reasonArg, std::string("H100"));
-        QCOMPARE(fisura::detail::chooseGpus({gpu(0, "H100")}, 0).reasonId, std::string("gpus_single"));
+        QCOMPARE(fisura::detail::chooseGpus({gpu(0, "H100")}, 0).reasonId,
+                 std::string("gpus_single"));
     }
 
     // The split map is the one-device map, byte for byte.

@@ -365,6 +365,32 @@ private Q_SLOTS:
         QVERIFY((*TiledImage::open(b))->readLevel(0)->pixels == src.pixels);
     }
 
+    // A region read into caller memory with a wider stride holds the same pixels as readRegion,
+    // and leaves the bytes between rows alone; a region outside the level is refused.
+    void regionIntoCallerMemory()
+    {
+        QTemporaryDir tmp;
+        const std::string path = tmpFile(tmp, "r.tif").toStdString();
+        const Image src = scene(700, 500, 3, 5);
+        TiledWriteOptions o;
+        o.tileSize = 128;
+        QVERIFY(writePyramid(path, src, o));
+        auto im = TiledImage::open(path);
+        QVERIFY(im);
+        const int x = 101, y = 77, w = 333, h = 250;
+        const size_t stride = size_t(w) * 3 + 17;
+        std::vector<uint8_t> buf(stride * size_t(h), 0xAB);
+        QVERIFY((*im)->readRegionInto(0, x, y, w, h, buf.data(), stride));
+        auto ref = (*im)->readRegion(0, x, y, w, h);
+        QVERIFY(ref);
+        for (int r = 0; r < h; ++r) {
+            QVERIFY(std::equal(ref->row(r), ref->row(r) + size_t(w) * 3, buf.data() + r * stride));
+            QCOMPARE(int(buf[r * stride + size_t(w) * 3]), 0xAB);
+        }
+        QCOMPARE(int((*im)->readRegionInto(0, 600, 0, 200, 10, buf.data(), stride).code()),
+                 int(ErrorCode::InvalidArgument));
+    }
+
     // Rows given as side-by-side parts (a scan split over devices: each part its own buffer and
     // stride) give the same file as whole rows; parts that leave a gap, overlap or miss the
     // width are refused.

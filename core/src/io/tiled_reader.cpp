@@ -286,7 +286,7 @@ Result<Image> TiledImage::readRegion(int level, int x, int y, int width, int hei
             out.width = width;
             out.height = height;
             out.channels = C;
-            out.pixels.resize(size_t(width) * size_t(height) * size_t(C)); // every byte is read
+            out.pixels.resize(size_t(width) * size_t(height) * size_t(C));
         }
     } catch (const std::bad_alloc&) {
         return Status(ErrorCode::OutOfMemory, d_->info.path + ": region");
