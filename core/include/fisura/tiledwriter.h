@@ -45,7 +45,7 @@ struct TiledWriteStats {
     double copySeconds = 0.0;         ///< appending thread: rows into the band buffers
     double compressWaitSeconds = 0.0; ///< appending thread: waiting for the band thread
     double compressSeconds = 0.0;  ///< pool: predicting and compressing tiles, summed over threads
-    double halveSeconds = 0.0;     ///< band thread: halving bands into the next level
+    double halveSeconds = 0.0;     ///< band thread: halving bands into the next level, filling it
     double writeWaitSeconds = 0.0; ///< band thread: waiting for the file thread
     double tileWaitSeconds = 0.0;  ///< file thread: waiting for a band's tiles to be compressed
     double writeSeconds = 0.0;     ///< file thread: handing compressed tiles to the files

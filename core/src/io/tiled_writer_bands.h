@@ -199,9 +199,11 @@ struct TiledTiffWriter::Impl {
             l.unlock();
             return std::vector<uint8_t>(levels[size_t(k)].band.size());
         }
-        const auto t0 = Clock::now();
-        spareCv.wait(l, [&] { return !free.empty(); });
-        stats.compressWaitSeconds += seconds(t0, Clock::now());
+        if (k == 0) { // the appending thread's wait; smaller levels never wait
+            const auto t0 = Clock::now();
+            spareCv.wait(l, [&] { return !free.empty(); });
+            stats.compressWaitSeconds += seconds(t0, Clock::now());
+        }
         std::vector<uint8_t> b = std::move(free.back());
         free.pop_back();
         return b;
@@ -350,11 +352,13 @@ struct TiledTiffWriter::Impl {
         return pushRows(k, half.data(), hr);
     }
 
-    void copyRows(uint8_t* dst, const uint8_t* src, int rows, size_t rowBytes)
+    // Level 0 is filled by the appending thread (copySeconds); smaller levels by the band thread
+    // that halves into them (counted with the halving, so each figure has one writer).
+    void copyRows(int k, uint8_t* dst, const uint8_t* src, int rows, size_t rowBytes)
     {
         const auto t0 = Clock::now();
         std::memcpy(dst, src, size_t(rows) * rowBytes);
-        stats.copySeconds += seconds(t0, Clock::now());
+        (k == 0 ? stats.copySeconds : stats.halveSeconds) += seconds(t0, Clock::now());
     }
 
     Status pushRows(int k, const uint8_t* src, int n)
@@ -363,7 +367,7 @@ struct TiledTiffWriter::Impl {
         const size_t rowBytes = size_t(L.width) * channels;
         while (n > 0) {
             const int take = std::min(n, o.tileSize - L.bandRows);
-            copyRows(L.band.data() + size_t(L.bandRows) * rowBytes, src, take, rowBytes);
+            copyRows(k, L.band.data() + size_t(L.bandRows) * rowBytes, src, take, rowBytes);
             L.bandRows += take;
             L.rowsDone += take;
             src += take * rowBytes;
