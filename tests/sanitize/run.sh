@@ -17,11 +17,13 @@ wrap=${BUILD_WRAPPER:-}
 # reports without full debug information.
 flags="-O1 -g1 -DNDEBUG"
 
-# The threaded parts of core: tile cache and parallel tile decoding (tst_tiledimage), the pyramid
-# writer's worker pool (tst_tiledimage), the batch loader's queue (tst_dataset, tst_train), the
-# inference pipeline with CPU models (tst_infer), the telemetry sampler (tst_device) and training
-# on its own thread (tst_train); tst_progress starts no thread but is cheap.
-tsan_tests="tst_tiledimage tst_dataset tst_device tst_progress tst_infer tst_train"
+# The threaded parts of core: tile cache and parallel tile decoding, one decode per block
+# (tst_tiledimage), the map writer's task pool, band and file threads (tst_tiledimage,
+# tst_taskpool, tst_serialworker), the batch loader's queue (tst_dataset, tst_train), the
+# inference pipeline with CPU models, also split into column bands (tst_infer, tst_infer_multi),
+# the telemetry sampler (tst_device) and training on its own thread (tst_train); tst_progress
+# starts no thread but is cheap.
+tsan_tests="tst_tiledimage tst_taskpool tst_serialworker tst_dataset tst_device tst_progress tst_infer tst_infer_multi tst_train"
 
 run_asan() {
     cmake -S "$root" -B "$root/build-asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
