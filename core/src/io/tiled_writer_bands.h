@@ -231,14 +231,16 @@ struct TiledTiffWriter::Impl {
         void finishOne(double s)
         {
             std::shared_ptr<BandBuffer> release;
+            bool last = false;
             {
                 std::lock_guard<std::mutex> lock(mu);
                 seconds += s;
-                if (--remaining == 0)
+                last = --remaining == 0;
+                if (last)
                     release = std::move(band);
             }
-            if (release) { // back to the spares outside the lock
-                release.reset();
+            if (last) {
+                release.reset(); // the buffer back to the spares, outside the lock
                 cv.notify_all();
             }
         }
