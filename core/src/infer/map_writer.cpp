@@ -4,13 +4,6 @@
 namespace fisura::detail
 {
 
-MapWriter::MapWriter(TiledTiffWriter& writer, RowQueue& queue, int width)
-    : MapWriter([&writer](int count, const TiledRowPart* parts,
-                          int n) { return writer.appendRowParts(count, parts, n); },
-                queue, width)
-{
-}
-
 MapWriter::MapWriter(RowSink append, RowQueue& queue, int width)
     : append_(std::move(append)), queue_(queue), width_(width)
 {

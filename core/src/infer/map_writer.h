@@ -16,12 +16,11 @@ namespace fisura::detail
 class MapWriter
 {
 public:
-    /// Every argument must outlive join(). (Progress comes from the device stage: the rows
-    /// written lag the work done by the blending band, a whole tile row at the end.)
-    MapWriter(TiledTiffWriter& writer, RowQueue& queue, int width);
-    /// Rows go to `append` (in order, on the writer thread) instead of a file: `count` rows in
-    /// `n` parts side by side that cover the width (one here; one per column band when the
-    /// RowAssembler calls it), valid during the call.
+    /// Rows go to `append` (in order, on the writer thread): `count` rows in `n` parts side by
+    /// side that cover the width (one here; one per column band when the RowAssembler calls
+    /// it), valid during the call. Every argument must outlive join(). (Progress comes from the
+    /// device stage: the rows written lag the work done by the blending band, a whole tile row
+    /// at the end.)
     using RowSink = std::function<Status(int count, const TiledRowPart* parts, int n)>;
     MapWriter(RowSink append, RowQueue& queue, int width);
 

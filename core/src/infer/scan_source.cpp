@@ -25,6 +25,14 @@ bool looksLikeTiff(const std::string& path)
     return in && ((magic[0] == 'I' && magic[1] == 'I') || (magic[0] == 'M' && magic[1] == 'M'));
 }
 
+// A rectangle of a decoded image into rows `stride` bytes apart.
+void copyFlatRows(const Image& flat, int x, int y, int w, int h, uint8_t* dst, size_t stride)
+{
+    const size_t px = size_t(flat.channels);
+    for (int r = 0; r < h; ++r)
+        std::copy_n(flat.row(y + r) + size_t(x) * px, size_t(w) * px, dst + size_t(r) * stride);
+}
+
 } // namespace
 
 Result<ScanSource> ScanSource::open(const std::string& path, const InferOptions& o)
@@ -78,9 +86,7 @@ Result<Image> ScanSource::region(int x, int y, int w, int h) const
     if (tiled)
         return tiled->readRegion(0, x, y, w, h);
     Image out = Image::make(w, h, flat.channels);
-    const size_t rowBytes = size_t(w) * size_t(flat.channels);
-    for (int r = 0; r < h; ++r)
-        std::copy_n(flat.row(y + r) + size_t(x) * size_t(flat.channels), rowBytes, out.row(r));
+    copyFlatRows(flat, x, y, w, h, out.pixels.data(), out.stride());
     return out;
 }
 
@@ -98,9 +104,7 @@ Status ScanSource::readTile(int x, int y, int w, int h, int tile, int channels, 
         if (Status s = tiled->readRegionInto(0, x, y, w, h, dst, stride); !s)
             return s;
     } else {
-        for (int r = 0; r < h; ++r)
-            std::copy_n(flat.row(y + r) + size_t(x) * size_t(channels),
-                        size_t(w) * size_t(channels), dst + size_t(r) * stride);
+        copyFlatRows(flat, x, y, w, h, dst, stride);
     }
     padTile(dst, w, h, tile, channels);
     return Status::ok();
