@@ -2,7 +2,8 @@
 //
 // CopyStream::upload() copies a pinned host tensor on a side CUDA stream and makes the current
 // (compute) stream wait for that copy only, so while the GPU still runs the previous batch the
-// next one is already on its way. Without CUDA (or for a CPU device) it is a plain `to(device)`.
+// next one is already on its way; download() is the way back, off the compute stream too.
+// Without CUDA (or for a CPU device) they are plain copies.
 // Pattern from PyTorch's "CUDA semantics" notes (streams, record_stream) and NVIDIA's apex
 // data_prefetcher.
 #pragma once
@@ -15,10 +16,42 @@
 #include <c10/cuda/CUDAStream.h>
 #endif
 
+#include <memory>
 #include <optional>
 
 namespace fisura::detail
 {
+
+/// "The GPU has finished everything queued so far on the current stream": recorded by the
+/// thread that queues work, waited on by another (e.g. before reading a non-blocking download).
+class StreamMark
+{
+public:
+    explicit StreamMark(torch::Device device)
+    {
+#ifdef FISURA_TORCH_CUDA
+        if (device.is_cuda()) {
+            event_.emplace();
+            event_->record(c10::cuda::getCurrentCUDAStream(device.index()));
+        }
+#else
+        (void)device;
+#endif
+    }
+    /// Blocks the calling thread until the recorded work is done (no-op on the CPU).
+    void wait()
+    {
+#ifdef FISURA_TORCH_CUDA
+        if (event_)
+            event_->synchronize();
+#endif
+    }
+
+private:
+#ifdef FISURA_TORCH_CUDA
+    std::optional<at::cuda::CUDAEvent> event_;
+#endif
+};
 
 class CopyStream
 {
@@ -55,41 +88,33 @@ public:
         return host.to(device_, /*non_blocking=*/host.is_pinned());
     }
 
+    /// `dev` (written by work queued on the current stream) copied into `host` on the side
+    /// stream once that work is done, so the compute stream goes on with the next batch while
+    /// the copy engine works. The mark is reached when `host` holds the bytes; `host` should be
+    /// pinned for the copy to be asynchronous.
+    std::shared_ptr<StreamMark> download(const torch::Tensor& dev, torch::Tensor& host)
+    {
+#ifdef FISURA_TORCH_CUDA
+        if (side_) {
+            const auto compute = c10::cuda::getCurrentCUDAStream(device_.index());
+            at::cuda::CUDAEvent written;
+            written.record(compute);
+            written.block(*side_);
+            c10::cuda::CUDAStreamGuard guard(*side_);
+            host.copy_(dev, /*non_blocking=*/true);
+            // `dev` came from the compute stream's pool: not to be reused before this copy.
+            dev.record_stream(*side_);
+            return std::make_shared<StreamMark>(device_); // on the side stream (current here)
+        }
+#endif
+        host.copy_(dev, /*non_blocking=*/host.is_pinned());
+        return std::make_shared<StreamMark>(device_);
+    }
+
 private:
     torch::Device device_;
 #ifdef FISURA_TORCH_CUDA
     std::optional<c10::cuda::CUDAStream> side_;
-#endif
-};
-
-/// "The GPU has finished everything queued so far on the current stream": recorded by the
-/// thread that queues work, waited on by another (e.g. before reading a non-blocking download).
-class StreamMark
-{
-public:
-    explicit StreamMark(torch::Device device)
-    {
-#ifdef FISURA_TORCH_CUDA
-        if (device.is_cuda()) {
-            event_.emplace();
-            event_->record(c10::cuda::getCurrentCUDAStream(device.index()));
-        }
-#else
-        (void)device;
-#endif
-    }
-    /// Blocks the calling thread until the recorded work is done (no-op on the CPU).
-    void wait()
-    {
-#ifdef FISURA_TORCH_CUDA
-        if (event_)
-            event_->synchronize();
-#endif
-    }
-
-private:
-#ifdef FISURA_TORCH_CUDA
-    std::optional<at::cuda::CUDAEvent> event_;
 #endif
 };
 

@@ -69,8 +69,9 @@ private:
     // device, so that no batch copies an index from the host: a copy from pageable memory
     // waits for the device, and the thread could no longer run ahead of it.
     torch::Tensor tileCols_, tileRows_, slots_;
-    torch::Tensor band_; // ring: row y in slot y % tile
-    int emitted_ = 0;    // rows queued so far
+    torch::Tensor band_;   // ring: row y in slot y % tile
+    int emitted_ = 0;      // rows queued so far
+    CopyStream downloads_; // finished rows to the host, off the compute stream
     bool kernels_ = false;
     torch::Tensor tileTable_; // int32 [6, tiles]: x, y, w, h, col, row (kernels only)
 };
@@ -86,7 +87,7 @@ torch::Tensor onDevice(const std::vector<float>& v, int64_t rows, torch::Device 
 RowRing::RowRing(const DeviceSetup& setup, const TileGrid& grid, RowQueue& out, StopFlag& stop,
                  double& outputWait)
     : setup_(setup), grid_(grid), out_(out), stop_(stop), outputWait_(outputWait), tile_(grid.tile),
-      x0_(grid.x0), width_(grid.x1 - grid.x0)
+      x0_(grid.x0), width_(grid.x1 - grid.x0), downloads_(setup.device)
 {
     const torch::Device device = setup.device;
     const AxisWeights x = axisWeights(grid.width, tile_, setup.overlap, setup.window, grid.xs);
@@ -172,7 +173,6 @@ void RowRing::emitRows(int end)
 
 void RowRing::emitChunk(int end)
 {
-    const torch::Device device = setup_.device;
     const int n = end - emitted_; // at most the ring: one window of slots_
     torch::Tensor u8;
     if (kernels_) {
@@ -191,8 +191,7 @@ void RowRing::emitChunk(int end)
     o.size = uint64_t(n) * uint64_t(width_);
     o.bytes = torch::empty(
         {n, width_}, torch::TensorOptions().dtype(torch::kUInt8).pinned_memory(setup_.pinned));
-    o.bytes.copy_(u8, /*non_blocking=*/setup_.pinned);
-    o.ready = std::make_shared<detail::StreamMark>(device);
+    o.ready = downloads_.download(u8, o.bytes);
     emitted_ = end;
     out_.push(std::move(o), outputWait_);
 }

@@ -6,7 +6,8 @@
 // The ring is a band of `tile` rows (row y lives in slot y % tile). Once the last tile of a tile
 // row is added, every row above the next tile row is final: it is normalised with the per-axis
 // window sums (blend.h), turned into bytes on the device, and only those bytes travel back to
-// the host. Device memory is O(width x tile), whatever the image height.
+// the host, on a copy stream of their own while the compute stream goes on. Device memory is
+// O(width x tile), whatever the image height.
 #pragma once
 
 #include <functional>
