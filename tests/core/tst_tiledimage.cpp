@@ -326,6 +326,36 @@ private Q_SLOTS:
         QVERIFY(samePyramids(a, b));
     }
 
+    // Overview tiles kept in memory, spilled to temporary files part-way or written there from
+    // the start: the same file, byte for byte, and no temporary file left behind.
+    void overviewsInMemoryOrInFiles()
+    {
+        QTemporaryDir tmp;
+        const Image src = scene(1500, 900, 1, 11);
+        TiledWriteOptions o;
+        o.tileSize = 64;
+        o.maxOverviewSide = 64;
+        o.threads = 2;
+        std::vector<QByteArray> files;
+        for (uint64_t budget : {uint64_t(256) << 20, uint64_t(0), uint64_t(20000)}) {
+            o.overviewMemoryBytes = budget;
+            const QString path = tmpFile(tmp, "m.tif");
+            QFile::remove(path);
+            QVERIFY(writePyramid(path.toStdString(), src, o));
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            files.push_back(f.readAll());
+            QCOMPARE(QDir(tmp.path()).entryList(QDir::Files), QStringList{QStringLiteral("m.tif")});
+        }
+        QVERIFY(files[0].size() > 0);
+        QVERIFY(files[0] == files[1]);
+        QVERIFY(files[0] == files[2]);
+        auto im = TiledImage::open(tmpFile(tmp, "m.tif").toStdString());
+        QVERIFY(im);
+        QCOMPARE((*im)->levelCount(), 6); // 1500 -> 750 -> 375 -> 188 -> 94 -> 47
+        QVERIFY((*im)->readLevel(0)->pixels == src.pixels);
+    }
+
     void rawRowsEqualImageRows_data()
     {
         QTest::addColumn<bool>("deflate");

@@ -35,6 +35,9 @@ struct TiledWriteOptions {
     double pixelSizeYmm = 0.0;
     std::vector<TiffTag> extraTags; ///< opaque tags for level 0 (GeoTIFF from the source)
     int threads = 0;                ///< compression threads; 0 = one per core
+    /// Compressed overview tiles held in memory until finish() writes them behind level 0;
+    /// beyond this, overview levels go through temporary files (read back by finish()).
+    uint64_t overviewMemoryBytes = uint64_t(256) << 20;
 };
 
 /// Where a writer's time went (wall seconds; complete after finish()). Three stages run at once:
@@ -49,7 +52,7 @@ struct TiledWriteStats {
     double writeWaitSeconds = 0.0; ///< band thread: waiting for the file thread
     double tileWaitSeconds = 0.0;  ///< file thread: waiting for a band's tiles to be compressed
     double writeSeconds = 0.0;     ///< file thread: handing compressed tiles to the files
-    double finishSeconds = 0.0;    ///< finish(): copying the overviews behind level 0
+    double finishSeconds = 0.0;    ///< finish(): writing the overviews behind level 0
     uint64_t bytesIn = 0;          ///< uncompressed tile bytes of every level
     uint64_t bytesOut = 0;         ///< compressed
 };

@@ -97,6 +97,7 @@ Result<std::unique_ptr<TiledTiffWriter>> TiledTiffWriter::create(const std::stri
                 return s;
             }
             d->setupDirectory(L.file->get(), int(k));
+            L.keep = k > 0 && d->direct;
         }
         d->spares.resize(d->levels.size());
         // Level-0 bands in flight: one filling, one queued, and one compressing per 8 threads
@@ -237,6 +238,13 @@ Status TiledTiffWriter::finish(const CancelToken& cancel, ProgressSink* progress
             LevelOut& L = d.levels[k];
             if (Status s = L.file->close(); !s)
                 return s;
+            if (L.keep) {
+                if (Status s = d.writeKept(out, int(k), cancel); !s)
+                    return s;
+                done += double(L.kept.size());
+                tracker.update(done, "overview " + std::to_string(k));
+                continue;
+            }
             io::TiffHandle src;
             if (Status s = src.open(L.path, "rm"); !s)
                 return s;

@@ -2,7 +2,8 @@
 // fill a level-0 band; a full band goes to the band thread, which hands its tiles to the task
 // pool (predicted and compressed, ZSTD / Deflate exactly as libtiff would) and halves it into the
 // next level; the file thread writes each band's compressed tiles in order once they are ready.
-// Overview levels go to temporary tiled files, copied compressed behind level 0 by finish().
+// Overview levels stay in memory as compressed tiles (within a budget; beyond it, in temporary
+// tiled files), written behind level 0 by finish().
 #pragma once
 
 #include <algorithm>
@@ -39,6 +40,12 @@ struct LevelOut {
     int bandRows = 0;
     int bandIndex = 0;
     int rowsDone = 0;
+    // Overview levels of the codecs' path: compressed tiles 0, 1, ... kept in memory, so that
+    // finish() writes them behind level 0 without reading them back from `file`; once the
+    // writer's budget for them (TiledWriteOptions::overviewMemoryBytes) is spent, the level goes
+    // to `file` from then on.
+    bool keep = false;
+    std::vector<std::vector<uint8_t>> kept;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -66,6 +73,7 @@ struct TiledTiffWriter::Impl {
     // After the spares (its last tasks give band buffers back), before the workers.
     std::unique_ptr<io::TaskPool> pool;
     std::atomic<uint64_t> bytesOut{0};
+    uint64_t keptBytes = 0; // LevelOut::kept, all levels (file thread, then finish())
     // Declared after levels, pool and spares, so they stop before those go; bands after files,
     // since band jobs queue file jobs.
     std::unique_ptr<io::SerialWorker> files; // compressed tiles into the level files, in order
@@ -279,11 +287,11 @@ struct TiledTiffWriter::Impl {
                 }
                 pending->finishOne(seconds(c0, Clock::now()));
             });
-        io::TiffHandle* file = L.file.get();
+        LevelOut* level = &L;
         const uint32_t first = uint32_t(index) * uint32_t(L.across);
         const uint64_t in = uint64_t(L.across) * tileBytes;
         return files->push(
-            [this, file, first, index, pending, in] {
+            [this, level, first, index, pending, in] {
                 const auto w0 = Clock::now();
                 pending->wait();
                 stats.tileWaitSeconds += seconds(w0, Clock::now());
@@ -292,12 +300,37 @@ struct TiledTiffWriter::Impl {
                 for (char ok : pending->ok)
                     if (!ok)
                         return Status(ErrorCode::Internal, path + ": tile compression failed");
-                return writeTiles(*file, first, index, pending->tiles);
+                return storeTiles(*level, first, index, pending->tiles);
             },
             stats.writeWaitSeconds);
     }
 
-    // File thread: one band's compressed tiles, in order.
+    // File thread: one band's compressed tiles, in order: kept (an overview level within the
+    // budget) or written to the level's file.
+    Status storeTiles(LevelOut& L, uint32_t first, int index,
+                      std::vector<std::vector<uint8_t>>& tiles)
+    {
+        uint64_t size = 0;
+        for (const auto& t : tiles)
+            size += t.size();
+        bytesOut += size;
+        if (L.keep && keptBytes + size <= o.overviewMemoryBytes) {
+            keptBytes += size;
+            for (auto& t : tiles)
+                L.kept.push_back(std::move(t));
+            return Status::ok();
+        }
+        if (L.keep) { // over the budget: what the level kept goes first, then the rest follows
+            L.keep = false;
+            if (Status s = writeTiles(*L.file, 0, index, L.kept); !s)
+                return s;
+            for (const auto& t : L.kept)
+                keptBytes -= t.size();
+            L.kept.clear();
+        }
+        return writeTiles(*L.file, first, index, tiles);
+    }
+
     Status writeTiles(io::TiffHandle& file, uint32_t first, int index,
                       const std::vector<std::vector<uint8_t>>& tiles)
     {
@@ -307,8 +340,30 @@ struct TiledTiffWriter::Impl {
                                  tmsize_t(t.size())) < 0)
                 return file.error(ErrorCode::IoError,
                                   "cannot write tile row " + std::to_string(index));
-            bytesOut += t.size();
         }
+        return Status::ok();
+    }
+
+    // finish(): level k's kept tiles as its directory in `out`, behind what is written so far.
+    Status writeKept(TIFF* out, int k, const CancelToken& cancel)
+    {
+        LevelOut& L = levels[size_t(k)];
+        if (L.kept.size() != size_t(L.across) * size_t(L.down))
+            return Status(ErrorCode::Internal, path + ": overview " + std::to_string(k) + " has " +
+                                                   std::to_string(L.kept.size()) + " tiles");
+        setupDirectory(out, k);
+        for (size_t t = 0; t < L.kept.size(); ++t) {
+            if (t % size_t(L.across) == 0 && cancel.isCancelled())
+                return Status(ErrorCode::Cancelled, path);
+            std::vector<uint8_t>& b = L.kept[t];
+            if (TIFFWriteRawTile(out, uint32_t(t), b.data(), tmsize_t(b.size())) < 0)
+                return levels[0].file->error(ErrorCode::IoError,
+                                             "cannot write level " + std::to_string(k));
+            std::vector<uint8_t>().swap(b); // its memory back as it goes
+        }
+        if (!TIFFWriteDirectory(out))
+            return levels[0].file->error(ErrorCode::IoError,
+                                         "cannot write level " + std::to_string(k));
         return Status::ok();
     }
 
