@@ -16,7 +16,8 @@
 //                                                       blend (the blending kernels), or
 //                                                       separate (none of them);
 //                                                       nobench: cuDNN autotuning off
-// e2e runs over GPUS=N GPUs when that variable is set (the scan split into column bands).
+// e2e runs over GPUS=N GPUs when that variable is set (the scan split into column bands), or,
+// with LANE=k too, on the k-th of those GPUs alone (the model's replica there).
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -123,7 +124,11 @@ int main(int argc, char** argv)
             io.output.compressionLevel = std::atoi(codec.c_str() + codec.find(':') + 1);
         auto ti = m ? TiledInference::create(std::move(*m), io)
                     : Result<std::unique_ptr<TiledInference>>(m.status());
-        auto st = ti ? (*ti)->run(argv[3], argv[4]) : Result<InferStats>(ti.status());
+        // LANE=k: the whole scan on device k alone (0: the first GPU, 1..: its replicas).
+        const char* lane = std::getenv("LANE");
+        auto st = !ti    ? Result<InferStats>(ti.status())
+                  : lane ? (*ti)->runOn(std::atoi(lane), argv[3], argv[4])
+                         : (*ti)->run(argv[3], argv[4]);
         auto net = st ? (*ti)->timeNetworkOnly(st->tiles) : Result<double>(st.status());
         if (!net) {
             std::fprintf(stderr, "bench_infer: %s\n", net.status().toString().c_str());
