@@ -15,18 +15,23 @@
 //                                                       graph (the batch as a CUDA graph),
 //                                                       blend (the blending kernels), or
 //                                                       separate (none of them);
-//                                                       nobench: cuDNN autotuning off
+//                                                       nobench: cuDNN autotuning off;
+//                                                       det: deterministic cuDNN algorithms
+//   bench_infer diff A B                                where two maps' level 0 differ (JSON)
 // e2e runs over GPUS=N GPUs when that variable is set (the scan split into column bands), or,
 // with LANE=k too, on the k-th of those GPUs alone (the model's replica there).
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include <fstream>
 
 #include "fisura/image.h"
 #include "fisura/infer.h"
 #include "fisura/model.h"
+#include "fisura/tiledimage.h"
 #include "synthetic_scan.h"
 
 using namespace fisura;
@@ -41,6 +46,53 @@ static void applyMode(const std::string& mode)
     testing::setInferenceGraphs(has("graph"));
     testing::setBlendKernels(has("blend"));
     testing::setInferenceCudnnBenchmark(has("nobench") ? 0 : -1);
+    testing::setInferenceDeterministic(has("det"));
+}
+
+/// Where two maps' level 0 differ (JSON): how many pixels, by how much at most, and how the
+/// differing pixels fall over x and y (1000-px bins) and over y % 64 (the device's row chunks).
+static int diffMaps(const char* a, const char* b)
+{
+    auto ia = TiledImage::open(a), ib = TiledImage::open(b);
+    if (!ia || !ib)
+        return 1;
+    const int w = (*ia)->info().levels[0].width, h = (*ia)->info().levels[0].height;
+    std::vector<long long> byX((w + 999) / 1000), byY((h + 999) / 1000), byChunkRow(64);
+    long long n = 0;
+    int maxDiff = 0;
+    std::string first;
+    for (int y0 = 0; y0 < h; y0 += 512) {
+        const int rows = std::min(512, h - y0);
+        auto ra = (*ia)->readRegion(0, 0, y0, w, rows), rb = (*ib)->readRegion(0, 0, y0, w, rows);
+        if (!ra || !rb)
+            return 1;
+        for (int y = 0; y < rows; ++y)
+            for (int x = 0; x < w; ++x) {
+                const int d = std::abs(int(ra->row(y)[x]) - int(rb->row(y)[x]));
+                if (!d)
+                    continue;
+                ++n;
+                maxDiff = std::max(maxDiff, d);
+                ++byX[size_t(x / 1000)];
+                ++byY[size_t((y0 + y) / 1000)];
+                ++byChunkRow[size_t((y0 + y) % 64)];
+                if (n <= 12)
+                    first += (n > 1 ? ", " : "") + std::string("[") + std::to_string(x) + ", " +
+                             std::to_string(y0 + y) + ", " + std::to_string(ra->row(y)[x]) + ", " +
+                             std::to_string(rb->row(y)[x]) + "]";
+            }
+    }
+    auto list = [](const std::vector<long long>& v) {
+        std::string s;
+        for (size_t i = 0; i < v.size(); ++i)
+            s += (i ? "," : "") + std::to_string(v[i]);
+        return s;
+    };
+    std::printf("{\"differing\": %lld, \"max\": %d, \"first\": [%s], \"by_x\": [%s], "
+                "\"by_y\": [%s], \"by_y_mod_64\": [%s]}\n",
+                n, maxDiff, first.c_str(), list(byX).c_str(), list(byY).c_str(),
+                list(byChunkRow).c_str());
+    return 0;
 }
 
 int main(int argc, char** argv)
@@ -117,6 +169,9 @@ int main(int argc, char** argv)
         InferOptions io;
         if (const char* g = std::getenv("GPUS")) // several: the scan split over that many GPUs
             io.gpus = std::atoi(g);
+        testing::reverseSplitDevices(std::getenv("REVERSE") != nullptr);
+        if (const char* c = std::getenv("CPU_BANDS")) // on the CPU: split as over that many GPUs
+            testing::splitCpuInference(std::atoi(c));
         const std::string codec = argc > 6 ? argv[6] : "deflate"; // "zstd:9" names a level
         io.output.compression =
             codec.rfind("zstd", 0) == 0 ? TileCompression::Zstd : TileCompression::Deflate;
@@ -138,6 +193,8 @@ int main(int argc, char** argv)
                     mode.c_str(), *net, toJson(*st, -1).c_str());
         return 0;
     }
+    if (cmd == "diff" && argc >= 4)
+        return diffMaps(argv[2], argv[3]);
     std::fprintf(stderr, "usage: bench_infer scan OUT WIDTH HEIGHT [deflate|zstd]\n"
                          "       bench_infer model OUT [WIDTH DEPTH]\n"
                          "       bench_infer net MODEL IMAGE MAP fused,kernels,graph|separate\n"

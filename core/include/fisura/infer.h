@@ -100,6 +100,9 @@ struct InferStats {
     /// (more than `tiles` when split: the tile columns at the bands' seams run on both sides).
     std::vector<std::string> devices;
     int64_t tilesComputed = 0;
+    /// Tile batches whose network ran as the captured CUDA graph (all devices); the others ran
+    /// op by op.
+    int64_t graphBatches = 0;
     TiledWriteStats writer; ///< the map writer's share (its thread; zero for in-memory maps)
 };
 std::string toJson(const InferStats& stats, int indent = 2);
@@ -206,6 +209,12 @@ void failSplitBand(int band);
 /// cuDNN's autotuning for inference engines created from now on: -1 as the policy chooses (the
 /// default), 0 off, 1 on (benchmarks compare speed and whether every GPU computes the same).
 void setInferenceCudnnBenchmark(int mode);
+/// cuDNN restricted to deterministic algorithms for inference engines created from now on (off
+/// by default), for benchmarks that look for what makes maps differ between GPUs.
+void setInferenceDeterministic(bool enabled);
+/// Split runs give the first column band to the last device and so on (off by default): tells
+/// a band's effect from a device's.
+void reverseSplitDevices(bool enabled);
 } // namespace testing
 
 } // namespace fisura

@@ -184,6 +184,9 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     const detail::TileGrid grid = detail::TileGrid::make(W, H, tile, overlap);
     ProgressTracker tracker(progress, double(H) * 1.02); // the last 2 %: overviews
     InferStats st;
+    int64_t graphBefore = 0; // the graphs' replays so far, on every device this run may use
+    for (int k = 0; k < lanes(); ++k)
+        graphBefore += lane(k).graphBatches.load();
     auto sink = [&w = *writer](int count, const TiledRowPart* parts, int n) {
         return w.appendRowParts(count, parts, n);
     };
@@ -218,6 +221,9 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     st.tiles = int64_t(grid.tiles.size());
     if (st.tilesComputed == 0)
         st.tilesComputed = st.tiles;
+    for (int k = 0; k < lanes(); ++k)
+        st.graphBatches += lane(k).graphBatches.load();
+    st.graphBatches -= graphBefore;
     st.seconds = secondsSince(started);
     st.megapixelsPerSecond = double(W) * double(H) / 1e6 / std::max(1e-9, st.seconds);
     st.finishSeconds = secondsSince(finishStart);

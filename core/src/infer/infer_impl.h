@@ -5,6 +5,7 @@
 
 #include "compat/torch_compat.h"
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <string>
@@ -49,6 +50,7 @@ struct TiledInference::Impl {
 
     torch::Tensor inScale, inShift; // 1 / (255 std), -mean / std: [1, C, 1, 1] on the device
     std::unique_ptr<detail::NetworkGraph> graph; // the tile batch's network, captured (GPU)
+    std::atomic<int64_t> graphBatches{0};        // networkOf() calls that replayed it
 
     /// uint8 NHWC tiles -> the network's input: normalised NCHW (channels-last when the policy
     /// says so). With CUDA autocast it is one pass straight into the autocast type (the first
@@ -94,7 +96,11 @@ struct TiledInference::Impl {
     /// mapOf through the captured graph when there is one for this batch shape.
     torch::Tensor networkOf(const torch::Tensor& u8)
     {
-        return graph && graph->takes(u8) ? graph->run(u8) : mapOf(u8);
+        if (graph && graph->takes(u8)) {
+            ++graphBatches;
+            return graph->run(u8);
+        }
+        return mapOf(u8);
     }
 
     // create(), step by step.

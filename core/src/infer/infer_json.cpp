@@ -33,6 +33,7 @@ std::string toJson(const InferStats& s, int indent)
                      {"precision", s.precision},
                      {"devices", s.devices},
                      {"tiles_computed", s.tilesComputed},
+                     {"graph_batches", s.graphBatches},
                      {"writer",
                       {{"copy_seconds", s.writer.copySeconds},
                        {"compress_wait_seconds", s.writer.compressWaitSeconds},

@@ -20,7 +20,8 @@ using infer_detail::addChoice;
 namespace
 {
 
-std::atomic<int> g_cudnnBenchmark{-1}; // testing::setInferenceCudnnBenchmark
+std::atomic<int> g_cudnnBenchmark{-1};    // testing::setInferenceCudnnBenchmark
+std::atomic<bool> g_deterministic{false}; // testing::setInferenceDeterministic
 using Clock = std::chrono::steady_clock;
 using detail::secondsSince;
 
@@ -197,6 +198,8 @@ Status TiledInference::Impl::placeModel(Model m)
             at::globalContext().setAllowTF32CuBLAS(pol.tf32);
             at::globalContext().setAllowTF32CuDNN(pol.tf32);
             at::globalContext().setBenchmarkCuDNN(pol.cudnnBenchmark);
+            if (g_deterministic.load())
+                at::globalContext().setDeterministicCuDNN(true);
         }
         model = std::move(m);
         model.impl()->to(device);
@@ -286,6 +289,11 @@ std::atomic<bool> g_inferenceGraphs{true};
 void testing::setInferenceGraphs(bool enabled)
 {
     g_inferenceGraphs.store(enabled);
+}
+
+void testing::setInferenceDeterministic(bool enabled)
+{
+    g_deterministic.store(enabled);
 }
 
 void testing::setInferenceCudnnBenchmark(int mode)

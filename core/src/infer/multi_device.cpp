@@ -25,7 +25,13 @@ namespace
 {
 std::atomic<int> g_cpuBands{1};
 std::atomic<int> g_failBand{-1};
+std::atomic<bool> g_reverseDevices{false};
 } // namespace
+
+void testing::reverseSplitDevices(bool enabled)
+{
+    g_reverseDevices.store(enabled);
+}
 
 void testing::splitCpuInference(int bands)
 {
@@ -231,7 +237,7 @@ std::unique_ptr<Band> TiledInference::Impl::makeBand(int k, const detail::TileGr
 {
     auto b = std::make_unique<Band>();
     b->grid = grid;
-    b->setup = lane(k).deviceSetup();
+    b->setup = lane(g_reverseDevices.load() ? lanes() - 1 - k : k).deviceSetup();
     if (k == g_failBand.load()) {
         auto net = b->setup.network;
         auto calls = std::make_shared<int>(0);
