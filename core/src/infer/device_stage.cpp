@@ -14,6 +14,9 @@
 #include <c10/cuda/CUDAStream.h>
 
 #include "infer/blend_cuda.h"
+
+static_assert(fisura::detail::cuda::kBlendScale == fisura::detail::kBlendScale,
+              "the blending kernels and LibTorch's path use the same fixed point");
 #endif
 
 namespace fisura
@@ -69,12 +72,22 @@ private:
     // device, so that no batch copies an index from the host: a copy from pageable memory
     // waits for the device, and the thread could no longer run ahead of it.
     torch::Tensor tileCols_, tileRows_, slots_;
-    torch::Tensor band_;   // ring: row y in slot y % tile
+    // Ring: row y in slot y % tile. Fixed point (kBlendScale units, int64): integer sums do not
+    // depend on the order of the additions, so how tiles fall into batches and launches (one
+    // GPU or a column band of several) cannot change a pixel.
+    torch::Tensor band_;
     int emitted_ = 0;      // rows queued so far
     CopyStream downloads_; // finished rows to the host, off the compute stream
     bool kernels_ = false;
     torch::Tensor tileTable_; // int32 [6, tiles]: x, y, w, h, col, row (kernels only)
 };
+
+/// Weighted predictions as blending units: float -> double (exact) x 2^32 (exact), rounded to
+/// the nearest integer, ties to even (what the blending kernel's __double2ll_rn does).
+torch::Tensor fixedPoint(const torch::Tensor& weighted)
+{
+    return weighted.to(torch::kDouble).mul_(kBlendScale).round_().to(torch::kLong);
+}
 
 torch::Tensor onDevice(const std::vector<float>& v, int64_t rows, torch::Device device)
 {
@@ -106,8 +119,8 @@ RowRing::RowRing(const DeviceSetup& setup, const TileGrid& grid, RowQueue& out, 
     tileCols_ = torch::tensor(cols, torch::kLong).to(device);
     tileRows_ = torch::tensor(rows, torch::kLong).to(device);
     slots_ = (torch::arange(2 * int64_t(tile_), torch::kLong) % tile_).to(device);
-    const auto fdev = torch::TensorOptions().dtype(torch::kFloat).device(device);
-    band_ = torch::zeros({tile_, width_}, fdev);
+    band_ =
+        torch::zeros({tile_, width_}, torch::TensorOptions().dtype(torch::kLong).device(device));
     if (device.is_cuda() && g_blendKernels.load())
         makeKernelTables();
 }
@@ -137,7 +150,7 @@ void RowRing::addTiles(torch::Tensor m, int64_t first, int64_t count)
     // Windows of these tiles: wy[row] (x) wx[col].
     const auto wx = wxAll_.index_select(0, tileCols_.narrow(0, first, count));
     const auto wy = wyAll_.index_select(0, tileRows_.narrow(0, first, count));
-    m = m * wy.unsqueeze(2) * wx.unsqueeze(1);
+    m = fixedPoint(m * wy.unsqueeze(2) * wx.unsqueeze(1));
     for (int64_t i = 0; i < count; ++i) {
         const TileRef& t = grid_.tiles[size_t(first + i)];
         addTile(t, m[i]);
@@ -179,11 +192,12 @@ void RowRing::emitChunk(int end)
         u8 = bytesWithKernel(n);
     } else {
         const auto idx = slots_.narrow(0, emitted_ % tile_, n);
-        torch::Tensor rows = band_.index_select(0, idx);
+        torch::Tensor rows = band_.index_select(0, idx).to(torch::kDouble);
+        rows = rows.mul_(1.0 / kBlendScale).to(torch::kFloat);
         rows.mul_(invY_.narrow(0, emitted_, n).unsqueeze(1)).mul_(invX_.unsqueeze(0));
         rows.mul_(setup_.scale).round_().clamp_(0, 255);
         u8 = rows.to(torch::kUInt8);
-        band_.index_fill_(0, idx, 0.f); // the slots start the rows one ring further down
+        band_.index_fill_(0, idx, 0); // the slots start the rows one ring further down
     }
     OutRows o;
     o.y0 = emitted_;
@@ -239,7 +253,7 @@ void RowRing::blendSegment(const torch::Tensor& m, int64_t first, int64_t a, int
         if (!present[phase])
             continue;
         const int err = cuda::blendTiles(maps, first + a, int(b - a), tile_, x0_, width_, table,
-                                         phase, band_.data_ptr<float>(), stream);
+                                         phase, band_.data_ptr<int64_t>(), stream);
         TORCH_CHECK(err == 0, "blending kernel: ", cuda::blendErrorString(err));
     }
 }
@@ -248,10 +262,10 @@ torch::Tensor RowRing::bytesWithKernel(int n)
 {
     auto u8 = torch::empty({n, width_},
                            torch::TensorOptions().dtype(torch::kUInt8).device(setup_.device));
-    const int err =
-        cuda::emitRows(band_.data_ptr<float>(), tile_, width_, emitted_, n, invY_.data_ptr<float>(),
-                       invX_.data_ptr<float>(), setup_.scale, u8.data_ptr<uint8_t>(),
-                       c10::cuda::getCurrentCUDAStream(setup_.device.index()).stream());
+    const int err = cuda::emitRows(band_.data_ptr<int64_t>(), tile_, width_, emitted_, n,
+                                   invY_.data_ptr<float>(), invX_.data_ptr<float>(), setup_.scale,
+                                   u8.data_ptr<uint8_t>(),
+                                   c10::cuda::getCurrentCUDAStream(setup_.device.index()).stream());
     TORCH_CHECK(err == 0, "row kernel: ", cuda::blendErrorString(err));
     return u8;
 }
@@ -290,7 +304,7 @@ void DeviceStage::runBatches()
     RowRing ring(setup_, grid_, out_, stop_, outputWait_);
     // On a GPU the band lives in device memory; on the CPU it is host memory of the pipeline.
     const uint64_t bandBytes =
-        device.is_cpu() ? uint64_t(grid_.tile) * uint64_t(grid_.x1 - grid_.x0) * 4 : 0;
+        device.is_cpu() ? uint64_t(grid_.tile) * uint64_t(grid_.x1 - grid_.x0) * 8 : 0;
     meter_.add(bandBytes);
     detail::CopyStream copier(device);
     std::deque<std::shared_ptr<detail::StreamMark>> inFlight;

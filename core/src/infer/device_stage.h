@@ -18,6 +18,10 @@
 namespace fisura::detail
 {
 
+/// The blending band's fixed point: a weighted prediction w is added as round(w * 2^32) in
+/// int64 (exact for |w| < 2^31), so sums are exact and the same in any order.
+constexpr double kBlendScale = 4294967296.0;
+
 /// Finished rows go out in chunks of at most this many rows (small pinned blocks; the writer
 /// starts compressing early).
 constexpr int kChunkRows = 64;
