@@ -539,6 +539,10 @@
         <source>%1 GPUs train together, one process each</source>
         <translation>%1 GPU entrenan juntas, un proceso cada una</translation>
     </message>
+    <message>
+        <source>deterministic algorithms chosen without timing: the same map on every GPU and in every run</source>
+        <translation>algoritmos deterministas elegidos sin cronometrar: el mismo mapa en cada GPU y en cada ejecución</translation>
+    </message>
 </context>
 <context>
     <name>fisura::app::MainWindow</name>

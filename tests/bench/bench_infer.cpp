@@ -15,8 +15,8 @@
 //                                                       graph (the batch as a CUDA graph),
 //                                                       blend (the blending kernels), or
 //                                                       separate (none of them);
-//                                                       nobench: cuDNN autotuning off;
-//                                                       det: deterministic cuDNN algorithms
+//                                                       autotune: cuDNN autotuning on (off
+//                                                       by default, deterministic algorithms)
 //   bench_infer diff A B                                where two maps' level 0 differ (JSON)
 // e2e runs over GPUS=N GPUs when that variable is set (the scan split into column bands), or,
 // with LANE=k too, on the k-th of those GPUs alone (the model's replica there).
@@ -45,8 +45,7 @@ static void applyMode(const std::string& mode)
     testing::setUNetInferenceKernels(has("kernels"));
     testing::setInferenceGraphs(has("graph"));
     testing::setBlendKernels(has("blend"));
-    testing::setInferenceCudnnBenchmark(has("nobench") ? 0 : -1);
-    testing::setInferenceDeterministic(has("det"));
+    testing::setInferenceCudnnBenchmark(has("autotune") ? 1 : has("nobench") ? 0 : -1);
 }
 
 /// Where two maps' level 0 differ (JSON): how many pixels, by how much at most, and how the

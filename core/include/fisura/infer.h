@@ -207,11 +207,9 @@ void splitCpuInference(int bands);
 /// (-1: none), for tests of the error path.
 void failSplitBand(int band);
 /// cuDNN's autotuning for inference engines created from now on: -1 as the policy chooses (the
-/// default), 0 off, 1 on (benchmarks compare speed and whether every GPU computes the same).
+/// default: off, deterministic algorithms by cuDNN's heuristics), 0 off, 1 on (timed per GPU,
+/// any algorithm; benchmarks compare speed and whether every GPU computes the same).
 void setInferenceCudnnBenchmark(int mode);
-/// cuDNN restricted to deterministic algorithms for inference engines created from now on (off
-/// by default), for benchmarks that look for what makes maps differ between GPUs.
-void setInferenceDeterministic(bool enabled);
 /// Split runs give the first column band to the last device and so on (off by default): tells
 /// a band's effect from a device's.
 void reverseSplitDevices(bool enabled);

@@ -111,6 +111,7 @@ Status Trainer::setUp()
         at::globalContext().setAllowTF32CuBLAS(pol.tf32);
         at::globalContext().setAllowTF32CuDNN(pol.tf32);
         at::globalContext().setBenchmarkCuDNN(pol.cudnnBenchmark);
+        at::globalContext().setDeterministicCuDNN(false); // an inference may have set it
     }
     if (Status s = createModel(); !s)
         return s;

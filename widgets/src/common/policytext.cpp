@@ -130,6 +130,9 @@ QString policyChoiceReason(const PolicyChoice& c)
         return PolicyText::tr("needs an Ampere or later GPU");
     if (id == QStringLiteral("cudnn_on"))
         return PolicyText::tr("input sizes are fixed, so autotuned convolutions pay off");
+    if (id == QStringLiteral("cudnn_infer_fixed"))
+        return PolicyText::tr("deterministic algorithms chosen without timing: the same map on "
+                              "every GPU and in every run");
     if (id == QStringLiteral("cudnn_off"))
         return PolicyText::tr("only applies on a GPU");
     if (id == QStringLiteral("nhwc_on"))
