@@ -184,8 +184,11 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     const detail::TileGrid grid = detail::TileGrid::make(W, H, tile, overlap);
     ProgressTracker tracker(progress, double(H) * 1.02); // the last 2 %: overviews
     InferStats st;
-    int64_t graphBefore = 0; // the graphs' replays so far, on every device this run may use
-    for (int k = 0; k < lanes(); ++k)
+    // The graphs' replays so far on the devices this run uses (only this one unless split: the
+    // others may be running scans of their own).
+    const int used = split && pol.useCuda ? lanes() : 1; // CPU bands share this engine
+    int64_t graphBefore = 0;
+    for (int k = 0; k < used; ++k)
         graphBefore += lane(k).graphBatches.load();
     auto sink = [&w = *writer](int count, const TiledRowPart* parts, int n) {
         return w.appendRowParts(count, parts, n);
@@ -221,7 +224,7 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     st.tiles = int64_t(grid.tiles.size());
     if (st.tilesComputed == 0)
         st.tilesComputed = st.tiles;
-    for (int k = 0; k < lanes(); ++k)
+    for (int k = 0; k < used; ++k)
         st.graphBatches += lane(k).graphBatches.load();
     st.graphBatches -= graphBefore;
     st.seconds = secondsSince(started);
