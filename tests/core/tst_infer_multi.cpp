@@ -279,6 +279,8 @@ private Q_SLOTS:
         QCOMPARE(r1->devices, std::vector<std::string>{"cpu"});
         QCOMPARE(rn->tiles, r1->tiles);
         QVERIFY(rn->tilesComputed >= rn->tiles);
+        QCOMPARE(rn->graphBatches, int64_t(0)); // the CPU runs networks op by op
+        QVERIFY(toJson(*rn).find("\"graph_batches\": 0") != std::string::npos);
         const Image a = readMap(one), b = readMap(many);
         QCOMPARE(b.width, width);
         QCOMPARE(b.height, height);
