@@ -13,9 +13,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <thread>
 
+#include <poll.h>
 #include <signal.h>
+#include <sys/inotify.h>
+#include <unistd.h>
 
 #include "fisura/model.h"
 #include "fisura/project.h"
@@ -33,18 +35,67 @@ std::string readAll(const std::string& path)
     return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-/// Temporaries in `dir`: ".<name>.tmp<pid>-<n>" and "<name>.part<pid>[.L<k>]".
+/// Temporaries: ".<name>.tmp<pid>-<n>" and "<name>.part<pid>[.L<k>]".
+bool isTemporary(const std::string& n)
+{
+    return n.find(".tmp") != std::string::npos || n.find(".part") != std::string::npos;
+}
+
+/// The temporaries in `dir`.
 std::vector<std::string> temporaries(const std::string& dir)
 {
     std::vector<std::string> out;
     std::error_code ec;
     for (const auto& e : fs::directory_iterator(dir, ec)) {
         const std::string n = e.path().filename().string();
-        if (n.find(".tmp") != std::string::npos || n.find(".part") != std::string::npos)
+        if (isTemporary(n))
             out.push_back(n);
     }
     return out;
 }
+
+/// Names created in (or renamed into) a directory, as inotify reports them: a temporary that
+/// lives a few milliseconds (a model saved at the end of an epoch) is not missed when the test's
+/// thread gets no CPU at that moment, as a poll of the directory could (inotify(7)).
+class CreatedNames
+{
+public:
+    explicit CreatedNames(const std::string& dir)
+        : fd_(inotify_init1(IN_NONBLOCK | IN_CLOEXEC)),
+          wd_(fd_ >= 0 ? inotify_add_watch(fd_, dir.c_str(), IN_CREATE | IN_MOVED_TO) : -1)
+    {
+    }
+    ~CreatedNames()
+    {
+        if (fd_ >= 0)
+            ::close(fd_);
+    }
+    bool ok() const { return wd_ >= 0; }
+    /// Waits up to `ms` for events; the names created since the last call.
+    std::vector<std::string> next(int ms)
+    {
+        std::vector<std::string> names;
+        pollfd p{fd_, POLLIN, 0};
+        if (::poll(&p, 1, ms) <= 0)
+            return names;
+        alignas(inotify_event) char buf[16384];
+        for (;;) {
+            const ssize_t n = ::read(fd_, buf, sizeof buf);
+            if (n <= 0)
+                break;
+            for (ssize_t i = 0; i < n;) {
+                const auto* e = reinterpret_cast<const inotify_event*>(buf + i);
+                if (e->len > 0)
+                    names.emplace_back(e->name);
+                i += ssize_t(sizeof(inotify_event) + e->len);
+            }
+        }
+        return names;
+    }
+
+private:
+    int fd_, wd_;
+};
 
 /// The target a temporary belongs to.
 std::string targetOf(const std::string& temp)
@@ -191,6 +242,8 @@ private Q_SLOTS:
         }
 
         // Again, killed as soon as a temporary of one of them appears.
+        CreatedNames created(d);
+        QVERIFY(created.ok());
         QProcess p;
         p.start(cli(), args);
         QVERIFY(p.waitForStarted());
@@ -198,11 +251,9 @@ private Q_SLOTS:
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
         while (caught.empty() && std::chrono::steady_clock::now() < deadline &&
                p.state() == QProcess::Running) {
-            for (const std::string& t : temporaries(d))
-                if (before.count(d + "/" + targetOf(t)))
+            for (const std::string& t : created.next(20))
+                if (isTemporary(t) && before.count(d + "/" + targetOf(t)))
                     caught = t;
-            if (caught.empty())
-                std::this_thread::sleep_for(std::chrono::microseconds(200));
         }
         if (!caught.empty())
             ::kill(pid_t(p.processId()), SIGKILL);
