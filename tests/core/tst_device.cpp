@@ -130,6 +130,13 @@ private Q_SLOTS:
         QCOMPARE(p.channelsLast, channelsLast);
         QCOMPARE(p.batchSize, batch);
         QVERIFY(!p.batchSizeMeasured);
+        // Inference keeps cuDNN's choice fixed (the same map on every GPU), and says so.
+        PolicyRequest infer;
+        infer.kind = JobKind::Infer;
+        const auto pi = choosePolicy(m, infer);
+        QVERIFY(!pi.cudnnBenchmark);
+        QCOMPARE(QString::fromStdString(findChoice(pi, "cudnn_benchmark")->reasonId),
+                 cuda ? QStringLiteral("cudnn_infer_fixed") : QStringLiteral("cudnn_off"));
         // Every decision is explained, and the explanation is the value the policy holds.
         for (const char* what : {"device", "precision", "tf32", "cudnn_benchmark", "channels_last",
                                  "pinned_memory", "batch_size", "loader_threads"}) {

@@ -27,6 +27,7 @@
 #include "analyze/analyzequeue.h"
 #include "analyze/modelchooser.h"
 #include "analyze/modelfacts.h"
+#include "common/languagemanager.h"
 #include "fisura/image.h"
 #include "fisura/model.h"
 #include "fisura/project.h"
@@ -120,6 +121,49 @@ private Q_SLOTS:
     {
         QSettings().clear();
         QFile::remove(queueFile());
+    }
+
+    // On a GPU the preview says cuDNN's algorithms stay fixed for inference, and why, in both
+    // languages (FISURA_GRAB=<prefix> saves <prefix>.en.png and <prefix>.es.png to look at).
+    void gpuPreviewSaysTheAlgorithmsAreFixed()
+    {
+        AdvancedOptionsWidget w;
+        MachineInfo m;
+        m.logicalCores = 16;
+        GpuInfo g;
+        g.name = "Test GPU 80GB";
+        g.computeMajor = 9;
+        g.totalMemoryBytes = 80ull << 30;
+        deriveGpuFeatures(g);
+        m.gpus = {g};
+        m.cudaUsable = true;
+        m.cudaState = CudaState::Usable;
+        w.setMachine(m);
+        w.setExpanded(true);
+        w.resize(900, 700);
+        auto* tree = w.findChild<QTreeWidget*>(QStringLiteral("policyTree"));
+        QVERIFY(tree);
+        auto reasonOf = [&](const QString& label) {
+            const auto items = tree->findItems(label, Qt::MatchExactly, 0);
+            return items.size() == 1 ? items.first()->text(2) : QString();
+        };
+        QVERIFY(reasonOf(QStringLiteral("Convolution autotuning"))
+                    .contains(QStringLiteral("the same map on every GPU")));
+        const QString grab = qEnvironmentVariable("FISURA_GRAB");
+        if (!grab.isEmpty())
+            w.grab().save(grab + QStringLiteral(".en.png"));
+        LanguageManager::instance().applyForSession(LanguageManager::Language::Spanish);
+        w.retranslateUi();
+        const QString es = reasonOf(QStringLiteral("Ajuste automático de convoluciones"));
+        LanguageManager::instance().applyForSession(LanguageManager::Language::English);
+        QVERIFY2(es.contains(QStringLiteral("el mismo mapa en cada GPU")), qPrintable(es));
+        if (!grab.isEmpty()) {
+            LanguageManager::instance().applyForSession(LanguageManager::Language::Spanish);
+            w.retranslateUi();
+            w.grab().save(grab + QStringLiteral(".es.png"));
+            LanguageManager::instance().applyForSession(LanguageManager::Language::English);
+        }
+        w.retranslateUi();
     }
 
     void modelFactsFromTheFile()

@@ -146,17 +146,6 @@ void TiledInference::Impl::chooseExecution(const Model& m, const InferOptions& o
         pol.cudnnBenchmark = g_cudnnBenchmark.load() == 1;
         addChoice(pol, "cudnn_benchmark", pol.cudnnBenchmark ? "on" : "off", "set by a benchmark",
                   "user");
-    } else if (pol.useCuda) {
-        // Autotuning times the algorithms on each GPU and may pick others on a second GPU (or in
-        // the next run) that round differently: a split map then differed from the one-GPU map
-        // by a grey level in up to 0.25 % of the pixels. Heuristics and deterministic
-        // algorithms give the same map everywhere, at the same network speed on the U-Net
-        // (tests/bench/RESULTS.md).
-        pol.cudnnBenchmark = false;
-        addChoice(pol, "cudnn_benchmark", "off",
-                  "deterministic algorithms chosen without timing: the same map on every GPU and "
-                  "in every run",
-                  "cudnn_infer_fixed");
     }
     if (o.readerThreads > 0) {
         pol.loaderThreads = o.readerThreads;
