@@ -251,6 +251,93 @@ private Q_SLOTS:
         QVERIFY(epochBytes(3, true) == one);
     }
 
+    // The look-ahead decodes the next epoch's first batches while this one ends: the batches are
+    // the ones a fresh start would give, no sample is decoded twice, memory stays bounded, a
+    // start it did not foresee begins afresh, and a failure ahead belongs to the next epoch.
+    void loaderLooksAhead()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(writeDemo(tmp, 23, 0, 48));
+        auto seg = scanDataset(s(tmp.path()) + "/segmentation", TaskKind::Segment);
+        QVERIFY(seg);
+        std::vector<int> idx(seg->items.size());
+        std::iota(idx.begin(), idx.end(), 0);
+        LoaderOptions o;
+        o.inputSize = 32;
+        o.batchSize = 5; // 4 full batches and one of 3
+        o.threads = 2;
+        o.prefetch = 3;
+        o.augment = o.shuffle = true;
+        auto epochBytes = [](BatchLoader& l, int epoch, int stopBefore = 1 << 30) {
+            std::vector<uint8_t> all;
+            l.startEpoch(epoch);
+            BatchView b;
+            for (int k = 0; k < stopBefore && l.next(b); ++k) {
+                all.insert(all.end(), b.pixels, b.pixels + size_t(b.count) * 32 * 32 * 3);
+                all.insert(all.end(), b.masks, b.masks + size_t(b.count) * 32 * 32);
+                for (int it : b.items)
+                    all.push_back(uint8_t(it));
+            }
+            return all;
+        };
+        BatchLoader plain(*seg, idx, o);
+        std::vector<std::vector<uint8_t>> ref;
+        for (int e = 0; e < 4; ++e)
+            ref.push_back(epochBytes(plain, e));
+        QVERIFY(ref[0] != ref[1]);
+
+        o.lookAhead = LookAhead::NextEpoch;
+        BatchLoader ahead(*seg, idx, o);
+        const uint64_t aheadSamples = 3 * 5; // prefetch batches of the next epoch
+        QVERIFY(epochBytes(ahead, 0) == ref[0]);
+        QTRY_COMPARE(ahead.samplesDecoded(), 23 + aheadSamples); // decoded before it is asked
+        QVERIFY(epochBytes(ahead, 1) == ref[1]);
+        QTRY_COMPARE(ahead.samplesDecoded(), 2 * 23 + aheadSamples);
+        QVERIFY(epochBytes(ahead, 3) == ref[3]); // not the epoch it expected: afresh
+        QTRY_COMPARE(ahead.samplesDecoded(), 3 * 23 + 2 * aheadSamples);
+        QVERIFY(ahead.status());
+        QVERIFY(ahead.peakBatchBytes() <= uint64_t(o.prefetch + 1) * ahead.batchBytes());
+
+        // The same start twice before anything is taken keeps what was decoded.
+        BatchLoader twice(*seg, idx, o);
+        twice.startEpoch(2);
+        QTRY_COMPARE(twice.samplesDecoded(), aheadSamples);
+        QVERIFY(epochBytes(twice, 2) == ref[2]);
+        QTRY_COMPARE(twice.samplesDecoded(), 23 + aheadSamples);
+
+        // Validation repeats one epoch: its next pass starts from batches already decoded.
+        o.lookAhead = LookAhead::SameEpoch;
+        o.augment = o.shuffle = false;
+        BatchLoader val(*seg, idx, o);
+        const auto first = epochBytes(val, 0);
+        const uint64_t crops = first.size() / (32 * 32 * 4 + 1); // a grid of crops per image
+        QCOMPARE(crops, uint64_t(4 * 23));
+        QTRY_COMPARE(val.samplesDecoded(), crops + aheadSamples);
+        QVERIFY(epochBytes(val, 0) == first);
+        QTRY_COMPARE(val.samplesDecoded(), 2 * crops + aheadSamples);
+
+        // Files that break once this epoch is decoded: this epoch ends well, the next one fails.
+        o.lookAhead = LookAhead::NextEpoch;
+        o.augment = o.shuffle = true; // random crops: one sample per image
+        o.prefetch = 1;               // the look-ahead begins only when the last batch is taken
+        BatchLoader breaks(*seg, idx, o);
+        QCOMPARE(epochBytes(breaks, 0, 4).size(), size_t(20) * (32 * 32 * 4 + 1));
+        QTRY_COMPARE(breaks.samplesDecoded(), uint64_t(23)); // the last batch is decoded
+        for (const auto& it : seg->items) {
+            writeGarbage(it.image);
+            writeGarbage(it.mask);
+        }
+        BatchView b;
+        QVERIFY(breaks.next(b));
+        QCOMPARE(b.count, 3);
+        QVERIFY(!breaks.next(b));
+        QVERIFY(breaks.status()); // the failure ahead is not this epoch's
+        QTRY_VERIFY(breaks.samplesDecoded() > 23);
+        breaks.startEpoch(1);
+        QVERIFY(!breaks.next(b));
+        QVERIFY(!breaks.status());
+    }
+
     void loaderShapesAndLabels()
     {
         QFETCH(bool, augment);

@@ -94,6 +94,11 @@ Status saveSplit(const std::string& path, const Dataset& d, const DatasetSplit& 
 /// Load a saved split; fails with Corrupt when it names items this dataset does not have.
 Result<DatasetSplit> loadSplit(const std::string& path, const Dataset& d);
 
+/// What the loader decodes once every batch of an epoch has been claimed, so that the next
+/// startEpoch() finds its first batches ready instead of waiting for them: nothing, the next
+/// epoch (training), or the same epoch again (validation repeats one order).
+enum class LookAhead { None, NextEpoch, SameEpoch };
+
 struct LoaderOptions {
     int inputSize = 256; ///< square side of every sample
     int batchSize = 16;
@@ -105,6 +110,9 @@ struct LoaderOptions {
     bool randomCrop = true; ///< segmentation: random crops when augmenting, else a tile grid
     bool pinned = false;    ///< page-locked host batches (CUDA builds only)
     uint64_t seed = 1;
+    /// Decoded ahead, within the same prefetch bound; startEpoch() with another epoch (or, after
+    /// an out-of-memory, another batch size) drops it and starts afresh.
+    LookAhead lookAhead = LookAhead::None;
 };
 
 /// One decoded batch as it crosses the facade: uint8 NHWC pixels (RGB), and per task either
@@ -137,6 +145,8 @@ public:
     /// Largest number of bytes held in batches at once since construction.
     uint64_t peakBatchBytes() const;
     uint64_t batchBytes() const; ///< bytes of one full batch
+    /// Samples decoded since construction (a sample decoded ahead and then used counts once).
+    uint64_t samplesDecoded() const;
 
     struct Impl;
     Impl* impl() { return impl_.get(); }

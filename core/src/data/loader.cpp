@@ -248,30 +248,134 @@ void BatchLoader::Impl::setShard(int rank, int count)
     shardRank_ = std::clamp(rank, 0, shardCount_ - 1);
 }
 
+int BatchLoader::Impl::lookAheadEpochAfter(int ep) const
+{
+    switch (options.lookAhead) {
+    case LookAhead::NextEpoch:
+        return ep + 1;
+    case LookAhead::SameEpoch:
+        return ep;
+    case LookAhead::None:
+        break;
+    }
+    return -1;
+}
+
 void BatchLoader::Impl::start(int ep, int first, int bs)
 {
+    bs = std::max(1, bs);
+    const int aheadEp = lookAheadEpochAfter(ep);
+    // The next look-ahead's order, computed outside the lock (a shuffle of the indices).
+    std::vector<data::Sample> following;
+    if (aheadEp >= 0 && aheadEp != ep)
+        following = samplesFor(aheadEp);
+    {
+        std::lock_guard<std::mutex> lock(m);
+        if (repeatsCurrentStart(ep, first, bs))
+            return;
+        if (startsLookAhead(ep, first, bs)) {
+            adoptLookAhead(std::move(following));
+            workCv.notify_all();
+            return;
+        }
+    }
     auto order = samplesFor(ep);
     {
         std::lock_guard<std::mutex> lock(m);
-        ++generation;
-        epoch = ep;
-        samples = std::move(order);
-        batchSize_ = std::max(1, bs);
-        firstSample = std::clamp(first, 0, int(samples.size()));
-        totalBatches = batchesFor(int(samples.size()) - firstSample);
-        nextClaim = 0;
-        consumed = 0;
-        for (auto& [k, b] : ready)
-            liveBytes -= b.bytes;
-        ready.clear();
-        for (auto& [k, f] : inflight) // workers still decoding into these drop them when done
-            liveBytes -= f->b.bytes;
-        inflight.clear();
-        liveBytes -= held.bytes;
-        held = {};
-        error = Status::ok();
+        restart(ep, first, bs, std::move(order), std::move(following));
     }
     workCv.notify_all();
+}
+
+/// The same start again before anything was taken (the trainer starts the first epoch while it
+/// sets up, then again when the epoch begins): keep what is decoded.
+bool BatchLoader::Impl::repeatsCurrentStart(int ep, int first, int bs) const
+{
+    return started && error.isOk() && consumed == 0 && ep == epoch && first == firstSample &&
+           bs == batchSize_;
+}
+
+bool BatchLoader::Impl::startsLookAhead(int ep, int first, int bs) const
+{
+    return started && error.isOk() && aheadEpoch >= 0 && ep == aheadEpoch && first == 0 &&
+           bs == batchSize_;
+}
+
+/// The look-ahead becomes the epoch: its batches keep their places (key k - totalBatches), what
+/// is left of the old epoch is dropped, and the look-ahead moves on to the epoch after.
+void BatchLoader::Impl::adoptLookAhead(std::vector<data::Sample> following)
+{
+    const int done = totalBatches;
+    liveBytes -= held.bytes;
+    held = {};
+    std::map<int, data::Batch> keep;
+    for (auto& [k, b] : ready) {
+        if (k < done)
+            liveBytes -= b.bytes;
+        else
+            keep.emplace(k - done, std::move(b));
+    }
+    ready = std::move(keep);
+    std::map<int, std::shared_ptr<InFlight>> still;
+    for (auto& [k, f] : inflight) {
+        if (k < done) {
+            f->dropped = true;
+            liveBytes -= f->b.bytes;
+        } else {
+            f->k = k - done;
+            still.emplace(f->k, f);
+        }
+    }
+    inflight = std::move(still);
+    nextClaim = std::max(0, nextClaim - done);
+    consumed = 0;
+    epoch = aheadEpoch;
+    firstSample = 0;
+    samples = std::move(aheadSamples);
+    totalBatches = aheadTotal;
+    error = std::move(aheadError);
+    if (options.lookAhead == LookAhead::SameEpoch)
+        following = samples;
+    setLookAhead(std::move(following));
+}
+
+void BatchLoader::Impl::restart(int ep, int first, int bs, std::vector<data::Sample> order,
+                                std::vector<data::Sample> following)
+{
+    started = true;
+    ++generation;
+    epoch = ep;
+    samples = std::move(order);
+    batchSize_ = bs;
+    firstSample = std::clamp(first, 0, int(samples.size()));
+    totalBatches = batchesFor(int(samples.size()) - firstSample);
+    nextClaim = 0;
+    consumed = 0;
+    for (auto& [k, b] : ready)
+        liveBytes -= b.bytes;
+    ready.clear();
+    for (auto& [k, f] : inflight) // workers still decoding into these drop them when done
+        liveBytes -= f->b.bytes;
+    inflight.clear();
+    liveBytes -= held.bytes;
+    held = {};
+    error = Status::ok();
+    if (options.lookAhead == LookAhead::SameEpoch)
+        following = samplesFor(ep); // from its first sample, whatever this start's was
+    setLookAhead(std::move(following));
+}
+
+void BatchLoader::Impl::setLookAhead(std::vector<data::Sample> following)
+{
+    aheadEpoch = lookAheadEpochAfter(epoch);
+    aheadSamples = std::move(following);
+    aheadTotal = aheadEpoch >= 0 ? batchesFor(int(aheadSamples.size())) : 0;
+    aheadError = Status::ok();
+}
+
+int BatchLoader::Impl::claimLimit() const
+{
+    return totalBatches + (aheadEpoch >= 0 ? aheadTotal : 0);
 }
 
 /// A batch is decoded in chunks of samples by whichever workers are free, so the first batch of
@@ -295,6 +399,7 @@ void BatchLoader::Impl::work()
             const uint64_t seed =
                 data::mix(options.seed ^ data::mix(uint64_t(f->ep) << 32 ^ uint64_t(f->first + i)));
             st = data::decodeSample(dataset, f->slice[size_t(i)], options, seed, f->b, i);
+            decoded.fetch_add(1, std::memory_order_relaxed);
         }
         finishChunk(*f, st);
     }
@@ -305,7 +410,7 @@ bool BatchLoader::Impl::claimable() const
     for (const auto& [k, f] : inflight)
         if (f->nextSample < int(f->slice.size()))
             return true;
-    return nextClaim < totalBatches && nextClaim < consumed + options.prefetch;
+    return nextClaim < claimLimit() && nextClaim < consumed + options.prefetch;
 }
 
 /// Under the lock: the next chunk of the oldest unfinished batch, or of a new one.
@@ -334,11 +439,14 @@ std::shared_ptr<BatchLoader::Impl::InFlight> BatchLoader::Impl::newBatch()
     auto f = std::make_shared<InFlight>();
     f->k = nextClaim++;
     f->gen = generation;
-    f->ep = epoch;
+    const bool ahead = f->k >= totalBatches;
+    const auto& order = ahead ? aheadSamples : samples;
+    f->ep = ahead ? aheadEpoch : epoch;
     // This rank's part of global batch k (the whole batch k without sharding).
-    f->first = firstSample + (f->k * shardCount_ + shardRank_) * batchSize_;
-    const int last = std::min(int(samples.size()), f->first + batchSize_);
-    f->slice.assign(samples.begin() + f->first, samples.begin() + last);
+    const int k = ahead ? f->k - totalBatches : f->k;
+    f->first = (ahead ? 0 : firstSample) + (k * shardCount_ + shardRank_) * batchSize_;
+    const int last = std::min(int(order.size()), f->first + batchSize_);
+    f->slice.assign(order.begin() + f->first, order.begin() + last);
     const int n = int(f->slice.size());
     const int S = options.inputSize;
     data::Batch& b = f->b;
@@ -356,8 +464,8 @@ std::shared_ptr<BatchLoader::Impl::InFlight> BatchLoader::Impl::newBatch()
             b.bytes += uint64_t(b.labels.nbytes());
         }
     } catch (const c10::Error& e) { // host memory exhausted: the epoch fails, the process lives
-        if (error.isOk())
-            error = Status(ErrorCode::OutOfMemory, e.what_without_backtrace());
+        if (Status& err = errorFor(f->k); err.isOk())
+            err = Status(ErrorCode::OutOfMemory, e.what_without_backtrace());
         ready.emplace(f->k, data::Batch{});
         readyCv.notify_all();
         return nullptr;
@@ -370,6 +478,11 @@ std::shared_ptr<BatchLoader::Impl::InFlight> BatchLoader::Impl::newBatch()
     return f;
 }
 
+Status& BatchLoader::Impl::errorFor(int k)
+{
+    return k < totalBatches ? error : aheadError;
+}
+
 /// A chunk is done: the batch is ready once its last chunk is.
 void BatchLoader::Impl::finishChunk(InFlight& f, const Status& st)
 {
@@ -378,12 +491,12 @@ void BatchLoader::Impl::finishChunk(InFlight& f, const Status& st)
         if (!st.isOk() && f.st.isOk())
             f.st = st;
         --f.pending;
-        if (f.gen != generation || stopping) // a restart dropped it (and counted its bytes)
+        if (f.gen != generation || f.dropped || stopping) // a start dropped it (and its bytes)
             return;
         if (f.pending > 0 || f.nextSample < int(f.slice.size()))
             return;
-        if (!f.st.isOk() && error.isOk())
-            error = f.st;
+        if (Status& err = errorFor(f.k); !f.st.isOk() && err.isOk())
+            err = f.st;
         ready.emplace(f.k, std::move(f.b));
         inflight.erase(f.k);
     }
@@ -460,6 +573,11 @@ uint64_t BatchLoader::peakBatchBytes() const
 {
     std::lock_guard<std::mutex> lock(impl_->m);
     return impl_->peakBytes;
+}
+
+uint64_t BatchLoader::samplesDecoded() const
+{
+    return impl_->decoded.load();
 }
 
 uint64_t BatchLoader::batchBytes() const

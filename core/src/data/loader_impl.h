@@ -4,6 +4,7 @@
 
 #include "compat/torch_compat.h"
 
+#include <atomic>
 #include <condition_variable>
 #include <map>
 #include <memory>
@@ -47,6 +48,8 @@ struct BatchLoader::Impl {
     ~Impl();
 
     /// (Re)start at `firstSample` of `epoch` with `batchSize` (the trainer halves it on OOM).
+    /// What was decoded for exactly this start is kept: the look-ahead (LoaderOptions::lookAhead),
+    /// or a start that repeats the current one before anything was consumed.
     void start(int epoch, int firstSample, int batchSize);
     bool next(data::Batch& out, const CancelToken& cancel);
     int batchesPerEpoch() const;
@@ -69,6 +72,14 @@ struct BatchLoader::Impl {
     std::condition_variable workCv, readyCv;
     std::vector<std::thread> workers;
     std::vector<data::Sample> samples; ///< this epoch's order
+    /// Batch keys k >= totalBatches are the look-ahead's: batch k - totalBatches of aheadEpoch
+    /// (first sample 0, same batch size and shard), decoded from aheadSamples.
+    std::vector<data::Sample> aheadSamples;
+    int aheadEpoch = -1; ///< -1: no look-ahead
+    int aheadTotal = 0;
+    Status aheadError; ///< a look-ahead batch's failure, the epoch's error once it is adopted
+    bool started = false;
+    std::atomic<uint64_t> decoded{0}; ///< samples decoded since construction
     int batchSize_ = 1;
     int shardRank_ = 0, shardCount_ = 1;
     int firstSample = 0;
@@ -86,8 +97,9 @@ struct BatchLoader::Impl {
         int ep = 0, first = 0;
         std::vector<data::Sample> slice;
         data::Batch b;
-        int nextSample = 0; ///< first sample no worker has claimed yet
-        int pending = 0;    ///< chunks claimed and not finished
+        int nextSample = 0;   ///< first sample no worker has claimed yet
+        int pending = 0;      ///< chunks claimed and not finished
+        bool dropped = false; ///< a start() let it go while its chunks were being decoded
         Status st;
     };
     std::map<int, std::shared_ptr<InFlight>> inflight;
@@ -101,8 +113,17 @@ private:
     std::shared_ptr<InFlight> claimChunk(int& c0, int& c1);
     std::shared_ptr<InFlight> newBatch();
     void finishChunk(InFlight& f, const Status& st);
+    Status& errorFor(int k); ///< under the lock: where batch k's failure is kept
     std::vector<data::Sample> samplesFor(int epoch) const;
     int batchesFor(int samples) const; ///< under the lock
+    int claimLimit() const;            ///< under the lock: this epoch's batches + the look-ahead
+    bool repeatsCurrentStart(int epoch, int first, int batchSize) const; ///< under the lock
+    bool startsLookAhead(int epoch, int first, int batchSize) const;     ///< under the lock
+    void adoptLookAhead(std::vector<data::Sample> following);            ///< under the lock
+    void restart(int epoch, int first, int batchSize, std::vector<data::Sample> order,
+                 std::vector<data::Sample> following);      ///< under the lock: drops everything
+    void setLookAhead(std::vector<data::Sample> following); ///< under the lock
+    int lookAheadEpochAfter(int epoch) const;
 };
 
 } // namespace fisura

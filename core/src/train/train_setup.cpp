@@ -263,6 +263,9 @@ void Trainer::createLoaders()
     lo.dropLast = int(split_.train.size()) > st_.batchSize; // BatchNorm dislikes a batch of 1
     lo.pinned = pol.pinnedMemory;
     lo.seed = o_.seed;
+    // The next epoch's first batches are decoded while this one ends and while rank 0 validates
+    // and writes the checkpoint, so an epoch does not begin with the GPU waiting for data.
+    lo.lookAhead = LookAhead::NextEpoch;
     trainLoader_ = std::make_unique<BatchLoader>(*ds_, split_.train, lo);
     LoaderOptions vo = lo;
     vo.augment = false;
@@ -270,6 +273,7 @@ void Trainer::createLoaders()
     vo.dropLast = false;
     vo.threads = std::max(1, lo.threads / 2);
     vo.prefetch = 2 * vo.threads;
+    vo.lookAhead = LookAhead::SameEpoch; // every validation reads the same batches
     valLoader_ = std::make_unique<BatchLoader>(*ds_, split_.val, vo);
     tl_ = trainLoader_->impl();
     vl_ = valLoader_->impl();
