@@ -543,6 +543,10 @@
         <source>deterministic algorithms chosen without timing: the same map on every GPU and in every run</source>
         <translation>algoritmos deterministas elegidos sin cronometrar: el mismo mapa en cada GPU y en cada ejecución</translation>
     </message>
+    <message>
+        <source>the whole training step, the all-reduce of the gradients included, is captured once as a CUDA graph and replayed: one launch per step</source>
+        <translation>el paso de entrenamiento completo, con la reducción de los gradientes entre procesos, se captura una vez como grafo CUDA y se reproduce: un lanzamiento por paso</translation>
+    </message>
 </context>
 <context>
     <name>fisura::app::MainWindow</name>

@@ -10,6 +10,8 @@
 
 #ifdef FISURA_TORCH_CUDA
 #include <c10/cuda/CUDAFunctions.h>
+#include <c10/cuda/CUDAGuard.h>
+#include <c10/cuda/CUDAStream.h>
 #endif
 
 #include "models/model_impl.h"
@@ -79,8 +81,15 @@ Status Trainer::joinJob()
         return Status::ok();
 #ifdef FISURA_TORCH_CUDA
     // This thread's CUDA work (and its context) on this rank's GPU only, never on GPU 0.
-    if (device_.is_cuda())
+    if (device_.is_cuda()) {
         c10::cuda::set_device(device_.index());
+        // The job's work on a stream of its own, set before the gradient buckets keep their
+        // parameters' AccumulateGrad nodes: a node runs on the stream it was made on, and the
+        // step's capture as a CUDA graph needs it on the capturing stream, not the legacy default
+        // one (PyTorch's CUDA Graphs notes: build DDP under the side stream of the capture).
+        jobStream_ = std::make_shared<c10::cuda::CUDAStreamGuard>(
+            c10::cuda::getStreamFromPool(/*isHighPriority=*/false, device_.index()));
+    }
 #endif
     auto c = dist::Communicator::connect(o_.distributed, device_, cancel_);
     if (!c)

@@ -13,6 +13,8 @@
 #include <atomic>
 #include <stdexcept>
 
+#include "dist/communicator.h"
+#include "dist/grad_buckets.h"
 #include "fisura/train.h"
 #include "models/bn_relu.h"
 #include "models/model_impl.h"
@@ -68,10 +70,8 @@ void Trainer::chooseStepGraph()
     if (!g_graphsEnabled.load()) {
         reason = "the training step runs op by op (CUDA graphs turned off)";
         id = "step_graph_off";
-    } else if (comm_) {
-        // The all-reduce between backward pass and optimiser step is not in the captured graph
-        // yet (NCCL can be captured from 2.9.6 on; PyTorch's DDP does it after eager warm-up
-        // steps on a side stream): until that is measured, a data-parallel step runs op by op.
+    } else if (comm_ && comm_->backend() != "nccl") {
+        // Only NCCL's collectives can be captured (from NCCL 2.9.6 on).
         reason = "several processes average their gradients between the backward pass and the "
                  "optimiser step, so the step runs op by op";
         id = "step_graph_distributed";
@@ -81,6 +81,15 @@ void Trainer::chooseStepGraph()
     } else if (adamwKernel_ != AdamWKernel::Fused) {
         reason = "the optimiser is not the fused kernel, so the step runs op by op";
         id = "step_graph_optimizer";
+    } else if (comm_) {
+        // The buckets' NCCL all-reduces are captured where the backward pass starts them, as
+        // in PyTorch's whole-network capture of a DistributedDataParallel step (the CUDA Graphs
+        // notes): every replay averages the gradients in the same order on every rank.
+        graphPolicy_ = true;
+        value = "cuda-graph";
+        reason = "the whole training step, the all-reduce of the gradients included, is captured "
+                 "once as a CUDA graph and replayed: one launch per step";
+        id = "step_graph_allreduce";
     } else {
         graphPolicy_ = true;
         value = "cuda-graph";
@@ -138,12 +147,15 @@ torch::Tensor Trainer::replayStep(DeviceBatch& d, double lr, bool moreBatches)
     return g.loss;
 }
 
-/// This step eagerly on a side stream (the graph's warm-up), then the capture on that stream.
+/// This step eagerly on a side stream (the graph's warm-up), then the capture on that stream. A
+/// data-parallel job already runs on a stream of its own (joinJob): it captures there.
 torch::Tensor Trainer::captureAfterEagerStep(DeviceBatch& d, bool moreBatches)
 {
     const int index = device_.index();
     const auto current = c10::cuda::getCurrentCUDAStream(index);
-    const auto side = c10::cuda::getStreamFromPool(/*isHighPriority=*/false, index);
+    const auto side = current != c10::cuda::getDefaultCUDAStream(index)
+                          ? current
+                          : c10::cuda::getStreamFromPool(/*isHighPriority=*/false, index);
     at::cuda::CUDAEvent before, after;
     before.record(current);
     before.block(side);
@@ -182,7 +194,11 @@ std::string Trainer::captureStep(const DeviceBatch& d)
     g.lr = torch::zeros({}, optF);
     g.steps = torch::zeros({int64_t(params_.size())}, optF);
     g.batch = d.host.count;
-    opt_->zero_grad(); // gradients to none: the backward pass allocates them in the graph's pool
+    // Data-parallel: the gradients are views of the all-reduce buckets and stay so; zeroing them
+    // is part of the graph. Otherwise to none: the backward pass allocates them in its pool.
+    const bool bucketGrads = bool(buckets_);
+    if (!bucketGrads)
+        opt_->zero_grad();
     // The eager steps' cached blocks go back to the device, so that the graph's own pool can
     // take that memory instead of doubling the step's footprint.
     torch::cuda::synchronize(device_.index());
@@ -198,6 +214,8 @@ std::string Trainer::captureStep(const DeviceBatch& d)
         in.labels = g.labels;
         in.masks = g.masks;
         in.uploaded = true;
+        if (bucketGrads)
+            zeroGrads(); // also arms the buckets: the backward pass below starts their all-reduces
         const auto x = toInput(in.pixels);
         torch::Tensor out;
         {
@@ -207,6 +225,7 @@ std::string Trainer::captureStep(const DeviceBatch& d)
         torch::Tensor target;
         auto loss = lossOf(out, x, in, &target);
         loss.backward();
+        averageGradients(); // data-parallel: waits for the buckets' all-reduces in the graph
         if (o_.clipNorm > 0)
             clipGradNormOnDevice(params_, o_.clipNorm);
         if (!adamwStepFromTensors(*opt_, params_, g.lr, g.steps))
@@ -222,7 +241,10 @@ std::string Trainer::captureStep(const DeviceBatch& d)
             }
         }
         graph_ = std::make_shared<StepGraph>();
-        opt_->zero_grad();
+        if (bucketGrads)
+            buckets_->zero();
+        else
+            opt_->zero_grad();
         const std::string msg = e.what();
         return msg.substr(0, msg.find('\n'));
     }

@@ -195,6 +195,9 @@ private:
     int rank_ = 0, world_ = 1;
     std::unique_ptr<dist::Communicator> comm_;
     std::unique_ptr<dist::GradBuckets> buckets_;
+    /// A data-parallel job on a GPU runs on a stream of its own while the Trainer lives (a
+    /// c10::cuda::CUDAStreamGuard; see joinJob).
+    std::shared_ptr<void> jobStream_;
     bool stopAgreed_ = false; ///< every rank saw a cancellation at the last read-back
 
     // Data and policy (prepareData).

@@ -171,6 +171,9 @@ QString trainingStepReason(const PolicyChoice& c)
     if (id == QStringLiteral("step_graph"))
         return PolicyText::tr("the whole training step is captured once as a CUDA graph and "
                               "replayed: one launch per step; a smaller last batch runs op by op");
+    if (id == QStringLiteral("step_graph_allreduce"))
+        return PolicyText::tr("the whole training step, the all-reduce of the gradients included, "
+                              "is captured once as a CUDA graph and replayed: one launch per step");
     if (id == QStringLiteral("step_graph_off"))
         return PolicyText::tr("CUDA graphs are turned off");
     if (id == QStringLiteral("step_graph_fp16"))
