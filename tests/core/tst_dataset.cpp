@@ -43,6 +43,23 @@ void writeGarbage(const std::string& path)
     std::ofstream(path) << "this is not a TIFF";
 }
 
+/// One epoch of a segmentation loader as bytes: every sample's pixels, mask and item index, in
+/// order (at most `batches` batches).
+std::vector<uint8_t> epochBytes(BatchLoader& l, int epoch, int size, int batches = 1 << 30)
+{
+    std::vector<uint8_t> all;
+    l.startEpoch(epoch);
+    BatchView b;
+    const size_t pixels = size_t(size) * size;
+    for (int k = 0; k < batches && l.next(b); ++k) {
+        all.insert(all.end(), b.pixels, b.pixels + size_t(b.count) * pixels * 3);
+        all.insert(all.end(), b.masks, b.masks + size_t(b.count) * pixels);
+        for (int it : b.items)
+            all.push_back(uint8_t(it));
+    }
+    return all;
+}
+
 long rssKiB()
 {
     std::ifstream in("/proc/self/status");
@@ -221,7 +238,7 @@ private Q_SLOTS:
         QVERIFY(seg);
         std::vector<int> idx(seg->items.size());
         std::iota(idx.begin(), idx.end(), 0);
-        auto epochBytes = [&](int threads, bool restartMidway) {
+        auto bytesWith = [&](int threads, bool restartMidway) {
             LoaderOptions o;
             o.inputSize = 32;
             o.batchSize = 10; // chunks of 4: 4 + 4 + 2 samples, a partial last batch of 3
@@ -235,20 +252,13 @@ private Q_SLOTS:
                 if (!loader.next(b))
                     return std::vector<uint8_t>{};
             }
-            loader.startEpoch(1);
-            std::vector<uint8_t> all;
-            while (loader.next(b)) {
-                all.insert(all.end(), b.pixels, b.pixels + size_t(b.count) * 32 * 32 * 3);
-                all.insert(all.end(), b.masks, b.masks + size_t(b.count) * 32 * 32);
-                for (int it : b.items)
-                    all.push_back(uint8_t(it));
-            }
+            auto all = epochBytes(loader, 1, 32);
             return loader.status() ? all : std::vector<uint8_t>{};
         };
-        const auto one = epochBytes(1, false);
+        const auto one = bytesWith(1, false);
         QCOMPARE(one.size(), size_t(23) * (32 * 32 * 4 + 1));
-        QVERIFY(epochBytes(4, false) == one);
-        QVERIFY(epochBytes(3, true) == one);
+        QVERIFY(bytesWith(4, false) == one);
+        QVERIFY(bytesWith(3, true) == one);
     }
 
     // The look-ahead decodes the next epoch's first batches while this one ends: the batches are
@@ -268,32 +278,20 @@ private Q_SLOTS:
         o.threads = 2;
         o.prefetch = 3;
         o.augment = o.shuffle = true;
-        auto epochBytes = [](BatchLoader& l, int epoch, int stopBefore = 1 << 30) {
-            std::vector<uint8_t> all;
-            l.startEpoch(epoch);
-            BatchView b;
-            for (int k = 0; k < stopBefore && l.next(b); ++k) {
-                all.insert(all.end(), b.pixels, b.pixels + size_t(b.count) * 32 * 32 * 3);
-                all.insert(all.end(), b.masks, b.masks + size_t(b.count) * 32 * 32);
-                for (int it : b.items)
-                    all.push_back(uint8_t(it));
-            }
-            return all;
-        };
         BatchLoader plain(*seg, idx, o);
         std::vector<std::vector<uint8_t>> ref;
         for (int e = 0; e < 4; ++e)
-            ref.push_back(epochBytes(plain, e));
+            ref.push_back(epochBytes(plain, e, 32));
         QVERIFY(ref[0] != ref[1]);
 
         o.lookAhead = LookAhead::NextEpoch;
         BatchLoader ahead(*seg, idx, o);
         const uint64_t aheadSamples = 3 * 5; // prefetch batches of the next epoch
-        QVERIFY(epochBytes(ahead, 0) == ref[0]);
+        QVERIFY(epochBytes(ahead, 0, 32) == ref[0]);
         QTRY_COMPARE(ahead.samplesDecoded(), 23 + aheadSamples); // decoded before it is asked
-        QVERIFY(epochBytes(ahead, 1) == ref[1]);
+        QVERIFY(epochBytes(ahead, 1, 32) == ref[1]);
         QTRY_COMPARE(ahead.samplesDecoded(), 2 * 23 + aheadSamples);
-        QVERIFY(epochBytes(ahead, 3) == ref[3]); // not the epoch it expected: afresh
+        QVERIFY(epochBytes(ahead, 3, 32) == ref[3]); // not the epoch it expected: afresh
         QTRY_COMPARE(ahead.samplesDecoded(), 3 * 23 + 2 * aheadSamples);
         QVERIFY(ahead.status());
         QVERIFY(ahead.peakBatchBytes() <= uint64_t(o.prefetch + 1) * ahead.batchBytes());
@@ -302,18 +300,18 @@ private Q_SLOTS:
         BatchLoader twice(*seg, idx, o);
         twice.startEpoch(2);
         QTRY_COMPARE(twice.samplesDecoded(), aheadSamples);
-        QVERIFY(epochBytes(twice, 2) == ref[2]);
+        QVERIFY(epochBytes(twice, 2, 32) == ref[2]);
         QTRY_COMPARE(twice.samplesDecoded(), 23 + aheadSamples);
 
         // Validation repeats one epoch: its next pass starts from batches already decoded.
         o.lookAhead = LookAhead::SameEpoch;
         o.augment = o.shuffle = false;
         BatchLoader val(*seg, idx, o);
-        const auto first = epochBytes(val, 0);
+        const auto first = epochBytes(val, 0, 32);
         const uint64_t crops = first.size() / (32 * 32 * 4 + 1); // a grid of crops per image
         QCOMPARE(crops, uint64_t(4 * 23));
         QTRY_COMPARE(val.samplesDecoded(), crops + aheadSamples);
-        QVERIFY(epochBytes(val, 0) == first);
+        QVERIFY(epochBytes(val, 0, 32) == first);
         QTRY_COMPARE(val.samplesDecoded(), 2 * crops + aheadSamples);
 
         // Files that break once this epoch is decoded: this epoch ends well, the next one fails.
@@ -321,7 +319,7 @@ private Q_SLOTS:
         o.augment = o.shuffle = true; // random crops: one sample per image
         o.prefetch = 1;               // the look-ahead begins only when the last batch is taken
         BatchLoader breaks(*seg, idx, o);
-        QCOMPARE(epochBytes(breaks, 0, 4).size(), size_t(20) * (32 * 32 * 4 + 1));
+        QCOMPARE(epochBytes(breaks, 0, 32, 4).size(), size_t(20) * (32 * 32 * 4 + 1));
         QTRY_COMPARE(breaks.samplesDecoded(), uint64_t(23)); // the last batch is decoded
         for (const auto& it : seg->items) {
             writeGarbage(it.image);

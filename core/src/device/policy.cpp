@@ -110,6 +110,67 @@ void chooseThreads(const MachineInfo& m, const PolicyRequest& r, bool gpu, Execu
     }
 }
 
+/// Precision. Decided from the compute capability (not the derived flags) so fake devices in tests
+/// and real ones follow the same rule.
+void choosePrecision(const MachineInfo& m, const PolicyRequest& r, const GpuInfo* gpu,
+                     ExecutionPolicy& p, const Choose& choose)
+{
+    const int cc = gpu ? gpu->computeMajor : 0;
+    const std::string ccText =
+        gpu ? std::to_string(gpu->computeMajor) + "." + std::to_string(gpu->computeMinor) : "";
+    if (r.precision != Precision::Auto) {
+        p.precision = r.precision;
+        if (!gpu && r.precision == Precision::BF16 && !m.cpuBf16) {
+            p.precision = Precision::FP32;
+            choose("precision", "fp32",
+                   "bf16 was requested but only runs on a GPU here: the processor has no bf16 "
+                   "instructions",
+                   "bf16_cpu_unsupported", {});
+        } else if (!gpu && r.precision == Precision::BF16 && r.kind == JobKind::Train &&
+                   !kCpuTrainBf16) {
+            p.precision = Precision::FP32;
+            choose("precision", "fp32",
+                   "bf16 was requested, but on the processor it trains no faster than fp32",
+                   "bf16_cpu_train", {});
+        } else if (!gpu && r.precision == Precision::FP16) {
+            p.precision = Precision::FP32;
+            choose("precision", "fp32",
+                   "reduced precision was requested but only runs on a GPU here",
+                   "reduced_needs_gpu", {});
+        } else if (gpu && r.precision == Precision::BF16 && cc < 8) {
+            p.precision = cc >= 7 ? Precision::FP16 : Precision::FP32;
+            choose("precision", precisionName(p.precision),
+                   "bf16 was requested but compute capability " + ccText +
+                       " has no bf16 tensor cores",
+                   "bf16_unsupported", ccText);
+        } else if (gpu && r.precision == Precision::FP16 && cc < 7) {
+            p.precision = Precision::FP32;
+            choose("precision", "fp32",
+                   "fp16 was requested but compute capability " + ccText +
+                       " has no fp16 tensor cores",
+                   "fp16_unsupported", ccText);
+        } else {
+            choose("precision", precisionName(p.precision), "requested by the user", "user", {});
+        }
+    } else if (!gpu) {
+        choosePrecisionOnCpu(m, r, p, choose);
+    } else if (cc >= 8) {
+        p.precision = Precision::BF16;
+        choose("precision", "bf16",
+               "compute capability " + ccText + " has bf16 tensor cores; no loss scaling needed",
+               "bf16_tensor_cores", ccText);
+    } else if (cc == 7) {
+        p.precision = Precision::FP16;
+        choose("precision", "fp16", "compute capability 7.x has fp16 tensor cores but no bf16",
+               "fp16_tensor_cores", ccText);
+    } else {
+        p.precision = Precision::FP32;
+        choose("precision", "fp32",
+               "compute capability " + ccText + " has no tensor cores for reduced precision",
+               "no_tensor_cores", ccText);
+    }
+}
+
 } // namespace
 
 ExecutionPolicy choosePolicy(const MachineInfo& m, const PolicyRequest& r)
@@ -132,67 +193,12 @@ ExecutionPolicy choosePolicy(const MachineInfo& m, const PolicyRequest& r)
                r.preferCpu ? "cpu_requested" : "no_gpu");
     }
 
-    // Precision. Decided from the compute capability (not the derived flags) so fake devices in
-    // tests and real ones follow the same rule.
-    const int cc = gpu ? gpu->computeMajor : 0;
-    const std::string ccText =
-        gpu ? std::to_string(gpu->computeMajor) + "." + std::to_string(gpu->computeMinor) : "";
-    if (r.precision != Precision::Auto) {
-        p.precision = r.precision;
-        if (!gpu && r.precision == Precision::BF16 && !m.cpuBf16) {
-            p.precision = Precision::FP32;
-            choose("precision", "fp32",
-                   "bf16 was requested but only runs on a GPU here: the processor has no bf16 "
-                   "instructions",
-                   "bf16_cpu_unsupported");
-        } else if (!gpu && r.precision == Precision::BF16 && r.kind == JobKind::Train &&
-                   !kCpuTrainBf16) {
-            p.precision = Precision::FP32;
-            choose("precision", "fp32",
-                   "bf16 was requested, but on the processor it trains no faster than fp32",
-                   "bf16_cpu_train");
-        } else if (!gpu && r.precision == Precision::FP16) {
-            p.precision = Precision::FP32;
-            choose("precision", "fp32",
-                   "reduced precision was requested but only runs on a GPU here",
-                   "reduced_needs_gpu");
-        } else if (gpu && r.precision == Precision::BF16 && cc < 8) {
-            p.precision = cc >= 7 ? Precision::FP16 : Precision::FP32;
-            choose("precision", precisionName(p.precision),
-                   "bf16 was requested but compute capability " + ccText +
-                       " has no bf16 tensor cores",
-                   "bf16_unsupported", ccText);
-        } else if (gpu && r.precision == Precision::FP16 && cc < 7) {
-            p.precision = Precision::FP32;
-            choose("precision", "fp32",
-                   "fp16 was requested but compute capability " + ccText +
-                       " has no fp16 tensor cores",
-                   "fp16_unsupported", ccText);
-        } else {
-            choose("precision", precisionName(p.precision), "requested by the user", "user");
-        }
-    } else if (!gpu) {
-        choosePrecisionOnCpu(m, r, p, choose);
-    } else if (cc >= 8) {
-        p.precision = Precision::BF16;
-        choose("precision", "bf16",
-               "compute capability " + ccText + " has bf16 tensor cores; no loss scaling needed",
-               "bf16_tensor_cores", ccText);
-    } else if (cc == 7) {
-        p.precision = Precision::FP16;
-        choose("precision", "fp16", "compute capability 7.x has fp16 tensor cores but no bf16",
-               "fp16_tensor_cores", ccText);
-    } else {
-        p.precision = Precision::FP32;
-        choose("precision", "fp32",
-               "compute capability " + ccText + " has no tensor cores for reduced precision",
-               "no_tensor_cores", ccText);
-    }
+    choosePrecision(m, r, gpu, p, choose);
     p.lossScaling = p.precision == Precision::FP16 && r.kind == JobKind::Train;
     if (p.lossScaling)
         choose("loss_scaling", "dynamic", "fp16 gradients underflow without it", "loss_scaling");
 
-    p.tf32 = gpu && cc >= 8;
+    p.tf32 = gpu && gpu->computeMajor >= 8;
     choose("tf32", p.tf32 ? "on" : "off",
            p.tf32 ? "Ampere or later: fp32 matrix products run on tensor cores"
                   : "needs an Ampere or later GPU",
