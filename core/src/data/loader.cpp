@@ -361,7 +361,7 @@ void BatchLoader::Impl::restart(int ep, int first, int bs, std::vector<data::Sam
     held = {};
     error = Status::ok();
     if (options.lookAhead == LookAhead::SameEpoch)
-        following = samplesFor(ep); // from its first sample, whatever this start's was
+        following = samples; // from its first sample, whatever this start's was
     setLookAhead(std::move(following));
 }
 
