@@ -163,6 +163,44 @@ private Q_SLOTS:
         QVERIFY(!note->text().contains(QStringLiteral("measures")));
     }
 
+    // A data-parallel run's policy, as the pane shows it while the run goes on (TrainPane
+    // retranslates its preview on a language change): the step and its all-reduce as one CUDA
+    // graph, said in the user's language.
+    void runPolicySaysTheDataParallelStepIsOneGraph()
+    {
+        PolicyPreview preview;
+        ExecutionPolicy p = choosePolicy(gpuMachine(), {});
+        p.choices.push_back({"data_parallel", "2", "", "dp_nccl", "2"});
+        p.choices.push_back({"training_step", "cuda-graph", "", "step_graph_allreduce", ""});
+        preview.setPolicy(p, false, /*fromRun=*/true);
+        auto reason = [&preview](const char* what) {
+            QTreeWidget* tree = preview.tree();
+            for (int i = 0; i < tree->topLevelItemCount(); ++i)
+                if (tree->topLevelItem(i)->data(0, Qt::UserRole).toString() == QLatin1String(what))
+                    return tree->topLevelItem(i)->child(0)->text(0);
+            return QString();
+        };
+        QVERIFY2(reason("training_step").contains(QStringLiteral("all-reduce of the gradients")),
+                 qPrintable(reason("training_step")));
+        const bool grab = qEnvironmentVariableIsSet("FISURA_GRAB");
+        if (grab) {
+            preview.resize(520, 760);
+            preview.show();
+            preview.grab().save(qEnvironmentVariable("FISURA_GRAB") +
+                                QStringLiteral(".run.en.png"));
+        }
+        LanguageManager::instance().applyForSession(LanguageManager::Language::Spanish);
+        preview.retranslateUi();
+        QVERIFY2(reason("training_step").contains(QStringLiteral("reducción de los gradientes")),
+                 qPrintable(reason("training_step")));
+        if (grab)
+            preview.grab().save(qEnvironmentVariable("FISURA_GRAB") +
+                                QStringLiteral(".run.es.png"));
+        LanguageManager::instance().applyForSession(LanguageManager::Language::English);
+        preview.retranslateUi();
+        QVERIFY(reason("training_step").contains(QStringLiteral("all-reduce")));
+    }
+
     // The placeholder above the curves follows the language (it stayed English before).
     void idleTextFollowsTheLanguage()
     {
