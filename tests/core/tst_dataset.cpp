@@ -86,6 +86,20 @@ class TstDataset : public QObject
         return bool(synth::writeDemoDataset(s(dir.path()), demo));
     }
 
+    /// `n` demo segmentation pairs of `patch` px written into `dir` and scanned.
+    static Result<Dataset> demoSegmentation(const QTemporaryDir& dir, int n, int patch)
+    {
+        if (!writeDemo(dir, n, 0, patch))
+            return Status(ErrorCode::IoError, "demo dataset not written");
+        return scanDataset(s(dir.path()) + "/segmentation", TaskKind::Segment);
+    }
+    static std::vector<int> allItems(const Dataset& d)
+    {
+        std::vector<int> idx(d.items.size());
+        std::iota(idx.begin(), idx.end(), 0);
+        return idx;
+    }
+
 private Q_SLOTS:
     void classificationFolders()
     {
@@ -233,11 +247,9 @@ private Q_SLOTS:
     void loaderChunksAreThreadIndependent()
     {
         QTemporaryDir tmp;
-        QVERIFY(writeDemo(tmp, 23, 0, 48));
-        auto seg = scanDataset(s(tmp.path()) + "/segmentation", TaskKind::Segment);
+        auto seg = demoSegmentation(tmp, 23, 48);
         QVERIFY(seg);
-        std::vector<int> idx(seg->items.size());
-        std::iota(idx.begin(), idx.end(), 0);
+        const std::vector<int> idx = allItems(*seg);
         auto bytesWith = [&](int threads, bool restartMidway) {
             LoaderOptions o;
             o.inputSize = 32;
@@ -267,11 +279,9 @@ private Q_SLOTS:
     void loaderLooksAhead()
     {
         QTemporaryDir tmp;
-        QVERIFY(writeDemo(tmp, 23, 0, 48));
-        auto seg = scanDataset(s(tmp.path()) + "/segmentation", TaskKind::Segment);
+        auto seg = demoSegmentation(tmp, 23, 48);
         QVERIFY(seg);
-        std::vector<int> idx(seg->items.size());
-        std::iota(idx.begin(), idx.end(), 0);
+        const std::vector<int> idx = allItems(*seg);
         LoaderOptions o;
         o.inputSize = 32;
         o.batchSize = 5; // 4 full batches and one of 3

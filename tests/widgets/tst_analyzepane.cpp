@@ -28,6 +28,7 @@
 #include "analyze/modelchooser.h"
 #include "analyze/modelfacts.h"
 #include "common/languagemanager.h"
+#include "fakegpu.h"
 #include "fisura/image.h"
 #include "fisura/model.h"
 #include "fisura/project.h"
@@ -130,15 +131,7 @@ private Q_SLOTS:
         AdvancedOptionsWidget w;
         MachineInfo m;
         m.logicalCores = 16;
-        GpuInfo g;
-        g.name = "Test GPU 80GB";
-        g.computeMajor = 9;
-        g.totalMemoryBytes = 80ull << 30;
-        deriveGpuFeatures(g);
-        m.gpus = {g};
-        m.cudaUsable = true;
-        m.cudaState = CudaState::Usable;
-        w.setMachine(m);
+        w.setMachine(testing::withFakeGpu(m, "Test GPU 80GB", 9, 0, 80ull << 30));
         w.setExpanded(true);
         w.resize(900, 700);
         auto* tree = w.findChild<QTreeWidget*>(QStringLiteral("policyTree"));

@@ -13,6 +13,7 @@
 #include "common/qcp.h"
 #include "common/telemetryplot.h"
 #include "common/usagegauge.h"
+#include "fakegpu.h"
 #include "system/systempane.h"
 
 using namespace fisura;
@@ -184,17 +185,7 @@ private Q_SLOTS:
     void paneListsPolicyWithReasons()
     {
         SystemPane pane;
-        MachineInfo m = cpuMachine();
-        GpuInfo g;
-        g.name = "Test GPU 24GB";
-        g.computeMajor = 8;
-        g.computeMinor = 6;
-        g.totalMemoryBytes = 24ull << 30;
-        deriveGpuFeatures(g);
-        m.gpus = {g};
-        m.cudaUsable = true;
-        m.cudaState = CudaState::Usable;
-        pane.setMachine(m);
+        pane.setMachine(testing::withFakeGpu(cpuMachine(), "Test GPU 24GB", 8, 6, 24ull << 30));
         auto* tree = pane.findChild<QTreeWidget*>(QStringLiteral("facts"));
         const auto precision =
             tree->findItems(QStringLiteral("Precision"), Qt::MatchExactly | Qt::MatchRecursive, 0);
