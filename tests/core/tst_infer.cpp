@@ -328,9 +328,10 @@ private Q_SLOTS:
             peaks[i] = r->peakPipelineBytes;
         }
         // Bound: input batches (the prefetch, one being handed to the device), finished rows
-        // (6 queued, 1 being written, 1 being made; chunks of at most 64 rows), the band.
+        // (6 queued, 1 being written, 1 being made; chunks of at most 64 rows), the band (tile
+        // rows of int64 fixed-point sums since the blending became exact).
         const uint64_t batchBytes = 4ull * 64 * 64 * 3, rowsBytes = 64ull * 256;
-        const uint64_t bound = (2 + 1) * batchBytes + 8 * rowsBytes + 64ull * 256 * 4;
+        const uint64_t bound = (2 + 1) * batchBytes + 8 * rowsBytes + 64ull * 256 * 8;
         // The bound does not grow with the height; the tall scan is over 15x larger than it.
         for (uint64_t p : peaks) {
             QVERIFY(p > 0);
