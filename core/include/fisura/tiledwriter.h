@@ -2,9 +2,10 @@
 //
 // Rows (or tiles) go in top to bottom; each full band of tiles is compressed (in parallel) and
 // written at once, then halved into the next level, so memory stays a few bands per level
-// whatever the image height. Overviews are kept in temporary files beside the output and copied
-// (still compressed) behind level 0 on finish(); the output appears under its name only when
-// complete.
+// whatever the image height. Overview tiles go into the output as they are made, between level
+// 0's, and finish() writes the directories (without Fisura's own codecs, overviews wait in
+// temporary files beside the output and are copied behind level 0); the output appears under its
+// name only when complete.
 #pragma once
 
 #include <cstdint>
@@ -35,9 +36,6 @@ struct TiledWriteOptions {
     double pixelSizeYmm = 0.0;
     std::vector<TiffTag> extraTags; ///< opaque tags for level 0 (GeoTIFF from the source)
     int threads = 0;                ///< compression threads; 0 = one per core
-    /// Compressed overview tiles held in memory until finish() writes them behind level 0;
-    /// beyond this, overview levels go through temporary files (read back by finish()).
-    uint64_t overviewMemoryBytes = uint64_t(256) << 20;
 };
 
 /// Where a writer's time went (wall seconds; complete after finish()). Three stages run at once:
@@ -52,7 +50,7 @@ struct TiledWriteStats {
     double writeWaitSeconds = 0.0; ///< band thread: waiting for the file thread
     double tileWaitSeconds = 0.0;  ///< file thread: waiting for a band's tiles to be compressed
     double writeSeconds = 0.0;     ///< file thread: handing compressed tiles to the files
-    double finishSeconds = 0.0;    ///< finish(): writing the overviews behind level 0
+    double finishSeconds = 0.0;    ///< finish(): the last bands, the directories
     uint64_t bytesIn = 0;          ///< uncompressed tile bytes of every level
     uint64_t bytesOut = 0;         ///< compressed
 };

@@ -1,5 +1,6 @@
 list(APPEND FISURA_CORE_SOURCES
     src/io/tiff_handle.cpp
+    src/io/output_file.cpp
     src/io/tiff_tags.cpp
     src/io/image_io.cpp
     src/io/tile_cache.cpp

@@ -2,6 +2,7 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 
 #include "io/tiff_tags.h"
 #include "util/io_error.h"
@@ -36,16 +37,37 @@ int TiffHandle::onWarning(TIFF*, void*, const char*, const char*, va_list)
     return 1; // warnings (unknown tags, ...) are not the user's concern
 }
 
-Status TiffHandle::open(const std::string& path, const char* mode)
+TIFFOpenOptions* TiffHandle::options()
 {
-    path_ = path;
-    writing_ = mode[0] != 'r';
     registerExtraTags();
     TIFFOpenOptions* opts = TIFFOpenOptionsAlloc();
     TIFFOpenOptionsSetErrorHandlerExtR(opts, &TiffHandle::onError, this);
     TIFFOpenOptionsSetWarningHandlerExtR(opts, &TiffHandle::onWarning, this);
     // A corrupt header must not make libtiff allocate gigabytes for one strip/tile table.
     TIFFOpenOptionsSetMaxSingleMemAlloc(opts, 512 * 1024 * 1024);
+    return opts;
+}
+
+Status TiffHandle::open(std::unique_ptr<OutputFile> file, const char* mode)
+{
+    path_ = file->path();
+    writing_ = true;
+    output_ = std::move(file);
+    TIFFOpenOptions* opts = options();
+    tif_ = TIFFClientOpenExt(path_.c_str(), mode, output_.get(), &OutputFile::read,
+                             &OutputFile::write, &OutputFile::seek, &OutputFile::close,
+                             &OutputFile::size, &OutputFile::map, &OutputFile::unmap, opts);
+    TIFFOpenOptionsFree(opts);
+    if (!tif_)
+        return error(ErrorCode::IoError, "cannot open");
+    return Status::ok();
+}
+
+Status TiffHandle::open(const std::string& path, const char* mode)
+{
+    path_ = path;
+    writing_ = mode[0] != 'r';
+    TIFFOpenOptions* opts = options();
     tif_ = TIFFOpenExt(path.c_str(), mode, opts);
     TIFFOpenOptionsFree(opts);
     if (!tif_) {
@@ -67,6 +89,9 @@ Status TiffHandle::close()
     TIFFClose(tif_);
     tif_ = nullptr;
     const std::string err = takeError();
+    if (output_ && output_->error() && err.empty()) // the descriptor's close failed
+        return writeFailure(path_, output_->error(),
+                            path_ + ": cannot close (" + std::strerror(output_->error()) + ")");
     if (!err.empty()) {
         const Status failed(ErrorCode::IoError, path_ + ": " + err);
         return writing_ ? classifyWriteFailure(path_, failed) : failed;
@@ -88,7 +113,10 @@ Status TiffHandle::error(ErrorCode code, const std::string& what)
     const std::string err = takeError();
     if (!err.empty())
         detail += " (" + err + ")";
-    // libtiff keeps no errno: a full disk or a read-only folder is read from the folder itself.
+    // libtiff keeps no errno: a full disk or a read-only folder is read from the folder itself,
+    // unless the file's own procedures saw the failed call.
+    if (writing_ && output_ && output_->error())
+        return writeFailure(path_, output_->error(), detail);
     return writing_ ? classifyWriteFailure(path_, Status(code, detail)) : Status(code, detail);
 }
 

@@ -90,20 +90,31 @@ Result<std::unique_ptr<TiledTiffWriter>> TiledTiffWriter::create(const std::stri
     try {
         for (size_t k = 0; k < d->levels.size(); ++k) {
             LevelOut& L = d->levels[k];
-            L.band.resize(size_t(options.tileSize) * L.width * channels);
+            L.bandBytes = size_t(options.tileSize) * L.width * channels;
+            L.placed = k > 0 && d->direct;
+            if (L.placed) { // into the output (LevelOut::placed): no file of its own
+                L.path.clear();
+                continue;
+            }
             L.file = std::make_unique<io::TiffHandle>();
-            if (Status s = L.file->open(L.path, "w8"); !s) {
+            Status s;
+            if (k == 0) {
+                auto out = io::OutputFile::create(L.path);
+                s = out ? L.file->open(std::move(*out), "w8") : out.status();
+            } else {
+                s = L.file->open(L.path, "w8");
+            }
+            if (!s) {
                 d->removeFiles();
                 return s;
             }
             d->setupDirectory(L.file->get(), int(k));
-            L.keep = k > 0 && d->direct;
         }
         d->spares.resize(d->levels.size());
         // Level-0 bands in flight: one filling, one queued, and one compressing per 8 threads
         // (a band has only so many tiles: more threads need more bands to stay busy), within
         // 128 MB and never fewer than three.
-        const size_t bandBytes = std::max<size_t>(d->levels[0].band.size(), 1);
+        const size_t bandBytes = std::max<size_t>(d->levels[0].bandBytes, 1);
         const size_t byThreads = 2 + size_t(std::max(1, d->pool->threads() / 8));
         d->maxBandBuffers =
             int(std::max<size_t>(3, std::min(byThreads, (size_t(128) << 20) / bandBytes)));
@@ -236,15 +247,17 @@ Status TiledTiffWriter::finish(const CancelToken& cancel, ProgressSink* progress
         std::vector<uint8_t> buf;
         for (size_t k = 1; k < d.levels.size(); ++k) {
             LevelOut& L = d.levels[k];
-            if (Status s = L.file->close(); !s)
-                return s;
-            if (L.keep) {
-                if (Status s = d.writeKept(out, int(k), cancel); !s)
+            if (L.placed) {
+                if (cancel.isCancelled())
+                    return Status(ErrorCode::Cancelled, d.path);
+                if (Status s = d.writePlaced(int(k)); !s)
                     return s;
-                done += double(L.kept.size());
+                done += double(L.offsets.size());
                 tracker.update(done, "overview " + std::to_string(k));
                 continue;
             }
+            if (Status s = L.file->close(); !s)
+                return s;
             io::TiffHandle src;
             if (Status s = src.open(L.path, "rm"); !s)
                 return s;

@@ -2,8 +2,9 @@
 // fill a level-0 band; a full band goes to the band thread, which hands its tiles to the task
 // pool (predicted and compressed, ZSTD / Deflate exactly as libtiff would) and halves it into the
 // next level; the file thread writes each band's compressed tiles in order once they are ready.
-// Overview levels stay in memory as compressed tiles (within a budget; beyond it, in temporary
-// tiled files), written behind level 0 by finish().
+// Overview levels' compressed tiles go into the output file as they are made (interleaved with
+// level 0's); finish() writes the directories. Without the codecs, overview levels are encoded
+// by libtiff into temporary tiled files that finish() copies behind level 0.
 #pragma once
 
 #include <algorithm>
@@ -36,16 +37,17 @@ struct LevelOut {
     int across = 0, down = 0;
     std::string path; // temporary file (level 0: the output's temporary name)
     std::unique_ptr<io::TiffHandle> file;
-    std::vector<uint8_t> band; // tileSize rows of this level
+    size_t bandBytes = 0;      // tileSize rows of this level
+    std::vector<uint8_t> band; // bandBytes, allocated when the level's first rows come
     int bandRows = 0;
     int bandIndex = 0;
     int rowsDone = 0;
-    // Overview levels of the codecs' path: compressed tiles 0, 1, ... kept in memory, so that
-    // finish() writes them behind level 0 without reading them back from `file`; once the
-    // writer's budget for them (TiledWriteOptions::overviewMemoryBytes) is spent, the level goes
-    // to `file` from then on.
-    bool keep = false;
-    std::vector<std::vector<uint8_t>> kept;
+    // Overview levels of the codecs' path: compressed tiles go straight into the output, behind
+    // what is there (OutputFile::append), and finish() only tells libtiff where they are; no
+    // temporary file. Tile t is `sizes[t]` bytes at `offsets[t]`.
+    bool placed = false;
+    std::vector<uint64_t> offsets;
+    std::vector<uint64_t> sizes;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -73,7 +75,6 @@ struct TiledTiffWriter::Impl {
     // After the spares (its last tasks give band buffers back), before the workers.
     std::unique_ptr<io::TaskPool> pool;
     std::atomic<uint64_t> bytesOut{0};
-    uint64_t keptBytes = 0; // LevelOut::kept, all levels (file thread, then finish())
     // Declared after levels, pool and spares, so they stop before those go; bands after files,
     // since band jobs queue file jobs.
     std::unique_ptr<io::SerialWorker> files; // compressed tiles into the level files, in order
@@ -205,7 +206,7 @@ struct TiledTiffWriter::Impl {
             if (k == 0)
                 ++bandBuffers;
             l.unlock();
-            return std::vector<uint8_t>(levels[size_t(k)].band.size());
+            return std::vector<uint8_t>(levels[size_t(k)].bandBytes);
         }
         if (k == 0) { // the appending thread's wait; smaller levels never wait
             const auto t0 = Clock::now();
@@ -305,8 +306,8 @@ struct TiledTiffWriter::Impl {
             stats.writeWaitSeconds);
     }
 
-    // File thread: one band's compressed tiles, in order: kept (an overview level within the
-    // budget) or written to the level's file.
+    // File thread: one band's compressed tiles, in order: level 0's through libtiff, an
+    // overview level's appended to the output as they are (placed by finish()).
     Status storeTiles(LevelOut& L, uint32_t first, int index,
                       std::vector<std::vector<uint8_t>>& tiles)
     {
@@ -314,19 +315,12 @@ struct TiledTiffWriter::Impl {
         for (const auto& t : tiles)
             size += t.size();
         bytesOut += size;
-        if (L.keep && keptBytes + size <= o.overviewMemoryBytes) {
-            keptBytes += size;
-            for (auto& t : tiles)
-                L.kept.push_back(std::move(t));
-            return Status::ok();
-        }
-        if (L.keep) { // over the budget: what the level kept goes first, then the rest follows
-            L.keep = false;
-            if (Status s = writeTiles(*L.file, 0, index, L.kept); !s)
-                return s;
-            for (const auto& t : L.kept)
-                keptBytes -= t.size();
-            L.kept.clear();
+        if (L.placed) {
+            if (L.offsets.size() != first)
+                return Status(ErrorCode::Internal, path + ": overview tiles out of order");
+            for (const auto& t : tiles)
+                L.sizes.push_back(t.size());
+            return levels[0].file->output()->append(tiles, L.offsets);
         }
         return writeTiles(*L.file, first, index, tiles);
     }
@@ -344,26 +338,30 @@ struct TiledTiffWriter::Impl {
         return Status::ok();
     }
 
-    // finish(): level k's kept tiles as its directory in `out`, behind what is written so far.
-    Status writeKept(TIFF* out, int k, const CancelToken& cancel)
+    // finish(): level k's directory in the output, its tiles where storeTiles put them (libtiff
+    // is told each tile's place and size; no byte of them is written again).
+    Status writePlaced(int k)
     {
         LevelOut& L = levels[size_t(k)];
-        if (L.kept.size() != size_t(L.across) * size_t(L.down))
+        io::TiffHandle& out = *levels[0].file;
+        const size_t n = size_t(L.across) * size_t(L.down);
+        if (L.offsets.size() != n || L.sizes.size() != n)
             return Status(ErrorCode::Internal, path + ": overview " + std::to_string(k) + " has " +
-                                                   std::to_string(L.kept.size()) + " tiles");
-        setupDirectory(out, k);
-        for (size_t t = 0; t < L.kept.size(); ++t) {
-            if (t % size_t(L.across) == 0 && cancel.isCancelled())
-                return Status(ErrorCode::Cancelled, path);
-            std::vector<uint8_t>& b = L.kept[t];
-            if (TIFFWriteRawTile(out, uint32_t(t), b.data(), tmsize_t(b.size())) < 0)
-                return levels[0].file->error(ErrorCode::IoError,
-                                             "cannot write level " + std::to_string(k));
-            std::vector<uint8_t>().swap(b); // its memory back as it goes
+                                                   std::to_string(L.offsets.size()) + " tiles");
+        setupDirectory(out.get(), k);
+        // libtiff hands this to the write it does not make; never read.
+        const uint64_t largest = n ? *std::max_element(L.sizes.begin(), L.sizes.end()) : 0;
+        std::vector<uint8_t> unused(size_t(std::max<uint64_t>(largest, 1)));
+        for (size_t t = 0; t < n; ++t) {
+            out.output()->placeNext(L.offsets[t], L.sizes[t]);
+            if (TIFFWriteRawTile(out.get(), uint32_t(t), unused.data(), tmsize_t(L.sizes[t])) < 0 ||
+                !out.output()->placementTaken())
+                return out.error(ErrorCode::Internal,
+                                 "libtiff did not take overview " + std::to_string(k) + "'s tile " +
+                                     std::to_string(t) + " where it was written");
         }
-        if (!TIFFWriteDirectory(out))
-            return levels[0].file->error(ErrorCode::IoError,
-                                         "cannot write level " + std::to_string(k));
+        if (!TIFFWriteDirectory(out.get()))
+            return out.error(ErrorCode::IoError, "cannot write level " + std::to_string(k));
         return Status::ok();
     }
 
@@ -409,6 +407,14 @@ struct TiledTiffWriter::Impl {
         return pushRows(k, half.data(), hr);
     }
 
+    // A level's first band is allocated when its first rows come, not by create(): zeroing tens
+    // of megabytes there would delay whatever starts the writer (a tiled inference's readers).
+    static void allocateBand(LevelOut& L)
+    {
+        if (L.band.size() != L.bandBytes)
+            L.band.resize(L.bandBytes);
+    }
+
     // Level 0 is filled by the appending thread (copySeconds); smaller levels by the band thread
     // that halves into them (counted with the halving, so each figure has one writer).
     void copyRows(int k, uint8_t* dst, const uint8_t* src, int rows, size_t rowBytes)
@@ -424,6 +430,7 @@ struct TiledTiffWriter::Impl {
         const size_t rowBytes = size_t(L.width) * channels;
         while (n > 0) {
             const int take = std::min(n, o.tileSize - L.bandRows);
+            allocateBand(L);
             copyRows(k, L.band.data() + size_t(L.bandRows) * rowBytes, src, take, rowBytes);
             L.bandRows += take;
             L.rowsDone += take;
@@ -445,6 +452,7 @@ struct TiledTiffWriter::Impl {
             return pushRows(0, parts[0].data, count);
         for (int done = 0; done < count;) {
             const int take = std::min(count - done, o.tileSize - L.bandRows);
+            allocateBand(L);
             const auto t0 = Clock::now();
             for (int i = 0; i < n; ++i) {
                 const TiledRowPart& p = parts[i];
