@@ -12,15 +12,14 @@ BatchQueue::BatchQueue(const Shape& shape, StopFlag& stop, MemoryMeter& meter)
 {
 }
 
-bool BatchQueue::startBatch(int64_t b, std::map<int64_t, Filling>::iterator& it)
+bool BatchQueue::allocate(int64_t b, InBatch& out)
 {
     const int batch = shape_.batch;
-    Filling f;
-    f.remaining = std::min<int64_t>(batch, shape_.tiles - b * batch);
-    f.batch.bytes =
+    const int64_t filled = std::min<int64_t>(batch, shape_.tiles - b * batch);
+    out.bytes =
         uint64_t(batch) * uint64_t(shape_.tile) * uint64_t(shape_.tile) * uint64_t(shape_.channels);
     try {
-        f.batch.pixels =
+        out.pixels =
             torch::empty({batch, shape_.tile, shape_.tile, shape_.channels},
                          torch::TensorOptions().dtype(torch::kUInt8).pinned_memory(shape_.pinned));
     } catch (const std::exception& e) {
@@ -28,10 +27,9 @@ bool BatchQueue::startBatch(int64_t b, std::map<int64_t, Filling>::iterator& it)
                           std::string("no memory for a batch of tiles: ") + e.what()));
         return false;
     }
-    if (f.remaining < batch) // padding slots of the last batch
-        f.batch.pixels.narrow(0, f.remaining, batch - f.remaining).zero_();
-    meter_.add(f.batch.bytes);
-    it = filling_.emplace(b, std::move(f)).first;
+    if (filled < batch) // padding slots of the last batch
+        out.pixels.narrow(0, filled, batch - filled).zero_();
+    meter_.add(out.bytes);
     return true;
 }
 
@@ -47,8 +45,26 @@ bool BatchQueue::claimTile(TileSlot& slot)
     slot.index = nextTile_++;
     slot.batch = slot.index / shape_.batch;
     auto it = filling_.find(slot.batch);
-    if (it == filling_.end() && !startBatch(slot.batch, it))
-        return false;
+    if (it == filling_.end()) {
+        // The batch's first tile: its buffer is allocated outside the lock (page-locked memory
+        // takes milliseconds), so the readers of the batch before hand in their tiles meanwhile.
+        it = filling_.emplace(slot.batch, Filling{}).first;
+        it->second.remaining =
+            std::min<int64_t>(shape_.batch, shape_.tiles - slot.batch * shape_.batch);
+        l.unlock();
+        InBatch fresh;
+        const bool ok = allocate(slot.batch, fresh);
+        l.lock();
+        it->second.batch = std::move(fresh);
+        it->second.allocated = true;
+        cv_.notify_all();
+        if (!ok)
+            return false;
+    } else {
+        waitFor(cv_, l, [&] { return stop_.stopped() || it->second.allocated; });
+        if (!it->second.allocated || !it->second.batch.pixels.defined())
+            return false; // stopped, or the allocation failed (the StopFlag says why)
+    }
     const size_t tileBytes = size_t(shape_.tile) * size_t(shape_.tile) * size_t(shape_.channels);
     slot.pixels = it->second.batch.pixels.data_ptr<uint8_t>() +
                   size_t(slot.index - slot.batch * shape_.batch) * tileBytes;

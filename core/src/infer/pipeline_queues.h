@@ -139,8 +139,10 @@ private:
     struct Filling {
         InBatch batch;
         int64_t remaining = 0;
+        bool allocated = false; // batch.pixels is set (undefined if the allocation failed)
     };
-    bool startBatch(int64_t b, std::map<int64_t, Filling>::iterator& it);
+    /// Batch `b`'s host buffer (padding zeroed); false, with the StopFlag set, without memory.
+    bool allocate(int64_t b, InBatch& out);
 
     Shape shape_;
     StopFlag& stop_;
