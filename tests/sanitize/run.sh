@@ -23,7 +23,7 @@ flags="-O1 -g1 -DNDEBUG"
 # inference pipeline with CPU models, also split into column bands (tst_infer, tst_infer_multi),
 # the telemetry sampler (tst_device) and training on its own thread (tst_train); tst_progress
 # starts no thread but is cheap.
-tsan_tests="tst_tiledimage tst_taskpool tst_serialworker tst_dataset tst_device tst_progress tst_infer tst_infer_multi tst_train"
+tsan_tests="tst_tiledimage tst_tiledwriter tst_taskpool tst_serialworker tst_dataset tst_device tst_progress tst_infer tst_infer_multi tst_train"
 
 run_asan() {
     cmake -S "$root" -B "$root/build-asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
