@@ -89,9 +89,12 @@ Status TiffHandle::close()
     TIFFClose(tif_);
     tif_ = nullptr;
     const std::string err = takeError();
-    if (output_ && output_->error() && err.empty()) // the descriptor's close failed
+    // A failed system call libtiff did not report (closing the descriptor, say): the file may
+    // be incomplete. (OutputFile keeps the first failure, whichever call it was.)
+    if (output_ && output_->error() && err.empty())
         return writeFailure(path_, output_->error(),
-                            path_ + ": cannot close (" + std::strerror(output_->error()) + ")");
+                            path_ + ": not written completely (" + std::strerror(output_->error()) +
+                                ")");
     if (!err.empty()) {
         const Status failed(ErrorCode::IoError, path_ + ": " + err);
         return writing_ ? classifyWriteFailure(path_, failed) : failed;
