@@ -21,6 +21,7 @@
 #include "common/pane.h"
 #include "common/settingsdialog.h"
 #include "common/usagegauge.h"
+#include "common/wheelguard.h"
 #include "data/datapane.h"
 #include "fisura/telemetry.h"
 #include "fisura/version.h"
@@ -46,6 +47,7 @@ MainWindow::MainWindow(QWidget* parent)
       toolBar_(new QToolBar(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
+    ui::WheelGuard::install(); // every pane and dialog: the wheel changes only focused fields
     nav_->setObjectName(QStringLiteral("navigation"));
     nav_->setIconSize(QSize(24, 24));
     nav_->setFixedWidth(150);

@@ -19,4 +19,5 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/common/overviewmap.cpp
     src/common/usagegauge.cpp src/common/usagegauge.h
     src/common/viewerruler.cpp src/common/viewerruler.h
+    src/common/wheelguard.cpp src/common/wheelguard.h
 )
