@@ -6,6 +6,7 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/common/languagemanager.cpp src/common/languagemanager.h
     src/common/modelconsent.cpp src/common/modelconsent.h
     src/common/pane.cpp src/common/pane.h
+    src/common/plotlegend.cpp src/common/plotlegend.h
     src/common/policytext.cpp src/common/policytext.h
     src/common/preference.h
     src/common/progressrelay.cpp src/common/progressrelay.h

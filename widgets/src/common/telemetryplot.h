@@ -1,5 +1,6 @@
 // Live time series of telemetry samples (QCustomPlot): GPU utilization, memory, power and
-// temperature, CPU and RAM. Percentages share the left axis; temperature has the right one.
+// temperature, CPU and RAM. Percentages share the left axis; temperature has the right one. The
+// time axis counts back from now ("−5 min … now"); GPU series and axes appear with GPU figures.
 #pragma once
 
 #include <QWidget>
@@ -12,10 +13,13 @@ class QCustomPlot;
 class QComboBox;
 class QLabel;
 class QToolButton;
+class QLocale;
 class QMouseEvent;
 
 namespace fisura::ui
 {
+
+class OutsideLegend;
 
 class TelemetryPlot : public QWidget
 {
@@ -38,6 +42,8 @@ public:
 
     /// Hover read-out text for time `t` (seconds since the sampler started).
     QString readoutAt(double t) const;
+    /// "now", "12 s ago", "2.5 min ago"; `axis`: the tick labels' "−5 min", "−30 s".
+    static QString agoText(double seconds, const QLocale& locale, bool axis);
     bool exportPng(const QString& path, int width = 1200, int height = 600);
     /// CSV of the visible window (all columns, SI units). Written to a temporary file first.
     bool exportCsv(const QString& path) const;
@@ -58,7 +64,9 @@ private:
     QComboBox* windowChoice_;
     QToolButton* exportButton_;
     QLabel* readout_;
+    OutsideLegend* key_;
     std::vector<TelemetrySample> samples_;
+    double newest_ = 0; ///< sampler seconds of the newest sample shown: the axis' "now"
     double window_ = 300;
     bool paused_ = false;
     bool hasGpu_ = false;
