@@ -458,7 +458,8 @@ private Q_SLOTS:
         if (grab) {
             pane.findChild<QTabWidget*>(QStringLiteral("trainTabs"))->setCurrentIndex(0);
             QTest::qWait(300);
-            pane.grab().save(qEnvironmentVariable("FISURA_GRAB") + QStringLiteral(".cancelled.png"));
+            pane.grab().save(qEnvironmentVariable("FISURA_GRAB") +
+                             QStringLiteral(".cancelled.png"));
         }
         QVERIFY(counters->text().startsWith(QStringLiteral("Cancelled after")));
         QVERIFY2(!pane.message().contains(QStringLiteral("finished")), qPrintable(pane.message()));

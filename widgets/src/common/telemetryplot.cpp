@@ -1,6 +1,7 @@
 #include "common/telemetryplot.h"
 
 #include <QComboBox>
+#include <QDateTime>
 #include <QEvent>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -33,34 +34,57 @@ const QColor kColors[TelemetryPlot::SeriesCount] = {
     QColor(0x1f, 0x77, 0xb4), QColor(0x9e, 0x3a, 0xb4), QColor(0xd6, 0x8a, 0x00),
     QColor(0xd6, 0x27, 0x28), QColor(0x2c, 0xa0, 0x2c), QColor(0x7f, 0x7f, 0x7f)};
 
-/// The time axis counts back from the newest sample: "−5 min … −1 min, now", in the language's
-/// numbers; steps of whole seconds or minutes that suit the window.
-class TimeAgoTicker : public QCPAxisTicker
+} // namespace
+
+/// The time axis shows the clock: "12:04, 12:05, …" in the language's time format (seconds too
+/// when the steps are shorter than a minute), at round times. Keys are seconds before the newest
+/// sample, whose wall-clock time the ticker is told.
+class ClockTicker : public QCPAxisTicker
 {
+public:
+    void setNewest(qint64 unixMillis)
+    {
+        newestMs_ = unixMillis;
+        const QDateTime t = QDateTime::fromMSecsSinceEpoch(unixMillis);
+        const double local = double(unixMillis) / 1000.0 + t.offsetFromUtc();
+        setTickOrigin(-std::fmod(local, 1800.0)); // every step below divides 1800 s
+    }
+
 protected:
     double getTickStep(const QCPRange& range) override
     {
+        step_ = 1800;
         for (const double step : {5.0, 10.0, 15.0, 30.0, 60.0, 120.0, 180.0, 300.0, 600.0})
-            if (range.size() / step <= 6.5)
-                return step;
-        return 1800;
+            if (range.size() / step <= 6.5) {
+                step_ = step;
+                break;
+            }
+        return step_;
     }
     QString getTickLabel(double tick, const QLocale& locale, QChar, int) override
     {
-        return TelemetryPlot::agoText(-tick, locale, true);
+        return TelemetryPlot::clockText(newestMs_ + qint64(std::llround(tick * 1000)), locale,
+                                        step_ < 60);
     }
+
+private:
+    qint64 newestMs_ = 0;
+    double step_ = 60;
 };
 
-} // namespace
+QString TelemetryPlot::clockText(qint64 unixMillis, const QLocale& locale, bool withSeconds)
+{
+    QString format = locale.timeFormat(QLocale::ShortFormat);
+    if (withSeconds && !format.contains(QLatin1String("ss")))
+        format.replace(QLatin1String("mm"), QLatin1String("mm:ss"));
+    return locale.toString(QDateTime::fromMSecsSinceEpoch(unixMillis).time(), format);
+}
 
-QString TelemetryPlot::agoText(double seconds, const QLocale& locale, bool axis)
+QString TelemetryPlot::agoText(double seconds, const QLocale& locale)
 {
     const long s = std::lround(std::max(0.0, seconds));
     if (s == 0)
         return tr("now");
-    if (axis) // tick labels: short, with a minus sign
-        return s % 60 == 0 ? tr("−%1 min").arg(locale.toString(qint64(s / 60)))
-                           : tr("−%1 s").arg(locale.toString(qint64(s)));
     return s < 90 ? tr("%1 s ago").arg(locale.toString(qint64(s)))
                   : tr("%1 min ago").arg(locale.toString(double(s) / 60.0, 'f', 1));
 }
@@ -136,7 +160,8 @@ TelemetryPlot::TelemetryPlot(QWidget* parent)
     plot_->yAxis->setRange(0, 100);
     plot_->yAxis2->setRange(0, 100);
     plot_->yAxis2->setVisible(false); // temperature: shown with GPU figures only
-    plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new TimeAgoTicker));
+    ticker_ = QSharedPointer<ClockTicker>::create();
+    plot_->xAxis->setTicker(ticker_);
     plot_->xAxis->setRange(-window_, 0);
     // The legend above the data, only with the series that have data.
     plot_->plotLayout()->insertRow(0);
@@ -223,6 +248,10 @@ void TelemetryPlot::redraw()
     const auto vis = visible();
     hasGpu_ = !vis.empty() && !vis.back().gpus.empty();
     newest_ = vis.empty() ? 0 : vis.back().seconds;
+    // Samples replayed without a wall clock end now.
+    ticker_->setNewest(!vis.empty() && vis.back().unixMillis > 0
+                           ? vis.back().unixMillis
+                           : QDateTime::currentMSecsSinceEpoch());
     std::vector<QCPAbstractPlottable*> named; // the legend: series with data only
     for (int i = 0; i < SeriesCount; ++i) {
         QVector<double> keys, values;
@@ -260,7 +289,7 @@ QString TelemetryPlot::readoutAt(double t) const
     const QLocale loc;
     auto num = [&](double v, int decimals = 0) { return loc.toString(v, 'f', decimals); };
     QStringList parts;
-    parts << agoText(samples_.back().seconds - s.seconds, loc, false);
+    parts << agoText(samples_.back().seconds - s.seconds, loc);
     if (!s.gpus.empty()) {
         const GpuSample& g = s.gpus.front();
         if (g.utilizationGpu >= 0)
