@@ -10,6 +10,7 @@
 #include <string>
 
 #include "fisura/distributed.h"
+#include "fisura/testing.h"
 #include "fisura/train.h"
 
 using namespace fisura;

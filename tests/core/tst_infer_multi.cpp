@@ -18,6 +18,7 @@
 
 #include "fisura/infer.h"
 #include "fisura/model.h"
+#include "fisura/testing.h"
 #include "infer/multi_device.h"
 #include "infer/scan_source.h"
 #include "map_fixtures.h"

@@ -12,6 +12,7 @@
 
 #include "fisura/model.h"
 #include "fisura/synth.h"
+#include "fisura/testing.h"
 #include "fisura/train.h"
 
 using namespace fisura;
