@@ -16,7 +16,7 @@
 set -euo pipefail
 dest="$(realpath -m "${1:-$PWD/.device-deps/qt}")"
 arch=x86_64-linux-gnu
-pkgs=(libqt6core6 libqt6test6 qt6-base-dev qt6-base-dev-tools libicu72 libdouble-conversion3
+pkgs=(libqt6core6 libqt6test6 qt6-base-dev qt6-base-dev-tools qmake6 libicu72 libdouble-conversion3
       libb2-1 libpcre2-16-0 libglib2.0-0)
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
@@ -36,8 +36,8 @@ done
 ln -sf libQt6Core.so.6 "$dest/usr/lib/$arch/libQt6Core.so"
 ln -sf libQt6Test.so.6 "$dest/usr/lib/$arch/libQt6Test.so"
 cp -a "$src/lib/$arch"/libglib-2.0.so.* "$dest/fallback/"
-# CMake packages of Core, Test and what they load, headers, mkspecs (in Core's include path),
-# the code generators Core's package declares (moc, rcc, ...).
+# CMake packages of Core, Test and what they load, headers, mkspecs (linux-g++ is in Core's include
+# path; qmake6 carries it), the code generators Core's package declares (moc, rcc, ...).
 for c in Qt6 Qt6Core Qt6CoreTools Qt6Test Qt6HostInfo Qt6BuildInternals; do
     cp -a "$src/lib/$arch/cmake/$c" "$dest/usr/lib/$arch/cmake/"
 done
@@ -47,6 +47,10 @@ for t in moc rcc tracegen cmake_automoc_parser qlalr; do
     cp -a "$src/lib/qt6/libexec/$t" "$dest/usr/lib/qt6/libexec/"
 done
 cp -a "$src/share/doc/libqt6core6/copyright" "$dest/COPYRIGHT.qt6"
+# CoreTools also declares qmake, qtpaths and the Android tools, which a CMake build of Fisura never
+# runs and which do not travel: drop the check that every declared file exists.
+sed -i 's/foreach(_cmake_target IN LISTS _cmake_import_check_targets)/foreach(_cmake_target IN LISTS _no_import_check_targets)/' \
+    "$dest/usr/lib/$arch/cmake/Qt6CoreTools/Qt6CoreToolsTargets.cmake"
 
 cat > "$dest/env.sh" <<'ENV'
 # source me on the GPU host (after .device-deps/env.sh): Debian's Qt 6 Core + Test
