@@ -1,7 +1,7 @@
 # The GPU paths end to end through fisura-cli (ctest label `gpu`). Skipped, not passed, where
 # `fisura-cli info --json` says CUDA is not usable (the test's SKIP_REGULAR_EXPRESSION matches
 # "GPU check skipped").
-#  one_gpu:   demo data; a small U-Net trained on the GPU (the batch measured there, the
+#  one_gpu:   demo data; a U-Net trained on the GPU (the batch measured there, the
 #             policy's precision); the scan inferred there; the same model's CPU map (fp32) a few
 #             grey levels away at most, scoring the same against the scan's mask; the GPU map
 #             measured.
@@ -65,7 +65,7 @@ if(REHEARSE)
     set(usable ON)
     set(ngpus 2)
     set(ON_DEVICE --cpu)
-    set(TRAIN_ON_DEVICE --cpu)
+    set(TRAIN_ON_DEVICE --cpu --batch 8) # about what the GPU measures (a quarter of the set)
     set(device cpu)
     set(precision fp32)
 endif()
@@ -79,15 +79,17 @@ if(CASE STREQUAL "multi_gpu" AND ngpus LESS 2)
 endif()
 
 file(REMOVE_RECURSE "${WORK}")
-cli(demo-data "${WORK}/demo" --segmentation 32 --classification 0 --patch 128 --scan 2048)
+cli(demo-data "${WORK}/demo" --segmentation 48 --classification 0 --patch 256 --scan 2048)
 expect(rc EQUAL 0 MESSAGE "demo-data exited ${rc}: ${err}")
 set(SCAN "${WORK}/demo/scan/demo_scan.tif")
-set(TRAIN train --task segment --data "${WORK}/demo/segmentation" --size 128 --depth 3
-          --width 8 --patience 0 --quiet)
+set(TRAIN train --task segment --data "${WORK}/demo/segmentation" --patience 0 --quiet)
 
 if(CASE STREQUAL "one_gpu")
     # Training: on the device, its batch measured there (auto), the policy's precision.
-    cli(${TRAIN} --out "${WORK}/unet.fisura" --epochs 4 ${TRAIN_ON_DEVICE})
+    # Enough to learn the demo cracks (validation F1 about 0.85 after 4 epochs), so that the maps
+    # compared below are not flat.
+    cli(${TRAIN} --size 256 --depth 4 --width 16 --out "${WORK}/unet.fisura" --epochs 4
+        ${TRAIN_ON_DEVICE})
     expect(rc EQUAL 0 MESSAGE "train exited ${rc}: ${err}")
     string(JSON got GET "${out}" policy device)
     expect(got STREQUAL device MESSAGE "trained on ${got}, not ${device}")
@@ -130,31 +132,31 @@ if(CASE STREQUAL "one_gpu")
     cli(infer ${RUN} --out "${WORK}/cpu.tif" --cpu --precision fp32)
     expect(rc EQUAL 0 MESSAGE "infer on the CPU exited ${rc}: ${err}")
 
-    # The two maps: a few grey levels apart at most (bf16 against fp32), and not flat.
+    # The two maps: a few grey levels apart at most (bf16 against fp32).
     execute_process(COMMAND "${DIFF}" "${WORK}/gpu.tif" "${WORK}/cpu.tif"
                     OUTPUT_VARIABLE diff ERROR_VARIABLE err RESULT_VARIABLE rc)
     expect(rc EQUAL 0 MESSAGE "map diff exited ${rc}: ${err}")
     show("GPU map against CPU map" "${diff}")
     string(JSON maxdiff GET "${diff}" max)
     string(JSON over2 GET "${diff}" over2)
-    string(JSON lo GET "${diff}" a_min)
-    string(JSON hi GET "${diff}" a_max)
     expect(maxdiff LESS_EQUAL 8 MESSAGE "the maps differ by up to ${maxdiff} grey levels")
     expect(over2 LESS_EQUAL 0.01 MESSAGE "${over2} of the pixels differ by more than 2 levels")
-    math(EXPR range "${hi} - ${lo}")
-    expect(range GREATER_EQUAL 100 MESSAGE "a flat map (${lo}..${hi}): the model learnt nothing")
 
-    # Scored against the scan's mask, both maps say the same: the pixels predicted and those
-    # confirmed by the mask agree within 1 % (+ 50 px).
+    # Scored against the scan's mask: the GPU map finds the cracks (so the comparison above is
+    # not one of two empty maps; 0.98 on the CPU after these 4 epochs), and both maps say the
+    # same: the pixels predicted and those confirmed by the mask agree within 1 % (+ 50 px).
     foreach(m gpu cpu)
         cli(score --map "${WORK}/${m}.tif" --truth "${WORK}/demo/scan/demo_scan_mask.tif"
             --json --quiet)
         expect(rc EQUAL 0 MESSAGE "score of the ${m} map exited ${rc}: ${err}")
         string(JSON f1_${m} GET "${out}" f1)
+        string(JSON best_${m} GET "${out}" best_f1)
         string(JSON predicted_${m} GET "${out}" predicted_pixels)
         string(JSON tp_${m} GET "${out}" true_positives)
     endforeach()
-    message(STATUS "F1 against the mask: GPU map ${f1_gpu}, CPU map ${f1_cpu}")
+    message(STATUS "F1 against the mask: GPU map ${f1_gpu} (best ${best_gpu}), "
+                   "CPU map ${f1_cpu} (best ${best_cpu})")
+    expect(best_gpu GREATER 0.5 MESSAGE "the GPU map finds no cracks: best F1 ${best_gpu}")
     foreach(k predicted tp)
         math(EXPR apart "${${k}_gpu} - ${${k}_cpu}")
         math(EXPR allowed "${${k}_cpu} / 100 + 50")
@@ -176,7 +178,8 @@ elseif(CASE STREQUAL "multi_gpu")
     else()
         set(ranks --gpus 2)
     endif()
-    cli(${TRAIN} --out "${WORK}/dp.fisura" --epochs 2 --batch 8 ${ranks})
+    cli(${TRAIN} --size 128 --depth 3 --width 8 --out "${WORK}/dp.fisura" --epochs 2 --batch 8
+        ${ranks})
     expect(rc EQUAL 0 MESSAGE "training on two GPUs exited ${rc}: ${err}")
     choice("${out}" data_parallel processes)
     expect(processes STREQUAL "2" MESSAGE "the policy says ${processes} processes, not 2: ${err}")
