@@ -15,6 +15,9 @@
 
 #include "fisura/infer.h"
 #include "fisura/manifest.h"
+// The one testing hook a product uses (--cpu-devices, for the CLI's multi-device checks on the
+// CPU); a documented exception in cmake/CheckLayering.cmake.
+#include "fisura/testing.h"
 #include "infer_shard.h"
 #include "model_load_args.h"
 #include "terminal_progress.h"

@@ -8,6 +8,7 @@
 #include "device/copy_stream.h"
 #include "device/torch_step.h"
 #include "fisura/sysinfo.h"
+#include "fisura/testing.h"
 #include "infer/infer_impl.h"
 #include "models/bn_relu.h"
 #include "models/unet_infer.h"

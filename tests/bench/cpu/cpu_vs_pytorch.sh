@@ -16,7 +16,7 @@
 #   PyTorch fp32, N thr.    threads = cores, fp32 (training only: the precision decision)
 #   PyTorch best            threads = cores, bf16 autocast (if the CPU has it), channels-last
 #
-# Usage: bench_cpu.sh [--cpu] [--side N] [--rounds N] [--skip-train] [--skip-infer] BUILD OUT
+# Usage: cpu_vs_pytorch.sh [--cpu] [--side N] [--rounds N] [--skip-train] [--skip-infer] BUILD OUT
 #   BUILD: a build folder with fisura-cli and bench_infer. On a machine with an NVIDIA GPU, pass
 #   --cpu (Fisura then runs with --cpu; the peer always runs on the CPU).
 # Environment: PY (python with torch and tifffile; default /usr/bin/python3), WIDTH (16),

@@ -1,7 +1,7 @@
 #!/bin/bash
 # One complete GPU-machine session for the device benchmarks: build, inventory vs nvidia-smi,
 # policy, monitor during a training probe, sampler cost vs nvidia-smi polling, PyTorch peer.
-# Usage: gpu_session.sh BUILD_DIR OUT_DIR   (environment prepared so CMake finds a CUDA LibTorch)
+# Usage: gpu_device_telemetry.sh BUILD_DIR OUT_DIR   (environment prepared so CMake finds a CUDA LibTorch)
 set -u
 B=$1
 OUT=$2

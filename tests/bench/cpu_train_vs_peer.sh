@@ -5,7 +5,7 @@
 # Runs alternate (Fisura, PyTorch, Fisura, PyTorch, ...) so a background load hits both alike;
 # the 1-minute load average is logged after each run.
 #
-# Usage: cpu_train_bench.sh FISURA_CLI WORK_DIR [PAIRS]
+# Usage: cpu_train_vs_peer.sh FISURA_CLI WORK_DIR [PAIRS]
 # Environment: PY (default /usr/bin/python3, which has python3-torch), BATCH (8), SIZE (128),
 #   DEPTH (4), WIDTH (32), EPOCHS (3: epoch 1 is warm-up), STEPS (batches per epoch, 4),
 #   WORKERS (loader threads / DataLoader processes, 1), IMAGES (64 generated scenes).

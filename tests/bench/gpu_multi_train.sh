@@ -7,7 +7,7 @@
 # N-GPU global batch against the N-GPU job. Writes $OUT/dist.md (a table) and the JSON lines.
 # U-Net depth 4, width 32, 256 px, bf16, AdamW, clipping 1.0, batch $BATCH per GPU.
 # Usage (repository root of the GPU host; .device-deps from ../shared/device/README.md):
-#   OUT=dir GPUS=2 tests/bench/gpu_dist.sh
+#   OUT=dir GPUS=2 tests/bench/gpu_multi_train.sh
 set -u
 OUT=${OUT:-/tmp/fisura-dist}
 B=${BUILD:-/tmp/b-dist}

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Follow-up on a warm machine after gpu_bench.sh: is the PyTorch peer limited by its loader?
+# Follow-up on a warm machine after gpu_train_vs_peer.sh: is the PyTorch peer limited by its loader?
 # Peer with one batch kept on the GPU (compute ceiling) and with more workers; Fisura again.
 set -u
 OUT=${OUT:-/tmp/fisura-bench}

@@ -3,7 +3,7 @@
 # train a U-Net on demo data (auto batch and precision, project recorded), pause-free resume,
 # evaluate, infer a scan, score it against its mask and measure its cracks; one CPU inference of
 # the same model for the map comparison. Prints one line per step with its exit code.
-# Usage: gpu_check.sh BUILD_DIR OUT_DIR   (environment prepared so CMake finds a CUDA LibTorch)
+# Usage: gpu_cli_workflow.sh BUILD_DIR OUT_DIR   (environment prepared so CMake finds a CUDA LibTorch)
 set -u
 B=$1
 OUT=$2
