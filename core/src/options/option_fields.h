@@ -223,7 +223,8 @@ template <class O, class V> void visitInferFields(O& o, V& v)
              "PNG and JPEG inputs are decoded whole: larger ones are refused"},
             o.maxFlatPixels);
     v.field({"gpus", "--gpus", 0, 64, "GPUs",
-             "GPUs to use (0 = all usable ones); several split each large scan into column bands"},
+             "GPUs to use (0 = all usable ones): a large scan is split into column bands, one "
+             "per GPU (the map is the one-GPU map); a folder's small scans go one per GPU"},
             o.gpus);
     visitWriterFields(o.output, v);
 }
