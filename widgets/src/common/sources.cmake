@@ -5,6 +5,7 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/common/jobrunner.cpp src/common/jobrunner.h
     src/common/languagemanager.cpp src/common/languagemanager.h
     src/common/modelconsent.cpp src/common/modelconsent.h
+    src/common/optiontexts.cpp src/common/optiontexts.h
     src/common/pane.cpp src/common/pane.h
     src/common/policytext.cpp src/common/policytext.h
     src/common/preference.h
