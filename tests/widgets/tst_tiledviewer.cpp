@@ -6,7 +6,7 @@
 #include <QSlider>
 
 #include "../core/tiff_kinds.h"
-#include "common/tiledviewer.h"
+#include "viewer/tiledviewer.h"
 #include "fisura/image.h"
 #include "fisura/synth.h"
 #include "fisura/tilecache.h"

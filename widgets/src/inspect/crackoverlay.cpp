@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "common/tiledviewer.h"
+#include "viewer/tiledviewer.h"
 #include "inspect/measuretext.h"
 
 namespace fisura::ui

@@ -25,8 +25,8 @@
 
 #include "common/errortext.h"
 #include "common/preference.h"
-#include "common/tiledviewer.h"
-#include "common/viewerruler.h"
+#include "viewer/tiledviewer.h"
+#include "viewer/viewerruler.h"
 #include "inspect/measurepanel.h"
 #include "inspect/truthpanel.h"
 #include "label/labelpanel.h"

@@ -24,7 +24,7 @@
 
 #include "common/errortext.h"
 #include "common/jobrunner.h"
-#include "common/tiledviewer.h"
+#include "viewer/tiledviewer.h"
 #include "fisura/measuremap.h"
 #include "inspect/crackoverlay.h"
 #include "inspect/cracktable.h"

@@ -7,7 +7,7 @@
 #include <QToolBar>
 
 #include "common/errortext.h"
-#include "common/tiledviewer.h"
+#include "viewer/tiledviewer.h"
 #include "inspect/inspectpane.h"
 #include "label/labelpanel.h"
 

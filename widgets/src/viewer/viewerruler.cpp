@@ -1,4 +1,4 @@
-#include "common/viewerruler.h"
+#include "viewer/viewerruler.h"
 
 #include <QLineF>
 #include <QLocale>
@@ -8,7 +8,7 @@
 
 #include <cmath>
 
-#include "common/tiledviewer.h"
+#include "viewer/tiledviewer.h"
 
 namespace fisura::ui
 {

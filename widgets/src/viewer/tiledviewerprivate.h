@@ -14,7 +14,7 @@
 #include <mutex>
 #include <vector>
 
-#include "common/tiledviewer.h"
+#include "viewer/tiledviewer.h"
 
 namespace fisura::ui
 {

@@ -1,4 +1,4 @@
-#include "common/tiledviewer.h"
+#include "viewer/tiledviewer.h"
 
 #include <QFileInfo>
 #include <QKeyEvent>
@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "common/tiledviewerprivate.h"
+#include "viewer/tiledviewerprivate.h"
 
 namespace fisura::ui
 {

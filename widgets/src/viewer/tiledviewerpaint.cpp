@@ -1,6 +1,6 @@
 // TiledViewer, painting: overlay colour tables, the scan and its layers (finest cached tiles over
 // coarser ones over the overview), the swipe divider, the scale bar and snapshots.
-#include "common/tiledviewer.h"
+#include "viewer/tiledviewer.h"
 
 #include <QPainter>
 #include <QSaveFile>
@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "common/tiledviewerprivate.h"
+#include "viewer/tiledviewerprivate.h"
 
 namespace fisura::ui
 {

@@ -1,5 +1,5 @@
 // OverviewMap: the whole image small with the viewport rectangle of a TiledViewer.
-#include "common/tiledviewer.h"
+#include "viewer/tiledviewer.h"
 
 #include <QMouseEvent>
 #include <QPainter>

@@ -1,6 +1,6 @@
 // TiledViewer, loading: which tiles a view wants, the worker queue that decodes them (newest
 // request first, stale requests replaced, late results dropped) and the overview builder.
-#include "common/tiledviewer.h"
+#include "viewer/tiledviewer.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>
@@ -13,7 +13,7 @@
 #include <cstring>
 
 #include "common/imageconvert.h"
-#include "common/tiledviewerprivate.h"
+#include "viewer/tiledviewerprivate.h"
 
 namespace fisura::ui
 {

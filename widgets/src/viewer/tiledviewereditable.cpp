@@ -2,14 +2,14 @@
 // overlays. Zoomed in, its level-0 tiles are read from the source when first drawn and cached as
 // coloured pixmaps; zoomed out, its overview is drawn. An edit drops the tiles it touches and
 // patches the overview cells it covers, so a stroke never rereads the whole layer.
-#include "common/tiledviewer.h"
+#include "viewer/tiledviewer.h"
 
 #include <QPainter>
 
 #include <algorithm>
 #include <cmath>
 
-#include "common/tiledviewerprivate.h"
+#include "viewer/tiledviewerprivate.h"
 
 namespace fisura::ui
 {
