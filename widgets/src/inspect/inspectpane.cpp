@@ -25,11 +25,12 @@
 
 #include "common/errortext.h"
 #include "common/preference.h"
-#include "viewer/tiledviewer.h"
-#include "viewer/viewerruler.h"
 #include "inspect/measurepanel.h"
 #include "inspect/truthpanel.h"
 #include "label/labelpanel.h"
+#include "viewer/overviewmap.h"
+#include "viewer/tiledviewer.h"
+#include "viewer/viewerruler.h"
 
 namespace fisura::ui
 {
