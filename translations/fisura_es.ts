@@ -1621,6 +1621,9 @@
         <source>Width classes</source>
         <translation>Clases de anchura</translation>
     </message>
+</context>
+<context>
+    <name>fisura::ui::LabelModeController</name>
     <message>
         <source>Label</source>
         <translation>Etiquetar</translation>

@@ -1,4 +1,4 @@
-# Shared widgets: job runner, texts, settings, plots, gauges and the tiled viewer.
+# Shared widgets: job runner, texts, settings, plots and gauges.
 list(APPEND FISURA_WIDGETS_SOURCES
     src/common/errortext.cpp src/common/errortext.h
     src/common/imageconvert.cpp src/common/imageconvert.h
@@ -15,9 +15,5 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/common/settingsdialog.cpp src/common/settingsdialog.h
     src/common/statusmeta.h
     src/common/telemetryplot.cpp src/common/telemetryplot.h
-    src/common/tiledviewer.cpp src/common/tiledviewer.h src/common/tiledviewerprivate.h
-    src/common/tiledviewerload.cpp src/common/tiledviewerpaint.cpp src/common/tiledviewereditable.cpp
-    src/common/overviewmap.cpp
     src/common/usagegauge.cpp src/common/usagegauge.h
-    src/common/viewerruler.cpp src/common/viewerruler.h
 )

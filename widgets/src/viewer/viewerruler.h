@@ -1,19 +1,20 @@
 // A ruler on a TiledViewer: while active, click and drag to measure a distance; the line stays
 // (following pan and zoom) until the next drag, with its length in mm (or px when the pixel
-// size is unknown). A transparent child widget paints it; an event filter on the viewer takes
-// the mouse while the ruler is active, so the view does not pan under it.
+// size is unknown). The viewer paints it as one of its decorations; an event filter on the viewer
+// takes the mouse while the ruler is active, so the view does not pan under it.
 #pragma once
 
 #include <QPointF>
 #include <QPointer>
-#include <QWidget>
+
+#include "viewer/viewertool.h"
 
 namespace fisura::ui
 {
 
 class TiledViewer;
 
-class ViewerRuler : public QWidget
+class ViewerRuler : public ViewerDecoration
 {
     Q_OBJECT
 public:
@@ -31,15 +32,17 @@ public:
     /// "12.3 mm" or "45 px" in the language in force; empty without a line.
     QString text() const;
     void clear();
+    void paint(QPainter& p) override;
 
 Q_SIGNALS:
     void measured(double lengthPx, double lengthMm);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* e) override;
-    void paintEvent(QPaintEvent* e) override;
 
 private:
+    void update();
+
     QPointer<TiledViewer> viewer_;
     bool active_ = false;
     bool dragging_ = false;

@@ -1,29 +1,29 @@
 // A map-like viewer for scans of any size: only the visible blocks of the right pyramid level are
-// decoded, on worker threads (QImage), newest request first; panning replaces stale requests and
-// late results are dropped by a generation counter. The GUI thread alone turns them into pixmaps.
-// While fine tiles load, coarser levels and an overview image are drawn scaled beneath them, so
-// the view is never blank. Aligned overlay layers (probability, masks) are coloured through a
-// 256-entry lookup table, so threshold, colour map and opacity changes need no recomputation.
+// decoded, on worker threads, by its TileLoadScheduler (newest request first, stale requests
+// replaced, late results dropped). While fine tiles load, coarser levels and an overview image
+// are drawn scaled beneath them, so the view is never blank. The layers above the scan live in
+// its OverlayStack: map overlays coloured through a lookup table (threshold, colour map and
+// opacity changes need no recomputation), the editable label layer and the decorations. The
+// widget itself holds the view transform, paints, and turns input into pan and zoom.
 #pragma once
 
-#include <QCache>
-#include <QColor>
 #include <QImage>
-#include <QPixmap>
-#include <QPointer>
-#include <QSet>
 #include <QThreadPool>
 #include <QTimer>
-#include <QVector>
 #include <QWidget>
 
-#include <atomic>
 #include <memory>
 #include <vector>
 
 #include "fisura/status.h"
 #include "fisura/tilecache.h"
 #include "fisura/tiledimage.h"
+#include "viewer/editablelayer.h"
+#include "viewer/overlaystack.h"
+#include "viewer/overlaystyle.h"
+#include "viewer/viewertool.h"
+#include "viewer/viewtilecache.h"
+#include "viewer/viewtransform.h"
 
 class QKeyEvent;
 class QMouseEvent;
@@ -32,67 +32,8 @@ class QPainter;
 namespace fisura::ui
 {
 
-/// Custom draws every shown value in OverlayStyle::color (comparison layers, user colours).
-/// WidthClasses colours width classes 0..3 green, yellow, orange and red, coded either 1..4 or
-/// as the quarters of 1..255 (class maps, fisura/measuremap.h).
-enum class ColorMap { Red, Green, Blue, Yellow, Magenta, Heat, Custom, WidthClasses };
-
-struct OverlayStyle {
-    ColorMap colorMap = ColorMap::Red;
-    QColor color = QColor(255, 32, 32); ///< used by ColorMap::Custom
-    double opacity = 0.6;               ///< 0..1
-    int threshold = 128;                ///< values at or above are shown; 256 shows nothing
-    bool outline = false;               ///< draw only the boundary of the shown region
-    bool visible = true;
-};
-
-/// value -> premultiplied ARGB: transparent below the threshold.
-QVector<QRgb> overlayLut(const OverlayStyle& style);
-
-/// Identifies one viewer tile: a square of `tileSize` pixels of one level of one open file.
-struct ViewTileKey {
-    quint64 file = 0;
-    int level = 0;
-    int x = 0;
-    int y = 0;
-    bool operator==(const ViewTileKey& o) const
-    {
-        return file == o.file && level == o.level && x == o.x && y == o.y;
-    }
-};
-size_t qHash(const ViewTileKey& k, size_t seed = 0) noexcept;
-
-/// An overlay that lives in memory and changes while the user works on it (a label layer being
-/// drawn). The viewer reads level-0 regions of it when zoomed in and a small overview of it when
-/// zoomed out, and redraws only the regions it is told have changed.
-class EditableOverlaySource
-{
-public:
-    virtual ~EditableOverlaySource() = default;
-    virtual QSize size() const = 0;
-    /// Grayscale8 values of a level-0 region inside the image; null on failure.
-    virtual QImage readRegion(const QRect& region) const = 0;
-    /// Grayscale8 values of the whole layer, at most `maxSide` a side (max-pooled); null on
-    /// failure.
-    virtual QImage overview(int maxSide) const = 0;
-};
-
-/// Input and drawing of an interactive tool on the view (drawing labels, for instance). While a
-/// tool is set the viewer offers it every mouse and key event first; what it does not take pans
-/// and zooms as usual. paint() draws over the layers, in widget coordinates.
-class ViewerTool
-{
-public:
-    virtual ~ViewerTool() = default;
-    virtual bool mousePress(QMouseEvent*) { return false; }
-    virtual bool mouseMove(QMouseEvent*) { return false; }
-    virtual bool mouseRelease(QMouseEvent*) { return false; }
-    virtual bool mouseDoubleClick(QMouseEvent*) { return false; }
-    virtual bool keyPress(QKeyEvent*) { return false; }
-    /// The pointer left the view.
-    virtual void leave() {}
-    virtual void paint(QPainter&) {}
-};
+class TileLoadScheduler;
+struct LoadedTile;
 
 struct ViewerStats {
     quint64 generation = 0;
@@ -124,12 +65,12 @@ public:
 
     /// Adds a layer from a TIFF of the same size as the scan (refused otherwise).
     Status addOverlay(const QString& path, const QString& name, const OverlayStyle& style = {});
-    int overlayCount() const { return int(overlays_.size()); }
+    int overlayCount() const;
     QString overlayName(int i) const;
     QString overlayPath(int i) const;
     /// Draw only overlay `i` (side-by-side comparison); -1 draws every visible overlay.
     void setSoloOverlay(int i);
-    int soloOverlay() const { return solo_; }
+    int soloOverlay() const;
     OverlayStyle overlayStyle(int i) const;
     void setOverlayStyle(int i, const OverlayStyle& style);
     /// Drawing order: layer 0 is drawn first (bottom).
@@ -138,10 +79,10 @@ public:
 
     /// Swipe comparison: layer `left` only left of the divider, layer `right` only right of it.
     void setSwipe(bool on, int left = 0, int right = 1);
-    bool swipeEnabled() const { return swipe_; }
+    bool swipeEnabled() const;
     /// Divider position as a fraction of the width.
     void setSwipePosition(double fraction);
-    double swipePosition() const { return swipePos_; }
+    double swipePosition() const;
 
     /// Screen pixels per level-0 pixel.
     double zoom() const { return zoom_; }
@@ -157,9 +98,9 @@ public:
     void actualSize();
     double fitZoom() const;
     /// The visible part of the image in level-0 coordinates.
-    QRectF viewportRect() const;
-    QPointF mapToImage(QPointF widgetPoint) const;
-    QPointF mapFromImage(QPointF imagePoint) const;
+    QRectF viewportRect() const { return view().imageRect(); }
+    QPointF mapToImage(QPointF widgetPoint) const { return view().toImage(widgetPoint); }
+    QPointF mapFromImage(QPointF imagePoint) const { return view().toView(imagePoint); }
 
     /// The overview (whole image, at most 2048 px a side); null until built.
     QImage overview() const { return base_.overview; }
@@ -170,7 +111,7 @@ public:
     bool frameComplete() const;
     ViewerStats stats() const;
     std::shared_ptr<TileCache> tileCache() const { return cache_; }
-    /// Budget of the GUI-side pixmap cache (bytes).
+    /// Budget of the GUI-side pixmap cache (bytes); the tiles in view may exceed it.
     void setPixmapBudget(qint64 bytes);
     /// Workers decoding tiles (default: ideal thread count).
     void setWorkerCount(int n);
@@ -188,6 +129,8 @@ public:
     /// The tool that takes mouse and key input first (not owned; null: pan and zoom only).
     void setTool(ViewerTool* tool);
     ViewerTool* tool() const { return tool_; }
+    /// Puts `d` on top of the decorations (ViewerDecoration's constructor does).
+    void addDecoration(ViewerDecoration* d);
 
     /// The current view with overlays and scale bar, as displayed.
     QImage snapshot();
@@ -217,28 +160,7 @@ protected:
     bool event(QEvent* e) override;
 
 private:
-    Result<std::shared_ptr<TiledImage>> openTiled(const QString& path) const;
-
-    struct Source {
-        std::shared_ptr<TiledImage> img;
-        QString path;
-        QString name;
-        bool overlay = false;
-        OverlayStyle style;
-        QVector<QRgb> lut;
-        quint64 lutStamp = 0;
-        QImage overview;        ///< base: RGB32; overlay: Grayscale8 (max-pooled)
-        QPixmap overviewPixmap; ///< overlay: coloured with lut at overviewStamp
-        quint64 overviewStamp = ~0ull;
-        std::shared_ptr<std::atomic<bool>> cancelOverview;
-    };
-    struct CachedTile {
-        QImage values; ///< overlays: Grayscale8 values, coloured on demand
-        QPixmap pixmap;
-        quint64 lutStamp = 0;
-    };
-    struct Queue;
-    struct Editable;
+    /// The tiles of one source the view wants: one level, a range of tiles.
     struct Wanted {
         int level = 0;
         int tile = 256;
@@ -246,77 +168,45 @@ private:
         bool drawTiles = true;                ///< false: too many tiles, backdrop only
     };
 
+    ViewTransform view() const { return {origin_, zoom_, size()}; }
+    Result<std::shared_ptr<TiledImage>> openTiled(const QString& path) const;
     void setView(double zoom, QPointF origin);
+    void refreshView() { setView(zoom_, origin_); }
     void clampView();
     void updateRequests();
-    Wanted wantedFor(const Source& s) const;
-    int tileSizeFor(const Source& s, int level) const;
-    QRect tileRectOnScreen(const Source& s, int level, int tile, int tx, int ty) const;
-    void onTileLoaded(ViewTileKey key, quint64 generation, QImage image);
-    void paintSource(QPainter& p, Source& s, const QRect& clip);
-    QPixmap pixmapFor(Source& s, CachedTile* t);
-    void startOverview(Source& s);
+    Wanted wantedFor(const ViewSource& s) const;
+    int tileSizeFor(const ViewSource& s, int level) const;
+    QRect tileRectOnScreen(const ViewSource& s, int level, int tile, int tx, int ty) const;
+    void paintSource(QPainter& p, ViewSource& s, const QRect& clip);
+    void paintBackdrop(QPainter& p, ViewSource& s, const Wanted& w);
+    QPixmap pixmapFor(ViewSource& s, LoadedTile* t);
+    void startOverview(ViewSource& s);
+    void overviewArrived(quint64 file, const QImage& overview);
     void drawScaleBar(QPainter& p);
     void drawSwipe(QPainter& p);
     void reportCursor(QPointF widgetPoint);
     void reportStoredValues();
-    std::vector<Source*> sources();
-    void checkComplete();
-    bool overlayShown(const Source& s) const;
-    void paintEditable(QPainter& p);
+    /// The scan, then every overlay, bottom to top.
+    std::vector<ViewSource*> sources();
 
     std::shared_ptr<TileCache> cache_;
-    std::shared_ptr<Queue> queue_;
-    QThreadPool pool_;
+    std::unique_ptr<TileLoadScheduler> loader_;
+    std::unique_ptr<OverlayStack> layers_;
     QThreadPool overviewPool_;
-    Source base_;
-    std::vector<std::unique_ptr<Source>> overlays_;
-    QCache<ViewTileKey, CachedTile> tiles_;
-    QSet<ViewTileKey> wanted_;
-    QSet<ViewTileKey> failed_; ///< undecodable: not requested again
+    ViewSource base_;
     double zoom_ = 1.0;
     QPointF origin_; ///< level-0 image point at the widget's top-left corner
-    quint64 generation_ = 0;
-    quint64 completedGeneration_ = ~0ull;
-    quint64 retriedGeneration_ = ~0ull;
-    quint64 droppedLate_ = 0;
-    bool swipe_ = false;
-    int solo_ = -1;
-    int swipeLeft_ = 0;
-    int swipeRight_ = 1;
-    double swipePos_ = 0.5;
     bool draggingSwipe_ = false;
     bool panning_ = false;
     QPoint lastMouse_;
     bool fitPending_ = true;
     QString overviewCacheDir_;
-    std::unique_ptr<Editable> editable_;
     ViewerTool* tool_ = nullptr;
     /// Scans whose samples are not 8-bit (16-bit, signed, float): once the cursor rests, the
     /// readout adds the values the file stores (one block decode, not on every move).
     QTimer* storedValueTimer_ = nullptr;
     QPoint storedValueAt_;
     QString cursorText_;
-};
-
-/// The whole image small, with the viewport rectangle; click or drag to move the view.
-class OverviewMap : public QWidget
-{
-    Q_OBJECT
-public:
-    explicit OverviewMap(TiledViewer* viewer, QWidget* parent = nullptr);
-    QSize sizeHint() const override { return {220, 180}; }
-    /// Where the image is drawn inside this widget.
-    QRectF imageArea() const;
-
-protected:
-    void paintEvent(QPaintEvent* e) override;
-    void mousePressEvent(QMouseEvent* e) override;
-    void mouseMoveEvent(QMouseEvent* e) override;
-
-private:
-    void jumpTo(QPointF widgetPoint);
-    QPointer<TiledViewer> viewer_;
 };
 
 } // namespace fisura::ui

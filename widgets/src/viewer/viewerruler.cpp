@@ -1,4 +1,4 @@
-#include "common/viewerruler.h"
+#include "viewer/viewerruler.h"
 
 #include <QLineF>
 #include <QLocale>
@@ -8,21 +8,22 @@
 
 #include <cmath>
 
-#include "common/tiledviewer.h"
+#include "viewer/tiledviewer.h"
 
 namespace fisura::ui
 {
 
-ViewerRuler::ViewerRuler(TiledViewer* viewer) : QWidget(viewer), viewer_(viewer)
+ViewerRuler::ViewerRuler(TiledViewer* viewer) : ViewerDecoration(viewer), viewer_(viewer)
 {
     setObjectName(QStringLiteral("viewerRuler"));
-    setAttribute(Qt::WA_TransparentForMouseEvents);
-    setAttribute(Qt::WA_NoSystemBackground);
-    setGeometry(viewer->rect());
     viewer->installEventFilter(this);
-    connect(viewer, &TiledViewer::viewChanged, this, qOverload<>(&QWidget::update));
     connect(viewer, &TiledViewer::imageOpened, this, &ViewerRuler::clear);
-    show();
+}
+
+void ViewerRuler::update()
+{
+    if (viewer_)
+        viewer_->update();
 }
 
 void ViewerRuler::setActive(bool on)
@@ -71,8 +72,6 @@ bool ViewerRuler::eventFilter(QObject* watched, QEvent* e)
     // QPointer<TiledViewer> would downcast it (undefined behaviour, found by UBSan).
     if (!qobject_cast<TiledViewer*>(watched) || watched != viewer_)
         return false;
-    if (e->type() == QEvent::Resize)
-        setGeometry(viewer_->rect());
     if (!active_ || !viewer_->hasImage())
         return false;
     switch (e->type()) {
@@ -107,11 +106,10 @@ bool ViewerRuler::eventFilter(QObject* watched, QEvent* e)
     }
 }
 
-void ViewerRuler::paintEvent(QPaintEvent*)
+void ViewerRuler::paint(QPainter& p)
 {
     if (!hasLine_ || !viewer_)
         return;
-    QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
     const QPointF a = viewer_->mapFromImage(a_), b = viewer_->mapFromImage(b_);
     const QLineF line(a, b);
@@ -126,7 +124,7 @@ void ViewerRuler::paintEvent(QPaintEvent*)
         p.drawLine(b - n, b + n);
     }
     const QString label = text();
-    QFont f = font();
+    QFont f = viewer_->font();
     f.setBold(true);
     p.setFont(f);
     const QRectF box = QFontMetricsF(f).boundingRect(label).adjusted(-5, -3, 5, 3);

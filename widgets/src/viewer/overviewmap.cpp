@@ -1,10 +1,11 @@
-// OverviewMap: the whole image small with the viewport rectangle of a TiledViewer.
-#include "common/tiledviewer.h"
+#include "viewer/overviewmap.h"
 
 #include <QMouseEvent>
 #include <QPainter>
 
 #include <algorithm>
+
+#include "viewer/tiledviewer.h"
 
 namespace fisura::ui
 {
