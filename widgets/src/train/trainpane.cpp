@@ -28,7 +28,6 @@
 #include "train/trainlog.h"
 #include "train/trainplot.h"
 #include "train/trainsetup.h"
-#include "train/trainstatus.h"
 
 namespace fisura::ui
 {
@@ -541,18 +540,6 @@ void TrainPane::onBatch(const BatchProgress& b)
             ? (double(b.epoch) + double(b.batch) / double(b.batches)) / double(b.epochs)
             : 0.0;
     progress_->setValue(int(std::clamp(done, 0.0, 1.0) * 1000));
-}
-
-void TrainPane::showCounters()
-{
-    if (!haveBatch_ || !controller_->isRunning())
-        return;
-    using Live = TrainStatus::Live;
-    const auto phase = controller_->phase();
-    const Live live = phase == TrainController::Phase::Pausing      ? Live::Pausing
-                      : phase == TrainController::Phase::Cancelling ? Live::Cancelling
-                                                                    : Live::Running;
-    counters_->setText(TrainStatus::batchLine(lastBatch_, live));
 }
 
 void TrainPane::onEpoch(const EpochMetrics& m)

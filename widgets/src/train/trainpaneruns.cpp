@@ -1,5 +1,6 @@
 // The Train pane's runs side: what selecting runs shows (one run's curves and results, several
-// runs overlaid), the background evaluation of a run and the threshold the user chooses.
+// runs overlaid), the status line of a run, the background evaluation of a run and the threshold
+// the user chooses.
 #include "train/trainpane.h"
 
 #include <QDateTime>
@@ -76,6 +77,18 @@ void TrainPane::onRunsSelected(const QStringList& ids)
         results_->setBusy(tr("Select one run to see its results."));
     }
     updateButtons();
+}
+
+void TrainPane::showCounters()
+{
+    if (!haveBatch_ || !controller_->isRunning())
+        return;
+    using Live = TrainStatus::Live;
+    const auto phase = controller_->phase();
+    const Live live = phase == TrainController::Phase::Pausing      ? Live::Pausing
+                      : phase == TrainController::Phase::Cancelling ? Live::Cancelling
+                                                                    : Live::Running;
+    counters_->setText(TrainStatus::batchLine(lastBatch_, live));
 }
 
 void TrainPane::showRunStatus(const ProjectRun& run, bool withLog)
