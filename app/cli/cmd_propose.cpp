@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "common_flags.h"
 #include "fisura/labels.h"
+#include "schema_options.h"
 #include "signals.h"
 #include "terminal_progress.h"
 
@@ -24,8 +25,7 @@ namespace
 struct ProposeArgs {
     std::string model, in, out;
     double threshold = -1;
-    int tile = 0;
-    int batch = 0;
+    fisura::InferOptions infer; ///< --tile, --batch
     bool cpu = false;
     bool json = false;
     bool quiet = false;
@@ -37,8 +37,7 @@ void run(const ProposeArgs& a)
     CancelToken& cancel = cancelOnSignals();
     fisura::ProposeOptions o;
     o.threshold = a.threshold;
-    o.infer.tileSize = a.tile;
-    o.infer.batchSize = a.batch;
+    o.infer = a.infer;
     o.infer.preferCpu = a.cpu;
     o.infer.modelLoad = a.load;
     TerminalProgress progress;
@@ -91,12 +90,8 @@ void registerProposeCommand(CLI::App& app)
     cmd->add_option("--threshold", a->threshold,
                     "Crack where the map is at least this (0..1); default: the model's own")
         ->check(FiniteRange(0.0, 1.0));
-    cmd->add_option("--tile", a->tile, "Tile edge in px (0 = from the model)")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 4096));
-    cmd->add_option("--batch", a->batch, "Tiles per step (0 = automatic)")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 4096));
+    addSchemaOption(cmd, inferOption("tile_size"), a->infer.tileSize);
+    addSchemaOption(cmd, inferOption("batch_size"), a->infer.batchSize, "auto");
     addCpuFlag(cmd, a->cpu);
     addJsonFlag(cmd, a->json, "Print a JSON summary");
     addQuietFlag(cmd, a->quiet);

@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "common_flags.h"
 #include "fisura/labels.h"
+#include "schema_options.h"
 #include "signals.h"
 #include "terminal_progress.h"
 
@@ -23,6 +24,7 @@ namespace
 struct RankArgs {
     std::string model, data;
     double band = 0.1;
+    fisura::InferOptions infer; ///< --tile, --batch
     bool cpu = false;
     bool json = false;
     bool quiet = false;
@@ -41,6 +43,7 @@ void run(const RankArgs& a)
             images.push_back(e.image);
     fisura::RankOptions o;
     o.band = a.band;
+    o.infer = a.infer;
     o.infer.preferCpu = a.cpu;
     o.infer.modelLoad = a.load;
     TerminalProgress progress;
@@ -98,6 +101,8 @@ void registerRankCommand(CLI::App& app)
     cmd->add_option("--band", a->band, "Half-width of the near-threshold band (probability)")
         ->capture_default_str()
         ->check(FiniteRange(0.0, 1.0));
+    addSchemaOption(cmd, inferOption("tile_size"), a->infer.tileSize);
+    addSchemaOption(cmd, inferOption("batch_size"), a->infer.batchSize, "auto");
     addCpuFlag(cmd, a->cpu);
     addJsonFlag(cmd, a->json, "Print JSON");
     addQuietFlag(cmd, a->quiet);

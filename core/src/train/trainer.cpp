@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "device/torch_step.h"
+#include "fisura/options.h"
 #include "train/trainer.h"
 
 namespace fisura
@@ -153,6 +154,8 @@ void Trainer::removeSplitWithoutModel()
 Result<TrainResult> train(const TrainOptions& o, const CancelToken& cancel, TrainSink* sink)
 {
     const auto t0 = train_detail::Clock::now();
+    if (Status s = validate(o); !s)
+        return s;
     train_detail::Trainer trainer(o, cancel, sink);
     if (Status s = trainer.prepareData(); !s) {
         trainer.removeSplitWithoutModel();
