@@ -1,31 +1,24 @@
 // fisura-cli monitor / policy: live telemetry and "what would be chosen and why".
-#include "cmd_device.h"
-
-#include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 
+#include "command.h"
+#include "commands.h"
+#include "common_flags.h"
 #include "fisura/policy.h"
 #include "fisura/sysinfo.h"
 #include "fisura/telemetry.h"
+#include "signals.h"
 
 namespace fisura::cli
 {
 
 namespace
 {
-
-std::atomic<bool> g_stop{false};
-
-extern "C" void onStopSignal(int)
-{
-    g_stop = true;
-}
 
 std::string mib(uint64_t bytes)
 {
@@ -67,12 +60,9 @@ int runMonitor(double hz, double seconds, bool json)
     TelemetrySampler sampler(o);
     if (!sampler.hasGpuTelemetry())
         std::cerr << "fisura-cli: " << sampler.gpuStatus() << "\n";
-    if (auto st = sampler.start(); !st) {
-        std::cerr << "fisura-cli: monitor failed: " << st.toString() << "\n";
-        return 1;
-    }
-    std::signal(SIGINT, onStopSignal);
-    std::signal(SIGTERM, onStopSignal);
+    if (auto st = sampler.start(); !st)
+        fail(st, "monitor failed");
+    const CancelToken& stop = cancelOnSignals();
     const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
     uint64_t seen = 0;
     auto drain = [&] {
@@ -89,13 +79,13 @@ int runMonitor(double hz, double seconds, bool json)
         }
         seen = pushed;
     };
-    while (!g_stop && (seconds <= 0 || std::chrono::steady_clock::now() < end)) {
+    while (!stop.isCancelled() && (seconds <= 0 || std::chrono::steady_clock::now() < end)) {
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
         drain();
     }
     sampler.stop();
     drain();
-    return g_stop ? 130 : 0;
+    return stop.isCancelled() ? cancelledExitCode() : 0;
 }
 
 void printPolicyText(const MachineInfo& m, const ExecutionPolicy& p, const PolicyRequest& r)
@@ -127,16 +117,15 @@ void registerDeviceCommands(CLI::App& app)
         "monitor", "Live telemetry: GPU utilization, memory, temperature, power; CPU and RAM");
     monitor->add_option("--hz", mon->hz, "Samples per second")
         ->capture_default_str()
-        ->check(CLI::Range(TelemetrySampler::kMinHz, TelemetrySampler::kMaxHz));
+        ->check(FiniteRange(TelemetrySampler::kMinHz, TelemetrySampler::kMaxHz));
     monitor->add_option("--seconds", mon->seconds, "How long to sample (0 = until Ctrl+C)")
         ->capture_default_str()
-        ->check(CLI::Range(0.0, 7.0 * 24 * 3600));
-    monitor->add_flag("--json", mon->json, "One JSON object per sample and line");
+        ->check(FiniteRange(0.0, 7.0 * 24 * 3600));
+    addJsonFlag(monitor, mon->json, "One JSON object per sample and line");
     monitor->callback([mon] {
         const int rc = runMonitor(mon->hz, mon->seconds, mon->json);
         if (rc != 0)
-            throw CLI::RuntimeError(rc);
-        throw CLI::Success();
+            exitWith(rc);
     });
 
     struct PolicyArgs {
@@ -174,8 +163,8 @@ void registerDeviceCommands(CLI::App& app)
                      "Override LibTorch's inter-op threads (0 = choose)")
         ->capture_default_str()
         ->check(CLI::Range(0, 1024));
-    policy->add_flag("--cpu", pol->request.preferCpu, "Plan for the CPU even if a GPU is usable");
-    policy->add_flag("--json", pol->json, "Print JSON instead of text");
+    addCpuFlag(policy, pol->request.preferCpu, "Plan for the CPU even if a GPU is usable");
+    addJsonFlag(policy, pol->json, "Print JSON instead of text");
     policy->callback([pol] {
         PolicyRequest r = pol->request;
         r.kind = pol->kind == "infer" ? JobKind::Infer : JobKind::Train;
@@ -191,7 +180,6 @@ void registerDeviceCommands(CLI::App& app)
         } else {
             printPolicyText(m, p, r);
         }
-        throw CLI::Success();
     });
 }
 

@@ -2,7 +2,6 @@
 // validation part of its split (precision-recall curve, confusion matrix or error histogram,
 // best and worst samples).
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -10,19 +9,18 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "command.h"
+#include "commands.h"
+#include "common_flags.h"
 #include "fisura/evaluate.h"
-#include "model_load_args.h"
+#include "signals.h"
 #include "terminal_progress.h"
+
+namespace fisura::cli
+{
 
 namespace
 {
-
-fisura::CancelToken g_evalCancel;
-
-extern "C" void onEvaluateSignal(int)
-{
-    g_evalCancel.cancel();
-}
 
 struct EvaluateArgs {
     std::string model, data, split;
@@ -127,11 +125,26 @@ void printText(const fisura::EvaluationReport& r)
     list("Worst", r.worst);
 }
 
-[[noreturn]] void fail(const fisura::Status& s)
+void run(const EvaluateArgs& a)
 {
-    std::cerr << "fisura-cli: evaluate failed: " << s.toString() << "\n";
-    fisura::cli::printModelLoadHint(s);
-    throw CLI::RuntimeError(s.code() == fisura::ErrorCode::Cancelled ? 130 : 1);
+    CancelToken& cancel = cancelOnSignals();
+    fisura::EvaluateOptions o;
+    o.splitPath = a.split;
+    o.maxItems = a.maxItems;
+    o.gallery = a.gallery;
+    o.curvePoints = a.curvePoints;
+    o.histogramBins = a.bins;
+    o.preferCpu = a.cpu;
+    o.modelLoad = a.load;
+    TerminalProgress progress;
+    auto r =
+        fisura::evaluateModel(a.model, a.data, o, cancel, a.quiet || a.json ? nullptr : &progress);
+    if (!r)
+        fail(r.status(), "evaluate failed");
+    if (a.json)
+        std::cout << reportJson(*r).dump(2) << "\n";
+    else
+        printText(*r);
 }
 
 } // namespace
@@ -141,9 +154,7 @@ void registerEvaluateCommand(CLI::App& app)
     auto a = std::make_shared<EvaluateArgs>();
     auto* cmd = app.add_subcommand("evaluate",
                                    "Evaluate a trained model on the validation part of its split");
-    cmd->add_option("--model", a->model, "Fisura model, or TorchScript module with a JSON sidecar")
-        ->required();
-    fisura::cli::addModelLoadOptions(cmd, a->load);
+    addModelOptions(cmd, a->model, a->load);
     cmd->add_option("--data", a->data, "Dataset folder the model was trained on")->required();
     cmd->add_option("--split", a->split, "Split file of the run (its validation part is used)")
         ->required();
@@ -159,29 +170,10 @@ void registerEvaluateCommand(CLI::App& app)
     cmd->add_option("--bins", a->bins, "Bins of the anomaly error histogram")
         ->capture_default_str()
         ->check(CLI::Range(1, 100000));
-    cmd->add_flag("--cpu", a->cpu, "Use the CPU even when a GPU is usable");
-    cmd->add_flag("--json", a->json, "Print JSON instead of text");
-    cmd->add_flag("--quiet", a->quiet, "No progress output");
-    cmd->callback([a] {
-        std::signal(SIGINT, onEvaluateSignal);
-        std::signal(SIGTERM, onEvaluateSignal);
-        fisura::EvaluateOptions o;
-        o.splitPath = a->split;
-        o.maxItems = a->maxItems;
-        o.gallery = a->gallery;
-        o.curvePoints = a->curvePoints;
-        o.histogramBins = a->bins;
-        o.preferCpu = a->cpu;
-        o.modelLoad = a->load;
-        fisura::cli::TerminalProgress progress;
-        auto r = fisura::evaluateModel(a->model, a->data, o, g_evalCancel,
-                                       a->quiet || a->json ? nullptr : &progress);
-        if (!r)
-            fail(r.status());
-        if (a->json)
-            std::cout << reportJson(*r).dump(2) << "\n";
-        else
-            printText(*r);
-        throw CLI::RuntimeError(0);
-    });
+    addCpuFlag(cmd, a->cpu);
+    addJsonFlag(cmd, a->json, "Print JSON instead of text");
+    addQuietFlag(cmd, a->quiet);
+    cmd->callback([a] { run(*a); });
 }
+
+} // namespace fisura::cli

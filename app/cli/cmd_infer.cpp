@@ -5,7 +5,6 @@
 // while its small ones go one per GPU (fisura::runScans).
 #include <algorithm>
 #include <chrono>
-#include <csignal>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -13,6 +12,9 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "command.h"
+#include "commands.h"
+#include "common_flags.h"
 #include "fisura/infer.h"
 #include "fisura/manifest.h"
 #include "fisura/options.h"
@@ -20,21 +22,18 @@
 // CPU); a documented exception in cmake/CheckLayering.cmake.
 #include "fisura/testing.h"
 #include "infer_shard.h"
-#include "model_load_args.h"
+#include "input_notices.h"
 #include "schema_options.h"
+#include "signals.h"
 #include "terminal_progress.h"
 
 namespace fs = std::filesystem;
 
+namespace fisura::cli
+{
+
 namespace
 {
-
-fisura::CancelToken g_inferCancel;
-
-extern "C" void onInferSignal(int)
-{
-    g_inferCancel.cancel();
-}
 
 struct InferArgs {
     std::string model, in, out;
@@ -49,19 +48,12 @@ struct InferArgs {
     fisura::ModelLoadOptions load;
 };
 
-[[noreturn]] void fail(const fisura::Status& s, const std::string& what)
-{
-    std::cerr << "fisura-cli: " << what << ": " << s.toString() << "\n";
-    throw CLI::RuntimeError(s.code() == fisura::ErrorCode::Cancelled ? 130 : 1);
-}
-
 } // namespace
 
 /// The engine's options of `o`, each declared from the option schema.
 static void addEngineOptions(CLI::App* cmd, fisura::InferOptions& o)
 {
     using fisura::inferOption;
-    using namespace fisura::cli;
     addSchemaOption(cmd, inferOption("tile_size"), o.tileSize);
     addSchemaOption(cmd, inferOption("overlap"), o.overlap);
     addSchemaOption(cmd, inferOption("batch_size"), o.batchSize, "auto");
@@ -79,18 +71,15 @@ static void addEngineOptions(CLI::App* cmd, fisura::InferOptions& o)
 /// The options of `infer`, bound to `a`.
 static void addInferOptions(CLI::App* cmd, InferArgs& a)
 {
-    cmd->add_option("--model", a.model, "Fisura model, or TorchScript module with a JSON sidecar")
-        ->required()
-        ->check(CLI::ExistingFile);
-    fisura::cli::addModelLoadOptions(cmd, a.load);
+    addModelOptions(cmd, a.model, a.load);
     cmd->add_option("--in", a.in, "Input image (TIFF of any size, PNG, JPEG) or folder")
         ->required()
         ->check(CLI::ExistingPath);
     cmd->add_option("--out", a.out, "Output map (TIFF), or a folder when --in is one")->required();
     addEngineOptions(cmd, a.o);
-    cmd->add_flag("--cpu", a.cpu, "Use the CPU even when a GPU is usable");
-    cmd->add_flag("--json", a.json, "Print a JSON summary");
-    cmd->add_flag("--quiet", a.quiet, "No progress output");
+    addCpuFlag(cmd, a.cpu);
+    addJsonFlag(cmd, a.json, "Print a JSON summary");
+    addQuietFlag(cmd, a.quiet);
     cmd->add_flag("--time-network", a.timeNetwork,
                   "Also time the network alone on the same number of tiles (benchmarks)");
     cmd->add_option("--shard", a.shard,
@@ -121,17 +110,37 @@ static std::map<std::string, std::string> mapSettings(const InferArgs& a)
     return m;
 }
 
+/// What a folder run writes: its maps and its manifest.
+static std::vector<std::string> folderOutputs(const FolderRun& run)
+{
+    std::vector<std::string> out{run.manifestPath};
+    for (const auto& job : run.jobs)
+        out.push_back(job.second);
+    return out;
+}
+
+/// What a folder run reads: every scan of its shard, and the model.
+static std::vector<std::string> folderInputs(const FolderRun& run, const std::string& model)
+{
+    std::vector<std::string> in{model};
+    for (const auto& job : run.jobs)
+        in.push_back(job.first);
+    return in;
+}
+
 /// Folder runs: this task's scans, its manifest opened (done scans of an earlier run of the same
 /// shard are skipped unless --redo). Prints what it chose on stderr.
 static std::unique_ptr<fisura::ShardJournal>
 openFolderRun(const InferArgs& a, const std::string& kindName,
               std::vector<std::pair<std::string, std::string>>& jobs)
 {
-    auto run = fisura::cli::planFolderRun(a.in, a.out, a.shard, a.manifest, kindName);
+    auto run = planFolderRun(a.in, a.out, a.shard, a.manifest, kindName);
     if (!run) {
-        std::cerr << "fisura-cli: " << run.status().detail() << "\n";
-        throw CLI::RuntimeError(run.status().code() == fisura::ErrorCode::InvalidArgument ? 2 : 1);
+        if (run.status().code() == fisura::ErrorCode::InvalidArgument)
+            failUsage(run.status().detail());
+        fail(run.status(), "cannot plan the run");
     }
+    refuseOverwriting(folderOutputs(*run), folderInputs(*run, a.model));
     auto model = fisura::describeModelFile(a.model);
     if (!model)
         fail(model.status(), "cannot read the model file");
@@ -185,13 +194,15 @@ void recordScan(const InferArgs& a, fisura::TiledInference& inf, fisura::ShardJo
 {
     if (journal) {
         const fisura::Status st = r ? fisura::Status::ok() : r.status();
-        const auto rec = fisura::cli::scanRecord(job.input, job.output, st, seconds,
-                                                 r ? r->width : 0, r ? r->height : 0);
+        const auto rec =
+            scanRecord(job.input, job.output, st, seconds, r ? r->width : 0, r ? r->height : 0);
         if (auto w = journal->record(rec); !w) {
             std::cerr << "fisura-cli: cannot update the manifest: " << w.toString() << "\n";
             ++o.failures;
         }
     }
+    if (folder)
+        printInputNotices(job.input);
     if (!r) {
         if (r.status().code() == fisura::ErrorCode::Cancelled || !folder) {
             if (o.fatal.isOk()) {
@@ -209,7 +220,7 @@ void recordScan(const InferArgs& a, fisura::TiledInference& inf, fisura::ShardJo
     }
     nlohmann::json j = nlohmann::json::parse(fisura::toJson(*r));
     if (a.timeNetwork && inf.deviceCount() == 1) { // runs are sequential then
-        auto net = inf.timeNetworkOnly(r->tiles, g_inferCancel);
+        auto net = inf.timeNetworkOnly(r->tiles, cancelOnSignals());
         if (net) {
             j["network_only_seconds"] = *net;
             j["end_to_end_over_network"] = r->seconds / std::max(1e-9, *net);
@@ -228,6 +239,105 @@ void recordScan(const InferArgs& a, fisura::TiledInference& inf, fisura::ShardJo
     o.results.push_back(std::move(j));
 }
 
+/// One scan: ends the command before any work (the model is not even loaded) when the
+/// arguments cannot work or its map would replace an input.
+void checkSingleScan(const InferArgs& a)
+{
+    std::error_code ec;
+    if (!a.shard.empty() || !a.manifest.empty())
+        failUsage("--shard and --manifest need a folder for --in");
+    if (fs::is_directory(a.out, ec))
+        failUsage("--out " + a.out +
+                  " is a folder: name the map file to write (a folder is the "
+                  "output of a folder of scans)");
+    refuseOverwriting({a.out}, {a.in, a.model});
+}
+
+/// The scans to run: one file, or this task's part of a folder (its journal opened).
+std::unique_ptr<fisura::ShardJournal>
+planJobs(const InferArgs& a, const std::string& kindName, bool folder,
+         std::vector<std::pair<std::string, std::string>>& jobs)
+{
+    if (!folder) {
+        jobs.emplace_back(a.in, a.out);
+        return nullptr;
+    }
+    std::error_code ec;
+    fs::create_directories(a.out, ec);
+    if (!fs::is_directory(a.out, ec))
+        failUsage("--out must be a folder when --in is one: " + a.out);
+    return openFolderRun(a, kindName, jobs);
+}
+
+/// Runs the jobs on the engine; the outcome of every scan in `outcome`.
+void runJobs(const InferArgs& a, fisura::TiledInference& inf, fisura::ShardJournal* journal,
+             const std::vector<std::pair<std::string, std::string>>& jobs, bool folder,
+             fisura::ProgressSink* sink, FolderOutcome& outcome)
+{
+    CancelToken& cancel = cancelOnSignals();
+    std::vector<fisura::ScanJob> scans;
+    for (const auto& [in, out] : jobs)
+        scans.push_back({in, out});
+    if (folder) {
+        fisura::runScans(
+            inf, scans,
+            [&](size_t i, const fisura::Result<fisura::InferStats>& r) {
+                recordScan(a, inf, journal, scans[i], r, r ? r->seconds : 0.0, true, outcome);
+            },
+            cancel, sink);
+    } else {
+        printInputNotices(scans[0].input);
+        auto r = inf.run(scans[0].input, scans[0].output, cancel, sink);
+        recordScan(a, inf, nullptr, scans[0], r, r ? r->seconds : 0.0, false, outcome);
+    }
+}
+
+void run(const InferArgs& a)
+{
+    CancelToken& cancel = cancelOnSignals();
+    const fisura::InferOptions o = inferOptions(a);
+    if (a.cpuDevices > 0)
+        fisura::testing::splitCpuInference(a.cpuDevices);
+    std::error_code ec;
+    const bool folder = fs::is_directory(a.in, ec);
+    if (!folder)
+        checkSingleScan(a);
+    auto model = fisura::Model::load(a.model, a.load);
+    if (!model)
+        fail(model.status(), "cannot load the model");
+    const std::string kindName = fisura::mapKindName(fisura::mapKindFor(model->info().config.type));
+    std::vector<std::pair<std::string, std::string>> jobs;
+    std::unique_ptr<fisura::ShardJournal> journal = planJobs(a, kindName, folder, jobs);
+    if (jobs.empty()) { // everything done already, or more tasks than scans
+        if (a.json)
+            std::cout << "[]\n";
+        return;
+    }
+    TerminalProgress progress;
+    fisura::ProgressSink* sink = a.quiet || a.json ? nullptr : &progress;
+    auto engine = fisura::TiledInference::create(std::move(*model), o, cancel, sink);
+    if (!engine)
+        fail(engine.status(), "cannot prepare the model");
+    auto& inf = **engine;
+    if (!a.quiet && !a.json)
+        std::cerr << "infer: " << kindName << " map, tile " << inf.tileSize() << " px, overlap "
+                  << inf.overlap() << " px, batch " << inf.policy().batchSize << ", "
+                  << (inf.policy().useCuda ? "cuda" : "cpu") << " "
+                  << fisura::precisionName(inf.policy().precision) << ", " << inf.deviceCount()
+                  << (inf.deviceCount() == 1 ? " device" : " devices") << "\n";
+    FolderOutcome outcome;
+    runJobs(a, inf, journal.get(), jobs, folder, sink, outcome);
+    if (!outcome.fatal.isOk())
+        fail(outcome.fatal, "inference failed on " + outcome.fatalInput);
+    if (cancel.isCancelled())
+        fail(fisura::Status(fisura::ErrorCode::Cancelled, "inference cancelled"),
+             "inference cancelled");
+    if (a.json)
+        std::cout << (folder ? outcome.results.dump(2) : outcome.results.at(0).dump(2)) << "\n";
+    if (outcome.failures)
+        exitWith(kExitFailed);
+}
+
 } // namespace
 
 void registerInferCommand(CLI::App& app)
@@ -237,83 +347,7 @@ void registerInferCommand(CLI::App& app)
         "infer", "Run a model tile by tile over a scan (or a folder of scans) and write its map "
                  "as a tiled pyramidal TIFF");
     addInferOptions(cmd, *a);
-    cmd->callback([a] {
-        std::signal(SIGINT, onInferSignal);
-        std::signal(SIGTERM, onInferSignal);
-        const fisura::InferOptions o = inferOptions(*a);
-        if (a->cpuDevices > 0)
-            fisura::testing::splitCpuInference(a->cpuDevices);
-
-        // Inputs and outputs: one file, or every image of a folder into a folder.
-        std::vector<std::pair<std::string, std::string>> jobs;
-        std::error_code ec;
-        const bool folder = fs::is_directory(a->in, ec);
-        auto model = fisura::Model::load(a->model, a->load);
-        if (!model) {
-            fisura::cli::printModelLoadHint(model.status());
-            fail(model.status(), "cannot load the model");
-        }
-        const std::string kindName =
-            fisura::mapKindName(fisura::mapKindFor(model->info().config.type));
-        std::unique_ptr<fisura::ShardJournal> journal;
-        if (folder) {
-            fs::create_directories(a->out, ec);
-            if (!fs::is_directory(a->out, ec)) {
-                std::cerr << "fisura-cli: --out must be a folder when --in is one: " << a->out
-                          << "\n";
-                throw CLI::RuntimeError(2);
-            }
-            journal = openFolderRun(*a, kindName, jobs);
-            if (jobs.empty()) { // everything done already, or more tasks than scans
-                if (a->json)
-                    std::cout << "[]\n";
-                throw CLI::RuntimeError(0);
-            }
-        } else {
-            if (!a->shard.empty() || !a->manifest.empty()) {
-                std::cerr << "fisura-cli: --shard and --manifest need a folder for --in\n";
-                throw CLI::RuntimeError(2);
-            }
-            jobs.emplace_back(a->in, a->out);
-        }
-
-        fisura::cli::TerminalProgress progress;
-        fisura::ProgressSink* sink = a->quiet || a->json ? nullptr : &progress;
-        auto engine = fisura::TiledInference::create(std::move(*model), o, g_inferCancel, sink);
-        if (!engine)
-            fail(engine.status(), "cannot prepare the model");
-        auto& inf = **engine;
-        if (!a->quiet && !a->json)
-            std::cerr << "infer: " << kindName << " map, tile " << inf.tileSize() << " px, overlap "
-                      << inf.overlap() << " px, batch " << inf.policy().batchSize << ", "
-                      << (inf.policy().useCuda ? "cuda" : "cpu") << " "
-                      << fisura::precisionName(inf.policy().precision) << ", " << inf.deviceCount()
-                      << (inf.deviceCount() == 1 ? " device" : " devices") << "\n";
-
-        FolderOutcome outcome;
-        std::vector<fisura::ScanJob> scans;
-        for (const auto& [in, out] : jobs)
-            scans.push_back({in, out});
-        if (folder) {
-            fisura::runScans(
-                inf, scans,
-                [&](size_t i, const fisura::Result<fisura::InferStats>& r) {
-                    recordScan(*a, inf, journal.get(), scans[i], r, r ? r->seconds : 0.0, true,
-                               outcome);
-                },
-                g_inferCancel, sink);
-        } else {
-            auto r = inf.run(scans[0].input, scans[0].output, g_inferCancel, sink);
-            recordScan(*a, inf, nullptr, scans[0], r, r ? r->seconds : 0.0, false, outcome);
-        }
-        if (!outcome.fatal.isOk())
-            fail(outcome.fatal, "inference failed on " + outcome.fatalInput);
-        if (g_inferCancel.isCancelled())
-            fail(fisura::Status(fisura::ErrorCode::Cancelled, "inference cancelled"),
-                 "inference cancelled");
-        if (a->json)
-            std::cout << (folder ? outcome.results.dump(2) : outcome.results.at(0).dump(2)) << "\n";
-        const int failures = outcome.failures;
-        throw CLI::RuntimeError(failures ? 1 : 0);
-    });
+    cmd->callback([a] { run(*a); });
 }
+
+} // namespace fisura::cli

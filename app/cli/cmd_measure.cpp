@@ -1,25 +1,30 @@
 // `fisura-cli measure --map MAP [--pixel-size MM] [--threshold T] [--csv F] [--json F]`: the
 // cracks of a map (or mask) as numbers: count, length, width, position and width class.
-#include <csignal>
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <memory>
 
 #include <CLI/CLI.hpp>
 
+#include "command.h"
+#include "commands.h"
+#include "common_flags.h"
 #include "fisura/measure.h"
+#include "input_notices.h"
 #include "report_pdf.h"
+#include "signals.h"
 #include "terminal_progress.h"
+
+namespace fisura::cli
+{
 
 namespace
 {
 
-fisura::CancelToken g_measureCancel;
-
-extern "C" void onMeasureSignal(int)
-{
-    g_measureCancel.cancel();
-}
+// Pixel sizes Fisura accepts: from a micrometre (microscopy) to 100 m (satellite images).
+constexpr double kMaxPixelSizeMm = 1e5;
+constexpr double kMaxClassLimitMm = 1e4;
 
 struct MeasureArgs {
     std::string map, scan, csv, json, layer, lang = "en", classBy = "median";
@@ -30,12 +35,6 @@ struct MeasureArgs {
     std::vector<double> limits;
     bool quiet = false;
 };
-
-[[noreturn]] void fail(const fisura::Status& s, const std::string& what)
-{
-    std::cerr << "fisura-cli: " << what << ": " << s.toString() << "\n";
-    throw CLI::RuntimeError(s.code() == fisura::ErrorCode::Cancelled ? 130 : 1);
-}
 
 void printSummary(const fisura::MeasureResult& r)
 {
@@ -57,6 +56,56 @@ void printSummary(const fisura::MeasureResult& r)
         std::printf("  Note: %s\n", fisura::kWidthClassNoteText);
 }
 
+/// Everything measure writes (the PDF too) must leave its map and scan alone.
+void refuseOverwritingMapOrScan(const MeasureArgs& a, const std::string& pdf)
+{
+    std::vector<std::string> outputs{a.json == "-" ? std::string() : a.json, a.layer, pdf};
+    if (!a.csv.empty())
+        for (const auto& p : measureCsvPaths(a.csv))
+            outputs.push_back(p);
+    refuseOverwriting(outputs, {a.map, a.scan});
+}
+
+void run(const MeasureArgs& a, const std::string& pdf)
+{
+    CancelToken& cancel = cancelOnSignals();
+    refuseOverwritingMapOrScan(a, pdf);
+    printInputNotices(a.map);
+    fisura::MeasureOptions o;
+    o.threshold = a.threshold;
+    o.closingRadiusPx = a.closing;
+    // A wide closing needs a wider overlap between tiles than the default.
+    o.marginPx = std::max(o.marginPx, minimumMarginPx(a.closing));
+    o.minAreaPx = a.minArea;
+    o.pixelSizeMm = a.pixelSize;
+    o.scanPath = a.scan;
+    o.widthLayerPath = a.layer;
+    if (!a.limits.empty())
+        o.classes.upperLimitsMm = a.limits;
+    o.classBy = a.classBy == "mean"  ? fisura::ClassBy::Mean
+                : a.classBy == "max" ? fisura::ClassBy::Max
+                                     : fisura::ClassBy::Median;
+    TerminalProgress progress;
+    const bool jsonOut = a.json == "-";
+    auto r = fisura::measureCracks(a.map, o, cancel, a.quiet || jsonOut ? nullptr : &progress);
+    if (!r)
+        fail(r.status(), "cannot measure " + a.map);
+    if (!a.csv.empty())
+        if (auto s = fisura::writeMeasureCsv(*r, a.csv); !s)
+            fail(s, "cannot write " + a.csv);
+    if (jsonOut)
+        std::cout << fisura::toJson(*r) << "\n";
+    else if (!a.json.empty())
+        if (auto s = fisura::writeMeasureJson(*r, a.json); !s)
+            fail(s, "cannot write " + a.json);
+    if (!jsonOut)
+        printSummary(*r);
+    if (!pdf.empty())
+        if (int rc = writeReportPdf(
+                {pdf, a.map, a.scan, a.lang, {}, a.pixelSize, a.threshold, a.limits}))
+            exitWith(rc);
+}
+
 } // namespace
 
 void registerMeasureCommand(CLI::App& app)
@@ -69,7 +118,7 @@ void registerMeasureCommand(CLI::App& app)
     cmd->add_option("--scan", a->scan, "The scan the map belongs to (pixel size, size check)");
     cmd->add_option("--pixel-size", a->pixelSize,
                     "Pixel size in mm (default: the map's or the scan's resolution tags)")
-        ->check(CLI::PositiveNumber);
+        ->check(PositiveUpTo(kMaxPixelSizeMm));
     cmd->add_option("--threshold", a->threshold, "Map values at or above this are crack")
         ->capture_default_str()
         ->check(CLI::Range(1, 255));
@@ -81,13 +130,17 @@ void registerMeasureCommand(CLI::App& app)
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--class-limits", a->limits,
                     "Upper limits of the width classes in mm (default 0.1 0.3 1)")
-        ->expected(3);
+        ->expected(3)
+        ->check(PositiveUpTo(kMaxClassLimitMm));
     cmd->add_option("--class-by", a->classBy, "Width statistic that decides the class")
         ->capture_default_str()
         ->check(CLI::IsMember({"median", "mean", "max"}));
     cmd->add_option("--csv", a->csv,
                     "Crack CSV (also writes <stem>.branches.csv and <stem>.scan.csv)");
-    cmd->add_option("--json", a->json, "JSON with cracks, branches and totals ('-' = stdout)");
+    auto* json = cmd->add_option("--json", a->json,
+                                 "JSON with cracks, branches and totals ('-' = stdout; a failure "
+                                 "then prints its JSON error there)");
+    wantJsonErrorsWhen([json] { return json->count() > 0 && json->as<std::string>() == "-"; });
     cmd->add_option("--width-layer", a->layer,
                     "Also write a width-class layer (TIFF: 0 background, 1 + class on cracks)");
     auto pdf = std::make_shared<std::string>();
@@ -95,42 +148,8 @@ void registerMeasureCommand(CLI::App& app)
     cmd->add_option("--lang", a->lang, "Language of the PDF report")
         ->capture_default_str()
         ->check(CLI::IsMember({"es", "en"}));
-    cmd->add_flag("--quiet", a->quiet, "No progress output");
-    cmd->callback([a, pdf] {
-        std::signal(SIGINT, onMeasureSignal);
-        std::signal(SIGTERM, onMeasureSignal);
-        fisura::MeasureOptions o;
-        o.threshold = a->threshold;
-        o.closingRadiusPx = a->closing;
-        o.minAreaPx = a->minArea;
-        o.pixelSizeMm = a->pixelSize;
-        o.scanPath = a->scan;
-        o.widthLayerPath = a->layer;
-        if (!a->limits.empty())
-            o.classes.upperLimitsMm = a->limits;
-        o.classBy = a->classBy == "mean"  ? fisura::ClassBy::Mean
-                    : a->classBy == "max" ? fisura::ClassBy::Max
-                                          : fisura::ClassBy::Median;
-        fisura::cli::TerminalProgress progress;
-        const bool jsonOut = a->json == "-";
-        auto r = fisura::measureCracks(a->map, o, g_measureCancel,
-                                       a->quiet || jsonOut ? nullptr : &progress);
-        if (!r)
-            fail(r.status(), "cannot measure " + a->map);
-        if (!a->csv.empty())
-            if (auto s = fisura::writeMeasureCsv(*r, a->csv); !s)
-                fail(s, "cannot write " + a->csv);
-        if (jsonOut)
-            std::cout << fisura::toJson(*r) << "\n";
-        else if (!a->json.empty())
-            if (auto s = fisura::writeMeasureJson(*r, a->json); !s)
-                fail(s, "cannot write " + a->json);
-        if (!jsonOut)
-            printSummary(*r);
-        if (!pdf->empty())
-            if (int rc = fisura::cli::writeReportPdf(
-                    {*pdf, a->map, a->scan, a->lang, {}, a->pixelSize, a->threshold, a->limits}))
-                throw CLI::RuntimeError(rc);
-        throw CLI::RuntimeError(0); // done: main() must not go on to print the help
-    });
+    addQuietFlag(cmd, a->quiet);
+    cmd->callback([a, pdf] { run(*a, *pdf); });
 }
+
+} // namespace fisura::cli

@@ -6,24 +6,24 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "command.h"
+#include "commands.h"
+#include "common_flags.h"
 #include "fisura/dataset.h"
 #include "fisura/project.h"
 #include "terminal_progress.h"
 
-namespace
+namespace fisura::cli
 {
 
-[[noreturn]] void failProject(const fisura::Status& s, const std::string& what)
+namespace
 {
-    std::cerr << "fisura-cli: " << what << ": " << s.toString() << "\n";
-    throw CLI::RuntimeError(1);
-}
 
 fisura::Project openOrFail(const std::string& dir)
 {
     auto p = fisura::Project::open(dir);
     if (!p)
-        failProject(p.status(), "cannot open the project " + dir);
+        fail(p.status(), "cannot open the project " + dir);
     return std::move(p.value());
 }
 
@@ -70,9 +70,8 @@ void registerProjectCommand(CLI::App& app)
             a->name.empty() ? std::filesystem::path(a->dir).filename().string() : a->name;
         auto p = fisura::Project::create(a->dir, name);
         if (!p)
-            failProject(p.status(), "cannot create a project in " + a->dir);
+            fail(p.status(), "cannot create a project in " + a->dir);
         std::cout << "Created project " << name << " in " << p->dir() << "\n";
-        throw CLI::Success();
     });
 
     auto* add = cmd->add_subcommand("add-dataset", "Scan a dataset folder and add it");
@@ -86,29 +85,29 @@ void registerProjectCommand(CLI::App& app)
         fisura::Project p = openOrFail(a->dir);
         fisura::TaskKind task = fisura::TaskKind::Segment;
         fisura::parseTask(a->task, task);
-        fisura::cli::TerminalProgress progress;
+        TerminalProgress progress;
         auto scanned = fisura::scanDataset(a->data, task, {}, {}, &progress);
         if (!scanned)
-            failProject(scanned.status(), "cannot read the dataset " + a->data);
+            fail(scanned.status(), "cannot read the dataset " + a->data);
         const std::string id = p.addDataset(a->data, task, a->name);
         if (auto* d = p.findDataset(id))
             d->summaryJson = fisura::datasetSummaryJson(*scanned);
         if (const auto s = p.save(); !s)
-            failProject(s, "cannot save the project");
+            fail(s, "cannot save the project");
         std::cout << "Added dataset " << id << ": " << scanned->items.size() << " items, "
                   << scanned->problems.size() << " problems\n";
-        throw CLI::Success();
     });
 
     auto* show = cmd->add_subcommand("show", "Datasets, runs, analysed scans and missing paths");
     show->add_option("dir", a->dir, "Project folder")->required();
-    show->add_flag("--json", a->json, "Print project.json as stored");
+    addJsonFlag(show, a->json, "Print project.json as stored");
     show->callback([a] {
         const fisura::Project p = openOrFail(a->dir);
         if (a->json)
             std::cout << p.toJson(2) << "\n";
         else
             printProject(p);
-        throw CLI::Success();
     });
 }
+
+} // namespace fisura::cli

@@ -2,27 +2,25 @@
 // thresholded prediction for every image of a folder (or one image), written as proposal masks
 // (0/255 TIFF, one per image stem) for labelling. Failures are listed and the rest continue;
 // Ctrl-C stops and leaves only whole files.
-#include <csignal>
 #include <iostream>
 #include <memory>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "command.h"
+#include "commands.h"
+#include "common_flags.h"
 #include "fisura/labels.h"
-#include "model_load_args.h"
 #include "schema_options.h"
+#include "signals.h"
 #include "terminal_progress.h"
+
+namespace fisura::cli
+{
 
 namespace
 {
-
-fisura::CancelToken g_proposeCancel;
-
-extern "C" void onProposeSignal(int)
-{
-    g_proposeCancel.cancel();
-}
 
 struct ProposeArgs {
     std::string model, in, out;
@@ -36,20 +34,20 @@ struct ProposeArgs {
 
 void run(const ProposeArgs& a)
 {
-    std::signal(SIGINT, onProposeSignal);
-    std::signal(SIGTERM, onProposeSignal);
+    CancelToken& cancel = cancelOnSignals();
     fisura::ProposeOptions o;
     o.threshold = a.threshold;
     o.infer = a.infer;
     o.infer.preferCpu = a.cpu;
     o.infer.modelLoad = a.load;
-    fisura::cli::TerminalProgress progress;
+    TerminalProgress progress;
     fisura::ProgressSink* sink = a.quiet || a.json ? nullptr : &progress;
-    auto r = fisura::proposeFolder(a.model, a.in, a.out, o, g_proposeCancel, sink);
+    auto r = fisura::proposeFolder(a.model, a.in, a.out, o, cancel, sink);
     if (!r) {
-        std::cerr << "fisura-cli: propose: " << r.status().toString() << "\n";
-        fisura::cli::printModelLoadHint(r.status());
-        throw CLI::RuntimeError(r.status().code() == fisura::ErrorCode::Cancelled ? 130 : 1);
+        // Refused before any work: an output that is an input, a model that cannot propose.
+        if (r.status().code() == ErrorCode::InvalidArgument)
+            failUsage(r.status().detail());
+        fail(r.status(), "propose");
     }
     nlohmann::json failures = nlohmann::json::array();
     for (const auto& f : r->failures) {
@@ -71,7 +69,8 @@ void run(const ProposeArgs& a)
                   << (r->pixels ? 100.0 * double(r->crackPixels) / double(r->pixels) : 0.0)
                   << " % crack pixels\n";
     }
-    throw CLI::RuntimeError(r->failures.empty() ? 0 : 1);
+    if (!r->failures.empty())
+        exitWith(kExitFailed);
 }
 
 } // namespace
@@ -82,10 +81,7 @@ void registerProposeCommand(CLI::App& app)
     auto* cmd = app.add_subcommand(
         "propose", "Write the model's thresholded prediction for each image as a proposal mask "
                    "(0/255 TIFF named after the image) to correct in the label editor");
-    cmd->add_option("--model", a->model, "Fisura model, or TorchScript module with a JSON sidecar")
-        ->required()
-        ->check(CLI::ExistingFile);
-    fisura::cli::addModelLoadOptions(cmd, a->load);
+    addModelOptions(cmd, a->model, a->load);
     cmd->add_option("--in", a->in, "Input image or folder of images")
         ->required()
         ->check(CLI::ExistingPath);
@@ -93,12 +89,13 @@ void registerProposeCommand(CLI::App& app)
         ->required();
     cmd->add_option("--threshold", a->threshold,
                     "Crack where the map is at least this (0..1); default: the model's own")
-        ->check(CLI::Range(0.0, 1.0));
-    fisura::cli::addSchemaOption(cmd, fisura::inferOption("tile_size"), a->infer.tileSize);
-    fisura::cli::addSchemaOption(cmd, fisura::inferOption("batch_size"), a->infer.batchSize,
-                                 "auto");
-    cmd->add_flag("--cpu", a->cpu, "Use the CPU even when a GPU is usable");
-    cmd->add_flag("--json", a->json, "Print a JSON summary");
-    cmd->add_flag("--quiet", a->quiet, "No progress output");
+        ->check(FiniteRange(0.0, 1.0));
+    addSchemaOption(cmd, inferOption("tile_size"), a->infer.tileSize);
+    addSchemaOption(cmd, inferOption("batch_size"), a->infer.batchSize, "auto");
+    addCpuFlag(cmd, a->cpu);
+    addJsonFlag(cmd, a->json, "Print a JSON summary");
+    addQuietFlag(cmd, a->quiet);
     cmd->callback([a] { run(*a); });
 }
+
+} // namespace fisura::cli

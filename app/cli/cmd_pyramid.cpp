@@ -1,7 +1,4 @@
 // `fisura-cli pyramid IN OUT`: tiled pyramidal BigTIFF copy of a scan, streaming.
-#include <cmath>
-#include <csignal>
-#include <cstdio>
 #include <iostream>
 #include <memory>
 
@@ -10,20 +7,19 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "command.h"
+#include "commands.h"
+#include "common_flags.h"
 #include "fisura/tiledwriter.h"
+#include "input_notices.h"
+#include "signals.h"
 #include "terminal_progress.h"
+
+namespace fisura::cli
+{
 
 namespace
 {
-
-fisura::CancelToken g_pyramidCancel;
-
-extern "C" void onPyramidSignal(int)
-{
-    g_pyramidCancel.cancel();
-}
-
-using PyramidProgress = fisura::cli::TerminalProgress;
 
 struct PyramidArgs {
     std::string in, out;
@@ -34,6 +30,33 @@ struct PyramidArgs {
     bool json = false;
     bool quiet = false;
 };
+
+void run(const PyramidArgs& a)
+{
+    CancelToken& cancel = cancelOnSignals();
+    refuseOverwriting({a.out}, {a.in});
+    printInputNotices(a.in);
+    TiledWriteOptions o;
+    o.tileSize = a.tile;
+    o.compression = a.compression == "deflate" ? TileCompression::Deflate : TileCompression::Zstd;
+    o.compressionLevel = a.level;
+    o.threads = a.threads;
+    TerminalProgress progress;
+    auto r = makePyramid(a.in, a.out, o, cancel, a.quiet || a.json ? nullptr : &progress);
+    if (!r)
+        fail(r.status(), "pyramid failed");
+    if (a.json) {
+        nlohmann::json j{{"output", a.out},      {"width", r->width},
+                         {"height", r->height},  {"channels", r->channels},
+                         {"levels", r->levels},  {"bytes", r->bytesWritten},
+                         {"seconds", r->seconds}};
+        std::cout << j.dump(2) << "\n";
+    } else {
+        std::cout << "Wrote " << a.out << ": " << r->width << " x " << r->height << ", "
+                  << r->levels << " levels, " << r->bytesWritten / 1048576.0 << " MiB in "
+                  << r->seconds << " s\n";
+    }
+}
 
 } // namespace
 
@@ -56,35 +79,9 @@ void registerPyramidCommand(CLI::App& app)
     cmd->add_option("--threads", args->threads, "Worker threads (0 = one per core)")
         ->capture_default_str()
         ->check(CLI::Range(0, 64));
-    cmd->add_flag("--json", args->json, "Print a JSON summary");
-    cmd->add_flag("--quiet", args->quiet, "No progress output");
-    cmd->callback([args] {
-        std::signal(SIGINT, onPyramidSignal);
-        std::signal(SIGTERM, onPyramidSignal);
-        fisura::TiledWriteOptions o;
-        o.tileSize = args->tile;
-        o.compression = args->compression == "deflate" ? fisura::TileCompression::Deflate
-                                                       : fisura::TileCompression::Zstd;
-        o.compressionLevel = args->level;
-        o.threads = args->threads;
-        PyramidProgress progress;
-        auto r = fisura::makePyramid(args->in, args->out, o, g_pyramidCancel,
-                                     args->quiet || args->json ? nullptr : &progress);
-        if (!r) {
-            std::cerr << "fisura-cli: pyramid failed: " << r.status().toString() << "\n";
-            throw CLI::RuntimeError(r.status().code() == fisura::ErrorCode::Cancelled ? 130 : 1);
-        }
-        if (args->json) {
-            nlohmann::json j{{"output", args->out},  {"width", r->width},
-                             {"height", r->height},  {"channels", r->channels},
-                             {"levels", r->levels},  {"bytes", r->bytesWritten},
-                             {"seconds", r->seconds}};
-            std::cout << j.dump(2) << "\n";
-        } else {
-            std::cout << "Wrote " << args->out << ": " << r->width << " x " << r->height << ", "
-                      << r->levels << " levels, " << r->bytesWritten / 1048576.0 << " MiB in "
-                      << r->seconds << " s\n";
-        }
-        throw CLI::RuntimeError(0);
-    });
+    addJsonFlag(cmd, args->json, "Print a JSON summary");
+    addQuietFlag(cmd, args->quiet);
+    cmd->callback([args] { run(*args); });
 }
+
+} // namespace fisura::cli

@@ -1,6 +1,5 @@
 // `fisura-cli rank --model M --data DIR`: the images of a segmentation dataset that have no mask
 // yet, most uncertain for the model first (which to label next).
-#include <csignal>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -8,20 +7,19 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "command.h"
+#include "commands.h"
+#include "common_flags.h"
 #include "fisura/labels.h"
-#include "model_load_args.h"
 #include "schema_options.h"
+#include "signals.h"
 #include "terminal_progress.h"
+
+namespace fisura::cli
+{
 
 namespace
 {
-
-fisura::CancelToken g_rankCancel;
-
-extern "C" void onRankSignal(int)
-{
-    g_rankCancel.cancel();
-}
 
 struct RankArgs {
     std::string model, data;
@@ -33,20 +31,12 @@ struct RankArgs {
     fisura::ModelLoadOptions load;
 };
 
-[[noreturn]] void fail(const fisura::Status& s, const std::string& what)
-{
-    std::cerr << "fisura-cli: rank: " << what << ": " << s.toString() << "\n";
-    fisura::cli::printModelLoadHint(s);
-    throw CLI::RuntimeError(s.code() == fisura::ErrorCode::Cancelled ? 130 : 1);
-}
-
 void run(const RankArgs& a)
 {
-    std::signal(SIGINT, onRankSignal);
-    std::signal(SIGTERM, onRankSignal);
+    CancelToken& cancel = cancelOnSignals();
     auto status = fisura::labelStatus(a.data);
     if (!status)
-        fail(status.status(), "cannot list the dataset");
+        fail(status.status(), "rank: cannot list the dataset");
     std::vector<std::string> images;
     for (const auto& e : *status)
         if (e.state != fisura::LabelState::Labelled)
@@ -56,13 +46,13 @@ void run(const RankArgs& a)
     o.infer = a.infer;
     o.infer.preferCpu = a.cpu;
     o.infer.modelLoad = a.load;
-    fisura::cli::TerminalProgress progress;
+    TerminalProgress progress;
     fisura::ProgressSink* sink = a.quiet || a.json ? nullptr : &progress;
     std::vector<fisura::RankEntry> ranked;
     if (!images.empty()) {
-        auto r = fisura::rankByUncertainty(a.model, images, o, g_rankCancel, sink);
+        auto r = fisura::rankByUncertainty(a.model, images, o, cancel, sink);
         if (!r)
-            fail(r.status(), "ranking failed");
+            fail(r.status(), "rank: ranking failed");
         ranked = std::move(*r);
     }
     int failures = 0;
@@ -92,7 +82,8 @@ void run(const RankArgs& a)
             std::cout << std::fixed << std::setprecision(3) << e.uncertainty << "  " << e.image
                       << (e.error.empty() ? "" : "  (" + e.error + ")") << "\n";
     }
-    throw CLI::RuntimeError(failures ? 1 : 0);
+    if (failures)
+        exitWith(kExitFailed);
 }
 
 } // namespace
@@ -103,21 +94,19 @@ void registerRankCommand(CLI::App& app)
     auto* cmd = app.add_subcommand(
         "rank", "List the unlabelled images of a segmentation dataset by the model's uncertainty "
                 "(mean entropy and share of pixels near the threshold), most uncertain first");
-    cmd->add_option("--model", a->model, "Fisura model, or TorchScript module with a JSON sidecar")
-        ->required()
-        ->check(CLI::ExistingFile);
-    fisura::cli::addModelLoadOptions(cmd, a->load);
+    addModelOptions(cmd, a->model, a->load);
     cmd->add_option("--data", a->data, "Segmentation dataset folder (images/, masks/)")
         ->required()
         ->check(CLI::ExistingDirectory);
     cmd->add_option("--band", a->band, "Half-width of the near-threshold band (probability)")
         ->capture_default_str()
-        ->check(CLI::Range(0.0, 1.0));
-    fisura::cli::addSchemaOption(cmd, fisura::inferOption("tile_size"), a->infer.tileSize);
-    fisura::cli::addSchemaOption(cmd, fisura::inferOption("batch_size"), a->infer.batchSize,
-                                 "auto");
-    cmd->add_flag("--cpu", a->cpu, "Use the CPU even when a GPU is usable");
-    cmd->add_flag("--json", a->json, "Print JSON");
-    cmd->add_flag("--quiet", a->quiet, "No progress output");
+        ->check(FiniteRange(0.0, 1.0));
+    addSchemaOption(cmd, inferOption("tile_size"), a->infer.tileSize);
+    addSchemaOption(cmd, inferOption("batch_size"), a->infer.batchSize, "auto");
+    addCpuFlag(cmd, a->cpu);
+    addJsonFlag(cmd, a->json, "Print JSON");
+    addQuietFlag(cmd, a->quiet);
     cmd->callback([a] { run(*a); });
 }
+
+} // namespace fisura::cli

@@ -1,25 +1,25 @@
 // `fisura-cli score --map MAP --truth MASK`: precision, recall, F1 and IoU of a map against a
 // ground-truth mask with a pixel tolerance, band by band (any scan size).
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <memory>
 
 #include <CLI/CLI.hpp>
 
+#include "command.h"
+#include "commands.h"
+#include "common_flags.h"
 #include "fisura/score.h"
+#include "input_notices.h"
+#include "signals.h"
 #include "terminal_progress.h"
+
+namespace fisura::cli
+{
 
 namespace
 {
-
-fisura::CancelToken g_scoreCancel;
-
-extern "C" void onScoreSignal(int)
-{
-    g_scoreCancel.cancel();
-}
 
 struct ScoreArgs {
     std::string map, truth, layers;
@@ -58,6 +58,27 @@ void printText(const fisura::ScoreCurve& curve, int threshold)
                   << "\n";
 }
 
+void run(const ScoreArgs& a)
+{
+    CancelToken& cancel = cancelOnSignals();
+    if (!a.layers.empty())
+        refuseOverwriting(scoreLayerPaths(a.layers), {a.map, a.truth});
+    printInputNotices(a.map);
+    printInputNotices(a.truth);
+    fisura::ScoreOptions o;
+    o.tolerance = a.tolerance;
+    o.layersPrefix = a.layers;
+    const int threshold = int(std::lround(a.threshold * 255.0));
+    TerminalProgress progress;
+    auto r = fisura::scoreMap(a.map, a.truth, o, cancel, a.quiet || a.json ? nullptr : &progress);
+    if (!r)
+        fail(r.status(), "score failed");
+    if (a.json)
+        std::cout << fisura::toJson(*r, threshold) << "\n";
+    else
+        printText(*r, threshold);
+}
+
 } // namespace
 
 void registerScoreCommand(CLI::App& app)
@@ -76,7 +97,7 @@ void registerScoreCommand(CLI::App& app)
                     "Crack probability from which a pixel counts as predicted (0..1; the map "
                     "value is round(t x 255))")
         ->capture_default_str()
-        ->check(CLI::Range(0.0, 1.0));
+        ->check(FiniteRange(0.0, 1.0));
     cmd->add_option("--tolerance", a->tolerance,
                     "Pixels a prediction may lie from the truth and still count")
         ->capture_default_str()
@@ -84,26 +105,9 @@ void registerScoreCommand(CLI::App& app)
     cmd->add_option("--layers", a->layers,
                     "Also write PREFIX.tp.tif, PREFIX.fp.tif and PREFIX.fn.tif (comparison "
                     "layers for a viewer)");
-    cmd->add_flag("--json", a->json, "Print JSON instead of text");
-    cmd->add_flag("--quiet", a->quiet, "No progress output");
-    cmd->callback([a] {
-        std::signal(SIGINT, onScoreSignal);
-        std::signal(SIGTERM, onScoreSignal);
-        fisura::ScoreOptions o;
-        o.tolerance = a->tolerance;
-        o.layersPrefix = a->layers;
-        const int threshold = int(std::lround(a->threshold * 255.0));
-        fisura::cli::TerminalProgress progress;
-        auto r = fisura::scoreMap(a->map, a->truth, o, g_scoreCancel,
-                                  a->quiet || a->json ? nullptr : &progress);
-        if (!r) {
-            std::cerr << "fisura-cli: score failed: " << r.status().toString() << "\n";
-            throw CLI::RuntimeError(r.status().code() == fisura::ErrorCode::Cancelled ? 130 : 1);
-        }
-        if (a->json)
-            std::cout << fisura::toJson(*r, threshold) << "\n";
-        else
-            printText(*r, threshold);
-        throw CLI::RuntimeError(0);
-    });
+    addJsonFlag(cmd, a->json, "Print JSON instead of text");
+    addQuietFlag(cmd, a->quiet);
+    cmd->callback([a] { run(*a); });
 }
+
+} // namespace fisura::cli

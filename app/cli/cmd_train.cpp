@@ -1,12 +1,10 @@
 // fisura-cli train: one training job with progress lines on stderr and a JSON summary on stdout.
-#include "cmd_train.h"
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <mutex>
@@ -15,22 +13,23 @@
 
 #include <nlohmann/json.hpp>
 
+#include "command.h"
+#include "commands.h"
 #include "fisura/distributed.h"
+#include "fisura/image.h"
+#include "fisura/paths.h"
 #include "fisura/project.h"
 #include "fisura/sysinfo.h"
 #include "fisura/train.h"
 #include "schema_options.h"
+#include "signals.h"
 #include "train_launch.h"
+
+namespace fisura::cli
+{
 
 namespace
 {
-
-fisura::CancelToken g_trainCancel;
-
-extern "C" void onTrainSignal(int)
-{
-    g_trainCancel.cancel();
-}
 
 double mib(uint64_t bytes)
 {
@@ -133,14 +132,51 @@ private:
 /// went wrong on stderr.
 [[noreturn]] void failWith(const fisura::Status& s, const std::string& what, int rank = 0)
 {
-    std::cerr << "fisura-cli: " << (rank > 0 ? "rank " + std::to_string(rank) + ": " : "") << what
-              << ": " << s.toString() << "\n";
-    if (rank == 0)
-        std::cout << nlohmann::json{{"error", fisura::errorCodeName(s.code())},
-                                    {"detail", s.detail()}}
-                         .dump(2)
-                  << "\n";
-    throw CLI::RuntimeError(s.code() == fisura::ErrorCode::Cancelled ? 130 : 1);
+    if (rank > 0) {
+        suppressJsonErrors();
+        fail(s, "rank " + std::to_string(rank) + ": " + what);
+    }
+    fail(s, what);
+}
+
+/// The image files of `dataDir` (any depth), but only when one of `outputs` lies inside it:
+/// the files a model, checkpoint or split written there must not replace.
+std::vector<std::string> dataFilesNear(const std::vector<std::string>& outputs,
+                                       const std::string& dataDir)
+{
+    namespace fs = std::filesystem;
+    std::vector<std::string> files;
+    if (std::none_of(outputs.begin(), outputs.end(),
+                     [&](const std::string& o) { return isInsideFolder(o, dataDir); }))
+        return files;
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(dataDir, ec), end; !ec && it != end; it.increment(ec))
+        if (hasImageExtension(it->path().string()))
+            files.push_back(it->path().string());
+    return files;
+}
+
+/// Ends the command before any work when the model, checkpoint or split it writes is a file it
+/// reads: a data image, the options file, a split it reuses, the checkpoint it resumes (only
+/// the checkpoint may be the one resumed: training continues it).
+void refuseOverwritingTrainingInputs(const fisura::TrainOptions& o, const std::string& optionsJson)
+{
+    if (o.outPath.empty())
+        return; // a project run: its files get fresh names in the project
+    const std::string ckpt = o.checkpointPath.empty() ? o.outPath + ".ckpt" : o.checkpointPath;
+    const std::string split = o.splitPath.empty() ? o.outPath + ".split.json" : o.splitPath;
+    std::error_code ec;
+    const bool reuseSplit = std::filesystem::exists(split, ec);
+    std::vector<std::string> outputs{o.outPath};
+    if (!reuseSplit)
+        outputs.push_back(split);
+    std::vector<std::string> inputs = dataFilesNear({o.outPath, ckpt, split}, o.dataDir);
+    inputs.push_back(optionsJson);
+    if (reuseSplit)
+        inputs.push_back(split);
+    refuseOverwriting({ckpt}, inputs);
+    inputs.push_back(o.resumeFrom);
+    refuseOverwriting(outputs, inputs);
 }
 
 /// How many local processes --gpus (or the testing --cpu-ranks / FISURA_DIST_CPU_RANKS) asks
@@ -314,6 +350,7 @@ fisura::TrainOptions trainOptionsFrom(const TrainArgs& a)
 void runTrainCommand(const std::shared_ptr<TrainArgs>& args)
 {
     fisura::TrainOptions o = trainOptionsFrom(*args);
+    refuseOverwritingTrainingInputs(o, args->optionsJson);
     // Several processes: started here (--gpus), or this is one of them (torchrun, srun or
     // this launcher set RANK / SLURM_PROCID).
     const int cpuRanks = args->cpuRanks > 0 ? args->cpuRanks : cpuRanksFromEnvironment();
@@ -330,8 +367,8 @@ void runTrainCommand(const std::shared_ptr<TrainArgs>& args)
                                                    : "auto");
             const int rc = runLocalRanks(processes);
             if (rc != 0)
-                throw CLI::RuntimeError(rc < 0 ? 1 : rc);
-            throw CLI::Success();
+                exitWith(rc < 0 ? kExitFailed : rc);
+            return;
         }
     }
     o.distributed = *id;
@@ -352,15 +389,14 @@ void runTrainCommand(const std::shared_ptr<TrainArgs>& args)
         project = std::move(*opened);
         runId = beginProjectRun(*project, o, args->datasetName, args->quiet);
     }
-    std::signal(SIGINT, onTrainSignal);
-    std::signal(SIGTERM, onTrainSignal);
+    CancelToken& cancel = cancelOnSignals();
     CliTrainSink cliSink(args->quiet);
     std::optional<ProjectTrainSink> projectSink;
     if (project)
         projectSink.emplace(cliSink, *project, runId);
     fisura::TrainSink* sink = projectSink ? static_cast<fisura::TrainSink*>(&*projectSink)
                                           : static_cast<fisura::TrainSink*>(&cliSink);
-    auto r = fisura::train(o, g_trainCancel, sink);
+    auto r = fisura::train(o, cancel, sink);
     if (project) {
         project->finishRun(runId, r);
         projectSink->save();
@@ -369,8 +405,8 @@ void runTrainCommand(const std::shared_ptr<TrainArgs>& args)
         failWith(r.status(), "train failed", rank);
     if (rank > 0) {
         if (r->cancelled)
-            throw CLI::RuntimeError(130);
-        throw CLI::Success();
+            exitWith(cancelledExitCode());
+        return;
     }
     nlohmann::json summary = nlohmann::json::parse(fisura::toJson(*r));
     if (project) {
@@ -379,8 +415,7 @@ void runTrainCommand(const std::shared_ptr<TrainArgs>& args)
     }
     std::cout << summary.dump(2) << "\n";
     if (r->cancelled)
-        throw CLI::RuntimeError(130);
-    throw CLI::Success(); // done: main() must not go on to print the help
+        exitWith(cancelledExitCode());
 }
 
 } // namespace
@@ -389,5 +424,9 @@ void registerTrainCommand(CLI::App& app)
 {
     auto args = std::make_shared<TrainArgs>();
     CLI::App* cmd = addTrainOptions(app, args);
+    // Its stdout is JSON (the summary), so a failure is always JSON there too.
+    wantJsonErrorsWhen([cmd] { return cmd->parsed(); });
     cmd->callback([args] { runTrainCommand(args); });
 }
+
+} // namespace fisura::cli

@@ -85,6 +85,13 @@ std::vector<char*> pointers(std::vector<std::string>& v)
     return p;
 }
 
+/// 128 + a signal that cancels a job (signals.h): the rank stopped as asked, it did not fail.
+bool cancelledBySignal(int code)
+{
+    return code == 128 + SIGINT || code == 128 + SIGTERM || code == 128 + SIGHUP ||
+           code == 128 + SIGQUIT;
+}
+
 int exitCodeOf(int status)
 {
     if (WIFEXITED(status))
@@ -130,7 +137,7 @@ int waitForRanks(int processes, std::chrono::seconds grace)
             firstFailure = code;
             stopping = true;
             killAt = std::chrono::steady_clock::now() + grace;
-            if (alive > 0 && code != 130) // 130: cancelled (Ctrl-C), not a failure
+            if (alive > 0 && !cancelledBySignal(code))
                 std::fprintf(stderr,
                              "fisura-cli: rank %d ended with exit code %d: stopping the other "
                              "%d process(es)\n",
@@ -164,8 +171,8 @@ int runLocalRanks(int processes)
     };
     sa.sa_handler = forwardSignal;
     sigemptyset(&sa.sa_mask);
-    ::sigaction(SIGINT, &sa, nullptr);
-    ::sigaction(SIGTERM, &sa, nullptr);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT})
+        ::sigaction(sig, &sa, nullptr);
     for (int r = 0; r < processes; ++r) {
         auto env = rankEnvironment(r, processes, port);
         auto envp = pointers(env);

@@ -4,8 +4,9 @@
 #pragma once
 
 /// Starts `processes` copies of this program with the same arguments as the ranks of one job
-/// on this host (MASTER_ADDR=127.0.0.1, a free port) and waits for them. SIGINT and SIGTERM
-/// are passed on to every one. When one ends with an error the others are stopped (SIGTERM,
-/// then SIGKILL after a grace period) and its exit code is returned; 0 when all succeed.
+/// on this host (MASTER_ADDR=127.0.0.1, a free port) and waits for them. SIGINT, SIGTERM,
+/// SIGHUP and SIGQUIT are passed on to every one. When one ends with an error the others are
+/// stopped (SIGTERM, then SIGKILL after a grace period) and its exit code is returned; 0 when
+/// all succeed.
 /// Returns -1 (with a message on stderr) when the processes cannot be started.
 int runLocalRanks(int processes);

@@ -1,7 +1,8 @@
 #!/bin/sh
-# A folder run stopped by a signal (as Slurm stops a task at its time limit): exit 130, the scan
-# in progress recorded as cancelled in a manifest that is still valid, the scans before it done,
-# no half-written map; merge-manifests lists the cancelled scan to redo.
+# A folder run stopped by a signal (as Slurm stops a task at its time limit): exit 143 (128 +
+# SIGTERM, as shells report it), the scan in progress recorded as cancelled in a manifest that
+# is still valid, the scans before it done, no half-written map; merge-manifests lists the
+# cancelled scan to redo.
 # usage: check_shard_sigint.sh <fisura-cli> <work dir>
 set -u
 CLI="$1"
@@ -31,7 +32,7 @@ sleep 0.2
 kill -TERM $PID
 wait $PID
 RC=$?
-if [ $RC -ne 130 ]; then echo "exit code $RC, expected 130"; cat "$WORK/err.txt"; exit 1; fi
+if [ $RC -ne 143 ]; then echo "exit code $RC, expected 143"; cat "$WORK/err.txt"; exit 1; fi
 [ -f "$M" ] || { echo "no manifest"; exit 1; }
 LEFT=$(ls -A "$WORK/out" | grep -v -e '^fisura-manifest.1-of-1.json$' -e '^a_small.probability.tif$')
 if [ -n "$LEFT" ]; then echo "left behind: $LEFT"; exit 1; fi

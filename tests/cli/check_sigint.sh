@@ -1,11 +1,20 @@
 #!/bin/sh
-# SIGINT during a long `fisura-cli pyramid` or `fisura-cli infer` must exit 130 and leave neither
-# output nor temporaries.
-# usage: check_sigint.sh <fisura-cli> <work dir> pyramid|infer|propose
+# A signal during a long `fisura-cli pyramid`, `infer` or `propose` cancels the job: exit code
+# 128 + the signal (130 SIGINT, 143 SIGTERM, 129 SIGHUP, 131 SIGQUIT, as a shell reports a
+# process the signal ended), a cancellation message, neither output nor temporary (`.part`).
+# usage: check_sigint.sh <fisura-cli> <work dir> pyramid|infer|propose [INT|TERM|HUP|QUIT]
 set -u
 CLI="$1"
 WORK="$2"
 MODE="$3"
+SIG="${4:-INT}"
+case "$SIG" in
+INT) EXPECT=130 ;;
+TERM) EXPECT=143 ;;
+HUP) EXPECT=129 ;;
+QUIT) EXPECT=131 ;;
+*) echo "unknown signal $SIG"; exit 2 ;;
+esac
 rm -rf "$WORK" && mkdir -p "$WORK/out" || exit 1
 "$CLI" demo-data "$WORK/d" --segmentation 4 --classification 0 --patch 64 --scan 1024 --json \
     >/dev/null || exit 1
@@ -38,11 +47,11 @@ until grep -qE "row|tile|image" "$WORK/err.txt" 2>/dev/null; do
     if [ $i -gt 600 ]; then echo "no progress seen"; kill $PID; exit 1; fi
     sleep 0.05
 done
-kill -INT $PID
+kill -"$SIG" $PID
 wait $PID
 RC=$?
-if [ $RC -ne 130 ]; then echo "exit code $RC, expected 130"; cat "$WORK/err.txt"; exit 1; fi
+if [ $RC -ne $EXPECT ]; then echo "SIG$SIG: exit code $RC, expected $EXPECT"; cat "$WORK/err.txt"; exit 1; fi
 grep -q "cancelled" "$WORK/err.txt" || { echo "no cancellation message"; exit 1; }
 LEFT=$(ls -A "$WORK/out")
 if [ -n "$LEFT" ]; then echo "left behind: $LEFT"; exit 1; fi
-echo "cancelled cleanly"
+echo "SIG$SIG: cancelled cleanly"

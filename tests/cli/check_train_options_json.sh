@@ -5,7 +5,7 @@
 #   mixed: rank 0 a normal command line, rank 1 --options-json -> both exit 0, one model
 #   both:  both ranks --options-json -> both exit 0, one model
 #   alone: rank 0 whose peer never comes stops waiting for it on SIGINT (exit 130 within
-#          seconds, not after the rendezvous timeout)
+#          seconds, not after the rendezvous timeout; no start-up time is assumed)
 #   bad:   a missing or malformed options file is refused with a message; not in --help
 # usage: check_train_options_json.sh <fisura-cli> <work dir> mixed|both|alone|bad
 set -u
@@ -59,15 +59,27 @@ case "$CASE" in
 mixed) run_ranks cmdline ;;
 both) run_ranks json ;;
 alone)
+    # A rendezvous timeout far beyond the wait below, so that only the cancel can end it in time.
+    export FISURA_DIST_TIMEOUT=600
     RANK=0 LOCAL_RANK=0 "$CLI" train --options-json "$WORK/options.json" \
         >"$WORK/out0.json" 2>"$WORK/err0.txt" &
     P0=$!
-    sleep 2 # in the rendezvous by now (or about to be: the cancel is seen there too)
+    # Rank 0 serves the store once it is in the rendezvous (its signal handlers are installed
+    # by then): wait for that port to listen rather than guess a start-up time, which a loaded
+    # machine can stretch to many seconds.
+    HEXPORT=$(printf '%04X' "$PORT")
+    DEADLINE=$(($(date +%s) + 60))
+    until cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | grep -q ":$HEXPORT [0-9A-F:]* 0A "; do
+        kill -0 $P0 2>/dev/null || { echo "rank 0 ended before the rendezvous"; cat "$WORK/err0.txt"; exit 1; }
+        [ "$(date +%s)" -le $DEADLINE ] || { echo "rank 0 not in the rendezvous after 60 s"; kill -KILL $P0; exit 1; }
+        sleep 0.05
+    done
     kill -INT $P0
-    i=0
+    # Seconds normally; 30 s leaves room for a loaded machine and is still far below the 600 s
+    # the rendezvous would wait without the cancel.
+    DEADLINE=$(($(date +%s) + 30))
     while [ -d "/proc/$P0" ] && ! grep -q '^State:.*Z' "/proc/$P0/status" 2>/dev/null; do
-        i=$((i + 1))
-        [ $i -le 100 ] || { echo "still waiting 5 s after SIGINT"; kill -KILL $P0; exit 1; }
+        [ "$(date +%s)" -le $DEADLINE ] || { echo "still waiting 30 s after SIGINT"; kill -KILL $P0; exit 1; }
         sleep 0.05
     done
     wait $P0

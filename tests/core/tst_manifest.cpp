@@ -462,6 +462,68 @@ private Q_SLOTS:
         QCOMPARE(mergeManifests({in}).status().code(), ErrorCode::InvalidArgument);
     }
 
+    void mergeRejectsEntriesOutsideTheirFolders_data()
+    {
+        QTest::addColumn<QString>("scan");
+        QTest::addColumn<QString>("map");
+        QTest::newRow("scan elsewhere") << "/etc/passwd"
+                                        << "out/a.probability.tif";
+        QTest::newRow("scan through ..") << "in/../secret.tif"
+                                         << "out/a.probability.tif";
+        QTest::newRow("scan in a subfolder") << "in/sub/a.tif"
+                                             << "out/a.probability.tif";
+        QTest::newRow("relative scan") << "a.tif"
+                                       << "out/a.probability.tif";
+        QTest::newRow("map elsewhere") << "in/a.tif"
+                                       << "/tmp/a.probability.tif";
+    }
+
+    void mergeRejectsEntriesOutsideTheirFolders()
+    {
+        QFETCH(QString, scan);
+        QFETCH(QString, map);
+        QTemporaryDir dir;
+        const std::string d = dir.path().toStdString();
+        fs::create_directories(d + "/in");
+        fs::create_directories(d + "/out");
+        auto at = [&](const QString& p) {
+            return p.startsWith(QLatin1Char('/')) || !p.contains(QLatin1Char('/'))
+                       ? p.toStdString()
+                       : d + "/" + p.toStdString();
+        };
+        Manifest m = freshManifest(d + "/in", d + "/out", ShardSpec{0, 1}, {at(scan)});
+        m.put(failed(at(scan), at(map), ScanState::Failed));
+        QVERIFY(writeManifest(d + "/out/" + defaultManifestName(m.shard), m).isOk());
+        auto r = mergeManifests({d + "/out"});
+        QVERIFY2(r.isOk(), r.status().toString().c_str());
+        QCOMPARE(r->manifestsUnreadable.size(), size_t(1));
+        const std::string why = r->manifestsUnreadable.begin()->second;
+        QVERIFY2(why.rfind("rejected: ", 0) == 0, why.c_str());
+        QVERIFY(r->manifestsUsed.empty());
+        QVERIFY(r->toRedo().empty());
+        QVERIFY(!r->complete());
+    }
+
+    void mergeWithExpectInSkipsManifestsOfOtherInputFolders()
+    {
+        QTemporaryDir dir;
+        const std::string d = dir.path().toStdString();
+        for (const char* sub : {"in", "other", "out"})
+            fs::create_directories(d + "/" + sub);
+        writeImage(d + "/in/a.tif", 20, 20);
+        Manifest m = freshManifest(d + "/other", d + "/out", ShardSpec{0, 1}, {d + "/other/x.tif"});
+        m.put(failed(d + "/other/x.tif", d + "/out/x.probability.tif", ScanState::Failed));
+        QVERIFY(writeManifest(d + "/out/" + defaultManifestName(m.shard), m).isOk());
+        MergeOptions o;
+        o.expectIn = d + "/in";
+        auto r = mergeManifests({d + "/out"}, o);
+        QVERIFY2(r.isOk(), r.status().toString().c_str());
+        QCOMPARE(r->manifestsOtherRun.size(), size_t(1));
+        QVERIFY(r->manifestsOtherRun.begin()->second.find("another input folder") !=
+                std::string::npos);
+        QCOMPARE(r->toRedo(), std::vector<std::string>{d + "/in/a.tif"});
+    }
+
     void describesModelFiles()
     {
         QTemporaryDir dir;

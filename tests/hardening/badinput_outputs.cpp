@@ -291,10 +291,30 @@ Outcome runOutput(const std::string& scratch, const Target& t, Failure f)
     return o;
 }
 
+/// A new project on a full disk: the save fails, and the folders it made are gone again (an
+/// empty project skeleton would look like a project that lost its file).
+Outcome createProjectOnFullDisk(const std::string& scratch)
+{
+    Outcome o;
+    const std::string dir = join(scratch, "out");
+    Tmpfs mount(dir, 2u << 20);
+    if (!mount.error().empty()) {
+        o.skip = mount.error();
+        return o;
+    }
+    mount.fill();
+    const std::string project = join(join(dir, "bridge"), "deck");
+    o.file = join(project, "project.json");
+    o.status = Project::create(project, "deck").status();
+    o.problems = leftovers(dir, {"filler"});
+    return o;
+}
+
 } // namespace
 
 void addOutputRows(std::map<std::string, Runner>& out)
 {
+    out["out-project/create-disk-full"] = createProjectOnFullDisk;
     const std::pair<const char*, Failure> failures[] = {{"disk-full", Failure::DiskFull},
                                                         {"read-only", Failure::ReadOnly},
                                                         {"interrupted", Failure::Interrupted},

@@ -58,6 +58,7 @@ const std::vector<Row>& rows()
                 r.push_back({o + "/missing-folder",
                              o == "out-map" ? ErrorCode::IoError : ErrorCode::NotFound, ""});
         }
+        r.push_back({"out-project/create-disk-full", ErrorCode::IoError, "disk_full"});
         return r;
     }();
     return all;

@@ -199,8 +199,10 @@ struct MergeReport {
     std::map<std::string, std::string> settings;
     int shardCount = 0;
     std::vector<std::string> manifestsUsed;
-    /// Manifests that were read but describe another run (path -> why), and ones that could not
-    /// be read at all (path -> the error, Corrupt for a truncated file).
+    /// Manifests that were read but describe another run (path -> why: another model, options
+    /// or, with expectIn, another input folder), and ones that could not be read or are not
+    /// trusted (path -> the error, Corrupt for a truncated file; "rejected: ..." for a scan or
+    /// map outside the manifest's own input or output folder, or a path with "." or "..").
     std::map<std::string, std::string> manifestsOtherRun;
     std::map<std::string, std::string> manifestsUnreadable;
     std::vector<int> shardsWithoutManifest; ///< 1-based

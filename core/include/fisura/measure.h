@@ -190,6 +190,10 @@ std::string toJson(const MeasureResult& result, int indent = 2);
 /// Writes the crack CSV at `path`, plus `<stem>.branches.csv` and `<stem>.scan.csv` beside it
 /// (each atomically; on failure none of them is left half-written).
 Status writeMeasureCsv(const MeasureResult& result, const std::string& path);
+/// The three files writeMeasureCsv(result, path) writes: `path` and its two siblings.
+std::vector<std::string> measureCsvPaths(const std::string& path);
+/// The smallest overlap margin (MeasureOptions::marginPx) a closing radius needs.
+int minimumMarginPx(int closingRadiusPx);
 /// Writes toJson(result) atomically.
 Status writeMeasureJson(const MeasureResult& result, const std::string& path);
 

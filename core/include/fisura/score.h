@@ -24,6 +24,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "fisura/job.h"
 #include "fisura/status.h"
@@ -39,6 +40,9 @@ struct ScoreOptions {
     std::string layersPrefix;
     int bandRows = 512; ///< rows processed at once (plus 2 x tolerance of margin)
 };
+
+/// The comparison layers written for `layersPrefix`: <prefix>.tp.tif, .fp.tif, .fn.tif.
+std::vector<std::string> scoreLayerPaths(const std::string& layersPrefix);
 
 /// Counts at one threshold (prediction = map value >= threshold).
 struct ScoreCounts {

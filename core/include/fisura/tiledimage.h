@@ -67,6 +67,15 @@ struct TiledImageInfo {
     /// samples (of the smallest level, or of up to 64 blocks of level 0 when it is large).
     double stretchLow = 0.0;
     double stretchHigh = 255.0;
+    /// Images in the file: page 0 (the one Fisura reads, with its pyramid) plus every other
+    /// top-level directory that is neither one of its levels nor marked as a reduced image or
+    /// a mask; more than 1 for a multi-page TIFF (counted up to 64).
+    int pages = 1;
+    /// Images stretched by value (signed, 32/64-bit, float): the values the stretch sampled,
+    /// and how many of them were NaN or infinite (float only). Those read as 0 (NaN, -inf)
+    /// and 255 (+inf). A sample: up to 64 blocks of level 0, or the whole smallest level.
+    uint64_t nonFiniteSamples = 0;
+    uint64_t sampledValues = 0;
 };
 
 struct TiledOpenOptions {

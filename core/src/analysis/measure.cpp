@@ -47,6 +47,18 @@ cv::Mat toGray(const Image& im)
     return out;
 }
 
+} // namespace
+
+int minimumMarginPx(int closingRadiusPx)
+{
+    // A closing (a dilation, then an erosion, by the disk) looks 2 x radius px beyond a tile's
+    // core; the skeleton and the widths need 16 px more.
+    return 2 * closingRadiusPx + 16;
+}
+
+namespace
+{
+
 Status validate(const MeasureOptions& o)
 {
     auto bad = [](const std::string& what) { return Status(ErrorCode::InvalidArgument, what); };
@@ -60,7 +72,7 @@ Status validate(const MeasureOptions& o)
         return bad("pixel size must be a positive number of millimetres");
     if (o.tileSize < 64 || o.tileSize > 8192)
         return bad("tile size must be 64..8192 px, not " + std::to_string(o.tileSize));
-    if (o.marginPx < 2 * o.closingRadiusPx + 16 || o.marginPx > 1024)
+    if (o.marginPx < minimumMarginPx(o.closingRadiusPx) || o.marginPx > 1024)
         return bad("margin must be 2 x closing radius + 16 .. 1024 px, not " +
                    std::to_string(o.marginPx));
     if (o.threads < 0 || o.threads > 64)

@@ -237,13 +237,19 @@ std::string toJson(const MeasureResult& r, int indent)
     return j.dump(indent);
 }
 
+std::vector<std::string> measureCsvPaths(const std::string& path)
+{
+    return {path, siblingPath(path, ".branches.csv"), siblingPath(path, ".scan.csv")};
+}
+
 Status writeMeasureCsv(const MeasureResult& result, const std::string& path)
 {
-    if (Status s = writeFileAtomic(path, cracksCsv(result)); !s)
+    const std::vector<std::string> paths = measureCsvPaths(path);
+    if (Status s = writeFileAtomic(paths[0], cracksCsv(result)); !s)
         return s;
-    if (Status s = writeFileAtomic(siblingPath(path, ".branches.csv"), branchesCsv(result)); !s)
+    if (Status s = writeFileAtomic(paths[1], branchesCsv(result)); !s)
         return s;
-    return writeFileAtomic(siblingPath(path, ".scan.csv"), scanCsv(result));
+    return writeFileAtomic(paths[2], scanCsv(result));
 }
 
 Status writeMeasureJson(const MeasureResult& result, const std::string& path)

@@ -163,9 +163,9 @@ public:
         wo.pixelSizeXmm = map.pixelSizeXmm;
         wo.pixelSizeYmm = map.pixelSizeYmm;
         wo.extraTags = map.geoTags;
-        const char* names[3] = {".tp.tif", ".fp.tif", ".fn.tif"};
+        const std::vector<std::string> names = scoreLayerPaths(prefix);
         for (int i = 0; i < 3; ++i) {
-            paths_[i] = prefix + names[i];
+            paths_[i] = names[size_t(i)];
             auto w = TiledTiffWriter::create(paths_[i], map.width, map.height, 1, wo);
             if (!w)
                 return w.status();
@@ -307,6 +307,11 @@ int ScoreCurve::bestThreshold() const
         }
     }
     return best;
+}
+
+std::vector<std::string> scoreLayerPaths(const std::string& layersPrefix)
+{
+    return {layersPrefix + ".tp.tif", layersPrefix + ".fp.tif", layersPrefix + ".fn.tif"};
 }
 
 Result<ScoreCurve> scoreMap(const std::string& mapPath, const std::string& truthPath,

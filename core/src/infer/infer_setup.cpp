@@ -220,7 +220,7 @@ Status TiledInference::Impl::placeModel(Model m)
         inScale = (255.f * stdv).reciprocal();
         inShift = -mean / stdv;
     } catch (const c10::Error& e) {
-        return Status(ErrorCode::DeviceError, e.what_without_backtrace());
+        return detail::torchErrorStatus(e);
     }
     return Status::ok();
 }

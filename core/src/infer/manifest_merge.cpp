@@ -27,6 +27,37 @@ std::string canonicalOf(const std::string& p)
     return ec ? fs::absolute(p).lexically_normal().string() : c.string();
 }
 
+/// True when `path` is a file directly in `folder`, both absolute and spelled without "." or
+/// ".." (as infer writes them): a manifest cannot send a merge, or the redo list, elsewhere.
+bool directlyIn(const std::string& path, const std::string& folder)
+{
+    const fs::path p(path), f(folder);
+    return p.is_absolute() && f.is_absolute() && p.lexically_normal() == p &&
+           !p.filename().empty() && p.parent_path() == f.lexically_normal();
+}
+
+/// Why a manifest cannot be trusted: an entry outside its own input or output folder.
+std::string foreignEntry(const Manifest& m)
+{
+    auto outside = [](const std::string& path, const std::string& folder, const char* what) {
+        return directlyIn(path, folder)
+                   ? std::string()
+                   : std::string(what) + " outside the manifest's folder " + folder + ": " + path;
+    };
+    for (const auto& a : m.assigned)
+        if (auto why = outside(a, m.inputFolder, "a scan"); !why.empty())
+            return why;
+    for (const auto& r : m.scans) {
+        if (auto why = outside(r.input, m.inputFolder, "a scan"); !why.empty())
+            return why;
+        if (r.output.empty())
+            continue;
+        if (auto why = outside(r.output, m.outputFolder, "a map"); !why.empty())
+            return why;
+    }
+    return {};
+}
+
 bool isManifestName(const std::string& name)
 {
     return name.rfind("fisura-manifest", 0) == 0 && name.size() > 5 &&
@@ -167,12 +198,18 @@ Result<MergeReport> mergeManifests(const std::vector<std::string>& paths,
         return files.status();
     MergeReport report;
     std::vector<Loaded> loaded;
+    const std::string expected = options.expectIn.empty() ? "" : canonicalOf(options.expectIn);
     for (const auto& f : *files) {
         auto m = readManifest(f);
-        if (m)
-            loaded.push_back({f, std::move(*m)});
-        else
+        if (!m)
             report.manifestsUnreadable[f] = m.status().toString();
+        else if (const std::string why = foreignEntry(*m); !why.empty())
+            report.manifestsUnreadable[f] = "rejected: " + why;
+        else if (!expected.empty() && canonicalOf(m->inputFolder) != expected)
+            report.manifestsOtherRun[f] =
+                "another input folder (" + m->inputFolder + ", expected " + expected + ")";
+        else
+            loaded.push_back({f, std::move(*m)});
     }
     if (files->empty() && options.expectIn.empty())
         return Status(ErrorCode::InvalidArgument, "no fisura-manifest*.json files found");

@@ -250,8 +250,11 @@ void TiledImage::Impl::computeValueStretch()
         for (size_t i = 0; i < n; i += stride)
             for (int k = 0; k < colourSamples; ++k) {
                 const double v = io::sampleValue(&raw[i * px + k * sb], L.sampleFormat, int(sb));
+                ++info.sampledValues;
                 if (std::isfinite(v))
                     values.push_back(v);
+                else
+                    ++info.nonFiniteSamples;
             }
     });
     const auto [lo, hi] = io::percentileRange(values);

@@ -24,6 +24,25 @@ namespace
 
 std::atomic<uint64_t> g_nextImageId{1};
 
+/// Full-resolution images in the file (see TiledImageInfo::pages): top-level directories that
+/// are not levels in `levels` and not marked reduced or mask. Leaves the directory anywhere.
+int countPages(TIFF* tif, const std::vector<LevelDesc>& levels)
+{
+    if (!TIFFSetDirectory(tif, 0))
+        return 1;
+    int pages = 1;
+    for (int i = 1; i < kMaxDirectories && TIFFReadDirectory(tif); ++i) {
+        const bool level = std::any_of(levels.begin(), levels.end(), [&](const LevelDesc& L) {
+            return !L.subIfd && L.dir == tdir_t(i);
+        });
+        uint32_t type = 0;
+        TIFFGetFieldDefaulted(tif, TIFFTAG_SUBFILETYPE, &type);
+        if (!level && (type & (FILETYPE_REDUCEDIMAGE | FILETYPE_MASK)) == 0)
+            ++pages;
+    }
+    return pages;
+}
+
 } // namespace
 
 TiledImage::TiledImage(std::unique_ptr<Impl> impl) : d_(std::move(impl)) {}
@@ -116,6 +135,8 @@ Result<std::shared_ptr<TiledImage>> TiledImage::open(const std::string& path,
             d->levels.push_back(L);
     if (d->levels.size() == 1)
         d->info.pyramidKind = "none";
+    h.takeError();
+    d->info.pages = countPages(tif, d->levels);
     h.takeError();
     if (!TIFFSetDirectory(tif, 0))
         return h.error(ErrorCode::Corrupt, "cannot return to the first directory");

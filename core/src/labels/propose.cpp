@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "fisura/labels.h"
+#include "fisura/paths.h"
 #include "fisura/tiledimage.h"
 
 namespace fs = std::filesystem;
@@ -121,6 +122,16 @@ private:
     int index_, count_;
 };
 
+/// The proposal of each image: `<outDir>/<stem>.tif`.
+std::vector<std::string> proposalPaths(const std::vector<std::string>& images,
+                                       const std::string& outDir)
+{
+    std::vector<std::string> out;
+    for (const auto& image : images)
+        out.push_back((fs::path(outDir) / (fs::path(image).stem().string() + ".tif")).string());
+    return out;
+}
+
 std::vector<std::string> imagesIn(const std::string& input)
 {
     std::vector<std::string> files;
@@ -172,12 +183,23 @@ Result<ProposeFolderResult> proposeFolder(const std::string& modelPath, const st
     const std::vector<std::string> images = imagesIn(input);
     if (images.empty())
         return Status(ErrorCode::NotFound, input + ": no images");
+    const std::vector<std::string> outputs = proposalPaths(images, outDir);
+    std::vector<std::string> inputs = images;
+    inputs.push_back(modelPath);
+    if (Status s = refuseOverwritingInputs(outputs, inputs); !s)
+        return s;
     fs::create_directories(outDir, ec);
     if (ec)
         return Status(ErrorCode::IoError, outDir + ": " + ec.message());
     auto ti = prepare(modelPath, o.infer, cancel);
     if (!ti)
         return ti.status();
+    if ((*ti)->kind() == MapKind::Heatmap)
+        return Status(ErrorCode::InvalidArgument,
+                      modelPath + " is a crack classifier: its map has one value per patch, so "
+                                  "its proposals would mark whole patches (often every pixel) as "
+                                  "crack. Proposals need a segmentation model (a U-Net: train "
+                                  "--task segment)");
     const int thr = byteThresholdOf(**ti, o.threshold);
     ProposeFolderResult res;
     ProgressTracker tracker(progress, double(images.size()));
@@ -185,12 +207,9 @@ Result<ProposeFolderResult> proposeFolder(const std::string& modelPath, const st
         if (cancel.isCancelled())
             return Status(ErrorCode::Cancelled, "proposing was cancelled");
         PartSink part(tracker, int(i), int(images.size()));
-        const std::string out =
-            (fs::path(outDir) / (fs::path(images[i]).stem().string() + ".tif")).string();
+        const std::string& out = outputs[i];
         Status st;
-        if (fs::exists(out, ec) && fs::equivalent(out, images[i], ec))
-            st = Status(ErrorCode::InvalidArgument, "the proposal would overwrite its image");
-        auto img = st ? loadRegion(images[i], o.region, o.infer.maxFlatPixels) : Result<Loaded>(st);
+        auto img = loadRegion(images[i], o.region, o.infer.maxFlatPixels);
         Result<Image> map =
             img ? (*ti)->runImage(img->pixels, cancel, &part) : Result<Image>(img.status());
         if (map) {

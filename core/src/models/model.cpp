@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "device/torch_step.h"
 #include "fisura/version.h"
 #include "models/model_archive.h"
 #include "models/model_impl.h"
@@ -188,7 +189,7 @@ Result<Model> Model::create(const ModelConfig& config, uint64_t seed)
         m.impl_->net = models::makeNetwork(m.impl_->info.config);
         return m;
     } catch (const c10::Error& e) {
-        return Status(ErrorCode::DeviceError, e.what_without_backtrace());
+        return detail::torchErrorStatus(e);
     }
 }
 

@@ -183,16 +183,33 @@ Result<Project> Project::create(const std::string& dirText, const std::string& n
                       "the folder already holds a project: " + (dir / kProjectFile).string());
     if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
         return Status(ErrorCode::InvalidArgument, "not a folder: " + dir.string());
-    for (const char* sub : {"models", "runs", "maps"})
+    // What this call creates, deepest last: a failure (a full disk) removes it again, so that
+    // no empty project skeleton is left behind. Folders that existed are kept.
+    std::vector<fs::path> created;
+    for (fs::path p = dir; !p.empty() && !fs::exists(p, ec); p = p.parent_path()) {
+        created.insert(created.begin(), p);
+        if (p == p.parent_path())
+            break;
+    }
+    auto undo = [&](Status s) {
+        for (auto it = created.rbegin(); it != created.rend(); ++it)
+            fs::remove(*it, ec); // only empty folders go: remove() does not recurse
+        return s;
+    };
+    for (const char* sub : {"models", "runs", "maps"}) {
+        if (!fs::exists(dir / sub, ec))
+            created.push_back(dir / sub);
         if (fs::create_directories(dir / sub, ec); ec)
-            return writeFailure((dir / sub).string(), ec.value(),
-                                "cannot create " + (dir / sub).string() + ": " + ec.message());
+            return undo(
+                writeFailure((dir / sub).string(), ec.value(),
+                             "cannot create " + (dir / sub).string() + ": " + ec.message()));
+    }
     Project p;
     p.dir_ = dir.string();
     p.name_ = name.empty() ? dir.filename().string() : name;
     p.createdAt_ = utcNowIso();
     if (Status s = p.save(); !s)
-        return s;
+        return undo(s);
     return p;
 }
 

@@ -160,7 +160,9 @@ Status Trainer::saveBestModel(const EpochMetrics& m)
                                                     : 0.5;
     info.metricsJson = metricsJson(m).dump();
     info.trainedAt = utcNow();
-    return model_.save(o_.outPath);
+    Status saved = model_.save(o_.outPath);
+    modelWritten_ = modelWritten_ || saved.isOk();
+    return saved;
 }
 
 } // namespace fisura::train_detail

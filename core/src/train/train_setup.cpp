@@ -49,9 +49,11 @@ Status Trainer::prepareData()
     } else {
         // Every rank makes the same split from the seed; rank 0 alone writes it.
         split_ = makeSplit(ds, o_.valFraction, 0.0, o_.seed);
-        if (isRoot())
+        if (isRoot()) {
             if (Status st = saveSplit(res_.splitPath, ds, split_); !st)
                 return st;
+            splitCreated_ = true;
+        }
     }
     if (split_.train.empty())
         return Status(ErrorCode::InvalidArgument, "the training split is empty");

@@ -4,6 +4,7 @@
 #include "compat/torch_compat.h"
 
 #include <ctime>
+#include <filesystem>
 
 #include "device/torch_step.h"
 #include "fisura/options.h"
@@ -138,6 +139,16 @@ TrainResult Trainer::finish(Clock::time_point started)
     return std::move(res_);
 }
 
+void Trainer::removeSplitWithoutModel()
+{
+    if (!splitCreated_ || modelWritten_)
+        return;
+    std::error_code ec;
+    std::filesystem::remove(res_.splitPath, ec);
+    splitCreated_ = false;
+    res_.splitPath.clear();
+}
+
 } // namespace train_detail
 
 Result<TrainResult> train(const TrainOptions& o, const CancelToken& cancel, TrainSink* sink)
@@ -146,8 +157,10 @@ Result<TrainResult> train(const TrainOptions& o, const CancelToken& cancel, Trai
     if (Status s = validate(o); !s)
         return s;
     train_detail::Trainer trainer(o, cancel, sink);
-    if (Status s = trainer.prepareData(); !s)
+    if (Status s = trainer.prepareData(); !s) {
+        trainer.removeSplitWithoutModel();
         return s;
+    }
     // LibTorch reports device trouble by exceptions; the facade answers with a Status.
     const Status run = detail::guardTorchJob([&] {
         try {
@@ -160,6 +173,7 @@ Result<TrainResult> train(const TrainOptions& o, const CancelToken& cancel, Trai
             return Status(ErrorCode::IoError, e.what());
         }
     });
+    trainer.removeSplitWithoutModel();
     if (!run)
         return run;
     return trainer.finish(t0);

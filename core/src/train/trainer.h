@@ -118,6 +118,9 @@ public:
     Status runEpochs();
     /// The result with the job's totals.
     TrainResult finish(Clock::time_point started);
+    /// A job that wrote no model (it failed, or was cancelled before its first epoch ended)
+    /// removes the split file it created: a split the user gave, or an earlier run's, stays.
+    void removeSplitWithoutModel();
     /// Instead of setUp and runEpochs for a patch-gaussian model: one pass that fits its
     /// statistics, its threshold and the model file (train_patch.cpp).
     Status fitPatchGaussian();
@@ -189,7 +192,9 @@ private:
     TrainSink* sink_;
     TrainResult res_;
     Events ev_{sink_, res_};
-    bool stop_ = false; ///< cancelled, stopped early or paused: no further epoch
+    bool stop_ = false;         ///< cancelled, stopped early or paused: no further epoch
+    bool splitCreated_ = false; ///< this job wrote the split file
+    bool modelWritten_ = false; ///< this job wrote the model file
 
     // Data-parallel job (worldSize > 1): the process group and the gradient buckets.
     int rank_ = 0, world_ = 1;

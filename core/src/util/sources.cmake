@@ -5,4 +5,5 @@ list(APPEND FISURA_CORE_SOURCES
     src/util/atomic_file.cpp
     src/util/io_error.cpp
     src/util/malloc_tuning.cpp
-    src/util/process.cpp)
+    src/util/process.cpp
+    src/util/paths.cpp)

@@ -1,0 +1,21 @@
+// The registry of fisura-cli's commands; see commands.h.
+#include "commands.h"
+
+namespace fisura::cli
+{
+
+void registerCommands(CLI::App& app)
+{
+    using Register = void (*)(CLI::App&);
+    static const Register all[] = {
+        registerInfoCommand,    registerDemoDataCommand,       registerPyramidCommand,
+        registerInferCommand,   registerMergeManifestsCommand, registerEvaluateCommand,
+        registerMeasureCommand, registerScoreCommand,          registerTrainCommand,
+        registerProjectCommand, registerProposeCommand,        registerRankCommand,
+        registerDeviceCommands,
+    };
+    for (Register add : all)
+        add(app);
+}
+
+} // namespace fisura::cli
