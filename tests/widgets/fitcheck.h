@@ -89,8 +89,9 @@ inline QString textProblem(const QWidget* w)
         return {};
     }
     if (auto* c = qobject_cast<const QComboBox*>(w)) {
-        // A chosen entry that does not fit is elided (file paths may be, their tip says all).
-        if (c->isEditable() || c->currentText().isEmpty() ||
+        // A chosen entry that does not fit is elided; combos made to elide (a minimum contents
+        // length: paths and run names) may, as may one whose tip says it all.
+        if (c->isEditable() || c->currentText().isEmpty() || c->minimumContentsLength() > 0 ||
             c->toolTip().contains(c->currentText()))
             return {};
         QStyleOptionComboBox opt;
@@ -204,9 +205,10 @@ inline QStringList columnProblems(const QAbstractItemView* v)
             o.fontMetrics = v->fontMetrics();
             o.rect = cell;
             o.features = QStyleOptionViewItem::HasDisplay;
-            if (v->wordWrap())
+            const bool wrap = v->property("wordWrap").toBool();
+            if (wrap)
                 o.features |= QStyleOptionViewItem::WrapText;
-            if (v->wordWrap()) {
+            if (wrap) {
                 // Wrapped: the cell must be high enough for every line.
                 const int margin = v->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, &o, v) + 1;
                 const int need = v->fontMetrics()
