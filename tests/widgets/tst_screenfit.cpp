@@ -50,6 +50,12 @@ class TstScreenFit : public QObject
                        .arg(size.height())
                        .arg(w_->minimumSizeHint().width())
                        .arg(w_->minimumSizeHint().height());
+        if (w_->size() != size)
+            for (ui::Pane* p : w_->panes()) // which pane asks for more
+                bad << QStringLiteral("  %1 needs at least %2x%3")
+                           .arg(p->paneId())
+                           .arg(p->minimumSizeHint().width())
+                           .arg(p->minimumSizeHint().height());
         for (ui::Pane* p : w_->panes()) {
             w_->showPane(p->paneId());
             // Layouts settle on posted events; the window is laid out before it is looked at.
@@ -130,7 +136,7 @@ private Q_SLOTS:
         if (!bad.isEmpty())
             qWarning().noquote() << "Cut off or elided:\n  " << bad.join(QStringLiteral("\n  "));
         QVERIFY2(bad.isEmpty(), qPrintable(QString::number(bad.size()) +
-                                           QStringLiteral(" problems, first: ") + bad.first()));
+                                           QStringLiteral(" problems, first: ") + bad.value(0)));
     }
 
     // The check itself finds a cut-off button and a squeezed column (it can fail).

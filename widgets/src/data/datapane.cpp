@@ -23,6 +23,7 @@
 #include "common/errortext.h"
 #include "common/imageconvert.h"
 #include "common/jobrunner.h"
+#include "common/screenfit.h"
 #include "data/labelranking.h"
 #include "data/labelstatusmodel.h"
 #include "data/labelstatuspanel.h"
@@ -146,6 +147,7 @@ DataPane::DataPane(QWidget* parent)
 QWidget* DataPane::buildLeft()
 {
     leftTabs_->setObjectName(QStringLiteral("dataTabs"));
+    showWholeTabs(leftTabs_);
     leftTabs_->addTab(tree_, QString());
     leftTabs_->addTab(labels_, QString());
     leftTabs_->addTab(ranking_, QString());
@@ -428,10 +430,12 @@ bool DataPane::isBusy() const
 void DataPane::saveState(QSettings& s) const
 {
     s.setValue(QStringLiteral("data/folder"), root_);
+    saveSplitters(s, this, QStringLiteral("data/splitters"));
 }
 
 void DataPane::restoreState(QSettings& s)
 {
+    restoreSplitters(s, this, QStringLiteral("data/splitters"));
     const QString f = s.value(QStringLiteral("data/folder")).toString();
     if (!f.isEmpty() && QFileInfo(f).isDir())
         setRootFolder(f);
