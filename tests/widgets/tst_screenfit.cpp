@@ -37,25 +37,29 @@ class TstScreenFit : public QObject
     QString project_;
     app::MainWindow* w_ = nullptr;
 
+    /// The window's size, and which pane asks for more when it is larger than wanted.
+    QString sizeProblem(const QSize& size)
+    {
+        if (w_->size() == size)
+            return {};
+        QString text = QStringLiteral("window is %1x%2, not %3x%4 (its minimum is %5x%6)")
+                           .arg(w_->width())
+                           .arg(w_->height())
+                           .arg(size.width())
+                           .arg(size.height())
+                           .arg(w_->minimumSizeHint().width())
+                           .arg(w_->minimumSizeHint().height());
+        for (ui::Pane* p : w_->panes())
+            text += QStringLiteral("; %1 needs %2x%3")
+                        .arg(p->paneId())
+                        .arg(p->minimumSizeHint().width())
+                        .arg(p->minimumSizeHint().height());
+        return text;
+    }
+
     QStringList walk(const QSize& size, const QString& language, bool shots)
     {
-        w_->resize(size);
-        QCoreApplication::sendPostedEvents();
         QStringList bad;
-        if (w_->size() != size)
-            bad << QStringLiteral("window is %1x%2, not %3x%4 (its minimum is %5x%6)")
-                       .arg(w_->width())
-                       .arg(w_->height())
-                       .arg(size.width())
-                       .arg(size.height())
-                       .arg(w_->minimumSizeHint().width())
-                       .arg(w_->minimumSizeHint().height());
-        if (w_->size() != size)
-            for (ui::Pane* p : w_->panes()) // which pane asks for more
-                bad << QStringLiteral("  %1 needs at least %2x%3")
-                           .arg(p->paneId())
-                           .arg(p->minimumSizeHint().width())
-                           .arg(p->minimumSizeHint().height());
         for (ui::Pane* p : w_->panes()) {
             w_->showPane(p->paneId());
             // Layouts settle on posted events; the window is laid out before it is looked at.
@@ -132,6 +136,16 @@ private Q_SLOTS:
         LanguageManager::instance().setLanguage(spanish ? LanguageManager::Language::Spanish
                                                         : LanguageManager::Language::English);
         const QString language = spanish ? QStringLiteral("es") : QStringLiteral("en");
+        QTest::qWait(20); // the new texts' layouts settle first
+        w_->resize(size);
+        QCoreApplication::sendPostedEvents();
+        const QString tooLarge = sizeProblem(size);
+        if (size.width() < 1100)
+            QEXPECT_FAIL("",
+                         "not yet: beside the navigation, Train asks for about 1010 px and "
+                         "Analyze for 830 (940 in Spanish)",
+                         Continue);
+        QVERIFY2(tooLarge.isEmpty(), qPrintable(tooLarge));
         const QStringList bad = walk(size, language, size.width() == 1280);
         if (!bad.isEmpty())
             qWarning().noquote() << "Cut off or elided:\n  " << bad.join(QStringLiteral("\n  "));
