@@ -11,15 +11,18 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QStyle>
 #include <QToolBar>
 #include <QToolButton>
 
 #include "analyze/analyzepane.h"
 #include "common/errortext.h"
 #include "common/pane.h"
+#include "common/screenfit.h"
 #include "common/settingsdialog.h"
 #include "common/usagegauge.h"
 #include "common/wheelguard.h"
@@ -92,8 +95,11 @@ MainWindow::MainWindow(QWidget* parent)
     retranslateUi();
 
     QSettings s;
+    // The first window fits the screen it opens on (a 1366 × 768 laptop included), title bar too.
     if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray()))
-        resize(1200, 780);
+        setGeometry(ui::initialWindowGeometry(
+            QSize(1280, 800), screen()->availableGeometry().marginsRemoved(QMargins(
+                                  0, style()->pixelMetric(QStyle::PM_TitleBarHeight), 0, 0))));
     for (ui::Pane* p : panes_)
         p->restoreState(s);
     showPane(s.value(QStringLiteral("window/pane"), QStringLiteral("data")).toString());

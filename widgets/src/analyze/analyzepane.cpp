@@ -25,6 +25,7 @@
 #include "analyze/modelfacts.h"
 #include "common/errortext.h"
 #include "common/preference.h"
+#include "common/screenfit.h"
 #include "project/projectsession.h"
 
 namespace fisura::ui
@@ -118,10 +119,8 @@ void AnalyzePane::buildUi()
     leftLayout->addWidget(chooser_);
     leftLayout->addWidget(advanced_);
     leftLayout->addStretch(1);
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidget(left);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
+    // As wide as the model facts and options need in the language shown; scrolls when low.
+    QScrollArea* scroll = scrollingPanel(left, this);
 
     scansHeading_ = new QLabel(this);
     scansHeading_->setFont(f);
@@ -202,14 +201,12 @@ void AnalyzePane::buildUi()
     rightLayout->addLayout(actions);
 
     splitter_ = new QSplitter(Qt::Horizontal, this);
+    splitter_->setObjectName(QStringLiteral("analyzeSplitter"));
     splitter_->addWidget(scroll);
     splitter_->addWidget(right);
     splitter_->setStretchFactor(1, 1);
-    // The left column is as wide as its content needs; the queue takes the rest.
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(left->minimumSizeHint().width() +
-                            scroll->verticalScrollBar()->sizeHint().width());
-    splitter_->setSizes({scroll->minimumWidth(), 800});
+    splitter_->setCollapsible(0, false);
+    splitter_->setSizes({scroll->minimumSizeHint().width(), 800});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter_);

@@ -12,6 +12,7 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/common/preference.h
     src/common/progressrelay.cpp src/common/progressrelay.h
     src/common/qcp.h
+    src/common/screenfit.cpp src/common/screenfit.h
     src/common/settingscheck.cpp src/common/settingscheck.h
     src/common/settingsdialog.cpp src/common/settingsdialog.h
     src/common/statusmeta.h

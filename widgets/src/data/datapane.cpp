@@ -24,6 +24,7 @@
 #include "common/errortext.h"
 #include "common/imageconvert.h"
 #include "common/jobrunner.h"
+#include "common/screenfit.h"
 #include "data/labelranking.h"
 #include "data/labelstatusmodel.h"
 #include "data/labelstatuspanel.h"
@@ -158,6 +159,7 @@ DataPane::DataPane(QWidget* parent)
 QWidget* DataPane::buildLeft()
 {
     leftTabs_->setObjectName(QStringLiteral("dataTabs"));
+    showWholeTabs(leftTabs_);
     leftTabs_->addTab(contents_, QString());
     leftTabs_->setTabVisible(0, false); // until a project is open
     leftTabs_->addTab(tree_, QString());
@@ -511,10 +513,12 @@ bool DataPane::isBusy() const
 void DataPane::saveState(QSettings& s) const
 {
     s.setValue(QStringLiteral("data/folder"), root_);
+    saveSplitters(s, this, QStringLiteral("data/splitters"));
 }
 
 void DataPane::restoreState(QSettings& s)
 {
+    restoreSplitters(s, this, QStringLiteral("data/splitters"));
     const QString f = s.value(QStringLiteral("data/folder")).toString();
     if (!f.isEmpty() && QFileInfo(f).isDir())
         setRootFolder(f);

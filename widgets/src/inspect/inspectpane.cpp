@@ -25,6 +25,7 @@
 
 #include "common/errortext.h"
 #include "common/preference.h"
+#include "common/screenfit.h"
 #include "inspect/measurepanel.h"
 #include "inspect/truthpanel.h"
 #include "label/labelmodecontroller.h"
@@ -125,11 +126,8 @@ InspectPane::InspectPane(QWidget* parent)
     sl->addWidget(truth_);
     sl->addWidget(measure_);
     sl->addWidget(compareBox_);
-    auto* sideScroll = new QScrollArea(this);
-    sideScroll->setWidget(side);
-    sideScroll->setWidgetResizable(true);
-    sideScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded); // never clip a panel
-    sideScroll->setFrameShape(QFrame::NoFrame);
+    // As wide as its panels need in the language shown; scrolls when the window is low.
+    QScrollArea* sideScroll = scrollingPanel(side, this);
     connect(truth_, &TruthPanel::compareRequested, this, &InspectPane::compareWithMap);
     connect(truth_, &TruthPanel::thresholdChanged, this, &InspectPane::onComparisonThreshold);
     connect(truth_, &TruthPanel::statusMessage, this, &Pane::statusMessage);
@@ -144,12 +142,14 @@ InspectPane::InspectPane(QWidget* parent)
     second_->setObjectName(QStringLiteral("secondViewer"));
     second_->hide();
     auto* views = new QSplitter(this);
+    views->setObjectName(QStringLiteral("inspectViewsSplitter"));
     views->addWidget(viewer_);
     views->addWidget(second_);
     connect(viewer_, &TiledViewer::viewChanged, this, [this] { followView(viewer_, second_); });
     connect(second_, &TiledViewer::viewChanged, this, [this] { followView(second_, viewer_); });
     // The crack table and plots below the views, once something is measured.
     auto* viewsAndResults = new QSplitter(Qt::Vertical, this);
+    viewsAndResults->setObjectName(QStringLiteral("inspectResultsSplitter"));
     viewsAndResults->addWidget(views);
     viewsAndResults->addWidget(measure_->resultsView());
     viewsAndResults->setStretchFactor(0, 3);
@@ -264,6 +264,7 @@ void InspectPane::saveState(QSettings& s) const
         s.setValue(kLastDir.key(), lastDir_);
     truth_->saveState(s);
     measure_->saveState(s);
+    saveSplitters(s, this, QStringLiteral("inspect/splitters"));
 }
 
 void InspectPane::restoreState(QSettings& s)
@@ -271,6 +272,7 @@ void InspectPane::restoreState(QSettings& s)
     lastDir_ = s.value(kLastDir.key()).toString();
     truth_->restoreState(s);
     measure_->restoreState(s);
+    restoreSplitters(s, this, QStringLiteral("inspect/splitters"));
 }
 
 void InspectPane::retranslateUi()

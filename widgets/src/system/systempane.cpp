@@ -14,6 +14,7 @@
 
 #include "common/jobrunner.h"
 #include "common/policytext.h"
+#include "common/screenfit.h"
 #include "common/telemetryplot.h"
 #include "common/usagegauge.h"
 #include "fisura/gpumemory.h"
@@ -66,6 +67,7 @@ SystemPane::SystemPane(QWidget* parent)
     liveLayout->addWidget(plot_, 1);
 
     auto* split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(QStringLiteral("systemSplitter"));
     split->addWidget(facts_);
     split->addWidget(live);
     split->setStretchFactor(1, 2);
@@ -74,6 +76,16 @@ SystemPane::SystemPane(QWidget* parent)
     layout->addWidget(explanation_);
     layout->addWidget(split, 1);
     retranslateUi();
+}
+
+void SystemPane::saveState(QSettings& s) const
+{
+    saveSplitters(s, this, QStringLiteral("system/splitters"));
+}
+
+void SystemPane::restoreState(QSettings& s)
+{
+    restoreSplitters(s, this, QStringLiteral("system/splitters"));
 }
 
 QString SystemPane::title() const

@@ -32,6 +32,8 @@ public:
     QString paneId() const override { return QStringLiteral("system"); }
     QString title() const override;
     QIcon icon() const override;
+    void saveState(QSettings& s) const override;
+    void restoreState(QSettings& s) override;
 
     /// Query the machine again (in the background).
     void refresh();

@@ -1,5 +1,6 @@
 #include "train/policypreview.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
@@ -12,6 +13,49 @@
 
 namespace fisura::ui
 {
+
+namespace
+{
+/// The reasons span their row and wrap, but a tree measures a spanned row at its first column's
+/// width: their heights are set here for the width they really have, again on each resize.
+class ReasonHeights : public QObject
+{
+public:
+    explicit ReasonHeights(QTreeWidget* tree) : QObject(tree), tree_(tree)
+    {
+        setObjectName(QStringLiteral("reasonHeights"));
+        tree->viewport()->installEventFilter(this);
+    }
+    void fit()
+    {
+        const int width = tree_->viewport()->width() - tree_->indentation() - 12;
+        if (width <= 0)
+            return;
+        const QFontMetrics fm = tree_->fontMetrics();
+        for (int i = 0; i < tree_->topLevelItemCount(); ++i)
+            for (int k = 0; k < tree_->topLevelItem(i)->childCount(); ++k) {
+                QTreeWidgetItem* reason = tree_->topLevelItem(i)->child(k);
+                const int h =
+                    fm.boundingRect(QRect(0, 0, width, 100000), Qt::TextWordWrap, reason->text(0))
+                        .height() +
+                    6;
+                if (reason->sizeHint(0).height() != h)
+                    reason->setSizeHint(0, QSize(0, h));
+            }
+    }
+
+protected:
+    bool eventFilter(QObject* o, QEvent* e) override
+    {
+        if (e->type() == QEvent::Resize)
+            fit();
+        return QObject::eventFilter(o, e);
+    }
+
+private:
+    QTreeWidget* tree_;
+};
+} // namespace
 
 PolicyPreview::PolicyPreview(QWidget* parent)
     : QWidget(parent), heading_(new QLabel(this)), tree_(new QTreeWidget(this)),
@@ -26,6 +70,7 @@ PolicyPreview::PolicyPreview(QWidget* parent)
     tree_->header()->setSectionResizeMode(0, QHeaderView::Interactive);
     tree_->header()->setSectionResizeMode(1, QHeaderView::Stretch);
     note_->setWordWrap(true);
+    new ReasonHeights(tree_);
     QFont f = heading_->font();
     f.setBold(true);
     heading_->setFont(f);
@@ -86,6 +131,7 @@ void PolicyPreview::rebuild()
         reason->setFirstColumnSpanned(true);
     }
     tree_->expandAll();
+    static_cast<ReasonHeights*>(tree_->findChild<QObject*>(QStringLiteral("reasonHeights")))->fit();
     // Column 0 fits the setting names, not the reasons spanning the row below them.
     int width = tree_->fontMetrics().horizontalAdvance(tree_->headerItem()->text(0));
     for (int i = 0; i < tree_->topLevelItemCount(); ++i)

@@ -17,6 +17,7 @@
 
 #include "common/errortext.h"
 #include "common/jobrunner.h"
+#include "common/screenfit.h"
 #include "fisura/evaluate.h"
 #include "project/projectsession.h"
 #include "train/datasetpicker.h"
@@ -66,6 +67,7 @@ TrainPane::TrainPane(QWidget* parent)
     runsHeading_->setFont(f);
 
     auto* split = new QSplitter(Qt::Horizontal, this);
+    split->setObjectName(QStringLiteral("trainSplitter"));
     split->addWidget(buildLeft());
     split->addWidget(buildRight());
     split->setStretchFactor(1, 3);
@@ -100,14 +102,8 @@ QWidget* TrainPane::buildLeft()
     layout->addWidget(preview_, 1);
     layout->addLayout(buttons);
     layout->addWidget(message_);
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidget(inner);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    // Sized for the language at start; a longer one (Spanish) scrolls sideways instead of cutting
-    // fields off.
-    scroll->setMinimumWidth(inner->minimumSizeHint().width() + 24);
-    return scroll;
+    // As wide as its fields need in the language shown, scrolling when the window is low.
+    return scrollingPanel(inner, this);
 }
 
 QWidget* TrainPane::buildRight()
@@ -118,6 +114,7 @@ QWidget* TrainPane::buildRight()
     liveLayout->addWidget(counters_);
     liveLayout->addWidget(progress_);
     auto* curves = new QSplitter(Qt::Vertical, live);
+    curves->setObjectName(QStringLiteral("trainCurvesSplitter"));
     curves->addWidget(plot_);
     curves->addWidget(log_);
     curves->setStretchFactor(0, 4);
@@ -126,13 +123,15 @@ QWidget* TrainPane::buildRight()
     auto* resultsPage = new QWidget(this);
     auto* resultsLayout = new QVBoxLayout(resultsPage);
     resultsLayout->setContentsMargins(0, 0, 0, 0);
-    resultsLayout->addWidget(results_, 1);
+    // Metrics, charts and the gallery need more height than a 720-line screen leaves: they scroll.
+    resultsLayout->addWidget(scrollingPanel(results_, resultsPage), 1);
     auto* resultButtons = new QHBoxLayout;
     resultButtons->addStretch(1);
     resultButtons->addWidget(labelNext_);
     resultButtons->addWidget(analyze_);
     resultsLayout->addLayout(resultButtons);
     tabs_->setObjectName(QStringLiteral("trainTabs"));
+    showWholeTabs(tabs_);
     tabs_->addTab(live, QString());
     tabs_->addTab(resultsPage, QString());
 
@@ -142,6 +141,7 @@ QWidget* TrainPane::buildRight()
     runsLayout->addWidget(runsHeading_);
     runsLayout->addWidget(runs_);
     auto* split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(QStringLiteral("trainRunsSplitter"));
     split->addWidget(tabs_);
     split->addWidget(runsPage);
     split->setStretchFactor(0, 3);
@@ -474,6 +474,7 @@ void TrainPane::saveState(QSettings& s) const
     s.setValue(QStringLiteral("train/width"), o.model.width);
     s.setValue(QStringLiteral("train/depth"), o.model.depth);
     s.setValue(QStringLiteral("train/epochs"), o.epochs);
+    saveSplitters(s, this, QStringLiteral("train/splitters"));
 }
 
 void TrainPane::restoreState(QSettings& s)
@@ -483,6 +484,7 @@ void TrainPane::restoreState(QSettings& s)
                               s.value(QStringLiteral("train/depth")).toInt());
     if (s.contains(QStringLiteral("train/epochs")))
         setup_->setEpochs(s.value(QStringLiteral("train/epochs")).toInt());
+    restoreSplitters(s, this, QStringLiteral("train/splitters"));
 }
 
 QString TrainPane::runningWork() const
