@@ -3,6 +3,8 @@
 // what is on screen.
 #pragma once
 
+#include <QPointer>
+
 #include "common/pane.h"
 #include "fisura/score.h"
 #include "fisura/status.h"
@@ -71,7 +73,12 @@ public:
     LabelPanel* labelPanel() const { return labelMode_->panel(); }
     QAction* labelAction() const { return labelMode_->action(); }
     /// Models for "Propose labels" come from this project's runs (and model files).
-    void setProjectSession(ProjectSession* session) { labelMode_->setProjectSession(session); }
+    /// File dialogs open at the project's folders.
+    void setProjectSession(ProjectSession* session)
+    {
+        session_ = session;
+        labelMode_->setProjectSession(session);
+    }
     QString runningWork() const override { return labelMode_->runningWork(); }
     void stopWork() override {}
     bool confirmClose() override { return labelMode_->confirmClose(); }
@@ -98,6 +105,7 @@ public Q_SLOTS:
 
 protected:
     void retranslateUi() override;
+    void hideEvent(QHideEvent* e) override;
 
 private:
     void buildLayerControls();
@@ -118,6 +126,13 @@ private:
     /// layer; -1 when there is none.
     int mapLayer() const;
     void onComparisonThreshold(int threshold);
+    /// The measurement field shows the map layer's threshold; editing it sets that threshold.
+    void syncMeasureThreshold();
+    /// The status bar's readout of what is under the cursor (inspectsync.cpp).
+    void showReadout(QPoint at, const QString& values);
+    /// Takes the cursor readout off the status bar (cursor gone, pane hidden).
+    void clearReadout();
+    void onMeasureThreshold(int threshold);
 
     TiledViewer* viewer_;
     TiledViewer* second_;
@@ -159,8 +174,11 @@ private:
     QProgressBar* overviewProgress_;
     QLabel* overviewLabel_;
     QString lastDir_;
+    QPointer<ProjectSession> session_;
     bool updating_ = false;
     bool syncing_ = false;
+    bool thresholdSync_ = false;
+    bool readoutShown_ = false;
 };
 
 } // namespace fisura::ui
