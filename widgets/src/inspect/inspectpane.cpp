@@ -317,6 +317,12 @@ void InspectPane::retranslateUi()
     labelMode_->retranslateUi();
 }
 
+void InspectPane::setProjectSession(ProjectSession* session)
+{
+    session_ = session;
+    labelMode_->setProjectSession(session);
+}
+
 Status InspectPane::openScan(const QString& path)
 {
     // Unsaved labels of the image open now: save, discard or stay.

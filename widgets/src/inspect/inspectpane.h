@@ -74,11 +74,7 @@ public:
     QAction* labelAction() const { return labelMode_->action(); }
     /// Models for "Propose labels" come from this project's runs (and model files).
     /// File dialogs open at the project's folders.
-    void setProjectSession(ProjectSession* session)
-    {
-        session_ = session;
-        labelMode_->setProjectSession(session);
-    }
+    void setProjectSession(ProjectSession* session);
     QString runningWork() const override { return labelMode_->runningWork(); }
     void stopWork() override {}
     bool confirmClose() override { return labelMode_->confirmClose(); }
