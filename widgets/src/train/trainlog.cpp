@@ -64,7 +64,42 @@ void TrainLog::addNotice(const QString& code, const QString& message)
     addLine(noticeText(code, message));
 }
 
+void TrainLog::addUntimed(const QString& text)
+{
+    list_->addItem(text);
+}
+
+void TrainLog::showRun(const ProjectRun& run, int epochs)
+{
+    clear();
+    // Notices about the data and the set-up come before the first epoch; the rest after.
+    static const QStringList kBefore = {
+        QStringLiteral("skipped_file"), QStringLiteral("batch_probed"),
+        QStringLiteral("batch_probe_failed"), QStringLiteral("split_reused"),
+        QStringLiteral("step_graph_failed")};
+    QStringList before, after;
+    for (const std::string& n : run.notices) {
+        const QString line = QString::fromStdString(n);
+        const int colon = int(line.indexOf(QStringLiteral(": ")));
+        const QString code = colon > 0 ? line.left(colon) : line;
+        const QString text = noticeText(code, colon > 0 ? line.mid(colon + 2) : QString());
+        (kBefore.contains(code) ? before : after) << text;
+    }
+    for (const QString& t : before)
+        addUntimed(t);
+    for (const EpochMetrics& m : run.history)
+        addUntimed(epochText(run.task, m, epochs));
+    for (const QString& t : after)
+        addUntimed(t);
+    list_->scrollToBottom();
+}
+
 void TrainLog::addEpoch(TaskKind task, const EpochMetrics& m, int epochs)
+{
+    addLine(epochText(task, m, epochs));
+}
+
+QString TrainLog::epochText(TaskKind task, const EpochMetrics& m, int epochs)
 {
     const QLocale loc;
     QString text = tr("Epoch %1 of %2: training loss %3")
@@ -77,7 +112,7 @@ void TrainLog::addEpoch(TaskKind task, const EpochMetrics& m, int epochs)
         text += tr(", %1 %2").arg(TrainPlot::metricName(task), loc.toString(metric, 'f', 3));
     if (m.improved)
         text += tr(" (best so far, model saved)");
-    addLine(text);
+    return text;
 }
 
 QString TrainLog::noticeText(const QString& code, const QString& message)

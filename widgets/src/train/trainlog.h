@@ -6,6 +6,7 @@
 #include <QString>
 #include <QWidget>
 
+#include "fisura/project.h"
 #include "fisura/status.h"
 #include "fisura/train.h"
 
@@ -24,6 +25,10 @@ public:
     void addLine(const QString& text);
     void addNotice(const QString& code, const QString& message);
     void addEpoch(TaskKind task, const EpochMetrics& m, int epochs);
+    /// The log of a run that is not training here, rebuilt from its record: what the trainer
+    /// said before the first epoch, one line per epoch, then what it said after (no clock times:
+    /// the record keeps none).
+    void showRun(const ProjectRun& run, int epochs);
     int lineCount() const;
     QString line(int i) const;
     QListWidget* list() const { return list_; }
@@ -34,6 +39,9 @@ public:
     static QString failureHint(ErrorCode code);
 
 private:
+    void addUntimed(const QString& text);
+    static QString epochText(TaskKind task, const EpochMetrics& m, int epochs);
+
     QListWidget* list_;
 };
 
