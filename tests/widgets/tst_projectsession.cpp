@@ -163,7 +163,8 @@ private Q_SLOTS:
                  QStringLiteral("Renamed"));
     }
 
-    void demoProjectLivesInAppData()
+    // In the test sandbox the demo project stays out of the real Documents folder.
+    void demoProjectStaysInTheTestSandbox()
     {
         const QString dir = ProjectSession::demoProjectDir();
         QVERIFY(
