@@ -30,14 +30,14 @@
     <message numerus="yes">
         <source>prepare the next images while the network computes; they share the %n core(s) with it</source>
         <translation>
-            <numerusform>prepare the next images while the network computes; they share the one core with it</numerusform>
+            <numerusform>prepare the next images while the network computes; they share the %n core with it</numerusform>
             <numerusform>prepare the next images while the network computes; they share the %n cores with it</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>the network uses all %n core(s); preparing images takes little and shares them</source>
         <translation>
-            <numerusform>the network uses the one core; preparing images takes little and shares it</numerusform>
+            <numerusform>the network uses its %n core; preparing images takes little and shares it</numerusform>
             <numerusform>the network uses all %n cores; preparing images takes little and shares them</numerusform>
         </translation>
     </message>

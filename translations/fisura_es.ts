@@ -653,14 +653,14 @@
     <message numerus="yes">
         <source>prepare the next images while the network computes; they share the %n core(s) with it</source>
         <translation>
-            <numerusform>preparan las siguientes imágenes mientras la red calcula; comparten con ella el único núcleo</numerusform>
+            <numerusform>preparan las siguientes imágenes mientras la red calcula; comparten con ella su %n núcleo</numerusform>
             <numerusform>preparan las siguientes imágenes mientras la red calcula; comparten con ella los %n núcleos</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>the network uses all %n core(s); preparing images takes little and shares them</source>
         <translation>
-            <numerusform>la red usa el único núcleo; preparar imágenes cuesta poco y lo comparte</numerusform>
+            <numerusform>la red usa su %n núcleo; preparar imágenes cuesta poco y lo comparte</numerusform>
             <numerusform>la red usa los %n núcleos; preparar imágenes cuesta poco y los comparte</numerusform>
         </translation>
     </message>
