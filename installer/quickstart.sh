@@ -2,14 +2,14 @@
 # Fisura quick start on Debian 12 (root or sudo). Idempotent: run it again at any time.
 #
 #   installer/quickstart.sh demo   install what is missing, build the application (not the
-#                                  tests), generate the demo data and start Fisura on it
+#                                  tests) and start Fisura on the demo project (generated on
+#                                  first use into Documents/Fisura/demo-project, a visible folder)
 #   installer/quickstart.sh test   install what is missing, build and run the whole test suite
 #                                  (but the `cluster` label: ctest -L cluster runs it)
 #   installer/quickstart.sh package  install what is missing, build and write the Debian
 #                                  packages fisura-cli_*.deb and fisura_*.deb into the build folder
 #
-# Environment: FISURA_BUILD_DIR (default <repo>/build), FISURA_DEMO_DIR (default
-# <build>/demo-data), FISURA_JOBS (default: number of cores).
+# Environment: FISURA_BUILD_DIR (default <repo>/build), FISURA_JOBS (default: number of cores).
 set -euo pipefail
 
 mode="${1:-}"
@@ -55,12 +55,12 @@ if [ "$mode" = test ]; then
     exit 0
 fi
 
-demo="${FISURA_DEMO_DIR:-$build/demo-data}"
-step 4 "generating the demo data in $demo"
-"$build/app/cli/fisura-cli" demo-data "$demo"
+# The demo project (datasets, the demo scan queued in Analyze) is made by Fisura itself on first
+# use, with its progress in the status bar; the data are generated, never downloaded.
+step 4 "starting Fisura on the demo project"
 if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
-    echo "quickstart: no display found. Fisura is built; the demo data is in $demo." >&2
-    echo "quickstart: on a desktop session run: $build/app/gui/fisura --demo $demo" >&2
+    echo "quickstart: no display found. Fisura is built." >&2
+    echo "quickstart: on a desktop session run: $build/app/gui/fisura --demo-project" >&2
     exit 1
 fi
-exec "$build/app/gui/fisura" --demo "$demo"
+exec "$build/app/gui/fisura" --demo-project

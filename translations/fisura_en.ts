@@ -26,6 +26,23 @@
     </message>
 </context>
 <context>
+    <name>PolicyText</name>
+    <message numerus="yes">
+        <source>prepare the next images while the network computes; they share the %n core(s) with it</source>
+        <translation>
+            <numerusform>prepare the next images while the network computes; they share the %n core with it</numerusform>
+            <numerusform>prepare the next images while the network computes; they share the %n cores with it</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the network uses all %n core(s); preparing images takes little and shares them</source>
+        <translation>
+            <numerusform>the network uses its %n core; preparing images takes little and shares it</numerusform>
+            <numerusform>the network uses all %n cores; preparing images takes little and shares them</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>fisura::ui::AnalyzePane</name>
     <message numerus="yes">
         <source>The last queue was interrupted: %n scan(s) still wait.</source>

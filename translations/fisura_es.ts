@@ -376,11 +376,11 @@
     </message>
     <message>
         <source>all cores but two decode images while the GPU computes</source>
-        <translation>todos los núcleos menos dos decodifican imágenes mientras la GPU calcula</translation>
+        <translation type="vanished">todos los núcleos menos dos decodifican imágenes mientras la GPU calcula</translation>
     </message>
     <message>
         <source>half the cores decode images, the rest compute</source>
-        <translation>la mitad de los núcleos decodifica imágenes y el resto calcula</translation>
+        <translation type="vanished">la mitad de los núcleos decodifica imágenes y el resto calcula</translation>
     </message>
     <message>
         <source>Optimizer step</source>
@@ -444,11 +444,11 @@
     </message>
     <message>
         <source>all but one in eight of the %1 cores compute; the rest decode</source>
-        <translation>calculan todos los núcleos menos uno de cada ocho (de %1); el resto decodifica</translation>
+        <translation type="vanished">calculan todos los núcleos menos uno de cada ocho (de %1); el resto decodifica</translation>
     </message>
     <message>
         <source>the cores the loader threads leave</source>
-        <translation>los núcleos que dejan libres los hilos de carga</translation>
+        <translation type="vanished">los núcleos que dejan libres los hilos de carga</translation>
     </message>
     <message>
         <source>the networks are one chain of layers: nothing runs side by side</source>
@@ -645,6 +645,32 @@
     <message>
         <source>the whole training step, the all-reduce of the gradients included, is captured once as a CUDA graph and replayed: one launch per step</source>
         <translation>el paso de entrenamiento completo, con la reducción de los gradientes entre procesos, se captura una vez como grafo CUDA y se reproduce: un lanzamiento por paso</translation>
+    </message>
+    <message>
+        <source>%1 of the %2 cores prepare the next images while the GPU computes</source>
+        <translation>%1 de los %2 núcleos preparan las siguientes imágenes mientras la GPU calcula</translation>
+    </message>
+    <message numerus="yes">
+        <source>prepare the next images while the network computes; they share the %n core(s) with it</source>
+        <translation>
+            <numerusform>preparan las siguientes imágenes mientras la red calcula; comparten con ella su %n núcleo</numerusform>
+            <numerusform>preparan las siguientes imágenes mientras la red calcula; comparten con ella los %n núcleos</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>the network uses all %n core(s); preparing images takes little and shares them</source>
+        <translation>
+            <numerusform>la red usa su %n núcleo; preparar imágenes cuesta poco y lo comparte</numerusform>
+            <numerusform>la red usa los %n núcleos; preparar imágenes cuesta poco y los comparte</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the network uses %1 of the %2 cores; the others stay free for preparing images and for the window</source>
+        <translation>la red usa %1 de los %2 núcleos; los demás quedan libres para preparar imágenes y para la ventana</translation>
+    </message>
+    <message>
+        <source>the %1 of the %2 cores that the loader threads leave</source>
+        <translation>los %1 de los %2 núcleos que dejan libres los hilos de carga</translation>
     </message>
 </context>
 <context>
@@ -4463,6 +4489,14 @@ Predicha: %2</translation>
         <source>The comparison failed: %1</source>
         <translation>La comparación falló: %1</translation>
     </message>
+    <message>
+        <source>Show the comparison</source>
+        <translation>Mostrar la comparación</translation>
+    </message>
+    <message>
+        <source>Colour true positives, false positives and missed cracks instead of the map; click again to see the map</source>
+        <translation>Colorea verdaderos positivos, falsos positivos y fisuras no detectadas en lugar del mapa; otro clic vuelve al mapa</translation>
+    </message>
 </context>
 <context>
     <name>fisura::ui::UsageGauge</name>
@@ -4606,6 +4640,10 @@ Predicha: %2</translation>
     <message>
         <source>Settings</source>
         <translation>Ajustes</translation>
+    </message>
+    <message>
+        <source>Open the demo project (Documents/Fisura/demo-project), generating it first if needed.</source>
+        <translation>Abre el proyecto de demostración (Documents/Fisura/demo-project) y lo genera antes si hace falta.</translation>
     </message>
 </context>
 </TS>

@@ -169,7 +169,12 @@ void MainWindow::connectPanes()
             });
     connect(jobCancel_, &QToolButton::clicked, projectActions_, &ui::ProjectActions::cancelDemo);
     connect(projectActions_, &ui::ProjectActions::demoProjectReady, this,
-            [this] { statusBar()->showMessage(tr("Demo project ready."), 5000); });
+            [this](const QString& dir) {
+                statusBar()->showMessage(tr("Demo project ready."), 5000);
+                // The demo scan waits in the Analyze queue: a trained model is one Run away from
+                // it.
+                analyze_->queueScanOnce(ui::ProjectSession::demoScanPath(dir));
+            });
     connect(projectActions_, &ui::ProjectActions::demoFinished, this, [this] {
         jobProgress_->hide();
         jobCancel_->hide();

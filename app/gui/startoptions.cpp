@@ -15,6 +15,7 @@
 #include "data/datapane.h"
 #include "inspect/inspectpane.h"
 #include "mainwindow.h"
+#include "project/projectactions.h"
 #include "project/projectsession.h"
 #include "train/trainpane.h"
 
@@ -26,6 +27,10 @@ StartOptions::StartOptions()
             QApplication::translate(
                 "main", "Open the demo dataset in <dir>, generating it first if needed."),
             QStringLiteral("dir")),
+      demoProject_(QStringLiteral("demo-project"),
+                   QApplication::translate("main", "Open the demo project (Documents/Fisura/"
+                                                   "demo-project), generating it first if "
+                                                   "needed.")),
       quit_(QStringLiteral("quit-after"),
             QApplication::translate("main", "Quit after <ms> milliseconds (for smoke tests)."),
             QStringLiteral("ms")),
@@ -71,8 +76,8 @@ StartOptions::StartOptions()
 
 void StartOptions::addTo(QCommandLineParser& parser) const
 {
-    parser.addOptions({demo_, quit_, project_, pane_, lang_, startTraining_, analyze_, inspect_,
-                       map_, threshold_, label_});
+    parser.addOptions({demo_, demoProject_, quit_, project_, pane_, lang_, startTraining_, analyze_,
+                       inspect_, map_, threshold_, label_});
     parser.addPositionalArgument(
         QStringLiteral("file"),
         QApplication::translate("main",
@@ -127,6 +132,8 @@ bool StartOptions::applyTo(const QCommandLineParser& parser, MainWindow& window)
     }
     if (parser.isSet(demo_))
         openDemo(window, QFileInfo(parser.value(demo_)).absoluteFilePath());
+    if (parser.isSet(demoProject_))
+        window.projectActions()->openDemoProject();
     if (parser.isSet(quit_))
         QTimer::singleShot(parser.value(quit_).toInt(), qApp, &QApplication::quit);
     return true;

@@ -30,8 +30,8 @@ private:
     /// is shown in the window, since a desktop start has no terminal.
     void openPositional(const QString& path, MainWindow& window) const;
 
-    QCommandLineOption demo_, quit_, project_, pane_, lang_, startTraining_, analyze_, inspect_,
-        map_, threshold_, label_;
+    QCommandLineOption demo_, demoProject_, quit_, project_, pane_, lang_, startTraining_, analyze_,
+        inspect_, map_, threshold_, label_;
 };
 
 } // namespace fisura::app

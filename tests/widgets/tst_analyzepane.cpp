@@ -503,6 +503,48 @@ private Q_SLOTS:
         // The queue lives in the project folder.
         QVERIFY(QFile::exists(QDir(dir).filePath(QStringLiteral("analyze-queue.json"))));
     }
+
+    // "Add scans…" opened in the process's working directory; it opens at the project's
+    // folders (and without a project never at the working directory).
+    void scanDialogsOpenAtTheProjectsFolders()
+    {
+        QSettings().remove(QStringLiteral("analyze/lastScanDir"));
+        const QString elsewhere = freshDir(QStringLiteral("working-directory"));
+        const QString before = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(elsewhere));
+        AnalyzePane bare;
+        QCOMPARE(bare.scanDialogFolder(), QDir::homePath());
+
+        const QString dir = QDir(freshDir(QStringLiteral("dialogs"))).filePath(QStringLiteral("p"));
+        ProjectSession session;
+        QVERIFY(session.newProject(dir, QStringLiteral("Tunnel")).isOk());
+        AnalyzePane pane;
+        pane.setProjectSession(&session);
+        QCOMPARE(pane.scanDialogFolder(), dir);
+        // A scan folder remembered from elsewhere does not lead out of the project.
+        const QString outside = writeScan(QStringLiteral("outside.tif"), 64, 64, 5);
+        QCOMPARE(pane.addScans({outside}), 1);
+        QCOMPARE(pane.scanDialogFolder(), dir);
+        // The project's own scans lead to their folder.
+        QVERIFY(QDir(dir).mkpath(QStringLiteral("scans")));
+        const QString inside = QDir(dir).filePath(QStringLiteral("scans/inside.tif"));
+        QVERIFY(QFile::copy(outside, inside));
+        QVERIFY(pane.queueScanOnce(inside));
+        QCOMPARE(pane.scanDialogFolder(), QDir(dir).filePath(QStringLiteral("scans")));
+        QVERIFY(QDir::setCurrent(before));
+    }
+
+    // The demo project's scan is queued once, however often the project is opened.
+    void queueScanOnceAddsAScanOnce()
+    {
+        const QString scan = writeScan(QStringLiteral("once.tif"), 64, 64, 6);
+        AnalyzePane pane;
+        const int rows = pane.queue()->rowCount();
+        QVERIFY(pane.queueScanOnce(scan));
+        QVERIFY(!pane.queueScanOnce(scan));
+        QVERIFY(!pane.queueScanOnce(QDir(tmp_.path()).filePath(QStringLiteral("missing.tif"))));
+        QCOMPARE(pane.queue()->rowCount(), rows + 1);
+    }
 };
 
 QTEST_MAIN(TestAnalyzePane)

@@ -3,16 +3,18 @@
 
 #include <QLabel>
 #include <QListWidget>
+#include <QPushButton>
 #include <QSlider>
 #include <QSpinBox>
 
 #include "common/statusmeta.h"
-#include "viewer/tiledviewer.h"
 #include "fisura/image.h"
 #include "fisura/score.h"
 #include "inspect/comparisonsummary.h"
 #include "inspect/inspectpane.h"
+#include "inspect/measurepanel.h"
 #include "inspect/truthpanel.h"
+#include "viewer/tiledviewer.h"
 
 using namespace fisura;
 using fisura::ui::ComparisonSummary;
@@ -127,12 +129,31 @@ private Q_SLOTS:
             return l->buddy() == precision && l->text() == ComparisonSummary::tr("Precision");
         }));
 
-        // Map, truth and the three comparison layers; map and truth hidden.
+        // Map, truth and the three comparison layers. Inspect opens on the map: truth and
+        // comparison layers wait hidden; one click shows the comparison instead of the map.
         ui::TiledViewer* v = pane.viewer();
         QCOMPARE(v->overlayCount(), 5);
-        QVERIFY(!v->overlayStyle(0).visible);
+        QVERIFY(v->overlayStyle(0).visible);
         QVERIFY(!v->overlayStyle(1).visible);
         ui::TruthPanel* t = pane.truthPanel();
+        for (int k = 0; k < 3; ++k)
+            QVERIFY(!v->overlayStyle(t->layerIndex(ComparisonSummary::Kind(k))).visible);
+        QVERIFY(!t->isComparisonShown());
+        QPushButton* show = t->showComparisonButton();
+        QVERIFY(show->isVisible() && show->isEnabled());
+        QTest::mouseClick(show, Qt::LeftButton);
+        QVERIFY(t->isComparisonShown());
+        QVERIFY(!v->overlayStyle(0).visible);
+        QVERIFY(!v->overlayStyle(1).visible);
+        for (int k = 0; k < 3; ++k)
+            QVERIFY(v->overlayStyle(t->layerIndex(ComparisonSummary::Kind(k))).visible);
+        // And back to the map.
+        QTest::mouseClick(show, Qt::LeftButton);
+        QVERIFY(!t->isComparisonShown());
+        QVERIFY(v->overlayStyle(0).visible);
+        for (int k = 0; k < 3; ++k)
+            QVERIFY(!v->overlayStyle(t->layerIndex(ComparisonSummary::Kind(k))).visible);
+        QTest::mouseClick(show, Qt::LeftButton);
         const int tp = t->layerIndex(ComparisonSummary::TruePositive);
         const int fp = t->layerIndex(ComparisonSummary::FalsePositive);
         const int fn = t->layerIndex(ComparisonSummary::FalseNegative);
@@ -215,6 +236,7 @@ private Q_SLOTS:
         QTRY_VERIFY(pane.comparison() != nullptr);
         ui::TiledViewer* v = pane.viewer();
         ui::TruthPanel* t = pane.truthPanel();
+        t->setComparisonShown(true);
         for (int k = 0; k < 3; ++k) {
             const int i = t->layerIndex(ComparisonSummary::Kind(k));
             OverlayStyle st = v->overlayStyle(i);
@@ -331,6 +353,112 @@ private Q_SLOTS:
             !pane.findChild<QWidget*>(QStringLiteral("cancelComparisonButton"))->isVisibleTo(t));
         QCOMPARE(pane.viewer()->overlayCount(), 2); // map and truth only
         QCOMPARE(layerFiles(), before);             // no layer of the cancelled comparison
+    }
+
+    // "Compare with the map" asks to see the comparison: its layers replace the map at once.
+    void compareButtonShowsTheComparison()
+    {
+        InspectPane pane;
+        pane.resize(1000, 700);
+        pane.show();
+        QVERIFY(pane.openWithMap(scan_, map_, 150, mask_).isOk());
+        QTRY_VERIFY(pane.comparison() != nullptr);
+        QVERIFY(!pane.truthPanel()->isComparisonShown());
+        QTest::mouseClick(pane.findChild<QPushButton*>(QStringLiteral("compareButton")),
+                          Qt::LeftButton);
+        QTRY_VERIFY(pane.comparison() != nullptr && !pane.truthPanel()->isRunning());
+        QVERIFY(pane.truthPanel()->isComparisonShown());
+        QVERIFY(!pane.viewer()->overlayStyle(0).visible);
+    }
+
+    // One threshold: the measurement field shows the map layer's (it said 128 while the overlay
+    // used 214 until Measure was pressed) and editing either one moves the other.
+    void measurementShowsTheOverlaysThreshold()
+    {
+        InspectPane pane;
+        pane.resize(1000, 700);
+        pane.show();
+        QVERIFY(pane.openWithMap(scan_, map_, 214).isOk());
+        QSpinBox* measure = pane.measurePanel()->thresholdBox();
+        ui::TiledViewer* v = pane.viewer();
+        QCOMPARE(v->overlayStyle(0).threshold, 214);
+        QCOMPARE(measure->value(), 214);
+        pane.layerList()->setCurrentRow(0);
+        pane.thresholdSlider()->setValue(90);
+        QCOMPARE(measure->value(), 90);
+        measure->setValue(170);
+        QCOMPARE(v->overlayStyle(0).threshold, 170);
+        QCOMPARE(pane.thresholdSlider()->value(), 170);
+        // With a comparison the three agree as well.
+        QVERIFY(pane.attachTruth(mask_).isOk());
+        QVERIFY(pane.truthPanel()->compare(map_).isOk());
+        QTRY_VERIFY(pane.comparison() != nullptr);
+        pane.truthPanel()->setThreshold(120);
+        QCOMPARE(v->overlayStyle(0).threshold, 120);
+        QCOMPARE(measure->value(), 120);
+        measure->setValue(140);
+        QCOMPARE(pane.truthPanel()->threshold(), 140);
+    }
+
+    // The readout names what is drawn under the cursor: a map value below the threshold is
+    // background, not "False positives 96"; hidden layers are not named at all.
+    void readoutNamesOnlyWhatIsDrawn()
+    {
+        InspectPane pane;
+        pane.resize(1000, 700);
+        pane.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&pane));
+        QVERIFY(pane.openWithMap(scan_, map_, 150, mask_).isOk());
+        QTRY_VERIFY(pane.comparison() != nullptr);
+        ui::TruthPanel* t = pane.truthPanel();
+        t->setComparisonShown(true);
+        ui::TiledViewer* v = pane.viewer();
+        QString last;
+        connect(&pane, &ui::Pane::statusMessage, &pane, [&last](const QString& m) { last = m; });
+        const auto hover = [&](QPoint p) {
+            v->showAt(QPointF(p) + QPointF(0.5, 0.5), 8.0);
+            QTRY_VERIFY(v->frameComplete());
+            QTest::mouseMove(v, QPoint(3, 3)); // a move to a new place, so the next one counts
+            last.clear();
+            QTest::mouseMove(v, v->mapFromImage(QPointF(p) + QPointF(0.5, 0.5)).toPoint());
+            QTRY_VERIFY(!last.isEmpty());
+        };
+        const QString fp = t->summary()->kindName(ComparisonSummary::FalsePositive);
+        const QString tp = t->summary()->kindName(ComparisonSummary::TruePositive);
+        // The crack pixel of value 100 below threshold 150: a missed crack, no false positive.
+        hover(QPoint(45, 20));
+        QVERIFY2(!last.contains(fp) && !last.contains(tp), qPrintable(last));
+        // Plain background (map value 0): none of the comparison layers is named.
+        hover(QPoint(80, 60));
+        QVERIFY2(!last.contains(fp) && !last.contains(tp), qPrintable(last));
+        // A false alarm of 180 is one.
+        hover(kFp);
+        QVERIFY2(last.contains(fp), qPrintable(last));
+        // A hidden map layer is not named either (the comparison is in view).
+        QVERIFY2(!last.contains(v->overlayName(0) + QLatin1Char(' ')), qPrintable(last));
+    }
+
+    // The readout belongs to Inspect: it leaves the status bar when the cursor leaves the scan
+    // and when the pane is hidden.
+    void readoutLeavesWithInspect()
+    {
+        QWidget window;
+        auto* pane = new InspectPane(&window);
+        pane->resize(800, 600);
+        window.resize(800, 600);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(pane->openScan(scan_).isOk());
+        ui::TiledViewer* v = pane->viewer();
+        v->showAt(QPointF(40, 30), 4.0);
+        QTRY_VERIFY(v->frameComplete());
+        QSignalSpy status(pane, &ui::Pane::statusMessage);
+        QTest::mouseMove(v, v->rect().center());
+        QTRY_VERIFY(!status.isEmpty() && status.last().at(0).toString().startsWith(
+                                             ui::InspectPane::tr("x %1, y %2").left(2)));
+        pane->hide();
+        QVERIFY(!status.isEmpty());
+        QCOMPARE(status.last().at(0).toString(), QString());
     }
 
     void customColourLut()

@@ -19,6 +19,42 @@ class TstProjectSession : public QObject
     Q_OBJECT
 private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    // The demo project (and its scan) lived under ~/.local/share, hidden from file managers and
+    // dialogs. Outside the test sandbox it is a visible folder: no dot-folder on the way from
+    // the home folder. (Only the path is computed here; nothing is created.)
+    void demoProjectLivesInAVisibleFolder()
+    {
+        QStandardPaths::setTestModeEnabled(false);
+        const QString dir = ui::ProjectSession::demoProjectDir();
+        const QString scan = ui::ProjectSession::demoScanPath(dir);
+        QStandardPaths::setTestModeEnabled(true);
+        const QString home = QDir::homePath();
+        QVERIFY2(dir.startsWith(home + QLatin1Char('/')), qPrintable(dir));
+        const QStringList parts =
+            QDir(home).relativeFilePath(scan).split(QLatin1Char('/'), Qt::SkipEmptyParts);
+        for (const QString& part : parts)
+            QVERIFY2(!part.startsWith(QLatin1Char('.')), qPrintable(scan));
+        QVERIFY(scan.startsWith(dir + QLatin1Char('/')));
+        // Tests never touch the real one.
+        QVERIFY(ui::ProjectSession::demoProjectDir() != dir);
+    }
+
+    // File dialogs open at what is remembered, else at the project's folders, else at home.
+    void dialogFolderPrefersTheProject()
+    {
+        QTemporaryDir tmp;
+        const QString dir = tmp.filePath(QStringLiteral("p"));
+        ui::ProjectSession session;
+        QCOMPARE(ui::ProjectSession::dialogFolder(&session, {}), QDir::homePath());
+        QCOMPARE(ui::ProjectSession::dialogFolder(nullptr, tmp.filePath(QStringLiteral("gone"))),
+                 QDir::homePath());
+        QVERIFY(session.newProject(dir, QStringLiteral("P")).isOk());
+        QCOMPARE(ui::ProjectSession::dialogFolder(&session, {}), dir);
+        QCOMPARE(ui::ProjectSession::dialogFolder(&session, {}, QStringLiteral("maps")),
+                 QDir(dir).filePath(QStringLiteral("maps")));
+        QCOMPARE(ui::ProjectSession::dialogFolder(&session, tmp.path()), tmp.path());
+    }
     void init() { QSettings().remove(QStringLiteral("project/recent")); }
 
     void newOpenSaveAsCloseSignal()
@@ -127,7 +163,8 @@ private Q_SLOTS:
                  QStringLiteral("Renamed"));
     }
 
-    void demoProjectLivesInAppData()
+    // In the test sandbox the demo project stays out of the real Documents folder.
+    void demoProjectStaysInTheTestSandbox()
     {
         const QString dir = ProjectSession::demoProjectDir();
         QVERIFY(

@@ -1,5 +1,7 @@
 // The whole window as a person uses it, counted in clicks on the real widgets:
-//  - fresh start → Open demo project → Train → Start trains a first model: three clicks;
+//  - fresh start → Open demo project → Train → Start trains a first model: three clicks; then
+//    Analyze with this model → Run (the demo scan is queued) → Open in Inspect: the map overlay
+//    on the demo scan, the ground-truth comparison one click further;
 //  - demo project with a trained model → Analyze → add the demo scan (button + accepted dialog)
 //    → Run → Open in Inspect shows the overlay: at most five clicks;
 //  - closing while work runs asks first, and "Stop and quit" closes once the work has stopped.
@@ -9,24 +11,30 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStandardPaths>
+#include <QTabBar>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 
 #include "analyze/analyzepane.h"
+#include "analyze/analyzequeue.h"
 #include "common/languagemanager.h"
-#include "viewer/tiledviewer.h"
 #include "demoproject.h"
 #include "fisura/project.h"
 #include "fisura/train.h"
 #include "inspect/inspectpane.h"
+#include "inspect/measurepanel.h"
+#include "inspect/truthpanel.h"
 #include "mainwindow.h"
 #include "project/projectactions.h"
 #include "project/projectsession.h"
 #include "train/traincontroller.h"
 #include "train/trainpane.h"
+#include "train/trainsetup.h"
+#include "viewer/tiledviewer.h"
 
 using namespace fisura;
 using fisura::ui::LanguageManager;
@@ -100,6 +108,84 @@ private Q_SLOTS:
         w.trainPane()->stopWork();
         QTRY_VERIFY_WITH_TIMEOUT(!controller->isRunning(), 5000);
         QCOMPARE(w.projectSession()->project().runs().front().state, RunState::Cancelled);
+    }
+
+    // The whole first loop on the demo, counted: app start → trained model in three clicks, then
+    // trained model → crack overlay on the demo scan in at most five (the demo scan waits in the
+    // Analyze queue; no file dialog, no typed path), Inspect opening on the map overlay with the
+    // ground-truth comparison one more click away. A tiny network keeps it in the quick suite.
+    void firstLoopOnTheDemoIsCountedInClicks()
+    {
+        app::MainWindow w;
+        w.projectActions()->setDemoOptions(demoproject::smallDemo(256));
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        Clicker toModel;
+        toModel.clickAction(child<QToolBar>(&w, "mainToolBar"), w.projectActions()->demoAction());
+        toModel.clickPane(w, QStringLiteral("train"));
+        auto* start = child<QPushButton>(w.trainPane(), "startButton");
+        QTRY_VERIFY_WITH_TIMEOUT(w.projectSession()->hasProject() && start->isEnabled(), 30000);
+        // The tiny training configuration (not clicks: what a test may preset).
+        ui::TrainSetupPanel* setup = w.trainPane()->setupPanel();
+        setup->setModelShape(4, 2);
+        setup->setCropSize(64);
+        setup->setEpochs(1);
+        setup->setPreferCpu(true);
+        auto* controller = w.trainPane()->controller();
+        QSignalSpy ended(controller, &ui::TrainController::finished);
+        toModel.click(start);
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 120000);
+        QCOMPARE(w.projectSession()->project().runs().back().state, RunState::Finished);
+        QCOMPARE(toModel.clicks, 3);
+
+        Clicker toOverlay;
+        auto* analyze = child<QPushButton>(w.trainPane(), "analyzeButton");
+        if (!analyze->isVisible()) // the results page, if it is not shown by itself
+            toOverlay.click(w.trainPane()->findChild<QTabBar*>(),
+                            w.trainPane()->findChild<QTabBar*>()->tabRect(1).center());
+        QTRY_VERIFY(analyze->isVisible() && analyze->isEnabled());
+        toOverlay.click(analyze);
+        QCOMPARE(w.currentPane()->paneId(), QStringLiteral("analyze"));
+        // The demo scan is already queued.
+        const QString scan = ui::ProjectSession::demoScanPath(ui::ProjectSession::demoProjectDir());
+        QCOMPARE(w.analyzePane()->queue()->rowCount(), 1);
+        QCOMPARE(w.analyzePane()->queue()->at(0).input, scan);
+        auto* run = child<QPushButton>(w.analyzePane(), "runButton");
+        QTRY_VERIFY(run->isEnabled());
+        toOverlay.click(run);
+        auto* open = child<QPushButton>(w.analyzePane(), "openInInspectButton");
+        QTRY_VERIFY_WITH_TIMEOUT(open->isEnabled(), 60000);
+        toOverlay.click(open);
+        QVERIFY2(toOverlay.clicks <= 5, qPrintable(QString::number(toOverlay.clicks)));
+
+        // Inspect shows the scan with the map overlay in view, not the comparison.
+        QCOMPARE(w.currentPane()->paneId(), QStringLiteral("inspect"));
+        ui::TiledViewer* viewer = w.inspectPane()->viewer();
+        QTRY_VERIFY(viewer->hasImage());
+        QCOMPARE(viewer->imagePath(), scan);
+        int map = -1;
+        for (int i = 0; i < viewer->overlayCount(); ++i)
+            if (viewer->overlayPath(i).contains(QStringLiteral("/maps/")))
+                map = i;
+        QVERIFY(map >= 0);
+        QVERIFY(viewer->overlayStyle(map).visible);
+        // The measurement field shows the overlay's threshold before anything is measured.
+        QCOMPARE(w.inspectPane()->measurePanel()->thresholdBox()->value(),
+                 viewer->overlayStyle(map).threshold);
+        // The comparison with the demo scan's ground truth is one click away.
+        ui::TruthPanel* truth = w.inspectPane()->truthPanel();
+        QTRY_VERIFY_WITH_TIMEOUT(w.inspectPane()->comparison() != nullptr, 30000);
+        QVERIFY(!truth->isComparisonShown());
+        for (int k = 0; k < 3; ++k)
+            QVERIFY(!viewer->overlayStyle(truth->layerIndex(ui::TruthPanel::Kind(k))).visible);
+        Clicker toComparison;
+        toComparison.click(truth->showComparisonButton());
+        QCOMPARE(toComparison.clicks, 1);
+        QVERIFY(truth->isComparisonShown());
+        for (int k = 0; k < 3; ++k)
+            QVERIFY(viewer->overlayStyle(truth->layerIndex(ui::TruthPanel::Kind(k))).visible);
+        QVERIFY(!viewer->overlayStyle(map).visible);
     }
 
     void analyzesAndInspectsInFiveClicks()

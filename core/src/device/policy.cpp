@@ -90,12 +90,14 @@ void chooseThreads(const MachineInfo& m, const PolicyRequest& r, bool gpu, Execu
     } else if (gpu) {
         p.intraOpThreads = std::max(1, cores - p.loaderThreads);
         choose("intra_op_threads", std::to_string(p.intraOpThreads),
-               "the cores the loader threads leave", "threads_gpu", {});
+               "uses the " + std::to_string(p.intraOpThreads) + " of the " + std::to_string(cores) +
+                   " cores the loader threads leave",
+               "threads_gpu", std::to_string(cores));
     } else {
         p.intraOpThreads = std::max(1, cores - cores / 8);
         choose("intra_op_threads", std::to_string(p.intraOpThreads),
-               "the network uses " + std::to_string(p.intraOpThreads) + " of " +
-                   std::to_string(cores) + " cores; the rest decode",
+               "the network uses " + std::to_string(p.intraOpThreads) + " of the " +
+                   std::to_string(cores) + " cores; preparing images takes little and shares them",
                "threads_cpu", std::to_string(cores));
     }
     if (r.interOpThreads > 0) {
@@ -259,10 +261,14 @@ ExecutionPolicy choosePolicy(const MachineInfo& m, const PolicyRequest& r)
     // faster); tiled inference only decodes, and on a fast GPU its readers set the pace of a
     // large scan, so they may take all cores but two.
     p.loaderThreads = std::clamp(gpu ? cores - 2 : cores / 2, 1, r.kind == JobKind::Infer ? 32 : 8);
+    // The reason quotes the core count so it reads consistently beside the compute threads.
     choose("loader_threads", std::to_string(p.loaderThreads),
-           gpu ? "all cores but two decode while the GPU computes"
-               : "half the cores decode, the rest compute",
-           gpu ? "loaders_gpu" : "loaders_cpu");
+           gpu ? "prepare the next images while the GPU computes (" +
+                     std::to_string(p.loaderThreads) + " of the " + std::to_string(cores) +
+                     " cores)"
+               : "prepare the next images while the network computes, sharing the " +
+                     std::to_string(cores) + " cores with it",
+           gpu ? "loaders_gpu" : "loaders_cpu", std::to_string(cores));
     chooseThreads(m, r, gpu != nullptr, p, choose);
 
     p.foldBatchNorm = r.kind == JobKind::Infer;

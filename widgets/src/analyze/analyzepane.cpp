@@ -1,5 +1,6 @@
 #include "analyze/analyzepane.h"
 
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -268,22 +269,55 @@ int AnalyzePane::addScans(const QStringList& paths)
     return int(ids.size());
 }
 
+bool AnalyzePane::queueScanOnce(const QString& scan)
+{
+    const QString path = QFileInfo(scan).absoluteFilePath();
+    for (const ScanRow& r : queue_->rows())
+        if (r.input == path)
+            return false;
+    return QFileInfo(path).isFile() && addScans({path}) > 0;
+}
+
+QString AnalyzePane::scanDialogFolder() const
+{
+    const QString last = kLastScanDir.value();
+    const auto usable = [](const QString& dir) { return !dir.isEmpty() && QFileInfo(dir).isDir(); };
+    if (session_ && session_->hasProject()) {
+        const QString project = QString::fromStdString(session_->project().dir());
+        const auto inProject = [&](const QString& dir) {
+            return usable(dir) && (dir == project || dir.startsWith(project + QLatin1Char('/')));
+        };
+        if (inProject(last))
+            return last;
+        QStringList candidates;
+        for (int i = queue_->rowCount() - 1; i >= 0; --i)
+            candidates << QFileInfo(queue_->at(i).input).absolutePath();
+        const auto& scans = session_->project().scans();
+        for (auto it = scans.rbegin(); it != scans.rend(); ++it)
+            candidates << QFileInfo(QString::fromStdString(it->input)).absolutePath();
+        for (const QString& dir : candidates)
+            if (inProject(dir))
+                return dir;
+        return project;
+    }
+    return usable(last) ? last : QDir::homePath();
+}
+
 void AnalyzePane::chooseScans()
 {
     const QStringList files =
         scanDialog_ ? scanDialog_()
                     : QFileDialog::getOpenFileNames(
-                          this, tr("Add scans"), kLastScanDir.value(),
+                          this, tr("Add scans"), scanDialogFolder(),
                           tr("Scans (*.tif *.tiff *.png *.jpg *.jpeg);;All files (*)"));
     addScans(files);
 }
 
 void AnalyzePane::chooseFolder()
 {
-    const QString dir = folderDialog_
-                            ? folderDialog_()
-                            : QFileDialog::getExistingDirectory(this, tr("Add a folder of scans"),
-                                                                kLastScanDir.value());
+    const QString dir = folderDialog_ ? folderDialog_()
+                                      : QFileDialog::getExistingDirectory(
+                                            this, tr("Add a folder of scans"), scanDialogFolder());
     if (!dir.isEmpty())
         addScans({dir});
 }

@@ -49,6 +49,14 @@ public:
 
     /// Adds scan files and the images of folders to the queue; returns how many were added.
     int addScans(const QStringList& paths);
+    /// Queues `scan` unless the queue already lists it (the demo project's scan once the
+    /// project is ready); true when it was added.
+    bool queueScanOnce(const QString& scan);
+    /// Where "Add scans…" and "Add folder…" open: the last scan folder when it lies in the open
+    /// project, else the folder of the project's newest scan (queued or analysed), else the
+    /// project's folder; without a project the last scan folder, else the home folder — never
+    /// the process's working directory.
+    QString scanDialogFolder() const;
     /// Replace the file dialogs (tests): scans, a folder of scans, a model file.
     void setScanDialog(std::function<QStringList()> dialog) { scanDialog_ = std::move(dialog); }
     void setFolderDialog(std::function<QString()> dialog) { folderDialog_ = std::move(dialog); }

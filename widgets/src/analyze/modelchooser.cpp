@@ -162,9 +162,13 @@ void ModelChooser::chooseFile()
     if (dialog_)
         path = dialog_();
     else
-        path = QFileDialog::getOpenFileName(this, tr("Choose a model"),
-                                            QFileInfo(choice_.path).absolutePath(),
-                                            tr("Models (*.fisura *.pt *.pth *.ts);;All files (*)"));
+        path = QFileDialog::getOpenFileName(
+            this, tr("Choose a model"),
+            ProjectSession::dialogFolder(
+                session_,
+                choice_.path.isEmpty() ? QString() : QFileInfo(choice_.path).absolutePath(),
+                QStringLiteral("models")),
+            tr("Models (*.fisura *.pt *.pth *.ts);;All files (*)"));
     if (!path.isEmpty())
         setModelFile(path);
 }

@@ -149,10 +149,19 @@ QString policyChoiceReason(const PolicyChoice& c)
         return PolicyText::tr("measured: the fastest batch that fits with headroom");
     if (id == QStringLiteral("batch_cpu"))
         return PolicyText::tr("a moderate batch for the processor");
+    // Thread reasons quote the value and the core count, so the loader and compute rows agree
+    // with each other and with the numbers beside them on any machine.
+    if ((id == QStringLiteral("loaders_gpu") || id == QStringLiteral("loaders_cpu") ||
+         id == QStringLiteral("threads_gpu")) &&
+        arg.isEmpty())
+        return QString::fromStdString(c.reason); // recorded before the reasons quoted the cores
     if (id == QStringLiteral("loaders_gpu"))
-        return PolicyText::tr("all cores but two decode images while the GPU computes");
+        return PolicyText::tr("%1 of the %2 cores prepare the next images while the GPU computes")
+            .arg(QString::fromStdString(c.value), arg);
     if (id == QStringLiteral("loaders_cpu"))
-        return PolicyText::tr("half the cores decode images, the rest compute");
+        return PolicyText::tr("prepare the next images while the network computes; they share "
+                              "the %n core(s) with it",
+                              nullptr, arg.toInt());
     if (id == QStringLiteral("optimizer_fused"))
         return PolicyText::tr("AdamW as one fused kernel for all weights; the loss is read back "
                               "every half second, so no step waits for the GPU");
@@ -292,11 +301,18 @@ QString cpuPolicyReason(const PolicyChoice& c)
         return PolicyText::tr("the processor's bf16 convolutions prefer this layout");
     if (id == QStringLiteral("nhwc_cpu_off"))
         return PolicyText::tr("measured: no gain in fp32 on the processor");
-    if (id == QStringLiteral("threads_cpu"))
-        return PolicyText::tr("all but one in eight of the %1 cores compute; the rest decode")
-            .arg(arg);
+    if (id == QStringLiteral("threads_cpu")) {
+        if (c.value == c.reasonArg)
+            return PolicyText::tr("the network uses all %n core(s); preparing images takes "
+                                  "little and shares them",
+                                  nullptr, arg.toInt());
+        return PolicyText::tr("the network uses %1 of the %2 cores; the others stay free for "
+                              "preparing images and for the window")
+            .arg(QString::fromStdString(c.value), arg);
+    }
     if (id == QStringLiteral("threads_gpu"))
-        return PolicyText::tr("the cores the loader threads leave");
+        return PolicyText::tr("the %1 of the %2 cores that the loader threads leave")
+            .arg(QString::fromStdString(c.value), arg);
     if (id == QStringLiteral("interop_chain"))
         return PolicyText::tr("the networks are one chain of layers: nothing runs side by side");
     if (id == QStringLiteral("bn_fold_infer"))

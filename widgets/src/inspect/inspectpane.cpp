@@ -16,12 +16,15 @@
 #include <QProgressBar>
 #include <QScrollArea>
 #include <QSlider>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QStyle>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 #include "common/errortext.h"
 #include "common/preference.h"
@@ -30,6 +33,7 @@
 #include "inspect/truthpanel.h"
 #include "label/labelmodecontroller.h"
 #include "label/labelpanel.h"
+#include "project/projectsession.h"
 #include "viewer/overviewmap.h"
 #include "viewer/tiledviewer.h"
 #include "viewer/viewerruler.h"
@@ -133,6 +137,9 @@ InspectPane::InspectPane(QWidget* parent)
     connect(truth_, &TruthPanel::statusMessage, this, &Pane::statusMessage);
     connect(measure_, &MeasurePanel::statusMessage, this, &Pane::statusMessage);
     connect(measure_, &MeasurePanel::measureRequested, this, &InspectPane::measureCracks);
+    // One threshold: the map layer's. The measurement field shows it and edits it.
+    connect(measure_->thresholdBox(), &QSpinBox::valueChanged, this,
+            &InspectPane::onMeasureThreshold);
     connect(labelMode_, &LabelModeController::statusMessage, this, &Pane::statusMessage);
     connect(labelMode_, &LabelModeController::busyChanged, this, &Pane::busyChanged);
 
@@ -166,23 +173,8 @@ InspectPane::InspectPane(QWidget* parent)
 
     connect(viewer_, &TiledViewer::overlaysChanged, this, &InspectPane::refreshLayers);
     connect(viewer_, &TiledViewer::imageOpened, this, &InspectPane::updateViewTools);
-    const auto showCursor = [this](QPoint at, const QString& values) {
-        if (at.x() < 0)
-            return;
-        QString text = tr("x %1, y %2").arg(at.x()).arg(at.y());
-        if (!values.isEmpty())
-            text += QStringLiteral(": ") + values;
-        const double mm = viewer_->pixelSizeMm();
-        if (mm > 0)
-            text += QStringLiteral("  (") +
-                    tr("%1 × %2 mm")
-                        .arg(QLocale().toString(at.x() * mm, 'f', 1),
-                             QLocale().toString(at.y() * mm, 'f', 1)) +
-                    QStringLiteral(")");
-        Q_EMIT statusMessage(text, 0);
-    };
-    connect(viewer_, &TiledViewer::cursorInfo, this, showCursor);
-    connect(second_, &TiledViewer::cursorInfo, this, showCursor);
+    connect(viewer_, &TiledViewer::cursorInfo, this, &InspectPane::showReadout);
+    connect(second_, &TiledViewer::cursorInfo, this, &InspectPane::showReadout);
     connect(viewer_, &TiledViewer::overviewProgress, this, [this](double f) {
         const bool busy = f < 1.0;
         overviewProgress_->setVisible(busy);
@@ -327,6 +319,12 @@ void InspectPane::retranslateUi()
     labelMode_->retranslateUi();
 }
 
+void InspectPane::setProjectSession(ProjectSession* session)
+{
+    session_ = session;
+    labelMode_->setProjectSession(session);
+}
+
 Status InspectPane::openScan(const QString& path)
 {
     // Unsaved labels of the image open now: save, discard or stay.
@@ -376,9 +374,18 @@ Status InspectPane::openWithMap(const QString& scan, const QString& map, int thr
         if (const Status s = attachTruth(truth); !s)
             return s;
     truth_->setThreshold(threshold);
+    syncMeasureThreshold();
     if (truth_->truthPath().isEmpty())
         return {};
-    return truth_->compare(map);
+    // Inspect opens on the map: the truth layer waits hidden and the comparison is computed in
+    // the background, one click ("Show the comparison") away.
+    for (int i = 0; i < viewer_->overlayCount(); ++i)
+        if (truth_->isTruthLayer(i)) {
+            OverlayStyle st = viewer_->overlayStyle(i);
+            st.visible = false;
+            viewer_->setOverlayStyle(i, st);
+        }
+    return truth_->compare(map, false);
 }
 
 Status InspectPane::attachTruth(const QString& path)
@@ -446,9 +453,7 @@ void InspectPane::reportError(const Status& s)
 
 void InspectPane::chooseScan()
 {
-    const QString start =
-        lastDir_.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)
-                           : lastDir_;
+    const QString start = ProjectSession::dialogFolder(session_, lastDir_);
     const QString path =
         QFileDialog::getOpenFileName(this, tr("Open scan"), start, tr("TIFF images") + kTiffFilter);
     if (path.isEmpty())
@@ -463,8 +468,13 @@ void InspectPane::chooseOverlay()
         Q_EMIT statusMessage(tr("Open a scan first."), 5000);
         return;
     }
-    const QString path = QFileDialog::getOpenFileName(this, tr("Add overlay"), lastDir_,
-                                                      tr("TIFF images") + kTiffFilter);
+    // A scan's maps are in the project's maps/ folder; without a project beside the scan.
+    const bool project = session_ && session_->hasProject();
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Add overlay"),
+        ProjectSession::dialogFolder(session_, project ? QString() : lastDir_,
+                                     QStringLiteral("maps")),
+        tr("TIFF images") + kTiffFilter);
     if (path.isEmpty())
         return;
     if (const Status s = addOverlay(path); !s)
@@ -560,6 +570,7 @@ void InspectPane::showLayerControls()
     thresholdValue_->setText(QString::number(s.threshold));
     outline_->setChecked(s.outline);
     updating_ = false;
+    syncMeasureThreshold();
 }
 
 void InspectPane::applyLayerControls()
@@ -580,6 +591,7 @@ void InspectPane::applyLayerControls()
         second_->setOverlayStyle(i, s);
     if (!truth_->comparedMap().isEmpty() && viewer_->overlayPath(i) == truth_->comparedMap())
         truth_->setThreshold(s.threshold);
+    syncMeasureThreshold();
 }
 
 void InspectPane::moveLayer(int delta)

@@ -3,6 +3,8 @@
 // what is on screen.
 #pragma once
 
+#include <QPointer>
+
 #include "common/pane.h"
 #include "fisura/score.h"
 #include "fisura/status.h"
@@ -72,7 +74,8 @@ public:
     LabelPanel* labelPanel() const { return labelMode_->panel(); }
     QAction* labelAction() const { return labelMode_->action(); }
     /// Models for "Propose labels" come from this project's runs (and model files).
-    void setProjectSession(ProjectSession* session) { labelMode_->setProjectSession(session); }
+    /// File dialogs open at the project's folders.
+    void setProjectSession(ProjectSession* session);
     QString runningWork() const override { return labelMode_->runningWork(); }
     void stopWork() override {}
     bool confirmClose() override { return labelMode_->confirmClose(); }
@@ -99,6 +102,7 @@ public Q_SLOTS:
 
 protected:
     void retranslateUi() override;
+    void hideEvent(QHideEvent* e) override;
 
 private:
     void buildLayerControls();
@@ -121,6 +125,13 @@ private:
     /// layer; -1 when there is none.
     int mapLayer() const;
     void onComparisonThreshold(int threshold);
+    /// The measurement field shows the map layer's threshold; editing it sets that threshold.
+    void syncMeasureThreshold();
+    /// The status bar's readout of what is under the cursor (inspectsync.cpp).
+    void showReadout(QPoint at, const QString& values);
+    /// Takes the cursor readout off the status bar (cursor gone, pane hidden).
+    void clearReadout();
+    void onMeasureThreshold(int threshold);
 
     TiledViewer* viewer_;
     TiledViewer* second_;
@@ -162,8 +173,11 @@ private:
     QProgressBar* overviewProgress_;
     QLabel* overviewLabel_;
     QString lastDir_;
+    QPointer<ProjectSession> session_;
     bool updating_ = false;
     bool syncing_ = false;
+    bool thresholdSync_ = false;
+    bool readoutShown_ = false;
 };
 
 } // namespace fisura::ui

@@ -65,9 +65,10 @@ TruthPanel::TruthPanel(TiledViewer* viewer, QWidget* parent)
       converter_(new JobRunner(this)), truthLabel_(new QLabel(this)),
       attachButton_(new QPushButton(this)), toleranceLabel_(new QLabel(this)),
       tolerance_(new QSpinBox(this)), compareButton_(new QPushButton(this)),
-      cancelButton_(new QPushButton(this)), progress_(new QProgressBar(this)),
-      message_(new QLabel(this)), thresholdLabel_(new QLabel(this)),
-      threshold_(new QSlider(Qt::Horizontal, this)), summary_(new ComparisonSummary(this))
+      cancelButton_(new QPushButton(this)), showButton_(new QPushButton(this)),
+      progress_(new QProgressBar(this)), message_(new QLabel(this)),
+      thresholdLabel_(new QLabel(this)), threshold_(new QSlider(Qt::Horizontal, this)),
+      summary_(new ComparisonSummary(this))
 {
     setObjectName(QStringLiteral("truthPanel"));
     truthLabel_->setObjectName(QStringLiteral("truthLabel"));
@@ -78,6 +79,8 @@ TruthPanel::TruthPanel(TiledViewer* viewer, QWidget* parent)
     tolerance_->setValue(2);
     compareButton_->setObjectName(QStringLiteral("compareButton"));
     cancelButton_->setObjectName(QStringLiteral("cancelComparisonButton"));
+    showButton_->setObjectName(QStringLiteral("showComparisonButton"));
+    showButton_->setCheckable(true);
     progress_->setObjectName(QStringLiteral("comparisonProgress"));
     progress_->setRange(0, 1000);
     message_->setObjectName(QStringLiteral("truthMessage"));
@@ -102,12 +105,14 @@ TruthPanel::TruthPanel(TiledViewer* viewer, QWidget* parent)
     layout->addLayout(run);
     layout->addWidget(progress_);
     layout->addWidget(message_);
+    layout->addWidget(showButton_);
     layout->addLayout(thr);
     layout->addWidget(summary_);
 
     connect(attachButton_, &QPushButton::clicked, this, &TruthPanel::chooseTruth);
     connect(compareButton_, &QPushButton::clicked, this, &TruthPanel::compareRequested);
     connect(cancelButton_, &QPushButton::clicked, this, &TruthPanel::cancel);
+    connect(showButton_, &QPushButton::toggled, this, &TruthPanel::setComparisonShown);
     connect(threshold_, &QSlider::valueChanged, this, [this](int t) {
         applyThreshold();
         showNumbers();
@@ -158,6 +163,9 @@ void TruthPanel::retranslateUi()
     compareButton_->setToolTip(
         tr("Score the selected probability map against the ground truth, pixel by pixel"));
     cancelButton_->setText(tr("Cancel"));
+    showButton_->setText(tr("Show the comparison"));
+    showButton_->setToolTip(tr("Colour true positives, false positives and missed cracks instead "
+                               "of the map; click again to see the map"));
     thresholdLabel_->setText(tr("Threshold"));
     threshold_->setToolTip(tr("Map values from this one on count as crack predictions"));
     showNumbers();
@@ -375,8 +383,9 @@ QString TruthPanel::cacheFolder(const QString& mapPath) const
     return QDir(cacheRoot()).filePath(QString::fromLatin1(h.result().toHex().left(16)));
 }
 
-Status TruthPanel::compare(const QString& mapPath)
+Status TruthPanel::compare(const QString& mapPath, bool show)
 {
+    showWhenDone_ = show;
     if (truthPath_.isEmpty()) {
         showMessage(tr("Attach a ground truth first."));
         return Status(ErrorCode::InvalidArgument, "no ground truth attached");
@@ -425,7 +434,7 @@ void TruthPanel::onComparisonFinished(Result<ScoreCurve> result)
     const Status s = result.status();
     if (result) {
         curve_ = std::make_unique<ScoreCurve>(std::move(*result));
-        addComparisonLayers();
+        addComparisonLayers(showWhenDone_);
         const ScoreCounts c = curve_->at(threshold());
         showMessage({});
         Q_EMIT statusMessage(tr("Compared with the ground truth: F1 %1 at threshold %2.")
@@ -442,19 +451,12 @@ void TruthPanel::onComparisonFinished(Result<ScoreCurve> result)
     Q_EMIT comparisonFinished(s);
 }
 
-void TruthPanel::addComparisonLayers()
+void TruthPanel::addComparisonLayers(bool visible)
 {
-    // The map and the truth are what the three layers are made of: hide them so the colours
-    // read alone (their check boxes bring them back).
-    for (const QString& p : {mapPath_, truthLayer_})
-        if (const int i = overlayIndexOf(p); i >= 0) {
-            OverlayStyle st = viewer_->overlayStyle(i);
-            st.visible = false;
-            viewer_->setOverlayStyle(i, st);
-        }
     const std::array<std::string, 3> paths = {curve_->tpPath, curve_->fpPath, curve_->fnPath};
     for (int k = 0; k < 3; ++k) {
         OverlayStyle st;
+        st.visible = false; // setComparisonShown() decides what is in view
         st.colorMap = ColorMap::Custom;
         st.color = colour(Kind(k));
         st.opacity = kLayerOpacity;
@@ -464,6 +466,37 @@ void TruthPanel::addComparisonLayers()
         if (!s)
             showMessage(errorMessage(s));
     }
+    setComparisonShown(visible);
+}
+
+void TruthPanel::setComparisonShown(bool shown)
+{
+    shown = shown && curve_; // nothing to show before a comparison has finished
+    if (showButton_->isChecked() != shown) {
+        showButton_->setChecked(shown); // comes back here through toggled()
+        return;
+    }
+    if (!curve_)
+        return;
+    const auto setVisible = [this](int i, bool on) {
+        if (i < 0 || viewer_->overlayStyle(i).visible == on)
+            return;
+        OverlayStyle st = viewer_->overlayStyle(i);
+        st.visible = on;
+        viewer_->setOverlayStyle(i, st);
+    };
+    // The map and the truth are what the three layers are made of: hidden while the colours are
+    // in view so those read alone; the map comes back when the comparison goes.
+    setVisible(overlayIndexOf(mapPath_), !shown);
+    if (shown)
+        setVisible(overlayIndexOf(truthLayer_), false);
+    for (int k = 0; k < 3; ++k)
+        setVisible(layerIndex(Kind(k)), shown);
+}
+
+bool TruthPanel::isComparisonShown() const
+{
+    return curve_ && showButton_->isChecked();
 }
 
 void TruthPanel::discardComparison()
@@ -548,6 +581,9 @@ void TruthPanel::updateEnabled()
     compareButton_->setEnabled(!truthPath_.isEmpty() && !running);
     tolerance_->setEnabled(!running);
     cancelButton_->setVisible(running);
+    showButton_->setEnabled(curve_ != nullptr);
+    if (!curve_)
+        showButton_->setChecked(false);
     progress_->setVisible(running);
 }
 

@@ -44,7 +44,13 @@ public:
     QString truthPath() const { return truthPath_; }
     /// Starts comparing `mapPath` with the truth in the background (a running comparison is
     /// cancelled and replaced); an error with a message when there is no truth or no map.
-    Status compare(const QString& mapPath);
+    /// With `show` the three layers replace the map on screen when done; without it the map
+    /// stays in view and "Show the comparison" brings them (one click).
+    Status compare(const QString& mapPath, bool show = true);
+    /// The comparison layers in view (map and truth hidden), or the map in view.
+    void setComparisonShown(bool shown);
+    bool isComparisonShown() const;
+    QPushButton* showComparisonButton() const { return showButton_; }
     bool isRunning() const;
     void cancel();
     /// The finished comparison, or null.
@@ -90,7 +96,7 @@ private:
     void startCopy();
     void onCopyFinished(const Status& s);
     void onComparisonFinished(Result<ScoreCurve> result);
-    void addComparisonLayers();
+    void addComparisonLayers(bool visible);
     void discardComparison();
     void applyThreshold();
     void showNumbers();
@@ -111,6 +117,7 @@ private:
     QString copyWanted_;  ///< TIFF copy of a PNG truth still to be shown
     QString copyRunning_; ///< the copy being written
     QString messageText_;
+    bool showWhenDone_ = true;
 
     QLabel* truthLabel_;
     QPushButton* attachButton_;
@@ -118,6 +125,7 @@ private:
     QSpinBox* tolerance_;
     QPushButton* compareButton_;
     QPushButton* cancelButton_;
+    QPushButton* showButton_;
     QProgressBar* progress_;
     QLabel* message_;
     QLabel* thresholdLabel_;

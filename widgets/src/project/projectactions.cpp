@@ -97,7 +97,12 @@ QString ProjectActions::chooseFolder(const QString& title)
 {
     if (chooser_)
         return chooser_(title);
-    return QFileDialog::getExistingDirectory(parent_, title, QDir::homePath());
+    // Beside the open project (new projects are usually its siblings), else the home folder.
+    QString start;
+    if (session_->hasProject())
+        start = QFileInfo(QString::fromStdString(session_->project().dir())).absolutePath();
+    return QFileDialog::getExistingDirectory(parent_, title,
+                                             ProjectSession::dialogFolder(nullptr, start));
 }
 
 void ProjectActions::report(const Status& s, const QString& what)

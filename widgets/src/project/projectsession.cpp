@@ -119,8 +119,34 @@ QStringList ProjectSession::recentProjects() const
 
 QString ProjectSession::demoProjectDir()
 {
-    return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) +
-           QStringLiteral("/demo-project");
+    // Not under ~/.local/share: the analyst is sent to its folders by every file dialog, and a
+    // hidden folder is one a newcomer cannot find again.
+    if (QStandardPaths::isTestModeEnabled())
+        return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) +
+               QStringLiteral("/demo-project");
+    QString base = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    if (base.isEmpty() || !QFileInfo(base).isDir())
+        base = QDir::homePath();
+    return QDir(base).filePath(QStringLiteral("Fisura/demo-project"));
+}
+
+QString ProjectSession::dialogFolder(const ProjectSession* session, const QString& remembered,
+                                     const QString& sub)
+{
+    if (!remembered.isEmpty() && QFileInfo(remembered).isDir())
+        return remembered;
+    if (session && session->hasProject()) {
+        const QDir project(QString::fromStdString(session->project().dir()));
+        if (!sub.isEmpty() && QFileInfo(project.filePath(sub)).isDir())
+            return project.filePath(sub);
+        return project.path();
+    }
+    return QDir::homePath();
+}
+
+QString ProjectSession::demoScanPath(const QString& projectDir)
+{
+    return QDir(projectDir).filePath(QStringLiteral("data/scan/demo_scan.tif"));
 }
 
 void ProjectSession::remember(const QString& dir)

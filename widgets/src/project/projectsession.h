@@ -41,8 +41,18 @@ public:
 
     /// Newest first, at most 8, only folders that still hold a project.json.
     QStringList recentProjects() const;
-    /// Where "Open demo project" keeps its project (AppLocalDataLocation/demo-project).
+    /// Where "Open demo project" keeps its project: a visible folder the analyst finds again in
+    /// a file manager and in file dialogs (Documents/Fisura/demo-project, or the home folder's
+    /// Fisura/demo-project without a Documents folder). In QStandardPaths' test mode it stays in
+    /// the test sandbox (AppLocalDataLocation/demo-project).
     static QString demoProjectDir();
+    /// The folder a file dialog opens at: `remembered` when it is still a folder, else the open
+    /// project's `sub` folder (or the project's folder), else the home folder — never the
+    /// process's working directory. `session` may be null.
+    static QString dialogFolder(const ProjectSession* session, const QString& remembered,
+                                const QString& sub = {});
+    /// The demo project's scan (with its ground-truth mask beside it).
+    static QString demoScanPath(const QString& projectDir);
 
 Q_SIGNALS:
     /// A project was opened, created or closed.

@@ -99,6 +99,7 @@ void TiledViewer::leaveEvent(QEvent* e)
 {
     if (tool_)
         tool_->leave();
+    Q_EMIT cursorInfo(QPoint(-1, -1), QString()); // the readout ends with the cursor's visit
     QWidget::leaveEvent(e);
 }
 
@@ -162,7 +163,11 @@ void TiledViewer::reportCursor(QPointF widgetPoint)
     const QPoint at(int(ip.x()), int(ip.y()));
     // Values come from decoded blocks already in the cache: hovering never decodes.
     QStringList parts;
+    int layer = -1;
     for (ViewSource* src : sources()) {
+        const int index = src->overlay ? ++layer : -1;
+        if (src->overlay && !overlayStyle(index).visible)
+            continue; // not on screen, so not under the cursor
         const TiledImageInfo& info = src->img->info();
         const int level = src->img->bestLevelForDownsample(1.0 / zoom_);
         const TiledLevel& L = info.levels[size_t(level)];
@@ -172,7 +177,12 @@ void TiledViewer::reportCursor(QPointF widgetPoint)
         auto blk = cache_->find(TileId{src->img->id(), level, bx, by});
         if (!blk)
             continue;
-        const QString v = pixelText(*blk, lx - bx * L.blockWidth, ly - by * L.blockHeight);
+        const int px = lx - bx * L.blockWidth, py = ly - by * L.blockHeight;
+        // An overlay below its threshold draws nothing here: naming it ("False positives 96" on
+        // a background pixel) would say something is there that is not.
+        if (src->overlay && blk->channels == 1 && blk->row(py)[px] < overlayStyle(index).threshold)
+            continue;
+        const QString v = pixelText(*blk, px, py);
         parts << (src->overlay ? src->name + QStringLiteral(" ") + v : v);
     }
     cursorText_ = parts.join(QStringLiteral("  ·  "));
