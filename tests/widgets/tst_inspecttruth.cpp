@@ -273,6 +273,48 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(pane.comparison()->truthPath), png);
     }
 
+    // A truth is read by what its bytes say: a PNG named .tif and a TIFF named .png both
+    // attach, show and compare; a file that is no image is refused the same way under either
+    // name.
+    void misnamedTruthsAreReadByTheirBytes()
+    {
+        if (!hasImageCodecs())
+            QSKIP("this build decodes TIFF only");
+        QTemporaryDir d;
+        const QString pngAsTif = d.filePath(QStringLiteral("truth-png.tif"));
+        const Image m = makeMask();
+        QImage q(kW, kH, QImage::Format_Grayscale8);
+        for (int y = 0; y < kH; ++y)
+            std::copy_n(m.row(y), kW, q.scanLine(y));
+        QVERIFY(q.save(pngAsTif, "PNG"));
+        const QString tiffAsPng = d.filePath(QStringLiteral("truth-tiff.png"));
+        QVERIFY(QFile::copy(mask_, tiffAsPng));
+        InspectPane pane;
+        QVERIFY(pane.openWithMap(scan_, map_, 150).isOk());
+        for (const QString& truth : {pngAsTif, tiffAsPng}) {
+            QVERIFY2(pane.attachTruth(truth).isOk(), qPrintable(pane.truthPanel()->message()));
+            QTRY_VERIFY(pane.truthPanel()->isTruthLayer(pane.viewer()->overlayCount() - 1));
+            QVERIFY(pane.truthPanel()->compare(map_).isOk());
+            QTRY_VERIFY(pane.comparison() != nullptr && !pane.truthPanel()->isRunning());
+            QCOMPARE(QString::fromStdString(pane.comparison()->truthPath), truth);
+            QCOMPARE(pane.comparison()->at(150).falseNegatives, uint64_t(29));
+        }
+        QStringList messages;
+        for (const QString& name : {QStringLiteral("junk.tif"), QStringLiteral("junk.png")}) {
+            QFile junk(d.filePath(name));
+            QVERIFY(junk.open(QIODevice::WriteOnly));
+            junk.write(QByteArray(300, 'z'));
+            junk.close();
+            QCOMPARE(pane.attachTruth(junk.fileName()).code(), ErrorCode::Corrupt);
+            messages << pane.truthPanel()->message();
+        }
+        QVERIFY(!messages.front().isEmpty());
+        QVERIFY(messages.front().contains(QStringLiteral("junk.tif"))); // it names the file
+        QCOMPARE(QString(messages.front())
+                     .replace(QStringLiteral("junk.tif"), QStringLiteral("junk.png")),
+                 messages.back());
+    }
+
     void compareNeedsTruthAndMap()
     {
         InspectPane pane;

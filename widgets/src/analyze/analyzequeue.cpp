@@ -3,7 +3,6 @@
 #include <QApplication>
 #include <QDir>
 #include <QFileInfo>
-#include <QImageReader>
 #include <QJsonArray>
 #include <QLocale>
 #include <QPainter>
@@ -14,6 +13,7 @@
 #include <cmath>
 
 #include "common/errortext.h"
+#include "common/imageprobe.h"
 #include "fisura/tiledimage.h"
 
 namespace fisura::ui
@@ -56,23 +56,12 @@ bool probeScan(const QString& path, int& width, int& height, double& pixelSizeMm
 {
     width = height = 0;
     pixelSizeMm = 0.0;
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix == QStringLiteral("tif") || suffix == QStringLiteral("tiff")) {
-        auto opened = TiledImage::open(path.toStdString());
-        if (!opened)
-            return false;
-        const TiledImageInfo& info = (*opened)->info();
-        width = info.width;
-        height = info.height;
-        pixelSizeMm = info.pixelSizeXmm;
-        return true;
-    }
-    QImageReader reader(path); // reads the header only
-    const QSize size = reader.size();
-    if (!size.isValid())
+    const auto info = probeImageFile(path);
+    if (!info)
         return false;
-    width = size.width();
-    height = size.height();
+    width = info->width;
+    height = info->height;
+    pixelSizeMm = info->pixelSizeXmm;
     return true;
 }
 

@@ -39,8 +39,8 @@ struct ScanRow {
     QString statsJson; ///< toJson(InferStats) of a finished scan
 };
 
-/// Size and pixel size of a scan without decoding its pixels (TIFF through the tiled reader,
-/// PNG/JPEG through the image header). Returns false when the file cannot be read.
+/// Size and pixel size of a scan without decoding its pixels (probeImageFile: what the file is
+/// comes from its bytes). Returns false when the file cannot be read.
 bool probeScan(const QString& path, int& width, int& height, double& pixelSizeMm);
 
 class AnalyzeQueueModel : public QAbstractTableModel
