@@ -12,6 +12,7 @@
 #include "fisura/labels.h"
 #include "model_load_args.h"
 #include "terminal_progress.h"
+#include "threshold_option.h"
 
 namespace
 {
@@ -93,8 +94,9 @@ void registerProposeCommand(CLI::App& app)
     cmd->add_option("--out", a->out, "Output folder (created); a dataset's proposals/ folder")
         ->required();
     cmd->add_option("--threshold", a->threshold,
-                    "Crack where the map is at least this (0..1); default: the model's own")
-        ->check(CLI::Range(0.0, 1.0));
+                    "Crack probability from which a pixel is crack (0..1); default: the model's "
+                    "own")
+        ->check(fisura::cli::probabilityThreshold());
     cmd->add_option("--tile", a->tile, "Tile edge in px (0 = from the model)")
         ->capture_default_str()
         ->check(CLI::Range(0, 4096));

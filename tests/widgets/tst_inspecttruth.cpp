@@ -118,7 +118,8 @@ private Q_SLOTS:
         QCOMPARE(valueText(pane, "f1Value"), l.toString(c.f1, 'f', 3));
         QCOMPARE(valueText(pane, "iouValue"), l.toString(c.iou, 'f', 3));
         QVERIFY(valueText(pane, "toleranceValue").startsWith(l.toString(2)));
-        QVERIFY(valueText(pane, "comparisonThresholdValue").contains(QStringLiteral("150")));
+        // The threshold reads as a crack probability: byte 150 is 0.588 (150/255 = 0.5882).
+        QCOMPARE(valueText(pane, "comparisonThresholdValue"), l.toString(0.588));
         QCOMPARE(pane.comparison()->at(150).truePositives, c.truePositives);
         // Each number has its name beside it.
         auto* precision = pane.findChild<QLabel*>(QStringLiteral("precisionValue"));

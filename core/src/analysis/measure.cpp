@@ -16,6 +16,7 @@
 #include "analysis/measure_merge.h"
 #include "analysis/thinning.h"
 #include "fisura/raster.h"
+#include "fisura/threshold.h"
 #include "fisura/tiledimage.h"
 #include "fisura/tiledwriter.h"
 
@@ -51,8 +52,10 @@ cv::Mat toGray(const Image& im)
 Status validate(const MeasureOptions& o)
 {
     auto bad = [](const std::string& what) { return Status(ErrorCode::InvalidArgument, what); };
-    if (o.threshold < 1 || o.threshold > 255)
-        return bad("threshold must be 1..255, not " + std::to_string(o.threshold));
+    // 0 would make every pixel crack: the whole map one crack.
+    if (!(o.threshold > 0 && o.threshold <= 1))
+        return bad("threshold must be a crack probability above 0 and at most 1, not " +
+                   std::to_string(o.threshold));
     if (o.closingRadiusPx < 0 || o.closingRadiusPx > 32)
         return bad("closing radius must be 0..32 px, not " + std::to_string(o.closingRadiusPx));
     if (o.minAreaPx < 0)
@@ -233,7 +236,7 @@ Result<MeasureResult> runTiles(const RegionReader& read, MeasureResult r, const 
     ProgressTracker tracker(progress, double(across) * down);
     CrackMerger merger(r.width, o.minAreaPx);
     analysis::TileParams params;
-    params.threshold = o.threshold;
+    params.threshold = mapByteThreshold(o.threshold);
     params.closingRadius = o.closingRadiusPx;
     params.minArea = o.minAreaPx;
     std::unique_ptr<TiledTiffWriter> layer;

@@ -14,6 +14,7 @@
 
 #include "fisura/image.h"
 #include "fisura/raster.h"
+#include "fisura/threshold.h"
 #include "fisura/tiledimage.h"
 #include "fisura/tiledwriter.h"
 
@@ -97,7 +98,7 @@ void paintTile(const cv::Mat& region, const cv::Rect& regionRect, const cv::Rect
 {
     const MeasureOptions& o = r.options;
     cv::Mat mask;
-    cv::compare(region, o.threshold, mask, cv::CMP_GE);
+    cv::compare(region, mapByteThreshold(o.threshold), mask, cv::CMP_GE);
     if (cv::countNonZero(mask) == 0)
         return;
     if (o.closingRadiusPx > 0) {

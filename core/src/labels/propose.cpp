@@ -7,6 +7,7 @@
 
 #include "fisura/labels.h"
 #include "fisura/raster.h"
+#include "fisura/threshold.h"
 #include "fisura/tiledimage.h"
 
 namespace fs = std::filesystem;
@@ -68,9 +69,18 @@ Image thresholded(const Image& map, int byteThreshold)
     return out;
 }
 
+Status checkThreshold(double threshold)
+{
+    if (threshold < 0 || isProbability(threshold))
+        return Status::ok();
+    return Status(ErrorCode::InvalidArgument, "the threshold must be a crack probability 0..1");
+}
+
+/// A given threshold is on the map's own 0..1 scale; none (< 0) is the model's own.
 int byteThresholdOf(const TiledInference& ti, double threshold)
 {
-    return proposalByteThreshold(ti.kind(), threshold, ti.model().info().threshold);
+    return threshold >= 0 ? mapByteThreshold(threshold)
+                          : modelMapByteThreshold(ti.kind(), ti.model().info().threshold);
 }
 
 /// Forwards one image's progress as part (k of n) of a longer job.
@@ -107,20 +117,12 @@ std::vector<std::string> imagesIn(const std::string& input)
 
 } // namespace
 
-int proposalByteThreshold(MapKind kind, double threshold, double modelThreshold)
-{
-    double t = threshold;
-    if (t < 0)
-        t = kind == MapKind::Probability ? modelThreshold : (kind == MapKind::Score ? -1 : 0.5);
-    if (t < 0) // autoencoder score: 128 is the model's own threshold
-        return 128;
-    return int(std::clamp(std::ceil(t * 255.0 - 1e-9), 0.0, 256.0));
-}
-
 Result<Image> proposeLabels(const std::string& modelPath, const std::string& imagePath,
                             const ProposeOptions& o, const CancelToken& cancel,
                             ProgressSink* progress)
 {
+    if (Status s = checkThreshold(o.threshold); !s)
+        return s;
     auto img = loadRegion(imagePath, o.region, o.infer.maxFlatPixels);
     if (!img)
         return img.status();
@@ -137,6 +139,8 @@ Result<ProposeFolderResult> proposeFolder(const std::string& modelPath, const st
                                           const std::string& outDir, const ProposeOptions& o,
                                           const CancelToken& cancel, ProgressSink* progress)
 {
+    if (Status s = checkThreshold(o.threshold); !s)
+        return s;
     std::error_code ec;
     if (!fs::exists(input, ec))
         return Status(ErrorCode::NotFound, input + ": no such file or folder");

@@ -15,6 +15,7 @@
 #include "common/errortext.h"
 #include "fisura/image.h"
 #include "fisura/project.h"
+#include "fisura/threshold.h"
 #include "project/projectsession.h"
 
 namespace fisura::ui
@@ -206,7 +207,8 @@ void AnalyzeController::runNext()
         r.output = output;
         r.modelPath = model_.path;
         r.runId = model_.runId;
-        r.threshold = mapThreshold(model_.info, model_.threshold);
+        r.threshold = modelMapByteThreshold(mapKindFor(model_.info.config.type),
+                                            model_.info.threshold, model_.threshold);
     });
     saveQueue();
     QDir().mkpath(QFileInfo(output).absolutePath());

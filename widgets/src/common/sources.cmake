@@ -15,6 +15,7 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/common/settingsdialog.cpp src/common/settingsdialog.h
     src/common/statusmeta.h
     src/common/telemetryplot.cpp src/common/telemetryplot.h
+    src/common/thresholdtext.h
     src/common/tiledviewer.cpp src/common/tiledviewer.h src/common/tiledviewerprivate.h
     src/common/tiledviewerload.cpp src/common/tiledviewerpaint.cpp src/common/tiledviewereditable.cpp
     src/common/overviewmap.cpp

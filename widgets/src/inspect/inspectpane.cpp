@@ -25,6 +25,7 @@
 
 #include "common/errortext.h"
 #include "common/preference.h"
+#include "common/thresholdtext.h"
 #include "common/tiledviewer.h"
 #include "common/viewerruler.h"
 #include "inspect/measurepanel.h"
@@ -526,14 +527,14 @@ void InspectPane::showLayerControls()
     colorMap_->setCurrentIndex(int(s.colorMap));
     opacity_->setValue(int(std::lround(s.opacity * 100)));
     threshold_->setValue(s.threshold);
-    thresholdValue_->setText(QString::number(s.threshold));
+    thresholdValue_->setText(mapByteText(s.threshold));
     outline_->setChecked(s.outline);
     updating_ = false;
 }
 
 void InspectPane::applyLayerControls()
 {
-    thresholdValue_->setText(QString::number(threshold_->value()));
+    thresholdValue_->setText(mapByteText(threshold_->value()));
     if (updating_)
         return;
     const int i = currentLayer();

@@ -24,6 +24,7 @@
 #include "common/errortext.h"
 #include "common/imageprobe.h"
 #include "common/jobrunner.h"
+#include "common/thresholdtext.h"
 #include "common/tiledviewer.h"
 #include "fisura/image.h"
 #include "fisura/raster.h"
@@ -149,7 +150,7 @@ void TruthPanel::retranslateUi()
         tr("Score the selected probability map against the ground truth, pixel by pixel"));
     cancelButton_->setText(tr("Cancel"));
     thresholdLabel_->setText(tr("Threshold"));
-    threshold_->setToolTip(tr("Map values from this one on count as crack predictions"));
+    threshold_->setToolTip(tr("The crack probability from which a pixel counts as predicted"));
     showNumbers();
 }
 
@@ -419,8 +420,7 @@ void TruthPanel::onComparisonFinished(const Status& s)
         const ScoreCounts c = curve_->at(threshold());
         showMessage({});
         Q_EMIT statusMessage(tr("Compared with the ground truth: F1 %1 at threshold %2.")
-                                 .arg(QLocale().toString(c.f1, 'f', 3))
-                                 .arg(threshold()),
+                                 .arg(QLocale().toString(c.f1, 'f', 3), mapByteText(threshold())),
                              5000);
     } else if (s.code() == ErrorCode::Cancelled) {
         showMessage(tr("The comparison was cancelled."));
