@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "fisura/runrecorder.h"
+#include "fisura/testing.h"
 #include "project_fixtures.h"
 
 using namespace fisura;

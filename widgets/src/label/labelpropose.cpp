@@ -15,9 +15,9 @@
 
 #include "analyze/modelchooser.h"
 #include "common/errortext.h"
-#include "common/tiledviewer.h"
 #include "fisura/threshold.h"
 #include "label/labelsession.h"
+#include "viewer/tiledviewer.h"
 
 namespace fisura::ui
 {
