@@ -791,8 +791,8 @@
         <translation>Tamaño de píxel en mm (por defecto: las etiquetas de los archivos).</translation>
     </message>
     <message>
-        <source>Map values from this one on are crack (1-255).</source>
-        <translation>Los valores del mapa desde este son fisura (1-255).</translation>
+        <source>The crack probability from which a pixel is crack (above 0, at most 1).</source>
+        <translation>La probabilidad de fisura a partir de la cual un píxel es fisura (mayor que 0, como mucho 1).</translation>
     </message>
     <message>
         <source>Report language: es or en.</source>
@@ -815,8 +815,8 @@
         <translation>--report-pdf necesita --map.</translation>
     </message>
     <message>
-        <source>--threshold must be a whole number from 1 to 255.</source>
-        <translation>--threshold debe ser un número entero de 1 a 255.</translation>
+        <source>--threshold must be above 0 to measure cracks.</source>
+        <translation>--threshold debe ser mayor que 0 para medir fisuras.</translation>
     </message>
     <message>
         <source>--pixel-size must be a positive number of millimetres.</source>
@@ -1152,10 +1152,6 @@
     <message>
         <source>Threshold</source>
         <translation>Umbral</translation>
-    </message>
-    <message>
-        <source>%1 (%2 of 255)</source>
-        <translation>%1 (%2 de 255)</translation>
     </message>
     <message>
         <source>%1 px</source>
@@ -2229,8 +2225,8 @@
         <translation>Umbral</translation>
     </message>
     <message>
-        <source>Map values from this one on are crack</source>
-        <translation>Los valores del mapa desde este son fisura</translation>
+        <source>The crack probability from which a pixel is crack</source>
+        <translation>La probabilidad de fisura a partir de la cual un píxel es fisura</translation>
     </message>
     <message>
         <source>Width classes (upper limits):</source>
@@ -2477,8 +2473,8 @@
         <translation>Umbral</translation>
     </message>
     <message>
-        <source>%1 of 255</source>
-        <translation>%1 de 255</translation>
+        <source>crack probability %1</source>
+        <translation>probabilidad de fisura %1</translation>
     </message>
     <message>
         <source>Report date</source>
@@ -4430,8 +4426,8 @@ Predicha: %2</translation>
         <translation>Umbral</translation>
     </message>
     <message>
-        <source>Map values from this one on count as crack predictions</source>
-        <translation>Los valores del mapa a partir de este cuentan como grieta predicha</translation>
+        <source>The crack probability from which a pixel counts as predicted</source>
+        <translation>La probabilidad de fisura a partir de la cual un píxel cuenta como predicho</translation>
     </message>
     <message>
         <source>Open a scan first.</source>
@@ -4444,10 +4440,6 @@ Predicha: %2</translation>
     <message>
         <source>The ground truth cannot be read: %1</source>
         <translation>No se puede leer la referencia: %1</translation>
-    </message>
-    <message>
-        <source>The ground truth cannot be read: %1 is not a TIFF or PNG image.</source>
-        <translation>No se puede leer la referencia: %1 no es una imagen TIFF ni PNG.</translation>
     </message>
     <message>
         <source>The ground truth is %1 × %2 px but the scan is %3 × %4 px: a ground-truth mask must have the scan&apos;s size.</source>
@@ -4622,8 +4614,16 @@ Predicha: %2</translation>
         <translation>Con --inspect: superpone este mapa al escaneo; con --report-pdf: el mapa que se mide.</translation>
     </message>
     <message>
-        <source>With --map: map values from this one on are crack, 1 to 255 (default 128).</source>
-        <translation>Con --map: los valores del mapa desde este son grieta, de 1 a 255 (por defecto 128).</translation>
+        <source>With --map: the crack probability from which a pixel is crack, 0 to 1 (default 0.5).</source>
+        <translation>Con --map: la probabilidad de fisura a partir de la cual un píxel es fisura, de 0 a 1 (por defecto 0.5).</translation>
+    </message>
+    <message>
+        <source>--threshold %1 is a map byte; use --threshold %2 (a crack probability from 0 to 1).</source>
+        <translation>--threshold %1 es un byte del mapa; use --threshold %2 (una probabilidad de fisura de 0 a 1).</translation>
+    </message>
+    <message>
+        <source>--threshold must be a crack probability from 0 to 1.</source>
+        <translation>--threshold debe ser una probabilidad de fisura de 0 a 1.</translation>
     </message>
     <message>
         <source>Start labelling this image in Inspect.</source>

@@ -15,6 +15,7 @@
 #include "report_pdf.h"
 #include "signals.h"
 #include "terminal_progress.h"
+#include "threshold_option.h"
 
 namespace fisura::cli
 {
@@ -29,7 +30,7 @@ constexpr double kMaxClassLimitMm = 1e4;
 struct MeasureArgs {
     std::string map, scan, csv, json, layer, lang = "en", classBy = "median";
     double pixelSize = 0;
-    int threshold = 128;
+    double threshold = 0.5;
     int closing = 1;
     int minArea = 20;
     std::vector<double> limits;
@@ -119,9 +120,11 @@ void registerMeasureCommand(CLI::App& app)
     cmd->add_option("--pixel-size", a->pixelSize,
                     "Pixel size in mm (default: the map's or the scan's resolution tags)")
         ->check(PositiveUpTo(kMaxPixelSizeMm));
-    cmd->add_option("--threshold", a->threshold, "Map values at or above this are crack")
+    cmd->add_option("--threshold", a->threshold,
+                    "Crack probability from which a pixel is crack (above 0, at most 1; map "
+                    "values b with b/255 >= t)")
         ->capture_default_str()
-        ->check(CLI::Range(1, 255));
+        ->check(probabilityThreshold());
     cmd->add_option("--closing", a->closing, "Close gaps with a disk of this radius (px)")
         ->capture_default_str()
         ->check(CLI::Range(0, 32));

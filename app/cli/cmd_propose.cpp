@@ -15,6 +15,7 @@
 #include "schema_options.h"
 #include "signals.h"
 #include "terminal_progress.h"
+#include "threshold_option.h"
 
 namespace fisura::cli
 {
@@ -88,8 +89,9 @@ void registerProposeCommand(CLI::App& app)
     cmd->add_option("--out", a->out, "Output folder (created); a dataset's proposals/ folder")
         ->required();
     cmd->add_option("--threshold", a->threshold,
-                    "Crack where the map is at least this (0..1); default: the model's own")
-        ->check(FiniteRange(0.0, 1.0));
+                    "Crack probability from which a pixel is crack (0..1); default: the model's "
+                    "own")
+        ->check(probabilityThreshold());
     addSchemaOption(cmd, inferOption("tile_size"), a->infer.tileSize);
     addSchemaOption(cmd, inferOption("batch_size"), a->infer.batchSize, "auto");
     addCpuFlag(cmd, a->cpu);

@@ -13,7 +13,9 @@
 #include "fisura/score.h"
 #include "input_notices.h"
 #include "signals.h"
+#include "fisura/threshold.h"
 #include "terminal_progress.h"
+#include "threshold_option.h"
 
 namespace fisura::cli
 {
@@ -44,7 +46,8 @@ void printText(const fisura::ScoreCurve& curve, int threshold)
               << " px)\n"
               << "Truth:      " << curve.truthPath << " (" << c.truthPixels << " crack px)\n"
               << "Tolerance:  " << curve.tolerance << " px\n"
-              << "Threshold:  " << fixed(threshold / 255.0, 3) << " (" << threshold << "/255)\n"
+              << "Threshold:  " << fixed(fisura::probabilityOfMapByte(threshold), 3) << " ("
+              << threshold << "/255)\n"
               << "Precision:  " << fixed(c.precision, 4) << "\n"
               << "Recall:     " << fixed(c.recall, 4) << "\n"
               << "F1:         " << fixed(c.f1, 4) << "\n"
@@ -52,7 +55,7 @@ void printText(const fisura::ScoreCurve& curve, int threshold)
               << "Counts:     TP " << c.truePositives << ", FP " << c.falsePositives << ", FN "
               << c.falseNegatives << " (predicted " << c.predictedPixels << ")\n"
               << "Best F1:    " << fixed(curve.at(best).f1, 4) << " at threshold "
-              << fixed(best / 255.0, 3) << " (" << best << "/255)\n";
+              << fixed(fisura::probabilityOfMapByte(best), 3) << " (" << best << "/255)\n";
     if (!curve.tpPath.empty())
         std::cout << "Layers:     " << curve.tpPath << ", " << curve.fpPath << ", " << curve.fnPath
                   << "\n";
@@ -68,7 +71,7 @@ void run(const ScoreArgs& a)
     fisura::ScoreOptions o;
     o.tolerance = a.tolerance;
     o.layersPrefix = a.layers;
-    const int threshold = int(std::lround(a.threshold * 255.0));
+    const int threshold = fisura::mapByteThreshold(a.threshold);
     TerminalProgress progress;
     auto r = fisura::scoreMap(a.map, a.truth, o, cancel, a.quiet || a.json ? nullptr : &progress);
     if (!r)
@@ -94,10 +97,10 @@ void registerScoreCommand(CLI::App& app)
         ->required()
         ->check(CLI::ExistingFile);
     cmd->add_option("--threshold", a->threshold,
-                    "Crack probability from which a pixel counts as predicted (0..1; the map "
-                    "value is round(t x 255))")
+                    "Crack probability from which a pixel counts as predicted (0..1; map values "
+                    "b with b/255 >= t)")
         ->capture_default_str()
-        ->check(FiniteRange(0.0, 1.0));
+        ->check(probabilityThreshold());
     cmd->add_option("--tolerance", a->tolerance,
                     "Pixels a prediction may lie from the truth and still count")
         ->capture_default_str()

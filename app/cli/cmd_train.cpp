@@ -19,6 +19,7 @@
 #include "fisura/image.h"
 #include "fisura/paths.h"
 #include "fisura/project.h"
+#include "fisura/runrecorder.h"
 #include "fisura/sysinfo.h"
 #include "fisura/train.h"
 #include "schema_options.h"
@@ -86,13 +87,13 @@ private:
     std::chrono::steady_clock::time_point last_{};
 };
 
-/// Records every epoch and notice into the project's run and saves project.json after each epoch,
-/// so a crash mid-run still leaves the history up to the last epoch; forwards everything.
+/// Records every epoch and notice into the project's run as it arrives (fisura::RunRecorder:
+/// project.json saved), so a crash mid-run still leaves the history so far; forwards everything.
 class ProjectTrainSink final : public fisura::TrainSink
 {
 public:
-    ProjectTrainSink(fisura::TrainSink& inner, fisura::Project& project, std::string runId)
-        : inner_(inner), project_(project), runId_(std::move(runId))
+    ProjectTrainSink(fisura::TrainSink& inner, fisura::RunRecorder& recorder)
+        : inner_(inner), recorder_(recorder)
     {
     }
     void started(const fisura::TrainStarted& s) override { inner_.started(s); }
@@ -100,31 +101,26 @@ public:
     void epoch(const fisura::EpochMetrics& m) override
     {
         inner_.epoch(m);
-        project_.recordEpoch(runId_, m);
-        save();
+        saved(recorder_.epoch(m));
     }
     void notice(const std::string& code, const std::string& message) override
     {
         inner_.notice(code, message);
-        if (auto* run = project_.findRun(runId_))
-            run->notices.push_back(code + ": " + message);
+        saved(recorder_.notice(code, message));
     }
-    /// Saves the project; the first failure is reported on stderr, later ones are not repeated.
-    bool save()
+    /// The first failure to save is reported on stderr, later ones are not repeated.
+    void saved(const fisura::Status& s)
     {
-        const fisura::Status s = project_.save();
         if (!s && !warned_) {
             warned_ = true;
             std::fprintf(stderr, "fisura-cli: warning: cannot save the project: %s\n",
                          s.toString().c_str());
         }
-        return s.isOk();
     }
 
 private:
     fisura::TrainSink& inner_;
-    fisura::Project& project_;
-    std::string runId_;
+    fisura::RunRecorder& recorder_;
     bool warned_ = false;
 };
 
@@ -226,18 +222,18 @@ int cpuRanksFromEnvironment()
     }
 }
 
-/// Opens the project, adds the dataset when it is new and starts a run record (saved).
-std::string beginProjectRun(fisura::Project& project, fisura::TrainOptions& o,
-                            const std::string& datasetName, bool quiet)
+/// Adds the dataset to the project when it is new and begins the run's record (saved).
+std::string beginProjectRun(fisura::Project& project, fisura::RunRecorder& recorder,
+                            fisura::TrainOptions& o, const std::string& datasetName, bool quiet)
 {
     const std::string datasetId = project.addDataset(o.dataDir, o.task, datasetName);
-    const std::string runId = project.beginRun(o, datasetId);
-    if (fisura::Status s = project.save(); !s)
-        failWith(s, "cannot save the project");
+    auto runId = recorder.begin(o, datasetId);
+    if (!runId)
+        failWith(runId.status(), "cannot save the project");
     if (!quiet)
         std::fprintf(stderr, "project: %s, run %s, model %s\n", project.dir().c_str(),
-                     runId.c_str(), o.outPath.c_str());
-    return runId;
+                     runId->c_str(), o.outPath.c_str());
+    return *runId;
 }
 
 struct TrainArgs {
@@ -365,7 +361,7 @@ void runTrainCommand(const std::shared_ptr<TrainArgs>& args)
                              cpuRanks > 0 ? "CPU, gloo" : "one per GPU, NCCL",
                              args->o.batchSize > 0 ? std::to_string(args->o.batchSize).c_str()
                                                    : "auto");
-            const int rc = runLocalRanks(processes);
+            const int rc = runLocalRanks(processes, cpuRanks > 0);
             if (rc != 0)
                 exitWith(rc < 0 ? kExitFailed : rc);
             return;
@@ -381,26 +377,26 @@ void runTrainCommand(const std::shared_ptr<TrainArgs>& args)
             o.outPath = "rank" + std::to_string(rank) + ".unused.fisura"; // never written
     }
     std::optional<fisura::Project> project;
+    std::optional<fisura::RunRecorder> recorder;
     std::string runId;
     if (!args->project.empty()) {
         auto opened = fisura::Project::open(args->project);
         if (!opened)
             failWith(opened.status(), "cannot open the project " + args->project);
         project = std::move(*opened);
-        runId = beginProjectRun(*project, o, args->datasetName, args->quiet);
+        recorder.emplace(*project);
+        runId = beginProjectRun(*project, *recorder, o, args->datasetName, args->quiet);
     }
     CancelToken& cancel = cancelOnSignals();
     CliTrainSink cliSink(args->quiet);
     std::optional<ProjectTrainSink> projectSink;
-    if (project)
-        projectSink.emplace(cliSink, *project, runId);
+    if (recorder)
+        projectSink.emplace(cliSink, *recorder);
     fisura::TrainSink* sink = projectSink ? static_cast<fisura::TrainSink*>(&*projectSink)
                                           : static_cast<fisura::TrainSink*>(&cliSink);
     auto r = fisura::train(o, cancel, sink);
-    if (project) {
-        project->finishRun(runId, r);
-        projectSink->save();
-    }
+    if (recorder)
+        projectSink->saved(recorder->finish(r));
     if (!r)
         failWith(r.status(), "train failed", rank);
     if (rank > 0) {

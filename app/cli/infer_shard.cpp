@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "fisura/infer.h"
+
 namespace fs = std::filesystem;
 
 namespace fisura::cli
@@ -45,6 +47,9 @@ Result<FolderRun> planFolderRun(const std::string& in, const std::string& out,
                                 const std::string& shardArg, const std::string& manifestArg,
                                 const std::string& mapKind)
 {
+    MapKind kind = MapKind::Probability;
+    if (!parseMapKind(mapKind, kind))
+        return Status(ErrorCode::InvalidArgument, "unknown map kind " + mapKind);
     FolderRun run;
     auto shard = chooseShard(shardArg, run.shardSource);
     if (!shard)
@@ -60,9 +65,7 @@ Result<FolderRun> planFolderRun(const std::string& in, const std::string& out,
         return Status(ErrorCode::NotFound, "no images in " + in);
     run.folderScans = int(scans->size());
     for (const auto& s : scansOfShard(*scans, run.shard)) {
-        const std::string stem = fs::path(s.path).stem().string();
-        run.jobs.emplace_back(s.path,
-                              (fs::path(outDir) / (stem + "." + mapKind + ".tif")).string());
+        run.jobs.emplace_back(s.path, (fs::path(outDir) / mapFileName(s.path, kind)).string());
         run.manifest.assigned.push_back(s.path);
     }
     std::error_code ec;

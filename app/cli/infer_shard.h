@@ -21,7 +21,8 @@ struct FolderRun {
 };
 
 /// Lists `in`, picks this task's shard (`shardArg` when given, else the Slurm array variables,
-/// else the whole folder) and names its maps `<out>/<stem>.<kind>.tif` and its manifest
+/// else the whole folder) and names its maps `<out>/<stem>.<kind>.tif` (mapFileName, with
+/// `mapKind` a mapKindName) and its manifest
 /// (`manifestArg`: a file, or a folder for the default name; empty = beside the maps).
 /// InvalidArgument with a sentence for the user when the shard or the folders are wrong.
 Result<FolderRun> planFolderRun(const std::string& in, const std::string& out,

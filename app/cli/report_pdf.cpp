@@ -70,7 +70,7 @@ int writeReportPdf(const ReportPdfArgs& a)
         return 1;
     }
     std::vector<std::string> args = {
-        exe,      "--report-pdf", a.pdf, "--map", a.map, "--threshold", std::to_string(a.threshold),
+        exe,      "--report-pdf", a.pdf, "--map", a.map, "--threshold", formatNumber(a.threshold),
         "--lang", a.lang};
     if (!a.scan.empty())
         args.insert(args.end(), {"--scan", a.scan});

@@ -11,8 +11,8 @@ namespace fisura::cli
 
 struct ReportPdfArgs {
     std::string pdf, map, scan, lang = "en", model;
-    double pixelSize = 0; ///< 0: from the files
-    int threshold = 128;
+    double pixelSize = 0;              ///< 0: from the files
+    double threshold = 0.5;            ///< crack probability
     std::vector<double> classLimitsMm; ///< empty: the defaults
 };
 

@@ -20,8 +20,6 @@
 #include <thread>
 #include <vector>
 
-extern char** environ;
-
 namespace
 {
 
@@ -53,26 +51,14 @@ std::vector<std::string> ownArguments()
     return args;
 }
 
-/// This environment without the rendezvous variables, plus those of rank `rank`.
-std::vector<std::string> rankEnvironment(int rank, int processes, int port)
+/// The environment of rank `rank` as posix_spawn takes it ("KEY=value").
+std::vector<std::string> rankEnvironment(int rank, const fisura::DistributedIdentity& job,
+                                         bool onCpu)
 {
-    static const char* const ours[] = {
-        "RANK=",        "WORLD_SIZE=",  "LOCAL_RANK=",   "LOCAL_WORLD_SIZE=",
-        "MASTER_ADDR=", "MASTER_PORT=", "SLURM_PROCID=", "TORCHELASTIC_USE_AGENT_STORE="};
     std::vector<std::string> env;
-    for (char** e = environ; e && *e; ++e) {
-        bool skip = false;
-        for (const char* p : ours)
-            skip = skip || std::strncmp(*e, p, std::strlen(p)) == 0;
-        if (!skip)
-            env.emplace_back(*e);
-    }
-    env.push_back("RANK=" + std::to_string(rank));
-    env.push_back("WORLD_SIZE=" + std::to_string(processes));
-    env.push_back("LOCAL_RANK=" + std::to_string(rank));
-    env.push_back("LOCAL_WORLD_SIZE=" + std::to_string(processes));
-    env.push_back("MASTER_ADDR=127.0.0.1");
-    env.push_back("MASTER_PORT=" + std::to_string(port));
+    for (const auto& [key, value] :
+         fisura::rankEnvironment(fisura::processEnvironment(), rank, job, onCpu))
+        env.push_back(key + "=" + value);
     return env;
 }
 
@@ -150,14 +136,15 @@ int waitForRanks(int processes, std::chrono::seconds grace)
 
 } // namespace
 
-int runLocalRanks(int processes)
+int runLocalRanks(int processes, bool onCpu)
 {
     if (processes < 1 || processes > kMaxRanks) {
         std::fprintf(stderr, "fisura-cli: cannot start %d processes\n", processes);
         return -1;
     }
-    const int port = fisura::freeLocalPort();
-    if (port == 0) {
+    const fisura::DistributedIdentity job =
+        fisura::localJob(processes, fisura::processEnvironment());
+    if (job.masterPort == 0) {
         std::fprintf(stderr, "fisura-cli: no free TCP port on 127.0.0.1 for the processes\n");
         return -1;
     }
@@ -174,7 +161,7 @@ int runLocalRanks(int processes)
     for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT})
         ::sigaction(sig, &sa, nullptr);
     for (int r = 0; r < processes; ++r) {
-        auto env = rankEnvironment(r, processes, port);
+        auto env = rankEnvironment(r, job, onCpu);
         auto envp = pointers(env);
         pid_t pid = 0;
         const int err =

@@ -9,6 +9,7 @@
 #include "common/languagemanager.h"
 #include "fisura/measure.h"
 #include "inspect/report.h"
+#include "startoptions.h"
 
 namespace fisura::app
 {
@@ -33,8 +34,9 @@ ReportMode::ReportMode(QCommandLineParser& parser)
             QStringLiteral("scan")),
       pixelSize_(QStringLiteral("pixel-size"), tr("Pixel size in mm (default: the files' tags)."),
                  QStringLiteral("mm")),
-      threshold_(QStringLiteral("threshold"), tr("Map values from this one on are crack (1-255)."),
-                 QStringLiteral("t"), QStringLiteral("128")),
+      threshold_(QStringLiteral("threshold"),
+                 tr("The crack probability from which a pixel is crack (above 0, at most 1)."),
+                 QStringLiteral("probability"), QStringLiteral("0.5")),
       lang_(QStringLiteral("lang"), tr("Report language: es or en."), QStringLiteral("lang")),
       model_(QStringLiteral("model"), tr("Name of the model that made the map, for the report."),
              QStringLiteral("name")),
@@ -78,9 +80,13 @@ int ReportMode::run(const QCommandLineParser& parser) const
     }
     MeasureOptions o;
     bool ok = true;
-    o.threshold = parser.value(threshold_).toInt(&ok);
-    if (!ok || o.threshold < 1 || o.threshold > 255) {
-        printError(tr("--threshold must be a whole number from 1 to 255."));
+    QString thresholdError;
+    if (!parseThresholdOption(parser.value(threshold_), o.threshold, thresholdError)) {
+        printError(thresholdError);
+        return 2;
+    }
+    if (o.threshold <= 0) { // every pixel would be crack: the whole map one crack
+        printError(tr("--threshold must be above 0 to measure cracks."));
         return 2;
     }
     if (parser.isSet(pixelSize_)) {

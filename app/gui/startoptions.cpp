@@ -13,6 +13,7 @@
 #include "common/errortext.h"
 #include "common/languagemanager.h"
 #include "data/datapane.h"
+#include "fisura/threshold.h"
 #include "inspect/inspectpane.h"
 #include "mainwindow.h"
 #include "project/projectactions.h"
@@ -21,6 +22,24 @@
 
 namespace fisura::app
 {
+
+bool parseThresholdOption(const QString& text, double& probability, QString& error)
+{
+    bool ok = false;
+    const double v = text.toDouble(&ok); // C locale: command lines are the same in every language
+    if (ok && isProbability(v)) {
+        probability = v;
+        return true;
+    }
+    if (const int byte = ok ? legacyByteThreshold(v) : -1; byte >= 0)
+        error = QApplication::translate("main", "--threshold %1 is a map byte; use --threshold %2 "
+                                                "(a crack probability from 0 to 1).")
+                    .arg(text, QString::number(probabilityOfMapByte(byte)));
+    else
+        error =
+            QApplication::translate("main", "--threshold must be a crack probability from 0 to 1.");
+    return false;
+}
 
 StartOptions::StartOptions()
     : demo_(QStringLiteral("demo"),
@@ -63,11 +82,10 @@ StartOptions::StartOptions()
            QApplication::translate("main", "With --inspect: lay this map over the scan; with "
                                            "--report-pdf: the map to measure."),
            QStringLiteral("map")),
-      threshold_(
-          QStringLiteral("threshold"),
-          QApplication::translate(
-              "main", "With --map: map values from this one on are crack, 1 to 255 (default 128)."),
-          QStringLiteral("value"), QStringLiteral("128")),
+      threshold_(QStringLiteral("threshold"),
+                 QApplication::translate("main", "With --map: the crack probability from which a "
+                                                 "pixel is crack, 0 to 1 (default 0.5)."),
+                 QStringLiteral("probability"), QStringLiteral("0.5")),
       label_(QStringLiteral("label"),
              QApplication::translate("main", "Start labelling this image in Inspect."),
              QStringLiteral("image"))
@@ -113,11 +131,17 @@ bool StartOptions::applyTo(const QCommandLineParser& parser, MainWindow& window)
         QTimer::singleShot(0, window.analyzePane(), [&window] { window.analyzePane()->run(); });
     }
     if (parser.isSet(inspect_)) {
+        double threshold = 0.5;
+        QString error;
+        if (!parseThresholdOption(parser.value(threshold_), threshold, error)) {
+            std::fprintf(stderr, "fisura: %s\n", error.toLocal8Bit().constData());
+            return false;
+        }
         window.showPane(QStringLiteral("inspect"));
         const QString scan = parser.value(inspect_);
         const Status s = parser.isSet(map_)
                              ? window.inspectPane()->openWithMap(scan, parser.value(map_),
-                                                                 parser.value(threshold_).toInt())
+                                                                 mapByteThreshold(threshold))
                              : window.inspectPane()->openScan(scan);
         if (!s)
             std::fprintf(stderr, "fisura: cannot open %s: %s\n", qPrintable(scan),

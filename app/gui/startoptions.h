@@ -5,6 +5,7 @@
 
 #include <QCommandLineOption>
 #include <QList>
+#include <QString>
 
 class QCommandLineParser;
 
@@ -12,6 +13,11 @@ namespace fisura::app
 {
 
 class MainWindow;
+
+/// The value of --threshold (here and in the report mode): a crack probability 0..1. The old
+/// map-byte form (2..255) is refused with the probability that means the same. False, with a
+/// translated `error`, when `text` is not a probability.
+bool parseThresholdOption(const QString& text, double& probability, QString& error);
 
 class StartOptions
 {

@@ -35,11 +35,20 @@ if(CASE STREQUAL "measure")
     math(EXPR expected "${n} + 1")
     expect("nrows EQUAL expected" "CSV has ${nrows} lines for ${n} cracks")
     # JSON on stdout, nothing else there.
-    execute_process(COMMAND "${CLI}" measure --map "${mask}" --json - --threshold 200
+    execute_process(COMMAND "${CLI}" measure --map "${mask}" --json - --threshold 0.784
                     OUTPUT_VARIABLE out RESULT_VARIABLE rc)
     expect("rc EQUAL 0" "measure --json - exited ${rc}")
     string(JSON src GET "${out}" pixel_size_source)
     expect("src STREQUAL \"none\" OR src STREQUAL \"map\"" "pixel_size_source = ${src}")
+    # The threshold is a crack probability; the map byte it stands for is reported beside it.
+    string(JSON thr GET "${out}" options threshold)
+    string(JSON byte GET "${out}" options threshold_map_byte)
+    expect("thr EQUAL 0.784 AND byte EQUAL 200" "threshold ${thr}, map byte ${byte}")
+    # The old map-byte form is refused with the probability that means the same.
+    execute_process(COMMAND "${CLI}" measure --map "${mask}" --threshold 200
+                    OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE rc)
+    expect("NOT rc EQUAL 0 AND err MATCHES \"--threshold 200 is a map byte; use --threshold 0.784\""
+           "byte threshold: ${rc} ${err}")
 elseif(CASE STREQUAL "measure_bad")
     file(WRITE "${WORK}/junk.tif" "this is not a tiff file at all, not even close")
     execute_process(COMMAND "${CLI}" measure --map "${WORK}/junk.tif" --csv "${WORK}/j.csv"

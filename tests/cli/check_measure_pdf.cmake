@@ -35,6 +35,12 @@ execute_process(COMMAND "${GUI}" --report-pdf "${WORK}/x.pdf" --map "${mask}" --
 expect("rc EQUAL 2" "fisura --report-pdf --threshold 0 exited ${rc}")
 expect("err MATCHES \"--threshold\"" "unclear message: ${err}")
 expect("NOT EXISTS \"${WORK}/x.pdf\"" "a PDF for bad usage")
+# The threshold is a crack probability; the old map-byte form is refused with its equivalent.
+execute_process(COMMAND "${GUI}" --report-pdf "${WORK}/x.pdf" --map "${mask}" --threshold 128
+                ERROR_VARIABLE err RESULT_VARIABLE rc)
+expect("rc EQUAL 2 AND err MATCHES \"--threshold 128 is a map byte; use --threshold 0.5 \""
+       "byte threshold: ${rc} ${err}")
+expect("NOT EXISTS \"${WORK}/x.pdf\"" "a PDF for a byte threshold")
 
 # fisura-cli alone (no fisura beside it, none on PATH): a clear message, exit code 1.
 file(MAKE_DIRECTORY "${WORK}/alone")

@@ -46,6 +46,12 @@ if(CASE STREQUAL "demo")
     execute_process(COMMAND "${CLI}" score --map "${mask}" --truth "${mask}" --threshold 128
                     OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE rc)
     expect("NOT rc EQUAL 0" "threshold 128 accepted")
+    expect("err MATCHES \"--threshold 128 is a map byte; use --threshold 0.5 \""
+           "no equivalent probability: ${err}")
+    execute_process(COMMAND "${CLI}" score --map "${mask}" --truth "${mask}" --threshold 1.5
+                    OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE rc)
+    expect("NOT rc EQUAL 0 AND err MATCHES \"crack probability from 0 to 1\""
+           "threshold 1.5: ${rc} ${err}")
 elseif(CASE STREQUAL "size_mismatch")
     file(GLOB small "${WORK}/demo/segmentation/masks/*.tif")
     list(GET small 0 small)

@@ -9,9 +9,11 @@
 #include <nlohmann/json.hpp>
 
 #include "fisura/gpumemory.h"
+#include "fisura/infer.h"
 #include "fisura/policy.h"
 #include "fisura/sysinfo.h"
 #include "fisura/telemetry.h"
+#include "fisura/train.h"
 
 using namespace fisura;
 
@@ -152,6 +154,66 @@ private Q_SLOTS:
             QVERIFY(findChoice(p, "device")->reason.find("libcuda") != std::string::npos);
     }
 
+    // The policy is asked about the job that runs: training about the model it trains and its
+    // input size; tiled inference about the tile it runs on (a U-Net trained on 256 px crops
+    // runs on 512 px tiles), never the model's training input size.
+    void requestsAskAboutTheJobThatRuns()
+    {
+        TrainOptions t; // segment: a U-Net
+        t.model.inputSize = 320;
+        t.precision = Precision::BF16;
+        t.batchSize = 12;
+        t.preferCpu = true;
+        t.intraOpThreads = 3;
+        t.interOpThreads = 2;
+        const PolicyRequest r = policyRequestFor(t);
+        QCOMPARE(r.kind, JobKind::Train);
+        QCOMPARE(QString::fromStdString(r.model), QStringLiteral("unet"));
+        QCOMPARE(r.inputSize, 320);
+        QCOMPARE(r.precision, Precision::BF16);
+        QCOMPARE(r.batchSize, 12);
+        QVERIFY(r.preferCpu);
+        QCOMPARE(r.intraOpThreads, 3);
+        QCOMPARE(r.interOpThreads, 2);
+        t.task = TaskKind::Anomaly;
+        QCOMPARE(QString::fromStdString(policyRequestFor(t).model), QStringLiteral("autoencoder"));
+        t.model.type = ModelType::PatchGaussian;
+        QCOMPARE(QString::fromStdString(policyRequestFor(t).model),
+                 QStringLiteral("patch-gaussian"));
+        t.task = TaskKind::Classify; // the task decides: a classifier
+        QCOMPARE(QString::fromStdString(policyRequestFor(t).model), QStringLiteral("classifier"));
+        QCOMPARE(QString::fromStdString(policyRequestFor(TrainOptions{}).model),
+                 QStringLiteral("unet"));
+
+        ModelInfo unet;
+        unet.config.type = ModelType::UNet;
+        unet.config.inputSize = 256;
+        unet.config.depth = 4;
+        InferOptions io;
+        io.precision = Precision::FP16;
+        io.batchSize = 6;
+        io.intraOpThreads = 5;
+        const PolicyRequest ri = policyRequestFor(unet, io);
+        QCOMPARE(ri.kind, JobKind::Infer);
+        QCOMPARE(QString::fromStdString(ri.model), QStringLiteral("unet"));
+        QCOMPARE(ri.inputSize, 512);
+        QCOMPARE(ri.inputSize, inferenceTile(unet, io));
+        QCOMPARE(ri.precision, Precision::FP16);
+        QCOMPARE(ri.batchSize, 6);
+        QCOMPARE(ri.intraOpThreads, 5);
+        unet.config.inputSize = 600;
+        unet.config.depth = 5; // a multiple of 32 at least 600
+        QCOMPARE(policyRequestFor(unet, io).inputSize, 608);
+        unet.tileSize = 1024; // the model file's own tile
+        QCOMPARE(policyRequestFor(unet, io).inputSize, 1024);
+        io.tileSize = 768; // the user's
+        QCOMPARE(policyRequestFor(unet, io).inputSize, 768);
+        ModelInfo classifier;
+        classifier.config.type = ModelType::Classifier;
+        classifier.config.inputSize = 224;
+        QCOMPARE(policyRequestFor(classifier, InferOptions{}).inputSize, 224);
+    }
+
     void inferenceNeedsNoLossScaling()
     {
         PolicyRequest r;
@@ -228,7 +290,7 @@ private Q_SLOTS:
     void policyJsonIsStable()
     {
         const auto p = choosePolicy(fakeMachine(8, 6, 24 * GB), PolicyRequest{});
-        const auto j = nlohmann::json::parse(toJson(p));
+        const auto j = nlohmann::json::parse(toJson(p, 2)); // policy.h's (train.h has another)
         QCOMPARE(QString::fromStdString(j.at("precision").get<std::string>()),
                  QStringLiteral("bf16"));
         QCOMPARE(j.at("batch_size").get<int>(), 128);

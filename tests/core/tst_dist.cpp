@@ -14,6 +14,7 @@
 #include <functional>
 #include <future>
 #include <map>
+#include <set>
 #include <thread>
 
 #include "compat/torch_compat.h"
@@ -261,6 +262,67 @@ private Q_SLOTS:
         QCOMPARE(firstSlurmHost("gpu[03-05,7],cpu1"), std::string("gpu03"));
         QCOMPARE(firstSlurmHost("a1,b2"), std::string("a1"));
         QCOMPARE(firstSlurmHost("n[9]"), std::string("n9"));
+    }
+
+    // One environment for rank r, whichever launcher starts it (fisura-cli train --gpus, the
+    // desktop application's peers): nothing of another job survives, and it reads back as rank
+    // r of the job.
+    void rankEnvironmentJoinsTheJob()
+    {
+        const std::map<std::string, std::string> base = {{"PATH", "/usr/bin"},
+                                                         {"GLOO_SOCKET_IFNAME", "lo"},
+                                                         {"RANK", "7"},
+                                                         {"WORLD_SIZE", "9"},
+                                                         {"LOCAL_WORLD_SIZE", "9"},
+                                                         {"MASTER_ADDR", "far.example"},
+                                                         {"MASTER_PORT", "1234"},
+                                                         {"GROUP_RANK", "1"},
+                                                         {"GROUP_WORLD_SIZE", "2"},
+                                                         {"ROLE_RANK", "1"},
+                                                         {"ROLE_NAME", "trainer"},
+                                                         {"TORCHELASTIC_USE_AGENT_STORE", "True"},
+                                                         {"TORCHELASTIC_RESTART_COUNT", "3"},
+                                                         {"TORCHELASTIC_RUN_ID", "x"},
+                                                         {"SLURM_PROCID", "4"},
+                                                         {"FISURA_DIST_CPU_RANKS", "8"},
+                                                         {"FISURA_DIST_TIMEOUT", "45"}};
+        const DistributedIdentity job = localJob(3, base);
+        QCOMPARE(job.worldSize, 3);
+        QCOMPARE(job.localWorldSize, 3);
+        QCOMPARE(job.masterAddr, std::string("127.0.0.1"));
+        QVERIFY(job.masterPort > 0);
+        QCOMPARE(job.launcher, std::string("fisura"));
+        QCOMPARE(job.timeoutSeconds, 45);
+        QCOMPARE(localJob(2, {{"FISURA_DIST_TIMEOUT", "soon"}}).timeoutSeconds,
+                 DistributedIdentity{}.timeoutSeconds);
+        const std::set<std::string> set = {
+            "RANK",        "WORLD_SIZE",  "LOCAL_RANK",         "LOCAL_WORLD_SIZE",
+            "MASTER_ADDR", "MASTER_PORT", "FISURA_DIST_TIMEOUT"};
+        for (int rank = 0; rank < 3; ++rank) {
+            const auto env = rankEnvironment(base, rank, job, false);
+            std::set<std::string> keys;
+            for (const auto& kv : env)
+                keys.insert(kv.first);
+            std::set<std::string> expected = set;
+            expected.insert({"PATH", "GLOO_SOCKET_IFNAME"}); // the rest of this environment
+            QCOMPARE(keys, expected);
+            auto id = readDistributedEnvironment(env);
+            QVERIFY2(id.isOk(), id.status().toString().c_str());
+            QCOMPARE(id->rank, rank);
+            QCOMPARE(id->worldSize, 3);
+            QCOMPARE(id->localRank, rank);
+            QCOMPARE(id->localWorldSize, 3);
+            QCOMPARE(id->masterAddr, std::string("127.0.0.1"));
+            QCOMPARE(id->masterPort, job.masterPort);
+            QCOMPARE(id->timeoutSeconds, 45);
+            QCOMPARE(id->socketInterface, std::string("lo"));
+            QVERIFY(!id->launcherHostsStore);
+            QCOMPARE(id->launcherAttempt, 0);
+        }
+        // Ranks on the CPU (over gloo) say so; without it the variable is gone.
+        QCOMPARE(rankEnvironment(base, 1, job, true).at("FISURA_DIST_CPU_RANKS"), std::string("3"));
+        QCOMPARE(rankEnvironment(base, 1, job, false).count("FISURA_DIST_CPU_RANKS"), size_t(0));
+        QCOMPARE(processEnvironment().count("PATH"), size_t(1));
     }
 
     void bucketLayout()

@@ -132,9 +132,10 @@ private Q_SLOTS:
     {
         for (int channels : {1, 3}) {
             fisura::detail::ScanSource src;
-            src.flat = Image::make(300, 200, channels);
-            for (size_t i = 0; i < src.flat.pixels.size(); ++i)
-                src.flat.pixels[i] = uint8_t(i * 7 + i / 300);
+            Image flat = Image::make(300, 200, channels);
+            for (size_t i = 0; i < flat.pixels.size(); ++i)
+                flat.pixels[i] = uint8_t(i * 7 + i / 300);
+            src.flat = std::make_shared<const Image>(std::move(flat));
             src.width = 300;
             src.height = 200;
             src.channels = channels;

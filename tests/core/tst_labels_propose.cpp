@@ -11,11 +11,13 @@
 #include <QDir>
 #include <QTemporaryDir>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
 #include "fisura/infer.h"
 #include "fisura/labels.h"
+#include "fisura/threshold.h"
 #include "fisura/tiledimage.h"
 
 using namespace fisura;
@@ -105,7 +107,7 @@ private Q_SLOTS:
         auto prop = proposeLabels(model, img, po);
         QVERIFY2(prop.isOk(), prop.status().toString().c_str());
         QCOMPARE(prop->width, region.width);
-        const int thr = proposalByteThreshold(MapKind::Probability, -1, 0.4);
+        const int thr = modelMapByteThreshold(MapKind::Probability, 0.4);
         QCOMPARE(thr, 102);
         int cracks = 0;
         for (size_t i = 0; i < map->pixels.size(); ++i) {
@@ -134,13 +136,57 @@ private Q_SLOTS:
         QVERIFY(!proposeLabels("/nonexistent.pt", img, {}).isOk());
     }
 
-    void thresholdsPerKind()
+    // A given threshold is a crack probability on the map's own 0..1 scale, the same ceil rule
+    // as everywhere (t = 0.201 is byte 52, as in Inspect): crack where byte/255 >= t.
+    void givenThresholdIsTheMapsProbability()
     {
-        QCOMPARE(proposalByteThreshold(MapKind::Score, -1, 0.02), 128);
-        QCOMPARE(proposalByteThreshold(MapKind::Heatmap, -1, 0.9), 128);
-        QCOMPARE(proposalByteThreshold(MapKind::Probability, -1, 0.5), 128);
-        QCOMPARE(proposalByteThreshold(MapKind::Score, 0.5, 0.02), 128);
-        QCOMPARE(proposalByteThreshold(MapKind::Probability, 1.0, 0.5), 255);
+        QTemporaryDir dir;
+        const std::string model = identityUNet(dir, 0.4);
+        const std::string img = s(dir.filePath(QStringLiteral("wall.tif")));
+        Image gray = Image::make(4, 1, 3);
+        const uint8_t values[4] = {51, 52, 127, 128};
+        for (int x = 0; x < 4; ++x)
+            for (int c = 0; c < 3; ++c)
+                gray.row(0)[x * 3 + c] = values[x];
+        QVERIFY(writeTiff(img, gray).isOk());
+        ProposeOptions po;
+        po.infer = cpu();
+        po.infer.tileSize = 16;
+        po.infer.overlap = 0;
+        for (const auto& [t, expected] :
+             std::vector<std::pair<double, std::vector<uint8_t>>>{{0.2, {255, 255, 255, 255}},
+                                                                  {0.201, {0, 255, 255, 255}},
+                                                                  {0.5, {0, 0, 0, 255}},
+                                                                  {1.0, {0, 0, 0, 0}}}) {
+            po.threshold = t;
+            auto prop = proposeLabels(model, img, po);
+            QVERIFY2(prop, prop.status().toString().c_str());
+            QCOMPARE(prop->pixels, expected);
+        }
+        po.threshold = 1.5; // not a probability
+        QCOMPARE(proposeLabels(model, img, po).status().code(), ErrorCode::InvalidArgument);
+        po.threshold = std::nan("");
+        QCOMPARE(
+            proposeFolder(model, img, s(dir.filePath(QStringLiteral("out"))), po).status().code(),
+            ErrorCode::InvalidArgument);
+    }
+
+    // The image is read by what its bytes say: a TIFF named .png proposes like the TIFF.
+    void misnamedImageProposesAlike()
+    {
+        QTemporaryDir dir;
+        const std::string model = identityUNet(dir, 0.4);
+        const std::string tif = s(dir.filePath(QStringLiteral("wall.tif")));
+        const std::string png = s(dir.filePath(QStringLiteral("wall-tiff.png")));
+        QVERIFY(writeTiff(tif, ramp(96, 64)).isOk());
+        QVERIFY(writeTiff(png, ramp(96, 64)).isOk());
+        ProposeOptions po;
+        po.infer = cpu();
+        po.region = {8, 8, 64, 48};
+        auto a = proposeLabels(model, tif, po);
+        auto b = proposeLabels(model, png, po);
+        QVERIFY2(a && b, (a ? b : a).status().toString().c_str());
+        QCOMPARE(a->pixels, b->pixels);
     }
 
     void folderListsFailuresAndContinues()

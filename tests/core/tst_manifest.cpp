@@ -8,6 +8,7 @@
 #include <QtTest>
 
 #include "fisura/image.h"
+#include "fisura/infer.h"
 #include "fisura/manifest.h"
 
 using namespace fisura;
@@ -213,6 +214,33 @@ private Q_SLOTS:
         const std::vector<ScanFile> empty{{"/a.tif", 0}, {"/b.tif", 0}, {"/c.tif", 0}};
         const auto e = assignShards(empty, 3);
         QVERIFY(e[0] != e[1] && e[1] != e[2] && e[0] != e[2]);
+    }
+
+    // One name for a map, whoever writes it (infer over a folder, the Analyze queue).
+    void mapFileNames()
+    {
+        auto name = [](const std::string& scan, MapKind k, const std::string& tag = {}) {
+            return QString::fromStdString(mapFileName(scan, k, tag));
+        };
+        QCOMPARE(name("/in/deck.tif", MapKind::Probability),
+                 QStringLiteral("deck.probability.tif"));
+        QCOMPARE(name("deck.png", MapKind::Heatmap), QStringLiteral("deck.heatmap.tif"));
+        QCOMPARE(name("/in/a.b.TIFF", MapKind::Score), QStringLiteral("a.b.score.tif"));
+        QCOMPARE(name("/in/deck.tif", MapKind::Probability, "run-20260101-101500"),
+                 QStringLiteral("deck.run-20260101-101500.probability.tif"));
+        QCOMPARE(name("/in/noext", MapKind::Probability), QStringLiteral("noext.probability.tif"));
+        for (MapKind k : {MapKind::Probability, MapKind::Heatmap, MapKind::Score}) {
+            QVERIFY(isMapFileName(mapFileName("/x/s.tif", k)));
+            QVERIFY(isMapFileName(mapFileName("/x/s.tif", k, "m")));
+            MapKind back = MapKind::Probability;
+            QVERIFY(parseMapKind(mapKindName(k), back));
+            QCOMPARE(back, k);
+        }
+        QVERIFY(!isMapFileName("deck.tif"));
+        QVERIFY(!isMapFileName("deck.probability.png"));
+        MapKind k = MapKind::Score;
+        QVERIFY(!parseMapKind("mask", k));
+        QCOMPARE(k, MapKind::Score);
     }
 
     void listsScansOfAFolder()

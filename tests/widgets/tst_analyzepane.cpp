@@ -4,6 +4,8 @@
 // recorded in a project.
 #include <QtTest>
 
+#include <cmath>
+
 #include <QDir>
 #include <QFile>
 #include <QImage>
@@ -248,7 +250,7 @@ private Q_SLOTS:
         QCOMPARE(q->at(0).height, 48);
         QCOMPARE(q->at(1).width, 96);
         QCOMPARE(q->at(2).height, 96);
-        QCOMPARE(q->at(1).state, ScanState::Waiting);
+        QCOMPARE(q->at(1).state, QueueRowState::Waiting);
         QCOMPARE(q->data(q->index(1, AnalyzeQueueModel::SizeColumn), Qt::DisplayRole).toString(),
                  QStringLiteral("96 × 64 px"));
         // Without a model nothing runs yet; without a project the map goes beside the scan, and
@@ -257,6 +259,58 @@ private Q_SLOTS:
         QCOMPARE(q->at(0).output, QDir(dir).filePath(QStringLiteral("one.probability.tif")));
         QCOMPARE(q->at(1).output, QDir(dir).filePath(QStringLiteral("one.probability-2.tif")));
         QCOMPARE(q->at(2).output, QDir(dir).filePath(QStringLiteral("two.probability.tif")));
+    }
+
+    // What a file is comes from its bytes: a PNG named .tif and a TIFF named .png are measured
+    // as what they are (the pixel size comes with the TIFF); a file that is no image is not.
+    void misnamedScansAreProbedByTheirBytes()
+    {
+        const QString dir = freshDir(QStringLiteral("misnamed"));
+        const QString tiffAsPng = writeScan(QStringLiteral("misnamed/scan.png"), 96, 64, 7);
+        QVERIFY(!tiffAsPng.isEmpty());
+        QImage png(80, 48, QImage::Format_RGB32);
+        png.fill(Qt::gray);
+        const QString pngAsTif = QDir(dir).filePath(QStringLiteral("photo.tif"));
+        QVERIFY(png.save(pngAsTif, "PNG"));
+        QFile junk(QDir(dir).filePath(QStringLiteral("junk.tif")));
+        QVERIFY(junk.open(QIODevice::WriteOnly));
+        junk.write(QByteArray(200, 'z'));
+        junk.close();
+        int w = 0, h = 0;
+        double px = 0;
+        QVERIFY(probeScan(tiffAsPng, w, h, px));
+        QCOMPARE(QSize(w, h), QSize(96, 64));
+        QVERIFY(std::abs(px - 0.2) < 1e-6);
+        QVERIFY(probeScan(pngAsTif, w, h, px));
+        QCOMPARE(QSize(w, h), QSize(80, 48));
+        QCOMPARE(px, 0.0);
+        QVERIFY(!probeScan(junk.fileName(), w, h, px));
+        QCOMPARE(QSize(w, h), QSize(0, 0));
+    }
+
+    // The policy preview asks about the tile the run will use (a U-Net trained on 256 px crops
+    // runs on tiles of at least 512 px), not about the model's training input size.
+    void previewAsksAboutTheRunsTile()
+    {
+        AdvancedOptionsWidget w;
+        ModelInfo info;
+        info.config.type = ModelType::UNet;
+        info.config.inputSize = 256;
+        info.config.depth = 4;
+        w.setModel(info);
+        PolicyRequest r = w.policyRequest();
+        QCOMPARE(r.kind, JobKind::Infer);
+        QCOMPARE(r.inputSize, 512);
+        QCOMPARE(r.inputSize, policyRequestFor(info, w.options()).inputSize); // what the run asks
+        InferOptions o = w.options();
+        o.tileSize = 768;
+        w.setOptions(o);
+        QCOMPARE(w.policyRequest().inputSize, 768);
+        info.tileSize = 1024; // the model file's own tile, when the user leaves it
+        w.setModel(info);
+        o.tileSize = 0;
+        w.setOptions(o);
+        QCOMPARE(w.policyRequest().inputSize, 1024);
     }
 
     void queueOfThreeWithABrokenScan()
@@ -278,10 +332,10 @@ private Q_SLOTS:
 
         AnalyzeQueueModel* q = pane.queue();
         QCOMPARE(q->rowCount(), 3);
-        QCOMPARE(q->at(0).state, ScanState::Done);
-        QCOMPARE(q->at(1).state, ScanState::Failed);
+        QCOMPARE(q->at(0).state, QueueRowState::Done);
+        QCOMPARE(q->at(1).state, QueueRowState::Failed);
         QVERIFY(!q->at(1).error.isEmpty());
-        QCOMPARE(q->at(2).state, ScanState::Done);
+        QCOMPARE(q->at(2).state, QueueRowState::Done);
         // Maps beside the scans, with the scans' width and height.
         const QString mapA = QDir(tmp_.path()).filePath(QStringLiteral("three/a.probability.tif"));
         QCOMPARE(q->at(0).output, mapA);
@@ -345,7 +399,7 @@ private Q_SLOTS:
         QString progressText;
         connect(q, &QAbstractItemModel::dataChanged, this, [&] {
             const ScanRow* r = q->find(bigId);
-            if (!cancelled && r && r->state == ScanState::Running && r->fraction > 0) {
+            if (!cancelled && r && r->state == QueueRowState::Running && r->fraction > 0) {
                 cancelled = true;
                 progressText =
                     q->data(q->index(0, AnalyzeQueueModel::ProgressColumn), Qt::DisplayRole)
@@ -361,9 +415,9 @@ private Q_SLOTS:
         QVERIFY2(progressText.contains(QStringLiteral(" %")) &&
                      progressText.contains(QStringLiteral("MP/s")),
                  qPrintable(progressText));
-        QCOMPARE(q->at(0).state, ScanState::Cancelled);
-        QCOMPARE(readAll(earlier), before);        // untouched
-        QCOMPARE(q->at(1).state, ScanState::Done); // the queue went on
+        QCOMPARE(q->at(0).state, QueueRowState::Cancelled);
+        QCOMPARE(readAll(earlier), before);            // untouched
+        QCOMPARE(q->at(1).state, QueueRowState::Done); // the queue went on
         // Nothing half-written beside the scans.
         const QStringList files = QDir(QFileInfo(big).absolutePath()).entryList(QDir::Files);
         QCOMPARE(files.size(), 4);
@@ -373,9 +427,9 @@ private Q_SLOTS:
         QVERIFY(pane.run());
         pane.cancelAll();
         waitIdle(pane);
-        QCOMPARE(q->count(ScanState::Waiting), 0);
-        QCOMPARE(q->at(2).state, ScanState::Cancelled);
-        QCOMPARE(q->at(3).state, ScanState::Cancelled);
+        QCOMPARE(q->count(QueueRowState::Waiting), 0);
+        QCOMPARE(q->at(2).state, QueueRowState::Cancelled);
+        QCOMPARE(q->at(3).state, QueueRowState::Cancelled);
         QCOMPARE(readAll(earlier), before);
         QCOMPARE(QDir(QFileInfo(big).absolutePath()).entryList(QDir::Files).size(), 4);
     }
@@ -396,8 +450,8 @@ private Q_SLOTS:
         QVERIFY(pane.run());
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeout);
         AnalyzeQueueModel* q = pane.queue();
-        QCOMPARE(q->at(0).state, ScanState::Failed);
-        QCOMPARE(q->at(1).state, ScanState::Waiting); // not failed for the same reason
+        QCOMPARE(q->at(0).state, QueueRowState::Failed);
+        QCOMPARE(q->at(1).state, QueueRowState::Waiting); // not failed for the same reason
         auto* message = pane.findChild<QLabel*>(QStringLiteral("queueMessage"));
         QVERIFY(message->isVisibleTo(&pane));
         QVERIFY(message->text().contains(QStringLiteral("model.fisura")));
@@ -431,7 +485,7 @@ private Q_SLOTS:
         AnalyzePane pane;
         AnalyzeQueueModel* q = pane.queue();
         QCOMPARE(q->rowCount(), 2);
-        QCOMPARE(q->at(0).state, ScanState::Waiting);
+        QCOMPARE(q->at(0).state, QueueRowState::Waiting);
         QCOMPARE(q->at(0).input, a);
         QCOMPARE(q->at(0).width, 128);
         QCOMPARE(pane.controller()->model().path, model_); // the queue's model again
@@ -443,7 +497,7 @@ private Q_SLOTS:
         QTest::mouseClick(resume, Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeout);
         QVERIFY(!bar->isVisibleTo(&pane));
-        QCOMPARE(q->count(ScanState::Done), 2);
+        QCOMPARE(q->count(QueueRowState::Done), 2);
         QCOMPARE(mapSize(q->at(1).output), QSize(96, 128));
     }
 

@@ -120,7 +120,8 @@ private Q_SLOTS:
         QCOMPARE(valueText(pane, "f1Value"), l.toString(c.f1, 'f', 3));
         QCOMPARE(valueText(pane, "iouValue"), l.toString(c.iou, 'f', 3));
         QVERIFY(valueText(pane, "toleranceValue").startsWith(l.toString(2)));
-        QVERIFY(valueText(pane, "comparisonThresholdValue").contains(QStringLiteral("150")));
+        // The threshold reads as a crack probability: byte 150 is 0.588 (150/255 = 0.5882).
+        QCOMPARE(valueText(pane, "comparisonThresholdValue"), l.toString(0.588));
         QCOMPARE(pane.comparison()->at(150).truePositives, c.truePositives);
         // Each number has its name beside it.
         auto* precision = pane.findChild<QLabel*>(QStringLiteral("precisionValue"));
@@ -293,6 +294,48 @@ private Q_SLOTS:
         QTRY_VERIFY(pane.comparison() != nullptr);
         QCOMPARE(pane.comparison()->at(150).falseNegatives, uint64_t(29));
         QCOMPARE(QString::fromStdString(pane.comparison()->truthPath), png);
+    }
+
+    // A truth is read by what its bytes say: a PNG named .tif and a TIFF named .png both
+    // attach, show and compare; a file that is no image is refused the same way under either
+    // name.
+    void misnamedTruthsAreReadByTheirBytes()
+    {
+        if (!hasImageCodecs())
+            QSKIP("this build decodes TIFF only");
+        QTemporaryDir d;
+        const QString pngAsTif = d.filePath(QStringLiteral("truth-png.tif"));
+        const Image m = makeMask();
+        QImage q(kW, kH, QImage::Format_Grayscale8);
+        for (int y = 0; y < kH; ++y)
+            std::copy_n(m.row(y), kW, q.scanLine(y));
+        QVERIFY(q.save(pngAsTif, "PNG"));
+        const QString tiffAsPng = d.filePath(QStringLiteral("truth-tiff.png"));
+        QVERIFY(QFile::copy(mask_, tiffAsPng));
+        InspectPane pane;
+        QVERIFY(pane.openWithMap(scan_, map_, 150).isOk());
+        for (const QString& truth : {pngAsTif, tiffAsPng}) {
+            QVERIFY2(pane.attachTruth(truth).isOk(), qPrintable(pane.truthPanel()->message()));
+            QTRY_VERIFY(pane.truthPanel()->isTruthLayer(pane.viewer()->overlayCount() - 1));
+            QVERIFY(pane.truthPanel()->compare(map_).isOk());
+            QTRY_VERIFY(pane.comparison() != nullptr && !pane.truthPanel()->isRunning());
+            QCOMPARE(QString::fromStdString(pane.comparison()->truthPath), truth);
+            QCOMPARE(pane.comparison()->at(150).falseNegatives, uint64_t(29));
+        }
+        QStringList messages;
+        for (const QString& name : {QStringLiteral("junk.tif"), QStringLiteral("junk.png")}) {
+            QFile junk(d.filePath(name));
+            QVERIFY(junk.open(QIODevice::WriteOnly));
+            junk.write(QByteArray(300, 'z'));
+            junk.close();
+            QCOMPARE(pane.attachTruth(junk.fileName()).code(), ErrorCode::Corrupt);
+            messages << pane.truthPanel()->message();
+        }
+        QVERIFY(!messages.front().isEmpty());
+        QVERIFY(messages.front().contains(QStringLiteral("junk.tif"))); // it names the file
+        QCOMPARE(QString(messages.front())
+                     .replace(QStringLiteral("junk.tif"), QStringLiteral("junk.png")),
+                 messages.back());
     }
 
     void compareNeedsTruthAndMap()

@@ -18,6 +18,7 @@
 #include "fisura/image.h"
 #include "fisura/measure.h"
 #include "fisura/measuremap.h"
+#include "fisura/threshold.h"
 #include "inspect/crackoverlay.h"
 #include "inspect/cracktable.h"
 #include "inspect/cracktablemodel.h"
@@ -25,6 +26,7 @@
 #include "inspect/measurepanel.h"
 #include "inspect/measureplots.h"
 #include "inspect/measuretext.h"
+#include "inspect/report.h"
 
 using namespace fisura;
 using fisura::ui::CrackTableModel;
@@ -163,6 +165,27 @@ private Q_SLOTS:
             pane.grab().save(qEnvironmentVariable("FISURA_KEEP_REPORTS") +
                              QStringLiteral("/pane-plots.png"));
         }
+    }
+
+    // The threshold reads as a crack probability: the layer's byte 150 is 0.588 (150/255 is
+    // 0.5882), which measures at that byte again; the report says so too.
+    void thresholdIsAProbability()
+    {
+        InspectPane pane;
+        pane.resize(1100, 800);
+        QVERIFY(pane.openWithMap(scan_, map_, 150).isOk());
+        MeasurePanel* panel = pane.measurePanel();
+        QCOMPARE(panel->thresholdBox()->value(), 0.5); // before: the default
+        pane.measureCracks();
+        QCOMPARE(panel->thresholdBox()->value(), 0.588);
+        QCOMPARE(mapByteThreshold(panel->options().threshold), 150);
+        QVERIFY(measured(panel).isOk());
+        QCOMPARE(panel->result()->options.threshold, 0.588);
+        ui::ReportInput in;
+        in.result = panel->result();
+        QVERIFY(ui::MeasureReport::html(in).contains(QStringLiteral("crack probability 0.588")));
+        QVERIFY(panel->thresholdBox()->minimum() > 0); // 0 would make the whole map one crack
+        QCOMPARE(panel->thresholdBox()->maximum(), 1.0);
     }
 
     void pixelSizeFromTagsOrUser()

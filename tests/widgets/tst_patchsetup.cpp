@@ -12,6 +12,7 @@
 
 #include "analyze/modelfacts.h"
 #include "fisura/model.h"
+#include "fisura/threshold.h"
 #include "train/trainsetup.h"
 
 using namespace fisura;
@@ -79,8 +80,11 @@ private Q_SLOTS:
         QVERIFY(m->save(path.toStdString()).isOk());
         const ModelDescription d = describeModel(path);
         QVERIFY(d.ok);
-        QCOMPARE(mapThreshold(d.info), 128);
-        QCOMPARE(mapThreshold(d.info, 7.0), 255);
+        // The score map puts the model's threshold at 128, twice it (and beyond) at 255.
+        const MapKind kind = mapKindFor(d.info.config.type);
+        QCOMPARE(modelMapByteThreshold(kind, d.info.threshold), 128);
+        QCOMPARE(modelMapByteThreshold(kind, d.info.threshold, 7.0), 255);
+        QCOMPARE(modelMapByteThreshold(kind, d.info.threshold, 1.75), 64);
         ModelFactsWidget facts;
         facts.setDescription(d);
         const QList<QLabel*> labels = facts.findChildren<QLabel*>();

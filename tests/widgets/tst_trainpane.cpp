@@ -306,6 +306,22 @@ private Q_SLOTS:
         QCOMPARE(pane.setupPanel()->task(), TaskKind::Segment);
         QVERIFY(button(pane, "startButton")->isEnabled());
         QSignalSpy ended(&pane, &TrainPane::runFinished);
+        // Notices are in project.json as they arrive, before the run ends (as fisura-cli train
+        // --project records them: one RunRecorder): what is on disk when one is shown.
+        QString firstNotice;
+        QStringList onDiskThen;
+        connect(pane.controller(), &TrainController::notice, &pane,
+                [&](const QString& code, const QString& message) {
+                    if (!firstNotice.isEmpty())
+                        return;
+                    firstNotice = code + QStringLiteral(": ") + message;
+                    auto disk = Project::open(session.projectDir().toStdString());
+                    const ProjectRun* r =
+                        disk ? disk->findRun(pane.controller()->runId().toStdString()) : nullptr;
+                    if (r)
+                        for (const std::string& n : r->notices)
+                            onDiskThen << QString::fromStdString(n);
+                });
 
         // Start, and ask for a pause at once: the first epoch ends, its checkpoint stays.
         QTest::mouseClick(button(pane, "startButton"), Qt::LeftButton);
@@ -318,6 +334,8 @@ private Q_SLOTS:
         QVERIFY(run);
         QCOMPARE(run->state, RunState::Paused);
         QCOMPARE(int(run->history.size()), 1);
+        QVERIFY(!firstNotice.isEmpty()); // "paused: ..." at least
+        QVERIFY2(onDiskThen.contains(firstNotice), qPrintable(firstNotice));
         QVERIFY(exists(run->checkpointPath));
         QVERIFY(exists(run->modelPath));
         const int batches = pane.plot()->seriesLength(TrainPlot::TrainLoss);

@@ -57,4 +57,24 @@ std::string firstSlurmHost(const std::string& nodeList);
 /// of ranks started on this host (fisura-cli train --gpus, the desktop application's peers).
 int freeLocalPort();
 
+/// This process's environment.
+std::map<std::string, std::string> processEnvironment();
+
+/// Rank 0 of a job of `processes` ranks that this host starts itself (fisura-cli train --gpus
+/// or --cpu-ranks, the desktop application's peers): they meet at 127.0.0.1 on freeLocalPort()
+/// (masterPort 0 when none was free: the caller says so), launcher "fisura", and wait for each
+/// other as long as FISURA_DIST_TIMEOUT in `environment` says (when it is a whole number of
+/// seconds, 1..86400; else the default).
+DistributedIdentity localJob(int processes, const std::map<std::string, std::string>& environment);
+
+/// The environment rank `rank` of `job` is started with, the same from every launcher: `base`
+/// without any variable of another job (every one readDistributedEnvironment reads, torchrun's
+/// GROUP_* / ROLE_* / TORCHELASTIC_*, FISURA_DIST_CPU_RANKS), plus RANK and LOCAL_RANK = `rank`,
+/// WORLD_SIZE, LOCAL_WORLD_SIZE, MASTER_ADDR, MASTER_PORT and FISURA_DIST_TIMEOUT from `job`,
+/// and FISURA_DIST_CPU_RANKS = the world size when `onCpu` (the ranks train on the CPU over
+/// gloo). readDistributedEnvironment of the result gives rank `rank` of `job`.
+std::map<std::string, std::string> rankEnvironment(const std::map<std::string, std::string>& base,
+                                                   int rank, const DistributedIdentity& job,
+                                                   bool onCpu);
+
 } // namespace fisura

@@ -36,7 +36,8 @@ struct Image {
 /// libtiff's RGBA interface decodes: 1/2/4-bit and bilevel fax, CMYK, LogLuv...; signed,
 /// floating-point and 32-bit samples as TiledImage decodes them, with its percentile stretch,
 /// so a float 0..1 mask reads as 0/255); PNG/JPEG/BMP through OpenCV when the build has
-/// imgcodecs.
+/// imgcodecs. Which decoder runs depends on the file's first bytes (rasterFormatOf in
+/// fisura/raster.h), never its name.
 /// Refuses images larger than `maxPixels` before allocating (large scans use the tiled reader).
 /// TIFF RGBA comes back with colour premultiplied by alpha, as libtiff's RGBA interface gives it.
 Result<Image> readImage(const std::string& path, uint64_t maxPixels = 64ull * 1024 * 1024);

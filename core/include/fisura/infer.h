@@ -30,8 +30,18 @@ namespace fisura
 
 enum class BlendWindow { Cosine, Gaussian };
 enum class MapKind { Probability, Heatmap, Score };
-const char* mapKindName(MapKind k); ///< "probability", "heatmap", "score"
-MapKind mapKindFor(ModelType type); ///< U-Net, classifier, autoencoder
+const char* mapKindName(MapKind k);                       ///< "probability", "heatmap", "score"
+bool parseMapKind(const std::string& name, MapKind& out); ///< the inverse of mapKindName
+MapKind mapKindFor(ModelType type);                       ///< U-Net, classifier, autoencoder
+
+/// The file name of the map of `scanPath` (a path or a name): `<stem>.<kind>.tif`, or
+/// `<stem>.<tag>.<kind>.tif` with a `tag` (a project's maps/ folder holds the maps of several
+/// models: the tag names the run or the model). The stem is the scan's name without its last
+/// extension. What `fisura-cli infer --in FOLDER` and the GUI's Analyze queue both write.
+std::string mapFileName(const std::string& scanPath, MapKind kind, const std::string& tag = {});
+/// True for a name mapFileName gives (it ends in `.probability.tif`, `.heatmap.tif` or
+/// `.score.tif`): folder runs that write into their input folder skip these as inputs.
+bool isMapFileName(const std::string& name);
 
 struct InferOptions {
     int tileSize = 0;  ///< 0 = from the model (U-Net: >= 512, a multiple of its stride)
@@ -179,6 +189,15 @@ using ScanDone = std::function<void(size_t index, const Result<InferStats>& resu
 /// the result is then Cancelled.
 Status runScans(TiledInference& engine, const std::vector<ScanJob>& jobs, const ScanDone& done,
                 const CancelToken& cancel = {}, ProgressSink* progress = nullptr);
+
+/// The tile edge a tiled inference of a model described by `info` uses: options.tileSize, or
+/// the model's own (its file's tile; the input size of a classifier or autoencoder; for a U-Net
+/// at least 512 px and a multiple of its stride).
+int inferenceTile(const ModelInfo& info, const InferOptions& options);
+/// What that inference asks the execution policy (choosePolicy): the tile it runs on
+/// (inferenceTile, not the model's training input size) and the user's overrides. Tiled
+/// inference asks this; the Analyze pane's preview shows its answer.
+PolicyRequest policyRequestFor(const ModelInfo& info, const InferOptions& options);
 
 /// Tile origins along one axis: stride tile - overlap, the last tile flush with the end (one
 /// origin 0 when the axis is shorter than a tile). Exposed for tests.

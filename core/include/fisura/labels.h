@@ -221,15 +221,16 @@ private:
 };
 
 struct ProposeOptions {
-    double threshold = -1; ///< < 0: the model's own (U-Net probability threshold; 128 = score
-                           ///< threshold for autoencoders, 0.5 for classifier heatmaps)
-    LabelRect region;      ///< empty: the whole image
+    /// Crack probability 0..1 on the map's own scale (mapByteThreshold; for a score map 0.5 is
+    /// about the model's threshold, byte 128). < 0: the model's own (modelMapByteThreshold).
+    double threshold = -1;
+    LabelRect region; ///< empty: the whole image
     InferOptions infer;
 };
 /// Runs `modelPath` with the tiled inference (TiledInference::runImage) over the pixels of
 /// `region` of `imagePath` (the model sees only the region: the result equals `infer` run on
 /// the region cropped to a file, then thresholded) and thresholds its map: pixel = 255 where
-/// map byte >= proposalByteThreshold(kind, threshold, model threshold). The result has the
+/// map byte >= the threshold's byte (see ProposeOptions::threshold). The result has the
 /// region's size (or the image's). Whole images beyond infer.maxFlatPixels are refused with
 /// InvalidArgument (propose the visible region of a gigapixel scan instead).
 Result<Image> proposeLabels(const std::string& modelPath, const std::string& imagePath,
@@ -257,11 +258,6 @@ Result<ProposeFolderResult> proposeFolder(const std::string& modelPath, const st
                                           const CancelToken& cancel = {},
                                           ProgressSink* progress = nullptr);
 
-/// The byte threshold proposals use: ceil(t * 255) for a threshold t in 0..1; threshold < 0
-/// means the model's own (modelThreshold for probabilities, 0.5 for heatmaps, byte 128 for
-/// autoencoder scores).
-int proposalByteThreshold(MapKind kind, double threshold, double modelThreshold);
-
 struct RankEntry {
     std::string image;
     double uncertainty = 0;   ///< 0..1: (meanEntropy + nearThreshold) / 2; -1 when it failed
@@ -275,9 +271,9 @@ struct RankOptions {
 };
 /// Runs the model over each image (whole, in memory: refused beyond infer.maxFlatPixels) and
 /// orders them most uncertain first (ties by path). p is the map byte / 255; the threshold is
-/// the byte threshold proposals use / 255 (the model's own for U-Nets, 0.5 for classifiers,
-/// 128/255 for autoencoder scores). An image that fails is kept, last, with `error` set; the
-/// call fails only for the model, an invalid band, or cancellation (Cancelled).
+/// the model's own byte (modelMapByteThreshold) / 255: the model's threshold for U-Nets, 0.5
+/// for classifiers, 128/255 for autoencoder scores. An image that fails is kept, last, with `error`
+/// set; the call fails only for the model, an invalid band, or cancellation (Cancelled).
 Result<std::vector<RankEntry>> rankByUncertainty(const std::string& modelPath,
                                                  const std::vector<std::string>& images,
                                                  const RankOptions& options = {},

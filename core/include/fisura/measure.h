@@ -71,7 +71,8 @@ inline constexpr const char* kWidthClassNoteText =
 enum class ClassBy { Median, Mean, Max };
 
 struct MeasureOptions {
-    int threshold = 128;      ///< map values >= threshold are crack (1..255)
+    /// Crack probability (0 < t <= 1): map bytes >= mapByteThreshold(t) are crack (0.5: 128).
+    double threshold = 0.5;
     int closingRadiusPx = 1;  ///< morphological closing with a disk of this radius (0 = none)
     int minAreaPx = 20;       ///< cracks with fewer mask pixels are dropped (noise)
     double pixelSizeMm = 0.0; ///< > 0 overrides the map's (or the scan's) resolution tags

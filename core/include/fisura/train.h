@@ -151,6 +151,14 @@ struct TrainResult {
 Result<TrainResult> train(const TrainOptions& options, const CancelToken& cancel = {},
                           TrainSink* sink = nullptr);
 
+/// The model type a training job with `options` trains: the task's, or PatchGaussian for the
+/// anomaly task when asked.
+ModelType trainedModelType(const TrainOptions& options);
+/// What a training job with `options` asks the execution policy (choosePolicy): the model it
+/// trains, its input size and the user's precision, batch, CPU and thread overrides. train()
+/// asks this; the Train pane's preview and the System pane show its answer.
+PolicyRequest policyRequestFor(const TrainOptions& options);
+
 std::string toJson(const EpochMetrics& m);
 std::string toJson(const TrainResult& r, int indent = 2);
 std::string toJson(const ExecutionPolicy& p);

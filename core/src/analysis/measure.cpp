@@ -15,6 +15,8 @@
 
 #include "analysis/measure_merge.h"
 #include "analysis/thinning.h"
+#include "fisura/raster.h"
+#include "fisura/threshold.h"
 #include "fisura/tiledimage.h"
 #include "fisura/tiledwriter.h"
 
@@ -62,8 +64,10 @@ namespace
 Status validate(const MeasureOptions& o)
 {
     auto bad = [](const std::string& what) { return Status(ErrorCode::InvalidArgument, what); };
-    if (o.threshold < 1 || o.threshold > 255)
-        return bad("threshold must be 1..255, not " + std::to_string(o.threshold));
+    // 0 would make every pixel crack: the whole map one crack.
+    if (!(o.threshold > 0 && o.threshold <= 1))
+        return bad("threshold must be a crack probability above 0 and at most 1, not " +
+                   std::to_string(o.threshold));
     if (o.closingRadiusPx < 0 || o.closingRadiusPx > 32)
         return bad("closing radius must be 0..32 px, not " + std::to_string(o.closingRadiusPx));
     if (o.minAreaPx < 0)
@@ -244,7 +248,7 @@ Result<MeasureResult> runTiles(const RegionReader& read, MeasureResult r, const 
     ProgressTracker tracker(progress, double(across) * down);
     CrackMerger merger(r.width, o.minAreaPx);
     analysis::TileParams params;
-    params.threshold = o.threshold;
+    params.threshold = mapByteThreshold(o.threshold);
     params.closingRadius = o.closingRadiusPx;
     params.minArea = o.minAreaPx;
     std::unique_ptr<TiledTiffWriter> layer;
@@ -315,32 +319,6 @@ RegionReader imageReader(std::shared_ptr<const Image> image)
     };
 }
 
-bool isTiff(const std::string& path)
-{
-    std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(),
-                   [](unsigned char c) { return std::tolower(c); });
-    return ext == ".tif" || ext == ".tiff";
-}
-
-// Size and pixel size of any image Fisura reads, without decoding a large TIFF.
-Result<TiledImageInfo> probe(const std::string& path)
-{
-    if (isTiff(path)) {
-        auto img = TiledImage::open(path);
-        if (!img)
-            return img.status();
-        return (*img)->info();
-    }
-    auto im = readImage(path);
-    if (!im)
-        return im.status();
-    TiledImageInfo info;
-    info.width = im->width;
-    info.height = im->height;
-    return info;
-}
-
 } // namespace
 
 Result<MeasureResult> measureCracks(const std::string& mapPath, const MeasureOptions& options,
@@ -354,32 +332,17 @@ Result<MeasureResult> measureCracks(const std::string& mapPath, const MeasureOpt
     MeasureResult r;
     r.mapPath = mapPath;
     r.options = options;
-    RegionReader read;
-    std::shared_ptr<TiledImage> tiled;
-    std::shared_ptr<Image> whole;
-    double mapPixel = 0;
-    if (isTiff(mapPath)) {
-        auto img = TiledImage::open(mapPath);
-        if (!img)
-            return img.status();
-        tiled = *img;
-        r.width = tiled->info().width;
-        r.height = tiled->info().height;
-        mapPixel = meanPixelSize(tiled->info());
-        read = [tiled](int x, int y, int w, int h) { return tiled->readRegion(0, x, y, w, h); };
-    } else {
-        auto im = readImage(mapPath);
-        if (!im)
-            return im.status();
-        whole = std::make_shared<Image>(std::move(*im));
-        r.width = whole->width;
-        r.height = whole->height;
-    }
+    auto map = RasterSource::open(mapPath);
+    if (!map)
+        return map.status();
+    r.width = map->width();
+    r.height = map->height();
+    const double mapPixel = meanPixelSize(map->info());
     double scanPixel = 0;
     if (!options.scanPath.empty()) {
         if (!std::filesystem::exists(options.scanPath, ec))
             return Status(ErrorCode::NotFound, options.scanPath);
-        auto scan = probe(options.scanPath);
+        auto scan = probeRaster(options.scanPath);
         if (!scan)
             return scan.status();
         if (scan->width != r.width || scan->height != r.height)
@@ -402,8 +365,8 @@ Result<MeasureResult> measureCracks(const std::string& mapPath, const MeasureOpt
     } else {
         r.pixelSizeSource = "none";
     }
-    if (whole)
-        read = imageReader(whole);
+    RegionReader read = [src = std::make_shared<const RasterSource>(std::move(*map))](
+                            int x, int y, int w, int h) { return src->readRegion(x, y, w, h); };
     return run(read, std::move(r), cancel, progress);
 }
 

@@ -13,6 +13,8 @@
 #include <opencv2/imgproc.hpp>
 
 #include "fisura/image.h"
+#include "fisura/raster.h"
+#include "fisura/threshold.h"
 #include "fisura/tiledimage.h"
 #include "fisura/tiledwriter.h"
 
@@ -96,7 +98,7 @@ void paintTile(const cv::Mat& region, const cv::Rect& regionRect, const cv::Rect
 {
     const MeasureOptions& o = r.options;
     cv::Mat mask;
-    cv::compare(region, o.threshold, mask, cv::CMP_GE);
+    cv::compare(region, mapByteThreshold(o.threshold), mask, cv::CMP_GE);
     if (cv::countNonZero(mask) == 0)
         return;
     if (o.closingRadiusPx > 0) {
@@ -136,18 +138,10 @@ Status writeClassMap(const MeasureResult& r, const std::string& path, const Canc
     if (r.classes.empty() || r.pixelSizeMm <= 0)
         return Status(ErrorCode::InvalidArgument, "width classes need a pixel size");
     const MeasureOptions& o = r.options;
-    std::shared_ptr<TiledImage> tiled;
-    std::shared_ptr<Image> whole;
-    if (auto img = TiledImage::open(r.mapPath)) {
-        tiled = *img;
-    } else {
-        auto im = readImage(r.mapPath);
-        if (!im)
-            return im.status();
-        whole = std::make_shared<Image>(std::move(*im));
-    }
-    const int w = tiled ? tiled->info().width : whole->width;
-    const int h = tiled ? tiled->info().height : whole->height;
+    auto map = RasterSource::open(r.mapPath);
+    if (!map)
+        return map.status();
+    const int w = map->width(), h = map->height();
     if (w != r.width || h != r.height)
         return Status(ErrorCode::InvalidArgument,
                       "the map changed since it was measured: " + r.mapPath);
@@ -168,15 +162,10 @@ Status writeClassMap(const MeasureResult& r, const std::string& path, const Canc
             const int x0 = col * t, tw = std::min(t, w - x0);
             const int rx = std::max(0, x0 - m), ry = std::max(0, y0 - m);
             const cv::Rect rr(rx, ry, std::min(w, x0 + tw + m) - rx, std::min(h, y0 + th + m) - ry);
-            cv::Mat region;
-            if (tiled) {
-                auto im = tiled->readRegion(0, rr.x, rr.y, rr.width, rr.height);
-                if (!im)
-                    return im.status();
-                region = brightest(*im);
-            } else {
-                region = brightest(*whole)(rr).clone();
-            }
+            auto im = map->readRegion(rr.x, rr.y, rr.width, rr.height);
+            if (!im)
+                return im.status();
+            const cv::Mat region = brightest(*im);
             try {
                 paintTile(region, rr, cv::Rect(x0, y0, tw, th), r, index, band, y0);
             } catch (const cv::Exception& e) {

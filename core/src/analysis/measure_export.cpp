@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fisura/measure.h"
+#include "fisura/threshold.h"
 #include "util/atomic_file.h"
 
 namespace fisura
@@ -140,6 +141,7 @@ std::string scanCsv(const MeasureResult& r)
         << "pixel_size_mm," << (r.pixelSizeMm > 0 ? num(r.pixelSizeMm, 6) : "") << '\n'
         << "pixel_size_source," << r.pixelSizeSource << '\n'
         << "threshold," << r.options.threshold << '\n'
+        << "threshold_map_byte," << mapByteThreshold(r.options.threshold) << '\n'
         << "closing_radius_px," << r.options.closingRadiusPx << '\n'
         << "min_area_px," << r.options.minAreaPx << '\n'
         << "class_by," << classByName(r.options.classBy) << '\n'
@@ -172,6 +174,7 @@ std::string toJson(const MeasureResult& r, int indent)
     j["thinning"] = r.thinning;
     j["seconds"] = r.seconds;
     j["options"] = {{"threshold", r.options.threshold},
+                    {"threshold_map_byte", mapByteThreshold(r.options.threshold)},
                     {"closing_radius_px", r.options.closingRadiusPx},
                     {"min_area_px", r.options.minAreaPx},
                     {"class_by", classByName(r.options.classBy)},

@@ -14,7 +14,6 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <vector>
 
@@ -23,6 +22,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "fisura/image.h"
+#include "fisura/raster.h"
 #include "fisura/tiledimage.h"
 #include "fisura/tiledwriter.h"
 
@@ -38,14 +38,6 @@ using Clock = std::chrono::steady_clock;
 
 constexpr int kMaxTolerance = 32;
 
-bool looksLikeTiff(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    char magic[4] = {};
-    in.read(magic, 4);
-    return in && ((magic[0] == 'I' && magic[1] == 'I') || (magic[0] == 'M' && magic[1] == 'M'));
-}
-
 /// One input image read a band of rows at a time: a TiledImage (tiled or striped TIFF of any
 /// size), or a PNG/JPEG/BMP decoded whole (such files cannot be read by region).
 struct Raster {
@@ -53,18 +45,17 @@ struct Raster {
     int width = 0, height = 0, channels = 0;
     double pixelSizeXmm = 0, pixelSizeYmm = 0;
     std::vector<TiffTag> geoTags;
-    std::shared_ptr<TiledImage> tiled;
-    Image flat;
+    RasterSource source;
 
     /// Rows [y, y + h) as one 8-bit channel: the first channel, or (`maxOfColours`) the largest
     /// of the colour channels, so a mask painted in any colour still counts.
     Status readGray(int y, int h, bool maxOfColours, cv::Mat& out) const
     {
         Image tmp;
-        const Image* src = &flat;
+        const Image* src = source.decoded().get();
         int y0 = y;
-        if (tiled) {
-            auto r = tiled->readRegion(0, 0, y, width, h);
+        if (source.tiled()) {
+            auto r = source.tiled()->readRegion(0, 0, y, width, h);
             if (!r)
                 return r.status();
             tmp = std::move(*r);
@@ -95,38 +86,27 @@ struct Raster {
 
 Result<Raster> openRaster(const std::string& path, int marginRows, int bandRows)
 {
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec))
-        return Status(ErrorCode::NotFound, path);
+    RasterOpenOptions o;
+    o.cache = std::make_shared<TileCache>(16u << 20);
+    auto opened = RasterSource::open(path, o);
+    if (!opened)
+        return opened.status();
     Raster r;
     r.path = path;
-    if (looksLikeTiff(path)) {
+    r.source = std::move(*opened);
+    const TiledImageInfo& i = r.source.info();
+    r.width = i.width;
+    r.height = i.height;
+    r.channels = i.channels;
+    r.pixelSizeXmm = i.pixelSizeXmm;
+    r.pixelSizeYmm = i.pixelSizeYmm;
+    r.geoTags = i.geoTags;
+    if (r.source.tiled()) {
         // A block row either side of the band stays cached so margins and seams decode once.
-        TiledOpenOptions to;
-        to.cache = std::make_shared<TileCache>(16u << 20);
-        auto opened = TiledImage::open(path, to);
-        if (!opened)
-            return opened.status();
-        r.tiled = *opened;
-        const TiledImageInfo& i = r.tiled->info();
-        r.width = i.width;
-        r.height = i.height;
-        r.channels = i.channels;
-        r.pixelSizeXmm = i.pixelSizeXmm;
-        r.pixelSizeYmm = i.pixelSizeYmm;
-        r.geoTags = i.geoTags;
         const uint64_t rows = uint64_t(bandRows) + 2u * marginRows + 2u * i.levels[0].blockHeight;
-        to.cache->setBudget(size_t(std::max<uint64_t>(
+        o.cache->setBudget(size_t(std::max<uint64_t>(
             16u << 20, rows * uint64_t(r.width) * uint64_t(std::max(1, r.channels)))));
-        return r;
     }
-    auto img = readImage(path);
-    if (!img)
-        return img.status();
-    r.flat = std::move(*img);
-    r.width = r.flat.width;
-    r.height = r.flat.height;
-    r.channels = r.flat.channels;
     return r;
 }
 

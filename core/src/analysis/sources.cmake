@@ -1,6 +1,9 @@
 # Analysis of maps: comparison with ground truth (no torch).
 list(APPEND FISURA_CORE_SOURCES src/analysis/score.cpp)
 
+# Crack probability <-> map byte: the one meaning of a threshold (no torch).
+list(APPEND FISURA_CORE_SOURCES src/analysis/threshold.cpp)
+
 # Crack measurement: skeleton, crack graph, widths and lengths, tile by tile (no torch).
 list(APPEND FISURA_CORE_SOURCES
     src/analysis/thinning.cpp

@@ -164,7 +164,7 @@ Result<DistributedIdentity> readDistributedEnvironment(const Env& env)
     return id;
 }
 
-Result<DistributedIdentity> readDistributedEnvironment()
+Env processEnvironment()
 {
     Env env;
     for (char** e = environ; e && *e; ++e) {
@@ -173,7 +173,61 @@ Result<DistributedIdentity> readDistributedEnvironment()
         if (eq != std::string::npos)
             env[kv.substr(0, eq)] = kv.substr(eq + 1);
     }
-    return readDistributedEnvironment(env);
+    return env;
+}
+
+Result<DistributedIdentity> readDistributedEnvironment()
+{
+    return readDistributedEnvironment(processEnvironment());
+}
+
+DistributedIdentity localJob(int processes, const Env& environment)
+{
+    DistributedIdentity id;
+    id.worldSize = id.localWorldSize = processes;
+    id.masterAddr = "127.0.0.1";
+    id.masterPort = freeLocalPort();
+    id.launcher = "fisura";
+    int timeout = id.timeoutSeconds;
+    if (parseInt(environment, "FISURA_DIST_TIMEOUT", 1, 86400, timeout))
+        id.timeoutSeconds = timeout;
+    return id;
+}
+
+Env rankEnvironment(const Env& base, int rank, const DistributedIdentity& job, bool onCpu)
+{
+    // Everything that would make a rank join another job, or launch ranks of its own.
+    static const char* const kOtherJob[] = {"RANK",
+                                            "WORLD_SIZE",
+                                            "LOCAL_RANK",
+                                            "LOCAL_WORLD_SIZE",
+                                            "MASTER_ADDR",
+                                            "MASTER_PORT",
+                                            "GROUP_RANK",
+                                            "GROUP_WORLD_SIZE",
+                                            "ROLE_RANK",
+                                            "ROLE_NAME",
+                                            "ROLE_WORLD_SIZE",
+                                            "TORCHELASTIC_USE_AGENT_STORE",
+                                            "TORCHELASTIC_RESTART_COUNT",
+                                            "TORCHELASTIC_MAX_RESTARTS",
+                                            "TORCHELASTIC_RUN_ID",
+                                            "SLURM_PROCID",
+                                            "FISURA_DIST_TIMEOUT",
+                                            "FISURA_DIST_CPU_RANKS"};
+    Env env = base;
+    for (const char* key : kOtherJob)
+        env.erase(key);
+    env["RANK"] = std::to_string(rank);
+    env["WORLD_SIZE"] = std::to_string(job.worldSize);
+    env["LOCAL_RANK"] = std::to_string(rank);
+    env["LOCAL_WORLD_SIZE"] = std::to_string(job.localWorldSize);
+    env["MASTER_ADDR"] = job.masterAddr;
+    env["MASTER_PORT"] = std::to_string(job.masterPort);
+    env["FISURA_DIST_TIMEOUT"] = std::to_string(job.timeoutSeconds);
+    if (onCpu)
+        env["FISURA_DIST_CPU_RANKS"] = std::to_string(job.worldSize);
+    return env;
 }
 
 int freeLocalPort()

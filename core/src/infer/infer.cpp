@@ -328,7 +328,7 @@ Result<Image> TiledInference::runImage(const Image& image, const CancelToken& ca
     src.width = image.width;
     src.height = image.height;
     src.channels = image.channels;
-    src.flat = image;
+    src.flat = std::make_shared<const Image>(image);
     Image out = Image::make(image.width, image.height, 1);
     int done = 0;
     auto sink = [&](int count, const TiledRowPart* parts, int n) {

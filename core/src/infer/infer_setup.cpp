@@ -26,18 +26,6 @@ std::atomic<int> g_cudnnBenchmark{-1}; // testing::setInferenceCudnnBenchmark
 using Clock = std::chrono::steady_clock;
 using detail::secondsSince;
 
-int defaultTile(const ModelInfo& i)
-{
-    if (i.tileSize > 0)
-        return i.tileSize;
-    if (i.config.type != ModelType::UNet)
-        return i.config.inputSize;
-    // Fully convolutional: larger tiles waste less on overlap and keep the device busy.
-    const int unit = 1 << std::max(0, i.config.depth);
-    const int t = std::max(i.config.inputSize, 512);
-    return (t + unit - 1) / unit * unit;
-}
-
 int defaultOverlap(const ModelInfo& i, int tile)
 {
     if (i.tileOverlap >= 0)
@@ -100,7 +88,7 @@ Status TiledInference::Impl::chooseGeometry(const Model& m, const InferOptions& 
 {
     const ModelInfo& info = m.info();
     kind = mapKindFor(info.config.type);
-    tile = o.tileSize > 0 ? o.tileSize : defaultTile(info);
+    tile = inferenceTile(info, o);
     if (tile < 16 || tile > 4096)
         return Status(ErrorCode::InvalidArgument, "tile size must be 16..4096 px");
     if (info.config.type != ModelType::UNet && tile != info.config.inputSize)
@@ -134,15 +122,7 @@ Status TiledInference::Impl::chooseGeometry(const Model& m, const InferOptions& 
 void TiledInference::Impl::chooseExecution(const Model& m, const InferOptions& o)
 {
     const ModelInfo& info = m.info();
-    PolicyRequest req;
-    req.kind = JobKind::Infer;
-    req.model = modelTypeName(info.config.type);
-    req.inputSize = tile;
-    req.precision = o.precision;
-    req.batchSize = o.batchSize;
-    req.preferCpu = o.preferCpu;
-    req.intraOpThreads = o.intraOpThreads;
-    req.interOpThreads = o.interOpThreads;
+    const PolicyRequest req = policyRequestFor(info, o); // asks about `tile`: inferenceTile too
     const MachineInfo machine = queryMachine();
     pol = choosePolicy(machine, req);
     chooseDevices(machine, o);

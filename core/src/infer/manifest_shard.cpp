@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "fisura/image.h"
+#include "fisura/infer.h"
 #include "fisura/manifest.h"
 
 namespace fs = std::filesystem;
@@ -27,11 +28,6 @@ std::optional<long long> parseWhole(const std::string& s, long long lo, long lon
     if (v < lo || v > hi)
         return std::nullopt;
     return v;
-}
-
-bool endsWith(const std::string& s, const std::string& tail)
-{
-    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
 } // namespace
@@ -128,8 +124,7 @@ Result<std::vector<ScanFile>> listScans(const std::string& folder, bool excludeM
         // Hidden files: temporaries of atomic writes, resource forks ("._scan.tif").
         if (name.empty() || name[0] == '.' || !hasImageExtension(name))
             continue;
-        if (excludeMaps && (endsWith(name, ".probability.tif") || endsWith(name, ".heatmap.tif") ||
-                            endsWith(name, ".score.tif")))
+        if (excludeMaps && isMapFileName(name))
             continue;
         std::error_code fec;
         if (!it->is_regular_file(fec))

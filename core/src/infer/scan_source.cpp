@@ -2,28 +2,16 @@
 #include "scan_source.h"
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <thread>
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
-
-namespace fs = std::filesystem;
 
 namespace fisura::detail
 {
 
 namespace
 {
-
-bool looksLikeTiff(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    char magic[4] = {};
-    in.read(magic, 4);
-    return in && ((magic[0] == 'I' && magic[1] == 'I') || (magic[0] == 'M' && magic[1] == 'M'));
-}
 
 // A rectangle of a decoded image into rows `stride` bytes apart.
 void copyFlatRows(const Image& flat, int x, int y, int w, int h, uint8_t* dst, size_t stride)
@@ -37,37 +25,28 @@ void copyFlatRows(const Image& flat, int x, int y, int w, int h, uint8_t* dst, s
 
 Result<ScanSource> ScanSource::open(const std::string& path, const InferOptions& o)
 {
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec))
-        return Status(ErrorCode::NotFound, path + ": no such file");
+    RasterOpenOptions ro;
+    ro.cache = std::make_shared<TileCache>(size_t(std::max<uint64_t>(o.cacheBytes, 16u << 20)));
+    // A handle per reader thread (they are at most one per core): a reader without a handle
+    // waits for one, and decoding happens while a handle is held.
+    ro.maxHandles = std::max(16, int(std::thread::hardware_concurrency()));
+    ro.maxDecodedPixels = o.maxFlatPixels;
+    auto opened = RasterSource::open(path, ro);
+    if (!opened)
+        return opened.status();
     ScanSource s;
-    if (looksLikeTiff(path)) {
-        TiledOpenOptions to;
-        to.cache = std::make_shared<TileCache>(size_t(std::max<uint64_t>(o.cacheBytes, 16u << 20)));
-        // A handle per reader thread (they are at most one per core): a reader without a handle
-        // waits for one, and decoding happens while a handle is held.
-        to.maxHandles = std::max(16, int(std::thread::hardware_concurrency()));
-        auto opened = TiledImage::open(path, to);
-        if (!opened)
-            return opened.status();
-        s.tiled = *opened;
-        s.cache = to.cache;
-        const TiledImageInfo& i = s.tiled->info();
-        s.width = i.width;
-        s.height = i.height;
-        s.channels = i.channels;
-        s.pixelSizeXmm = i.pixelSizeXmm;
-        s.pixelSizeYmm = i.pixelSizeYmm;
-        s.geoTags = i.geoTags;
-        return s;
-    }
-    auto img = readImage(path, o.maxFlatPixels);
-    if (!img)
-        return img.status();
-    s.flat = std::move(*img);
-    s.width = s.flat.width;
-    s.height = s.flat.height;
-    s.channels = s.flat.channels;
+    const TiledImageInfo& i = opened->info();
+    s.width = i.width;
+    s.height = i.height;
+    s.channels = i.channels;
+    s.pixelSizeXmm = i.pixelSizeXmm;
+    s.pixelSizeYmm = i.pixelSizeYmm;
+    s.geoTags = i.geoTags;
+    s.tiled = opened->tiled();
+    if (s.tiled)
+        s.cache = ro.cache;
+    else
+        s.flat = opened->decoded();
     return s;
 }
 
@@ -85,8 +64,8 @@ Result<Image> ScanSource::region(int x, int y, int w, int h) const
 {
     if (tiled)
         return tiled->readRegion(0, x, y, w, h);
-    Image out = Image::make(w, h, flat.channels);
-    copyFlatRows(flat, x, y, w, h, out.pixels.data(), out.stride());
+    Image out = Image::make(w, h, flat->channels);
+    copyFlatRows(*flat, x, y, w, h, out.pixels.data(), out.stride());
     return out;
 }
 
@@ -104,7 +83,7 @@ Status ScanSource::readTile(int x, int y, int w, int h, int tile, int channels, 
         if (Status s = tiled->readRegionInto(0, x, y, w, h, dst, stride); !s)
             return s;
     } else {
-        copyFlatRows(flat, x, y, w, h, dst, stride);
+        copyFlatRows(*flat, x, y, w, h, dst, stride);
     }
     padTile(dst, w, h, tile, channels);
     return Status::ok();

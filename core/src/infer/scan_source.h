@@ -9,6 +9,7 @@
 
 #include "fisura/image.h"
 #include "fisura/infer.h"
+#include "fisura/raster.h"
 #include "fisura/tiledimage.h"
 
 namespace fisura::detail
@@ -20,10 +21,10 @@ struct ScanSource {
     std::vector<TiffTag> geoTags;
     std::shared_ptr<TiledImage> tiled;
     std::shared_ptr<TileCache> cache;
-    Image flat;
+    std::shared_ptr<const Image> flat; ///< the decoded image (null for a TIFF)
 
-    /// Opens `path`: a TIFF (by its magic) tiled with a block cache, anything else decoded whole
-    /// (refused beyond options.maxFlatPixels).
+    /// Opens `path` as RasterSource does: a TIFF tiled with a block cache, anything else decoded
+    /// whole (refused beyond options.maxFlatPixels).
     static Result<ScanSource> open(const std::string& path, const InferOptions& options);
 
     /// Sizes the block cache for reading `tile`-high tile rows in raster order: neighbouring

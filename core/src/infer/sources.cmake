@@ -5,6 +5,8 @@ list(APPEND FISURA_CORE_SOURCES
     src/infer/manifest_json.cpp
     src/infer/manifest_merge.cpp
     src/infer/manifest_shard.cpp
+    src/infer/map_names.cpp
+    src/infer/infer_plan.cpp
     src/infer/scan_queue.cpp
     src/infer/scan_source.cpp)
 list(APPEND FISURA_CORE_TORCH_SOURCES

@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include "fisura/raster.h"
 #include "fisura/tiledimage.h"
 #include "io/tiff_handle.h"
 #include "util/atomic_file.h"
@@ -24,14 +25,6 @@ namespace fisura
 
 namespace
 {
-
-std::string lowerExtension(const std::string& path)
-{
-    std::string ext = fs::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return ext;
-}
 
 Result<Image> readTiff(const std::string& path, uint64_t maxPixels)
 {
@@ -107,7 +100,8 @@ Result<Image> readWithOpenCV(const std::string& path, uint64_t maxPixels)
         return Status(ErrorCode::Corrupt, path + ": " + e.what());
     }
     if (m.empty())
-        return Status(ErrorCode::Corrupt, path + ": not a readable image");
+        return Status(ErrorCode::Corrupt,
+                      path + ": not an image Fisura reads (TIFF, PNG, JPEG or BMP), or damaged");
     if (static_cast<uint64_t>(m.total()) > maxPixels)
         return Status(ErrorCode::Unsupported, path + ": too large to decode whole");
     if (m.depth() == CV_16U)
@@ -162,8 +156,8 @@ Result<Image> readImage(const std::string& path, uint64_t maxPixels)
         return fs::is_directory(path, ec)
                    ? Status(ErrorCode::IoError, path + " is a folder, not an image file")
                    : Status(ErrorCode::NotFound, path);
-    const std::string ext = lowerExtension(path);
-    if (ext == ".tif" || ext == ".tiff")
+    // What the file is comes from its bytes, not its name (a PNG named .tif is a PNG).
+    if (rasterFormatOf(path) == RasterFormat::Tiff)
         return readTiff(path, maxPixels);
 #ifdef FISURA_HAVE_IMGCODECS
     return readWithOpenCV(path, maxPixels);

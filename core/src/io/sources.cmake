@@ -3,6 +3,7 @@ list(APPEND FISURA_CORE_SOURCES
     src/io/output_file.cpp
     src/io/tiff_tags.cpp
     src/io/image_io.cpp
+    src/io/raster_source.cpp
     src/io/tile_cache.cpp
     src/io/tiff_level.cpp
     src/io/tiled_reader.cpp

@@ -3,12 +3,12 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include "fisura/labels.h"
+#include "fisura/raster.h"
 #include "fisura/tiledimage.h"
 #include "label_raster.h"
 #include "label_save.h"
@@ -28,14 +28,6 @@ namespace
 constexpr int kFillHalf = kFillWindow;
 static_assert(uint64_t(2 * kFillHalf) * uint64_t(2 * kFillHalf) <= kMaxFillPixels);
 
-bool looksLikeTiff(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    char magic[2] = {};
-    in.read(magic, 2);
-    return in && ((magic[0] == 'I' && magic[1] == 'I') || (magic[0] == 'M' && magic[1] == 'M'));
-}
-
 struct ImageGeometry {
     int width = 0, height = 0;
     double pxX = 0, pxY = 0;
@@ -43,24 +35,13 @@ struct ImageGeometry {
 
 Result<ImageGeometry> imageGeometry(const std::string& path)
 {
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec))
-        return Status(ErrorCode::NotFound, path + ": no such file");
-    ImageGeometry g;
-    if (looksLikeTiff(path)) {
-        auto t = TiledImage::open(path);
-        if (!t)
-            return t.status();
-        const TiledImageInfo& i = (*t)->info();
-        g = {i.width, i.height, i.pixelSizeXmm, i.pixelSizeYmm};
-        return g;
-    }
-    auto img = readImage(path, 1ull << 30);
-    if (!img)
-        return img.status();
-    g.width = img->width;
-    g.height = img->height;
-    return g;
+    RasterOpenOptions o;
+    o.maxDecodedPixels = 1ull << 30;
+    auto r = RasterSource::open(path, o);
+    if (!r)
+        return r.status();
+    const TiledImageInfo& i = r->info();
+    return ImageGeometry{i.width, i.height, i.pixelSizeXmm, i.pixelSizeYmm};
 }
 
 } // namespace

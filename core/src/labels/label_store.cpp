@@ -4,9 +4,10 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include <nlohmann/json.hpp>
+
+#include "fisura/raster.h"
 
 namespace fs = std::filesystem;
 
@@ -15,14 +16,6 @@ namespace fisura::labels
 
 namespace
 {
-
-bool looksLikeTiff(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    char magic[2] = {};
-    in.read(magic, 2);
-    return in && ((magic[0] == 'I' && magic[1] == 'I') || (magic[0] == 'M' && magic[1] == 'M'));
-}
 
 Status sizeMismatch(const std::string& path, int w, int h, int width, int height)
 {
@@ -71,7 +64,7 @@ Result<MaskSource> openMaskSource(const std::string& path, int width, int height
     if (!fs::is_regular_file(path, ec))
         return s;
     s.path = path;
-    if (!looksLikeTiff(path)) {
+    if (rasterFormatOf(path) != RasterFormat::Tiff) { // read by its tiles below
         auto img = readImage(path, 1ull << 31);
         if (!img)
             return img.status();

@@ -4,10 +4,11 @@
 #include <array>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 
 #include "fisura/labels.h"
 #include "fisura/paths.h"
+#include "fisura/raster.h"
+#include "fisura/threshold.h"
 #include "fisura/tiledimage.h"
 
 namespace fs = std::filesystem;
@@ -18,14 +19,6 @@ namespace fisura
 namespace
 {
 
-bool looksLikeTiff(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    char magic[2] = {};
-    in.read(magic, 2);
-    return in && ((magic[0] == 'I' && magic[1] == 'I') || (magic[0] == 'M' && magic[1] == 'M'));
-}
-
 struct Loaded {
     Image pixels;
     double pixelSizeMm = 0;
@@ -34,50 +27,29 @@ struct Loaded {
 /// The pixels of `region` (whole image when empty), refused beyond maxPixels.
 Result<Loaded> loadRegion(const std::string& path, const LabelRect& region, uint64_t maxPixels)
 {
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec))
-        return Status(ErrorCode::NotFound, path + ": no such file");
+    RasterOpenOptions ro;
+    ro.maxDecodedPixels = maxPixels;
+    auto src = RasterSource::open(path, ro);
+    if (!src)
+        return src.status();
     Loaded out;
-    auto inside = [&](int w, int h) {
-        return region.x >= 0 && region.y >= 0 && region.x + region.width <= w &&
-               region.y + region.height <= h;
-    };
-    if (looksLikeTiff(path)) {
-        auto t = TiledImage::open(path);
-        if (!t)
-            return t.status();
-        const TiledImageInfo& i = (*t)->info();
-        out.pixelSizeMm = i.pixelSizeXmm;
-        if (region.empty()) {
-            auto all = (*t)->readLevel(0, maxPixels);
-            if (!all)
-                return all.status();
-            out.pixels = std::move(*all);
-            return out;
-        }
-        if (!inside(i.width, i.height))
-            return Status(ErrorCode::InvalidArgument, "the region is not inside the image");
-        if (uint64_t(region.width) * uint64_t(region.height) > maxPixels)
-            return Status(ErrorCode::InvalidArgument, "the region is too large to propose at once");
-        auto r = (*t)->readRegion(0, region.x, region.y, region.width, region.height);
-        if (!r)
-            return r.status();
-        out.pixels = std::move(*r);
-        return out;
-    }
-    auto all = readImage(path, maxPixels);
-    if (!all)
-        return all.status();
+    out.pixelSizeMm = src->info().pixelSizeXmm;
     if (region.empty()) {
+        auto all = src->readAll(maxPixels);
+        if (!all)
+            return all.status();
         out.pixels = std::move(*all);
         return out;
     }
-    if (!inside(all->width, all->height))
+    if (region.x < 0 || region.y < 0 || region.x + region.width > src->width() ||
+        region.y + region.height > src->height())
         return Status(ErrorCode::InvalidArgument, "the region is not inside the image");
-    out.pixels = Image::make(region.width, region.height, all->channels);
-    for (int y = 0; y < region.height; ++y)
-        std::copy_n(all->row(region.y + y) + size_t(region.x) * size_t(all->channels),
-                    out.pixels.stride(), out.pixels.row(y));
+    if (uint64_t(region.width) * uint64_t(region.height) > maxPixels)
+        return Status(ErrorCode::InvalidArgument, "the region is too large to propose at once");
+    auto r = src->readRegion(region.x, region.y, region.width, region.height);
+    if (!r)
+        return r.status();
+    out.pixels = std::move(*r);
     return out;
 }
 
@@ -98,9 +70,18 @@ Image thresholded(const Image& map, int byteThreshold)
     return out;
 }
 
+Status checkThreshold(double threshold)
+{
+    if (threshold < 0 || isProbability(threshold))
+        return Status::ok();
+    return Status(ErrorCode::InvalidArgument, "the threshold must be a crack probability 0..1");
+}
+
+/// A given threshold is on the map's own 0..1 scale; none (< 0) is the model's own.
 int byteThresholdOf(const TiledInference& ti, double threshold)
 {
-    return proposalByteThreshold(ti.kind(), threshold, ti.model().info().threshold);
+    return threshold >= 0 ? mapByteThreshold(threshold)
+                          : modelMapByteThreshold(ti.kind(), ti.model().info().threshold);
 }
 
 /// Forwards one image's progress as part (k of n) of a longer job.
@@ -147,20 +128,12 @@ std::vector<std::string> imagesIn(const std::string& input)
 
 } // namespace
 
-int proposalByteThreshold(MapKind kind, double threshold, double modelThreshold)
-{
-    double t = threshold;
-    if (t < 0)
-        t = kind == MapKind::Probability ? modelThreshold : (kind == MapKind::Score ? -1 : 0.5);
-    if (t < 0) // autoencoder score: 128 is the model's own threshold
-        return 128;
-    return int(std::clamp(std::ceil(t * 255.0 - 1e-9), 0.0, 256.0));
-}
-
 Result<Image> proposeLabels(const std::string& modelPath, const std::string& imagePath,
                             const ProposeOptions& o, const CancelToken& cancel,
                             ProgressSink* progress)
 {
+    if (Status s = checkThreshold(o.threshold); !s)
+        return s;
     auto img = loadRegion(imagePath, o.region, o.infer.maxFlatPixels);
     if (!img)
         return img.status();
@@ -177,6 +150,8 @@ Result<ProposeFolderResult> proposeFolder(const std::string& modelPath, const st
                                           const std::string& outDir, const ProposeOptions& o,
                                           const CancelToken& cancel, ProgressSink* progress)
 {
+    if (Status s = checkThreshold(o.threshold); !s)
+        return s;
     std::error_code ec;
     if (!fs::exists(input, ec))
         return Status(ErrorCode::NotFound, input + ": no such file or folder");

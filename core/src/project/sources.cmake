@@ -3,4 +3,5 @@ list(APPEND FISURA_CORE_SOURCES
     src/project/project.cpp
     src/project/project_json.cpp
     src/project/project_paths.h
-    src/project/options_json.cpp)
+    src/project/options_json.cpp
+    src/project/run_recorder.cpp)

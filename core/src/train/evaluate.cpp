@@ -13,6 +13,7 @@
 #include "data/loader_impl.h"
 #include "device/torch_step.h"
 #include "fisura/evaluate.h"
+#include "fisura/infer.h"
 #include "fisura/sysinfo.h"
 #include "models/model_impl.h"
 #include "train/evaluate_gallery.h"
@@ -357,12 +358,10 @@ Result<EvaluationReport> evaluateModel(const std::string& modelPath, const std::
     Prepared& p = *prepared;
     const ModelInfo& info = p.model.info();
 
-    PolicyRequest req;
-    req.kind = JobKind::Infer;
-    req.model = modelTypeName(info.config.type);
-    req.inputSize = info.config.inputSize;
-    req.preferCpu = o.preferCpu;
-    const ExecutionPolicy pol = choosePolicy(queryMachine(), req);
+    InferOptions patches; // whole validation images of the model's input size, not tiles
+    patches.tileSize = info.config.inputSize;
+    patches.preferCpu = o.preferCpu;
+    const ExecutionPolicy pol = choosePolicy(queryMachine(), policyRequestFor(info, patches));
     applyCpuSettings(pol); // LibTorch's threads, on this (the evaluating) thread
     const int batch = o.batchSize > 0 ? o.batchSize : (pol.useCuda ? 32 : 8);
 

@@ -1,5 +1,7 @@
 # The JSON form of an epoch's metrics (no torch: project.json uses it too).
 list(APPEND FISURA_CORE_SOURCES src/train/metrics_json.cpp)
+# The policy question of a training job (no torch: the GUI's previews ask it too).
+list(APPEND FISURA_CORE_SOURCES src/train/train_policy.cpp)
 list(APPEND FISURA_CORE_TORCH_SOURCES
     src/train/metrics.cpp
     src/train/trainer.cpp

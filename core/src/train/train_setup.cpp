@@ -59,24 +59,13 @@ Status Trainer::prepareData()
         return Status(ErrorCode::InvalidArgument, "the training split is empty");
 
     mc_ = o_.model;
-    // The anomaly task has two models; every other task one.
-    if (!(o_.task == TaskKind::Anomaly && o_.model.type == ModelType::PatchGaussian))
-        mc_.type = modelTypeFor(o_.task);
+    mc_.type = trainedModelType(o_);
     if (mc_.type == ModelType::PatchGaussian && !o_.resumeFrom.empty())
         return Status(ErrorCode::InvalidArgument,
                       "a patch-gaussian model is fitted in one pass: there is nothing to resume");
     if (o_.task == TaskKind::Classify)
         mc_.classes = int(std::max<size_t>(2, ds.classes.size()));
-    PolicyRequest req;
-    req.kind = JobKind::Train;
-    req.model = modelTypeName(mc_.type);
-    req.inputSize = mc_.inputSize;
-    req.precision = o_.precision;
-    req.batchSize = o_.batchSize;
-    req.preferCpu = o_.preferCpu;
-    req.intraOpThreads = o_.intraOpThreads;
-    req.interOpThreads = o_.interOpThreads;
-    res_.policy = choosePolicy(queryMachine(), req);
+    res_.policy = choosePolicy(queryMachine(), policyRequestFor(o_));
     if (Status s = checkDistributed(); !s)
         return s;
     shareHostCores();

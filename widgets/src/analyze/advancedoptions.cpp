@@ -201,16 +201,12 @@ void AdvancedOptionsWidget::refreshPolicy()
         machine_ = queryMachine();
         haveMachine_ = true;
     }
-    const InferOptions o = options();
-    PolicyRequest request;
-    request.kind = JobKind::Infer;
-    request.model = modelTypeName(model_.config.type);
-    request.inputSize = o.tileSize > 0 ? o.tileSize : model_.config.inputSize;
-    request.precision = o.precision;
-    request.batchSize = o.batchSize;
-    request.preferCpu = o.preferCpu;
-    request.intraOpThreads = o.intraOpThreads;
-    fillPolicy(choosePolicy(machine_, request));
+    fillPolicy(choosePolicy(machine_, policyRequest()));
+}
+
+PolicyRequest AdvancedOptionsWidget::policyRequest() const
+{
+    return policyRequestFor(model_, options());
 }
 
 QString AdvancedOptionsWidget::inferReason(const PolicyChoice& c)

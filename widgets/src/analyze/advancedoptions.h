@@ -35,6 +35,9 @@ public:
     void showPreparedPolicy(const ExecutionPolicy& policy);
     InferOptions options() const;
     void setOptions(const InferOptions& options);
+    /// What the preview asks the execution policy: the run's own question (policyRequestFor),
+    /// about the tile the run will use, not the model's training input size.
+    PolicyRequest policyRequest() const;
     bool isExpanded() const;
     void setExpanded(bool expanded);
     void retranslateUi();

@@ -15,6 +15,7 @@
 #include "common/errortext.h"
 #include "fisura/image.h"
 #include "fisura/project.h"
+#include "fisura/threshold.h"
 #include "project/projectsession.h"
 
 namespace fisura::ui
@@ -82,7 +83,7 @@ void AnalyzeController::reloadQueue()
         const QString id = runner_->currentRow();
         runner_->abandon();
         queue_->update(id, [](ScanRow& r) {
-            r.state = ScanState::Waiting;
+            r.state = QueueRowState::Waiting;
             r.preparing = false;
             r.fraction = 0;
         });
@@ -108,16 +109,16 @@ void AnalyzeController::setModel(const AnalyzeModelChoice& model)
 QString AnalyzeController::outputFor(const QString& input) const
 {
     const QFileInfo in(input);
-    const QString kind = QString::fromLatin1(
-        mapKindName(mapKindFor(model_.ok ? model_.info.config.type : ModelType::UNet)));
+    const MapKind kind = mapKindFor(model_.ok ? model_.info.config.type : ModelType::UNet);
     if (session_ && session_->hasProject()) {
-        const QString modelStem =
+        // The project's maps/ holds the maps of several models: the run (or model) is named.
+        const QString tag =
             !model_.runId.isEmpty() ? model_.runId : QFileInfo(model_.path).completeBaseName();
         const QString maps = QString::fromStdString(session_->project().mapsDir());
         return QDir(maps).filePath(
-            QStringLiteral("%1.%2.%3.tif").arg(in.completeBaseName(), modelStem, kind));
+            QString::fromStdString(mapFileName(input.toStdString(), kind, tag.toStdString())));
     }
-    return in.dir().filePath(QStringLiteral("%1.%2.tif").arg(in.completeBaseName(), kind));
+    return in.dir().filePath(QString::fromStdString(mapFileName(input.toStdString(), kind)));
 }
 
 QString AnalyzeController::uniqueOutput(const QString& rowId, const QString& input) const
@@ -140,7 +141,7 @@ QString AnalyzeController::uniqueOutput(const QString& rowId, const QString& inp
 void AnalyzeController::refreshPlannedOutputs()
 {
     for (const ScanRow& r : queue_->rows())
-        if (r.state == ScanState::Waiting)
+        if (r.state == QueueRowState::Waiting)
             queue_->update(r.id, [this](ScanRow& w) { w.output = uniqueOutput(w.id, w.input); });
 }
 
@@ -197,7 +198,7 @@ void AnalyzeController::runNext()
     const QString id = queue_->at(i).id;
     const QString output = uniqueOutput(id, queue_->at(i).input);
     queue_->update(id, [&](ScanRow& r) {
-        r.state = ScanState::Running;
+        r.state = QueueRowState::Running;
         r.preparing = false;
         r.fraction = 0;
         r.megapixelsPerSecond = 0;
@@ -206,7 +207,8 @@ void AnalyzeController::runNext()
         r.output = output;
         r.modelPath = model_.path;
         r.runId = model_.runId;
-        r.threshold = mapThreshold(model_.info, model_.threshold);
+        r.threshold = modelMapByteThreshold(mapKindFor(model_.info.config.type),
+                                            model_.info.threshold, model_.threshold);
     });
     saveQueue();
     QDir().mkpath(QFileInfo(output).absolutePath());
@@ -246,7 +248,7 @@ void AnalyzeController::onFinished(const QString& rowId, const Status& status,
         r.preparing = false;
         r.etaSeconds = -1;
         if (status.isOk()) {
-            r.state = ScanState::Done;
+            r.state = QueueRowState::Done;
             r.fraction = 1.0;
             r.width = stats.width;
             r.height = stats.height;
@@ -255,9 +257,9 @@ void AnalyzeController::onFinished(const QString& rowId, const Status& status,
             r.output = QString::fromStdString(stats.output);
             r.statsJson = QString::fromStdString(toJson(stats));
         } else if (status.code() == ErrorCode::Cancelled) {
-            r.state = ScanState::Cancelled;
+            r.state = QueueRowState::Cancelled;
         } else {
-            r.state = ScanState::Failed;
+            r.state = QueueRowState::Failed;
             r.error = errorMessage(status);
         }
     });
@@ -297,10 +299,10 @@ void AnalyzeController::cancel(const QString& rowId)
     const ScanRow* r = queue_->find(rowId);
     if (!r)
         return;
-    if (r->state == ScanState::Running) {
+    if (r->state == QueueRowState::Running) {
         runner_->cancel(); // onFinished marks it and goes on with the next
-    } else if (r->state == ScanState::Waiting) {
-        queue_->update(rowId, [](ScanRow& w) { w.state = ScanState::Cancelled; });
+    } else if (r->state == QueueRowState::Waiting) {
+        queue_->update(rowId, [](ScanRow& w) { w.state = QueueRowState::Cancelled; });
         saveQueue();
     }
 }
@@ -308,8 +310,8 @@ void AnalyzeController::cancel(const QString& rowId)
 void AnalyzeController::cancelAll()
 {
     for (const ScanRow& r : queue_->rows())
-        if (r.state == ScanState::Waiting)
-            queue_->update(r.id, [](ScanRow& w) { w.state = ScanState::Cancelled; });
+        if (r.state == QueueRowState::Waiting)
+            queue_->update(r.id, [](ScanRow& w) { w.state = QueueRowState::Cancelled; });
     if (running_) {
         stopping_ = true;
         runner_->cancel();

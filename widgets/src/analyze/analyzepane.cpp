@@ -82,7 +82,7 @@ AnalyzePane::AnalyzePane(QWidget* parent)
     });
     connect(controller_, &AnalyzeController::scanFinished, this, [this](const QString& id) {
         const ScanRow* r = queue_->find(id);
-        if (r && r->state == ScanState::Done)
+        if (r && r->state == QueueRowState::Done)
             lastDone_ = id;
     });
     connect(controller_, &AnalyzeController::queueFinished, this, &AnalyzePane::onQueueFinished);
@@ -388,13 +388,14 @@ void AnalyzePane::removeSelected()
 /// The row "Open in Inspect" opens: the current row when it is done, else the last done.
 static int inspectTarget(const AnalyzeQueueModel* queue, int current, const QString& lastDone)
 {
-    if (current >= 0 && current < queue->rowCount() && queue->at(current).state == ScanState::Done)
+    if (current >= 0 && current < queue->rowCount() &&
+        queue->at(current).state == QueueRowState::Done)
         return current;
     const int last = queue->indexOf(lastDone);
-    if (last >= 0 && queue->at(last).state == ScanState::Done)
+    if (last >= 0 && queue->at(last).state == QueueRowState::Done)
         return last;
     for (int i = queue->rowCount() - 1; i >= 0; --i)
-        if (queue->at(i).state == ScanState::Done)
+        if (queue->at(i).state == QueueRowState::Done)
             return i;
     return -1;
 }
@@ -410,7 +411,7 @@ bool AnalyzePane::openSelectedInInspect()
 
 void AnalyzePane::openRow(int row)
 {
-    if (row < 0 || row >= queue_->rowCount() || queue_->at(row).state != ScanState::Done)
+    if (row < 0 || row >= queue_->rowCount() || queue_->at(row).state != QueueRowState::Done)
         return;
     const ScanRow& r = queue_->at(row);
     Q_EMIT openInInspect(r.input, r.output, r.threshold);
@@ -419,9 +420,9 @@ void AnalyzePane::openRow(int row)
 void AnalyzePane::onQueueFinished()
 {
     Q_EMIT statusMessage(tr("Analysis finished: %1 done, %2 failed, %3 cancelled.")
-                             .arg(queue_->count(ScanState::Done))
-                             .arg(queue_->count(ScanState::Failed))
-                             .arg(queue_->count(ScanState::Cancelled)),
+                             .arg(queue_->count(QueueRowState::Done))
+                             .arg(queue_->count(QueueRowState::Failed))
+                             .arg(queue_->count(QueueRowState::Cancelled)),
                          8000);
     updateActions();
     Q_EMIT queueFinished();
@@ -445,16 +446,16 @@ void AnalyzePane::onQueueRestored(int waiting)
 void AnalyzePane::updateActions()
 {
     const bool running = controller_->isRunning();
-    const int waiting = queue_->count(ScanState::Waiting);
+    const int waiting = queue_->count(QueueRowState::Waiting);
     const bool modelOk = controller_->model().ok;
     runButton_->setEnabled(!running && waiting > 0 && modelOk);
     resumeButton_->setEnabled(runButton_->isEnabled());
     resumeBar_->setVisible(restoredWaiting_ > 0 && !running && waiting > 0);
     bool cancellable = false, removable = false;
     for (const QString& id : selectedIds()) {
-        const ScanState s = queue_->find(id)->state;
-        cancellable |= s == ScanState::Waiting || s == ScanState::Running;
-        removable |= s != ScanState::Running;
+        const QueueRowState s = queue_->find(id)->state;
+        cancellable |= s == QueueRowState::Waiting || s == QueueRowState::Running;
+        removable |= s != QueueRowState::Running;
     }
     cancelButton_->setEnabled(cancellable);
     removeButton_->setEnabled(removable);

@@ -3,7 +3,6 @@
 #include <QApplication>
 #include <QDir>
 #include <QFileInfo>
-#include <QImageReader>
 #include <QJsonArray>
 #include <QLocale>
 #include <QPainter>
@@ -14,6 +13,7 @@
 #include <cmath>
 
 #include "common/errortext.h"
+#include "common/imageprobe.h"
 #include "fisura/tiledimage.h"
 
 namespace fisura::ui
@@ -23,18 +23,18 @@ namespace
 {
 
 struct StateName {
-    ScanState state;
+    QueueRowState state;
     const char* name;
 };
-constexpr StateName kStates[] = {{ScanState::Waiting, "waiting"},
-                                 {ScanState::Running, "running"},
-                                 {ScanState::Done, "done"},
-                                 {ScanState::Failed, "failed"},
-                                 {ScanState::Cancelled, "cancelled"}};
+constexpr StateName kStates[] = {{QueueRowState::Waiting, "waiting"},
+                                 {QueueRowState::Running, "running"},
+                                 {QueueRowState::Done, "done"},
+                                 {QueueRowState::Failed, "failed"},
+                                 {QueueRowState::Cancelled, "cancelled"}};
 
 } // namespace
 
-QString scanStateName(ScanState s)
+QString queueRowStateName(QueueRowState s)
 {
     for (const StateName& n : kStates)
         if (n.state == s)
@@ -42,7 +42,7 @@ QString scanStateName(ScanState s)
     return {};
 }
 
-bool parseScanState(const QString& text, ScanState& out)
+bool parseQueueRowState(const QString& text, QueueRowState& out)
 {
     for (const StateName& n : kStates)
         if (text == QLatin1String(n.name)) {
@@ -56,23 +56,12 @@ bool probeScan(const QString& path, int& width, int& height, double& pixelSizeMm
 {
     width = height = 0;
     pixelSizeMm = 0.0;
-    const QString suffix = QFileInfo(path).suffix().toLower();
-    if (suffix == QStringLiteral("tif") || suffix == QStringLiteral("tiff")) {
-        auto opened = TiledImage::open(path.toStdString());
-        if (!opened)
-            return false;
-        const TiledImageInfo& info = (*opened)->info();
-        width = info.width;
-        height = info.height;
-        pixelSizeMm = info.pixelSizeXmm;
-        return true;
-    }
-    QImageReader reader(path); // reads the header only
-    const QSize size = reader.size();
-    if (!size.isValid())
+    const auto info = probeImageFile(path);
+    if (!info)
         return false;
-    width = size.width();
-    height = size.height();
+    width = info->width;
+    height = info->height;
+    pixelSizeMm = info->pixelSizeXmm;
     return true;
 }
 
@@ -91,15 +80,15 @@ int AnalyzeQueueModel::columnCount(const QModelIndex& parent) const
 QString AnalyzeQueueModel::stateText(const ScanRow& r) const
 {
     switch (r.state) {
-    case ScanState::Waiting:
+    case QueueRowState::Waiting:
         return tr("Waiting");
-    case ScanState::Running:
+    case QueueRowState::Running:
         return r.preparing ? tr("Preparing the model") : tr("Running");
-    case ScanState::Done:
+    case QueueRowState::Done:
         return tr("Done");
-    case ScanState::Failed:
+    case QueueRowState::Failed:
         return tr("Failed");
-    case ScanState::Cancelled:
+    case QueueRowState::Cancelled:
         return tr("Cancelled");
     }
     return {};
@@ -108,10 +97,10 @@ QString AnalyzeQueueModel::stateText(const ScanRow& r) const
 QString AnalyzeQueueModel::progressText(const ScanRow& r) const
 {
     const QLocale loc;
-    if (r.state == ScanState::Done)
+    if (r.state == QueueRowState::Done)
         return tr("%1 s · %2 MP/s")
             .arg(loc.toString(r.seconds, 'f', 1), loc.toString(r.megapixelsPerSecond, 'f', 1));
-    if (r.state != ScanState::Running || r.preparing)
+    if (r.state != QueueRowState::Running || r.preparing)
         return {};
     QStringList parts{loc.toString(int(std::lround(r.fraction * 100))) + QStringLiteral(" %")};
     if (r.megapixelsPerSecond > 0)
@@ -131,9 +120,9 @@ QVariant AnalyzeQueueModel::data(const QModelIndex& index, int role) const
     if (role == StateRole)
         return int(r.state);
     if (role == ProgressRole && index.column() == ProgressColumn) {
-        if (r.state == ScanState::Done)
+        if (r.state == QueueRowState::Done)
             return 1.0;
-        return r.state == ScanState::Running && !r.preparing ? r.fraction : -1.0;
+        return r.state == QueueRowState::Running && !r.preparing ? r.fraction : -1.0;
     }
     const QLocale loc;
     if (role == Qt::ToolTipRole) {
@@ -165,7 +154,7 @@ QVariant AnalyzeQueueModel::data(const QModelIndex& index, int role) const
     case ProgressColumn:
         return progressText(r);
     case MapColumn: // planned, being written or written; none for a failed or cancelled scan
-        return r.state == ScanState::Failed || r.state == ScanState::Cancelled
+        return r.state == QueueRowState::Failed || r.state == QueueRowState::Cancelled
                    ? QStringLiteral("—")
                    : QFileInfo(r.output).fileName();
     case ErrorColumn:
@@ -236,7 +225,7 @@ void AnalyzeQueueModel::remove(const QStringList& ids)
 {
     for (const QString& id : ids) {
         const int i = indexOf(id);
-        if (i < 0 || rows_[i].state == ScanState::Running)
+        if (i < 0 || rows_[i].state == QueueRowState::Running)
             continue;
         beginRemoveRows({}, i, i);
         rows_.removeAt(i);
@@ -247,12 +236,12 @@ void AnalyzeQueueModel::remove(const QStringList& ids)
 int AnalyzeQueueModel::firstWaiting() const
 {
     for (int i = 0; i < rows_.size(); ++i)
-        if (rows_[i].state == ScanState::Waiting)
+        if (rows_[i].state == QueueRowState::Waiting)
             return i;
     return -1;
 }
 
-int AnalyzeQueueModel::count(ScanState state) const
+int AnalyzeQueueModel::count(QueueRowState state) const
 {
     return int(std::count_if(rows_.begin(), rows_.end(),
                              [state](const ScanRow& r) { return r.state == state; }));
@@ -268,7 +257,7 @@ QJsonObject AnalyzeQueueModel::toJson() const
                       {QStringLiteral("width"), r.width},
                       {QStringLiteral("height"), r.height},
                       {QStringLiteral("pixel_size_mm"), r.pixelSizeMm},
-                      {QStringLiteral("state"), scanStateName(r.state)},
+                      {QStringLiteral("state"), queueRowStateName(r.state)},
                       {QStringLiteral("model"), r.modelPath},
                       {QStringLiteral("run"), r.runId},
                       {QStringLiteral("threshold"), r.threshold},
@@ -298,19 +287,19 @@ int AnalyzeQueueModel::fromJson(const QJsonObject& json)
         r.width = o.value(QStringLiteral("width")).toInt();
         r.height = o.value(QStringLiteral("height")).toInt();
         r.pixelSizeMm = o.value(QStringLiteral("pixel_size_mm")).toDouble();
-        if (!parseScanState(o.value(QStringLiteral("state")).toString(), r.state))
-            r.state = ScanState::Waiting;
-        if (r.state == ScanState::Running) // the application stopped during this scan
-            r.state = ScanState::Waiting;
+        if (!parseQueueRowState(o.value(QStringLiteral("state")).toString(), r.state))
+            r.state = QueueRowState::Waiting;
+        if (r.state == QueueRowState::Running) // the application stopped during this scan
+            r.state = QueueRowState::Waiting;
         r.modelPath = o.value(QStringLiteral("model")).toString();
         r.runId = o.value(QStringLiteral("run")).toString();
         r.threshold = o.value(QStringLiteral("threshold")).toInt(128);
         r.seconds = o.value(QStringLiteral("seconds")).toDouble();
         r.megapixelsPerSecond = o.value(QStringLiteral("megapixels_per_second")).toDouble();
         r.error = o.value(QStringLiteral("error")).toString();
-        if (r.state == ScanState::Done)
+        if (r.state == QueueRowState::Done)
             r.fraction = 1.0;
-        waiting += r.state == ScanState::Waiting;
+        waiting += r.state == QueueRowState::Waiting;
         if (r.id.isEmpty() || indexOf(r.id) >= 0)
             r.id = QStringLiteral("scan-%1").arg(nextId_++);
         rows_.push_back(std::move(r));

@@ -14,10 +14,11 @@
 namespace fisura::ui
 {
 
-enum class ScanState { Waiting, Running, Done, Failed, Cancelled };
+/// Where a row of the Analyze queue stands (not fisura::ScanState, a folder run's manifest entry).
+enum class QueueRowState { Waiting, Running, Done, Failed, Cancelled };
 /// Stable names for the queue file: "waiting", "running", "done", "failed", "cancelled".
-QString scanStateName(ScanState s);
-bool parseScanState(const QString& text, ScanState& out);
+QString queueRowStateName(QueueRowState s);
+bool parseQueueRowState(const QString& text, QueueRowState& out);
 
 struct ScanRow {
     QString id; ///< unique within the queue
@@ -26,7 +27,7 @@ struct ScanRow {
     int width = 0;  ///< 0 when the scan could not be read when added
     int height = 0;
     double pixelSizeMm = 0.0; ///< 0 when unknown
-    ScanState state = ScanState::Waiting;
+    QueueRowState state = QueueRowState::Waiting;
     bool preparing = false; ///< running, the model is being prepared
     double fraction = 0.0;
     double megapixelsPerSecond = 0.0;
@@ -39,8 +40,8 @@ struct ScanRow {
     QString statsJson; ///< toJson(InferStats) of a finished scan
 };
 
-/// Size and pixel size of a scan without decoding its pixels (TIFF through the tiled reader,
-/// PNG/JPEG through the image header). Returns false when the file cannot be read.
+/// Size and pixel size of a scan without decoding its pixels (probeImageFile: what the file is
+/// comes from its bytes). Returns false when the file cannot be read.
 bool probeScan(const QString& path, int& width, int& height, double& pixelSizeMm);
 
 class AnalyzeQueueModel : public QAbstractTableModel
@@ -81,7 +82,7 @@ public:
     void remove(const QStringList& ids);
     /// The first waiting row, or -1.
     int firstWaiting() const;
-    int count(ScanState state) const;
+    int count(QueueRowState state) const;
 
     /// The queue file's content, and back. fromJson() turns running rows into waiting ones
     /// (an interrupted queue) and returns how many rows wait.

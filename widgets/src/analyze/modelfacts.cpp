@@ -9,9 +9,6 @@
 #include <QPlainTextEdit>
 #include <QVBoxLayout>
 
-#include <algorithm>
-#include <cmath>
-
 #include "common/errortext.h"
 #include "common/modelconsent.h"
 #include "fisura/infer.h"
@@ -63,14 +60,6 @@ ModelDescription describeModel(const QString& path)
             d.sidecarText = QString::fromUtf8(f.read(64 * 1024));
     }
     return d;
-}
-
-int mapThreshold(const ModelInfo& info, double threshold)
-{
-    const double t = threshold >= 0 ? threshold : info.threshold;
-    if (mapKindFor(info.config.type) == MapKind::Score)
-        return int(std::clamp(std::lround(128.0 * t / std::max(1e-12, info.threshold)), 0L, 255L));
-    return int(std::clamp(std::lround(t * 255.0), 0L, 255L));
 }
 
 ModelFactsWidget::ModelFactsWidget(QWidget* parent)

@@ -28,10 +28,6 @@ struct ModelDescription {
 /// Reads the model's metadata (Model::load) and its sidecar, if any.
 ModelDescription describeModel(const QString& path);
 
-/// The map's 0..255 value at the model's threshold: probability maps scale 0..1 to 0..255,
-/// score maps put the model's own threshold at 128. `threshold` < 0 = the model's own.
-int mapThreshold(const ModelInfo& info, double threshold = -1.0);
-
 class ModelFactsWidget : public QWidget
 {
     Q_OBJECT

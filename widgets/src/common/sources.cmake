@@ -2,6 +2,7 @@
 list(APPEND FISURA_WIDGETS_SOURCES
     src/common/errortext.cpp src/common/errortext.h
     src/common/imageconvert.cpp src/common/imageconvert.h
+    src/common/imageprobe.cpp src/common/imageprobe.h
     src/common/jobrunner.cpp src/common/jobrunner.h
     src/common/languagemanager.cpp src/common/languagemanager.h
     src/common/modelconsent.cpp src/common/modelconsent.h
@@ -17,6 +18,7 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/common/settingsdialog.cpp src/common/settingsdialog.h
     src/common/statusmeta.h
     src/common/telemetryplot.cpp src/common/telemetryplot.h
+    src/common/thresholdtext.h
     src/common/usagegauge.cpp src/common/usagegauge.h
     src/common/wheelguard.cpp src/common/wheelguard.h
 )

@@ -10,6 +10,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "common/thresholdtext.h"
+
 namespace fisura::ui
 {
 
@@ -137,8 +139,7 @@ void ComparisonSummary::showCounts(const ScoreCurve* curve, int threshold, int t
     threshold_ = threshold;
     tolerance_ = tolerance;
     const QLocale l;
-    thresholdValue_->setText(
-        tr("%1 (%2 of 255)").arg(l.toString(threshold / 255.0, 'f', 2), l.toString(threshold)));
+    thresholdValue_->setText(mapByteText(threshold, l));
     toleranceValue_->setText(tr("%1 px").arg(l.toString(tolerance)));
     const std::array<QLabel*, 7> values = {precision_, recall_, f1_, iou_, tp_, fp_, fn_};
     if (!curve) {

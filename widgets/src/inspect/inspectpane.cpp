@@ -29,6 +29,7 @@
 #include "common/errortext.h"
 #include "common/preference.h"
 #include "common/screenfit.h"
+#include "common/thresholdtext.h"
 #include "inspect/measurepanel.h"
 #include "inspect/truthpanel.h"
 #include "label/labelmodecontroller.h"
@@ -567,7 +568,7 @@ void InspectPane::showLayerControls()
     colorMap_->setCurrentIndex(int(s.colorMap));
     opacity_->setValue(int(std::lround(s.opacity * 100)));
     threshold_->setValue(s.threshold);
-    thresholdValue_->setText(QString::number(s.threshold));
+    thresholdValue_->setText(mapByteText(s.threshold));
     outline_->setChecked(s.outline);
     updating_ = false;
     syncMeasureThreshold();
@@ -575,7 +576,7 @@ void InspectPane::showLayerControls()
 
 void InspectPane::applyLayerControls()
 {
-    thresholdValue_->setText(QString::number(threshold_->value()));
+    thresholdValue_->setText(mapByteText(threshold_->value()));
     if (updating_)
         return;
     const int i = currentLayer();

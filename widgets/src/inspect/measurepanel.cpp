@@ -25,6 +25,7 @@
 #include "common/errortext.h"
 #include "common/jobrunner.h"
 #include "fisura/measuremap.h"
+#include "fisura/threshold.h"
 #include "inspect/crackoverlay.h"
 #include "inspect/cracktable.h"
 #include "inspect/measureplots.h"
@@ -40,7 +41,7 @@ MeasurePanel::MeasurePanel(TiledViewer* viewer, QWidget* parent)
       reporter_(new JobRunner(this)), classMapper_(new JobRunner(this)),
       mapLabel_(new QLabel(this)), pixelSizeLabel_(new QLabel(this)),
       pixelSize_(new QDoubleSpinBox(this)), thresholdLabel_(new QLabel(this)),
-      threshold_(new QSpinBox(this)), limitsLabel_(new QLabel(this)), note_(new QLabel(this)),
+      threshold_(new QDoubleSpinBox(this)), limitsLabel_(new QLabel(this)), note_(new QLabel(this)),
       measureButton_(new QPushButton(this)), cancelButton_(new QPushButton(this)),
       progress_(new QProgressBar(this)), message_(new QLabel(this)), summary_(new QLabel(this)),
       classLayer_(new QCheckBox(this)), csvButton_(new QPushButton(this)),
@@ -96,8 +97,10 @@ void MeasurePanel::buildForm()
     pixelSize_->setRange(0, 1000);
     pixelSize_->setSingleStep(0.01);
     threshold_->setObjectName(QStringLiteral("measureThreshold"));
-    threshold_->setRange(1, 255);
-    threshold_->setValue(128);
+    threshold_->setDecimals(3);     // every map byte has a probability of at most three places
+    threshold_->setRange(0.001, 1); // 0 would make the whole map one crack
+    threshold_->setSingleStep(0.01);
+    threshold_->setValue(0.5);
     const WidthClasses defaults;
     auto* form = new QFormLayout;
     form->addRow(pixelSizeLabel_, pixelSize_);
@@ -165,7 +168,7 @@ void MeasurePanel::retranslateUi()
     pixelSize_->setToolTip(tr("Millimetres per scan pixel; prefilled from the scan's resolution "
                               "tags. Without it lengths stay in pixels and there are no classes."));
     thresholdLabel_->setText(tr("Threshold"));
-    threshold_->setToolTip(tr("Map values from this one on are crack"));
+    threshold_->setToolTip(tr("The crack probability from which a pixel is crack"));
     limitsLabel_->setText(tr("Width classes (upper limits):"));
     const WidthClasses ids;
     for (size_t k = 0; k < limits_.size(); ++k) {
@@ -246,14 +249,14 @@ MeasureOptions MeasurePanel::options() const
     return o;
 }
 
-Status MeasurePanel::measure(const QString& mapPath, int threshold)
+Status MeasurePanel::measure(const QString& mapPath, int mapByte)
 {
     if (mapPath.isEmpty()) {
         showMessage(tr("Add a probability map or mask as a layer first, and select it."));
         return Status(ErrorCode::InvalidArgument, "no map to measure");
     }
-    if (threshold >= 1)
-        threshold_->setValue(std::min(threshold, 255));
+    if (mapByte >= 1)
+        threshold_->setValue(probabilityOfMapByte(mapByte));
     const MeasureOptions o = options();
     if (const Status s = o.classes.validate(); !s) {
         showMessage(tr("The class limits must rise from one class to the next."));

@@ -43,8 +43,9 @@ public:
     /// A new scan is open: forgets the result, takes the scan's pixel size.
     void reset();
     /// Starts measuring `mapPath` (a running measurement is cancelled first); an error when
-    /// there is no map or the settings are not valid. `threshold` < 0 keeps the field's value.
-    Status measure(const QString& mapPath, int threshold = -1);
+    /// there is no map or the settings are not valid. `mapByte` (the layer's threshold, 1..255)
+    /// sets the threshold field to its crack probability; below 1 keeps the field's value.
+    Status measure(const QString& mapPath, int mapByte = -1);
     bool isRunning() const;
     void cancel();
     /// The settings as they are in the fields.
@@ -62,7 +63,7 @@ public:
     MeasurePlots* plots() const { return plots_; }
     CrackOverlay* crackOverlay() const { return overlay_; }
     QDoubleSpinBox* pixelSizeBox() const { return pixelSize_; }
-    QSpinBox* thresholdBox() const { return threshold_; }
+    QDoubleSpinBox* thresholdBox() const { return threshold_; }
     QDoubleSpinBox* classLimitBox(int k) const { return limits_[size_t(k)]; }
     QCheckBox* classOverlayBox() const { return classLayer_; }
     QString message() const;
@@ -109,7 +110,7 @@ private:
     QLabel* pixelSizeLabel_;
     QDoubleSpinBox* pixelSize_;
     QLabel* thresholdLabel_;
-    QSpinBox* threshold_;
+    QDoubleSpinBox* threshold_; ///< crack probability
     QLabel* limitsLabel_;
     std::array<QLabel*, 3> limitLabels_{};
     std::array<QDoubleSpinBox*, 3> limits_{};

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 
+#include "common/thresholdtext.h"
 #include "fisura/version.h"
 #include "inspect/measureplots.h"
 #include "inspect/measuretext.h"
@@ -93,7 +94,8 @@ QString MeasureReport::html(const ReportInput& in)
                                          .arg(num(r.width * r.pixelSizeMm / 1000.0, 2),
                                               num(r.height * r.pixelSizeMm / 1000.0, 2)));
     h += row(tr("Model"), in.modelName.isEmpty() ? tr("not recorded") : in.modelName);
-    h += row(tr("Threshold"), tr("%1 of 255").arg(r.options.threshold));
+    h += row(tr("Threshold"),
+             tr("crack probability %1").arg(probabilityText(r.options.threshold, l)));
     h += row(tr("Report date"), date);
     h += QStringLiteral("</table>");
 
@@ -204,7 +206,7 @@ QString MeasureReport::settings(const ReportInput& in)
     const MeasureOptions& o = r.options;
     const QLocale l;
     QString h = QStringLiteral("<h2>%1</h2><table>").arg(esc(tr("Settings used")));
-    h += row(tr("Threshold"), tr("%1 of 255").arg(o.threshold));
+    h += row(tr("Threshold"), tr("crack probability %1").arg(probabilityText(o.threshold, l)));
     h += row(tr("Gap closing"), tr("disk of %1 px radius").arg(o.closingRadiusPx));
     h += row(tr("Smallest crack kept"), tr("%1 px").arg(l.toString(o.minAreaPx)));
     h += row(tr("Class decided by"), o.classBy == ClassBy::Mean  ? tr("mean width")

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "common/imageconvert.h"
+#include "fisura/threshold.h"
 #include "fisura/tiledimage.h"
 #include "inspect/measuretext.h"
 #include "inspect/report.h"
@@ -91,7 +92,7 @@ Result<QImage> MeasureReport::overviewPicture(const QString& scanPath, const Mea
         base.fill(QColor(250, 250, 250));
     }
     base = base.convertToFormat(QImage::Format_ARGB32_Premultiplied);
-    const int t = r.options.threshold;
+    const int t = mapByteThreshold(r.options.threshold);
     const QRgb red = qPremultiply(qRgba(230, 20, 20, 220));
     for (int y = 0; y < map->height(); ++y) {
         const uchar* m = map->constScanLine(y);

@@ -7,7 +7,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
-#include <QImageReader>
 #include <QLabel>
 #include <QLocale>
 #include <QMessageBox>
@@ -23,8 +22,11 @@
 #include <utility>
 
 #include "common/errortext.h"
+#include "common/imageprobe.h"
 #include "common/jobrunner.h"
+#include "common/thresholdtext.h"
 #include "fisura/image.h"
+#include "fisura/raster.h"
 #include "fisura/tiledimage.h"
 #include "viewer/tiledviewer.h"
 
@@ -36,12 +38,6 @@ namespace
 
 const char* const kKindKeys[3] = {"tp", "fp", "fn"};
 constexpr double kLayerOpacity = 0.85;
-
-bool isTiff(const QString& path)
-{
-    const QString s = QFileInfo(path).suffix().toLower();
-    return s == QLatin1String("tif") || s == QLatin1String("tiff");
-}
 
 QString cacheRoot()
 {
@@ -167,7 +163,7 @@ void TruthPanel::retranslateUi()
     showButton_->setToolTip(tr("Colour true positives, false positives and missed cracks instead "
                                "of the map; click again to see the map"));
     thresholdLabel_->setText(tr("Threshold"));
-    threshold_->setToolTip(tr("Map values from this one on count as crack predictions"));
+    threshold_->setToolTip(tr("The crack probability from which a pixel counts as predicted"));
     showNumbers();
 }
 
@@ -225,22 +221,12 @@ Status TruthPanel::checkSize(const QString& path)
         showMessage(tr("The ground truth %1 does not exist.").arg(QFileInfo(path).fileName()));
         return Status(ErrorCode::NotFound, path.toStdString());
     }
-    QSize size;
-    if (isTiff(path)) {
-        auto img = TiledImage::open(path.toStdString());
-        if (!img) {
-            showMessage(tr("The ground truth cannot be read: %1").arg(errorMessage(img.status())));
-            return img.status();
-        }
-        size = QSize((*img)->info().width, (*img)->info().height);
-    } else {
-        size = QImageReader(path).size();
-        if (!size.isValid()) {
-            showMessage(tr("The ground truth cannot be read: %1 is not a TIFF or PNG image.")
-                            .arg(QFileInfo(path).fileName()));
-            return Status(ErrorCode::Corrupt, path.toStdString());
-        }
+    const auto probed = probeImageFile(path);
+    if (!probed) {
+        showMessage(tr("The ground truth cannot be read: %1").arg(errorMessage(probed.status())));
+        return probed.status();
     }
+    const QSize size(probed->width, probed->height);
     const QSize scan = viewer_->imageSize();
     if (size != scan) {
         const QLocale l;
@@ -280,13 +266,13 @@ void TruthPanel::showTruthLayer(const QString& path)
     style.colorMap = ColorMap::Green;
     style.opacity = 0.5;
     style.threshold = 1;
-    if (isTiff(path)) {
+    if (rasterFormatOf(path.toStdString()) == RasterFormat::Tiff) {
         truthLayer_ = path;
         if (overlayIndexOf(path) < 0)
             viewer_->addOverlay(path, tr("Ground truth"), style);
         return;
     }
-    // The viewer reads TIFF only: a PNG mask is shown through a TIFF copy (decoded off the GUI
+    // The viewer reads TIFF only: another mask is shown through a TIFF copy (decoded off the GUI
     // thread; masks small enough for PNG are small enough to decode whole).
     QCryptographicHash h(QCryptographicHash::Sha1);
     addFileKey(h, path);
@@ -438,8 +424,7 @@ void TruthPanel::onComparisonFinished(Result<ScoreCurve> result)
         const ScoreCounts c = curve_->at(threshold());
         showMessage({});
         Q_EMIT statusMessage(tr("Compared with the ground truth: F1 %1 at threshold %2.")
-                                 .arg(QLocale().toString(c.f1, 'f', 3))
-                                 .arg(threshold()),
+                                 .arg(QLocale().toString(c.f1, 'f', 3), mapByteText(threshold())),
                              5000);
     } else if (s.code() == ErrorCode::Cancelled) {
         showMessage(tr("The comparison was cancelled."));

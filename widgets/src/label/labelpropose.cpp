@@ -15,8 +15,9 @@
 
 #include "analyze/modelchooser.h"
 #include "common/errortext.h"
-#include "viewer/tiledviewer.h"
+#include "fisura/threshold.h"
 #include "label/labelsession.h"
+#include "viewer/tiledviewer.h"
 
 namespace fisura::ui
 {
@@ -101,7 +102,13 @@ bool LabelProposeBox::propose()
             return false;
         r = LabelRect{v.x(), v.y(), v.width(), v.height()};
     }
-    if (!session_->propose(m.path, m.threshold, r))
+    // The run's threshold is in the model's units (a score for an autoencoder); proposals take
+    // the map's own 0..1 scale: the probability of the same map byte.
+    const double threshold =
+        m.threshold < 0 ? -1.0
+                        : probabilityOfMapByte(modelMapByteThreshold(
+                              mapKindFor(m.info.config.type), m.info.threshold, m.threshold));
+    if (!session_->propose(m.path, threshold, r))
         return false;
     progress_->setValue(0);
     Q_EMIT statusMessage(

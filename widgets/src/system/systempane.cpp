@@ -19,6 +19,7 @@
 #include "common/usagegauge.h"
 #include "fisura/gpumemory.h"
 #include "fisura/policy.h"
+#include "fisura/train.h"
 #include "fisura/version.h"
 
 namespace fisura::ui
@@ -321,8 +322,9 @@ void SystemPane::rebuild()
         add(gi, tr("Memory"),
             tr("%1 total, %2 free").arg(gib(g.totalMemoryBytes), gib(g.freeMemoryBytes)));
     }
-    // What Fisura would choose for training a segmentation model here, and why.
-    PolicyRequest request;
+    // What Fisura would choose for training a segmentation model here (the default training
+    // job's own question), and why.
+    const PolicyRequest request = policyRequestFor(TrainOptions{});
     const ExecutionPolicy policy = choosePolicy(machine_, request);
     auto* chosen = add(nullptr, tr("Chosen settings"),
                        tr("for training a U-Net on %1 px images").arg(request.inputSize));

@@ -11,6 +11,8 @@
 
 #include <algorithm>
 
+#include "fisura/threshold.h"
+
 namespace fisura::ui
 {
 
@@ -88,7 +90,7 @@ QImage galleryPicture(const GallerySample& s, TaskKind task, double threshold)
         return {};
     const QImage input = inputImage(s);
     if (task == TaskKind::Segment) {
-        const int cut = std::clamp(int(std::lround(threshold * 255.0)), 0, 255);
+        const int cut = mapByteThreshold(threshold);
         const QImage predicted = overlay(
             input, s.prediction, [cut](uint8_t v) { return v >= cut ? 0.65 : 0.0; },
             QColor(255, 40, 40));

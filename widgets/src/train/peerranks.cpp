@@ -9,6 +9,8 @@
 #include <QTemporaryFile>
 #include <QTimer>
 
+#include "fisura/distributed.h"
+
 namespace fisura::ui
 {
 
@@ -22,22 +24,13 @@ bool isProgram(const QString& path)
     return f.isFile() && f.isExecutable();
 }
 
-/// This environment without any rendezvous of its own, plus rank `rank` of the job.
-QProcessEnvironment rankEnvironment(int rank, const DistributedIdentity& id)
+/// This environment as rank `rank` of the job (fisura::rankEnvironment, as fisura-cli's own
+/// launcher starts its ranks).
+QProcessEnvironment rankProcessEnvironment(int rank, const DistributedIdentity& id, bool onCpu)
 {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (const char* key :
-         {"RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT",
-          "GROUP_RANK", "ROLE_RANK", "TORCHELASTIC_USE_AGENT_STORE", "TORCHELASTIC_RESTART_COUNT",
-          "SLURM_PROCID", "FISURA_DIST_CPU_RANKS"})
-        env.remove(QString::fromLatin1(key));
-    env.insert(QStringLiteral("RANK"), QString::number(rank));
-    env.insert(QStringLiteral("WORLD_SIZE"), QString::number(id.worldSize));
-    env.insert(QStringLiteral("LOCAL_RANK"), QString::number(rank));
-    env.insert(QStringLiteral("LOCAL_WORLD_SIZE"), QString::number(id.localWorldSize));
-    env.insert(QStringLiteral("MASTER_ADDR"), QString::fromStdString(id.masterAddr));
-    env.insert(QStringLiteral("MASTER_PORT"), QString::number(id.masterPort));
-    env.insert(QStringLiteral("FISURA_DIST_TIMEOUT"), QString::number(id.timeoutSeconds));
+    QProcessEnvironment env;
+    for (const auto& [key, value] : rankEnvironment(processEnvironment(), rank, id, onCpu))
+        env.insert(QString::fromStdString(key), QString::fromStdString(value));
     return env;
 }
 } // namespace
@@ -105,11 +98,12 @@ bool PeerRanks::start(const QString& program, const TrainOptions& options,
     }
     optionsFile_->close(); // the file stays until the next job or the end of this object
     for (int rank = 1; rank < rank0.worldSize; ++rank)
-        startPeer(program, rank, rank0);
+        startPeer(program, rank, rank0, options.preferCpu);
     return true;
 }
 
-void PeerRanks::startPeer(const QString& program, int rank, const DistributedIdentity& rank0)
+void PeerRanks::startPeer(const QString& program, int rank, const DistributedIdentity& rank0,
+                          bool onCpu)
 {
     auto peer = std::make_unique<Peer>();
     Peer* p = peer.get();
@@ -118,7 +112,7 @@ void PeerRanks::startPeer(const QString& program, int rank, const DistributedIde
     p->process->setProgram(program);
     p->process->setArguments({QStringLiteral("train"), QStringLiteral("--options-json"),
                               optionsFile_->fileName(), QStringLiteral("--quiet")});
-    p->process->setProcessEnvironment(rankEnvironment(rank, rank0));
+    p->process->setProcessEnvironment(rankProcessEnvironment(rank, rank0, onCpu));
     p->process->setStandardOutputFile(QProcess::nullDevice());
     connect(p->process, &QProcess::started, this, [this] {
         if (++started_ == expected_)

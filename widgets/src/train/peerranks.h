@@ -65,7 +65,7 @@ Q_SIGNALS:
 
 private:
     struct Peer;
-    void startPeer(const QString& program, int rank, const DistributedIdentity& rank0);
+    void startPeer(const QString& program, int rank, const DistributedIdentity& rank0, bool onCpu);
     void onEnded(Peer* peer, int exitCode, bool crashed);
     void readErrors(Peer* peer);
 

@@ -59,8 +59,10 @@ public:
         QMetaObject::invokeMethod(
             c,
             [c, qc, qm, g = generation_] {
-                if (c->generation_ == g && c->isRunning())
-                    Q_EMIT c->notice(qc, qm);
+                if (c->generation_ != g || !c->isRunning())
+                    return;
+                c->recordNotice(qc, qm);
+                Q_EMIT c->notice(qc, qm);
             },
             Qt::QueuedConnection);
     }
@@ -103,12 +105,11 @@ Status TrainController::start(TrainOptions options, const QString& datasetId)
         return Status(ErrorCode::InvalidArgument, "no project is open");
     if (Status s = findPeerProgram(); !s)
         return s;
-    std::string id;
-    const Status saved =
-        session_->update([&](Project& p) { id = p.beginRun(options, datasetId.toStdString()); });
-    if (!saved)
-        return saved;
-    runId_ = QString::fromStdString(id);
+    recorder_ = newRecorder();
+    const auto id = recorder_->begin(options, datasetId.toStdString());
+    if (!id)
+        return id.status();
+    runId_ = QString::fromStdString(*id);
     if (Status s = launch(options); !s) {
         failLaunch(s);
         return s;
@@ -132,13 +133,9 @@ Status TrainController::resume(const QString& runId)
         return s;
     TrainOptions options;
     options.epochs = 0; // keep the run's own number of epochs
-    bool prepared = false;
-    const Status saved =
-        session_->update([&](Project& p) { prepared = p.resumeRun(runId.toStdString(), options); });
-    if (!saved)
-        return saved;
-    if (!prepared)
-        return Status(ErrorCode::Corrupt, "the run's recorded options cannot be read");
+    recorder_ = newRecorder();
+    if (const Status s = recorder_->resume(runId.toStdString(), options); !s)
+        return s;
     runId_ = runId;
     if (Status s = launch(options); !s) {
         failLaunch(s);
@@ -174,16 +171,9 @@ Status TrainController::startPeers(TrainOptions& options)
     peerJob_ = ranks_ >= 2;
     if (ranks_ < 2)
         return Status::ok();
+    // The same job as fisura-cli's launcher makes (port, FISURA_DIST_TIMEOUT, ...).
     DistributedIdentity& id = options.distributed;
-    id = DistributedIdentity{};
-    id.worldSize = id.localWorldSize = ranks_;
-    id.masterAddr = "127.0.0.1";
-    id.masterPort = freeLocalPort();
-    id.launcher = "fisura";
-    bool set = false; // the same wait for the others as fisura-cli's (FISURA_DIST_TIMEOUT)
-    const int timeout = qEnvironmentVariableIntValue("FISURA_DIST_TIMEOUT", &set);
-    if (set && timeout > 0)
-        id.timeoutSeconds = timeout;
+    id = localJob(ranks_, processEnvironment());
     if (id.masterPort == 0)
         return Status(ErrorCode::IoError,
                       tr("No free TCP port on 127.0.0.1 for the GPUs to meet.").toStdString());
@@ -197,9 +187,8 @@ void TrainController::failLaunch(const Status& why)
 {
     peerJob_ = false;
     peers_->stop();
-    const std::string id = runId_.toStdString();
-    if (session_ && session_->hasProject())
-        session_->update([&](Project& p) { p.finishRun(id, Result<TrainResult>(why)); });
+    if (recorder_)
+        recorder_->finish(Result<TrainResult>(why));
 }
 
 /// A peer process could not start or ended with an error while the job ran: rank 0 would wait
@@ -317,20 +306,34 @@ void TrainController::deliverResult()
         result.emplace(*peerFailure_); // rank 0 was cancelled because a peer failed
     peerFailure_.reset();
     deliverBatches();
-    const std::string id = runId_.toStdString();
-    if (session_ && session_->hasProject())
-        session_->update([&](Project& p) { p.finishRun(id, *result); });
+    if (recorder_)
+        recorder_->finish(*result);
     relay_.reset();
     setPhase(Phase::Idle);
     Q_EMIT finished(runId_, result->isOk() ? Status::ok() : result->status());
 }
 
+std::unique_ptr<RunRecorder> TrainController::newRecorder()
+{
+    // Through the session: it saves, undoes an edit whose save fails and tells the panes.
+    return std::make_unique<RunRecorder>(
+        [session = session_](const std::function<void(Project&)>& edit) -> Status {
+            if (!session || !session->hasProject())
+                return Status(ErrorCode::InvalidArgument, "no project is open");
+            return session->update(edit);
+        });
+}
+
 void TrainController::recordEpoch(const EpochMetrics& m)
 {
-    if (!session_ || !session_->hasProject())
-        return;
-    const std::string id = runId_.toStdString();
-    session_->update([&](Project& p) { p.recordEpoch(id, m); });
+    if (recorder_)
+        recorder_->epoch(m);
+}
+
+void TrainController::recordNotice(const QString& code, const QString& message)
+{
+    if (recorder_)
+        recorder_->notice(code.toStdString(), message.toStdString());
 }
 
 void TrainController::setPhase(Phase phase)

@@ -1,6 +1,7 @@
-// Runs one training job at a time on its own thread and records it in the project: the run record
-// is created when the job starts, grows by one epoch at a time and is closed with the trainer's
-// result (finished, paused, cancelled or failed). Trainer events arrive on the training thread and
+// Runs one training job at a time on its own thread and records it in the project (RunRecorder, as
+// fisura-cli train --project does): the run record is created when the job starts, grows by each
+// epoch and notice as they arrive and is closed with the trainer's result (finished, paused,
+// cancelled or failed). Trainer events arrive on the training thread and
 // are relayed to the GUI thread with queued invocations; batches are coalesced so a slow GUI never
 // queues a backlog. With several ranks (setRanks) rank 0 runs on that thread and ranks 1..N-1 are
 // fisura-cli processes (PeerRanks), one per GPU; a peer that fails ends the run at once.
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "fisura/project.h"
+#include "fisura/runrecorder.h"
 #include "fisura/train.h"
 #include "project/projectsession.h"
 #include "train/trainmeta.h"
@@ -87,11 +89,14 @@ private:
     void deliverBatches();
     void deliverResult();
     void recordEpoch(const EpochMetrics& m);
+    void recordNotice(const QString& code, const QString& message);
+    std::unique_ptr<RunRecorder> newRecorder();
     void setPhase(Phase phase);
 
     QPointer<ProjectSession> session_; // the window may destroy it before this controller
     Phase phase_ = Phase::Idle;
     QString runId_;
+    std::unique_ptr<RunRecorder> recorder_; // of the run started or resumed last
     int ranks_ = 1;
     QString peerProgram_;
     PeerRanks* peers_;

@@ -409,16 +409,7 @@ TrainOptions TrainSetupPanel::options() const
 
 PolicyRequest TrainSetupPanel::policyRequest() const
 {
-    const TrainOptions o = options();
-    PolicyRequest r;
-    r.kind = JobKind::Train;
-    r.model = modelTypeName(o.model.type);
-    r.inputSize = o.model.inputSize;
-    r.precision = o.precision;
-    r.batchSize = o.batchSize;
-    r.preferCpu = o.preferCpu;
-    r.intraOpThreads = o.intraOpThreads;
-    return r;
+    return policyRequestFor(options()); // what train() will ask
 }
 
 void TrainSetupPanel::updateFootprint()
