@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "fisura/bytetext.h"
 #include "fisura/evaluate.h"
 #include "model_load_args.h"
 #include "terminal_progress.h"
@@ -40,9 +41,10 @@ nlohmann::json galleryJson(const std::vector<fisura::GallerySample>& v)
 {
     nlohmann::json a = nlohmann::json::array();
     for (const auto& s : v) {
-        nlohmann::json j{{"item", s.item}, {"image", s.image}, {"quality", s.quality}};
+        nlohmann::json j{
+            {"item", s.item}, {"image", fisura::bytesToUtf8(s.image)}, {"quality", s.quality}};
         if (!s.mask.empty())
-            j["mask"] = s.mask;
+            j["mask"] = fisura::bytesToUtf8(s.mask);
         if (s.trueLabel >= 0) {
             j["true_label"] = s.trueLabel;
             j["predicted_label"] = s.predictedLabel;

@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "fisura/bytetext.h"
 #include "fisura/infer.h"
 #include "fisura/manifest.h"
 #include "infer_shard.h"
@@ -253,9 +254,9 @@ void recordScan(const InferArgs& a, fisura::TiledInference& inf, fisura::ShardJo
             return;
         }
         std::cerr << "fisura-cli: " << job.input << ": " << r.status().toString() << "\n";
-        o.results.push_back({{"input", job.input},
+        o.results.push_back({{"input", fisura::bytesToUtf8(job.input)},
                              {"error", fisura::errorCodeName(r.status().code())},
-                             {"detail", r.status().detail()}});
+                             {"detail", fisura::bytesToUtf8(r.status().detail())}});
         ++o.failures;
         return;
     }

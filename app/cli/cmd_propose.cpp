@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "fisura/bytetext.h"
 #include "fisura/labels.h"
 #include "model_load_args.h"
 #include "terminal_progress.h"
@@ -54,12 +55,16 @@ void run(const ProposeArgs& a)
     }
     nlohmann::json failures = nlohmann::json::array();
     for (const auto& f : r->failures) {
-        failures.push_back({{"image", f.image}, {"error", f.reason}});
+        failures.push_back(
+            {{"image", fisura::bytesToUtf8(f.image)}, {"error", fisura::bytesToUtf8(f.reason)}});
         if (!a.json)
             std::cerr << "fisura-cli: " << f.image << ": " << f.reason << "\n";
     }
     if (a.json) {
-        std::cout << nlohmann::json{{"written", r->written},
+        nlohmann::json written = nlohmann::json::array();
+        for (const auto& w : r->written)
+            written.push_back(fisura::bytesToUtf8(w));
+        std::cout << nlohmann::json{{"written", written},
                                     {"failures", failures},
                                     {"crack_pixels", r->crackPixels},
                                     {"pixels", r->pixels}}

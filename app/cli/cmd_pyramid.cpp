@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "fisura/bytetext.h"
 #include "fisura/tiledwriter.h"
 #include "terminal_progress.h"
 
@@ -75,9 +76,12 @@ void registerPyramidCommand(CLI::App& app)
             throw CLI::RuntimeError(r.status().code() == fisura::ErrorCode::Cancelled ? 130 : 1);
         }
         if (args->json) {
-            nlohmann::json j{{"output", args->out},  {"width", r->width},
-                             {"height", r->height},  {"channels", r->channels},
-                             {"levels", r->levels},  {"bytes", r->bytesWritten},
+            nlohmann::json j{{"output", fisura::bytesToUtf8(args->out)},
+                             {"width", r->width},
+                             {"height", r->height},
+                             {"channels", r->channels},
+                             {"levels", r->levels},
+                             {"bytes", r->bytesWritten},
                              {"seconds", r->seconds}};
             std::cout << j.dump(2) << "\n";
         } else {

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fisura/bytetext.h"
 #include "fisura/distributed.h"
 #include "fisura/project.h"
 #include "fisura/sysinfo.h"
@@ -136,7 +137,7 @@ private:
               << ": " << s.toString() << "\n";
     if (rank == 0)
         std::cout << nlohmann::json{{"error", fisura::errorCodeName(s.code())},
-                                    {"detail", s.detail()}}
+                                    {"detail", fisura::bytesToUtf8(s.detail())}}
                          .dump(2)
                   << "\n";
     throw CLI::RuntimeError(s.code() == fisura::ErrorCode::Cancelled ? 130 : 1);
@@ -410,7 +411,7 @@ void runTrainCommand(const std::shared_ptr<TrainArgs>& args)
     }
     nlohmann::json summary = nlohmann::json::parse(fisura::toJson(*r));
     if (project) {
-        summary["project"] = project->dir();
+        summary["project"] = fisura::bytesToUtf8(project->dir());
         summary["run"] = runId;
     }
     std::cout << summary.dump(2) << "\n";

@@ -11,6 +11,7 @@
 
 #include "cmd_device.h"
 #include "cmd_train.h"
+#include "fisura/bytetext.h"
 #include "fisura/job.h"
 #include "fisura/process.h"
 #include "fisura/synth.h"
@@ -146,11 +147,11 @@ int main(int argc, char** argv)
             return r.status().code() == fisura::ErrorCode::Cancelled ? 130 : 1;
         }
         if (demoJson) {
-            nlohmann::json j{{"root", r->root},
+            nlohmann::json j{{"root", fisura::bytesToUtf8(r->root)},
                              {"segmentation_pairs", r->segmentationPairs},
                              {"cracked", r->cracked},
                              {"uncracked", r->uncracked},
-                             {"scan", r->scanPath}};
+                             {"scan", fisura::bytesToUtf8(r->scanPath)}};
             std::cout << j.dump(2) << "\n";
         } else {
             std::cout << "Demo dataset in " << r->root << ": " << r->segmentationPairs

@@ -8,6 +8,7 @@
 
 #include "fisura/measure.h"
 #include "util/atomic_file.h"
+#include "util/json_bounded.h"
 
 namespace fisura
 {
@@ -234,7 +235,7 @@ std::string toJson(const MeasureResult& r, int indent)
         j["branches"].push_back(std::move(e));
     }
     j["width_histogram"] = {{"bin_px", r.widthHistogramBinPx}, {"counts", r.widthHistogram}};
-    return j.dump(indent);
+    return util::dumpJson(j, indent);
 }
 
 Status writeMeasureCsv(const MeasureResult& result, const std::string& path)

@@ -25,6 +25,7 @@
 #include "fisura/image.h"
 #include "fisura/tiledimage.h"
 #include "fisura/tiledwriter.h"
+#include "util/json_bounded.h"
 
 namespace fs = std::filesystem;
 
@@ -389,7 +390,7 @@ std::string toJson(const ScoreCurve& curve, int threshold, int indent)
                      {"seconds", curve.seconds}};
     if (!curve.tpPath.empty())
         j["layers"] = {{"tp", curve.tpPath}, {"fp", curve.fpPath}, {"fn", curve.fnPath}};
-    return j.dump(indent);
+    return util::dumpJson(j, indent);
 }
 
 } // namespace fisura

@@ -37,19 +37,6 @@ namespace fs = std::filesystem;
 namespace fisura
 {
 
-const char* mapKindName(MapKind k)
-{
-    switch (k) {
-    case MapKind::Probability:
-        return "probability";
-    case MapKind::Heatmap:
-        return "heatmap";
-    case MapKind::Score:
-        return "score";
-    }
-    return "probability";
-}
-
 MapKind mapKindFor(ModelType type)
 {
     switch (type) {

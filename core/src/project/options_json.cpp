@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/json_bounded.h"
+
 using nlohmann::json;
 
 namespace fisura
@@ -218,13 +220,13 @@ std::string toJson(const TrainOptions& o, int indent)
                  {"max_batches_per_epoch", o.maxBatchesPerEpoch},
                  {"stop_after_epoch", o.stopAfterEpoch},
                  {"scan", scanJson(o.scan)}};
-    return j.dump(indent);
+    return util::dumpJson(j, indent);
 }
 
 Result<TrainOptions> trainOptionsFromJson(const std::string& text)
 {
-    const json j = json::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.is_object())
+    const json j = util::parseJsonOrNull<json>(text);
+    if (!j.is_object())
         return Status(ErrorCode::InvalidArgument, "training options are not a JSON object");
     TrainOptions o;
     constexpr int kBig = 1 << 30;
@@ -273,8 +275,8 @@ Result<TrainOptions> trainOptionsFromJson(const std::string& text)
 
 Result<EpochMetrics> epochMetricsFromJson(const std::string& text)
 {
-    const json j = json::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.is_object())
+    const json j = util::parseJsonOrNull<json>(text);
+    if (!j.is_object())
         return Status(ErrorCode::InvalidArgument, "epoch metrics are not a JSON object");
     EpochMetrics m;
     constexpr double kInf = 1e300;
