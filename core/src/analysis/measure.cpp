@@ -17,6 +17,7 @@
 #include "analysis/thinning.h"
 #include "fisura/tiledimage.h"
 #include "fisura/tiledwriter.h"
+#include "util/thread_start.h"
 
 namespace fisura
 {
@@ -110,8 +111,12 @@ Status analyzeRow(const RegionReader& read, int width, int height, int row, cons
         }
     };
     std::vector<std::thread> pool;
-    for (int k = 1; k < std::min(threads, across); ++k)
-        pool.emplace_back(work);
+    for (int k = 1; k < std::min(threads, across); ++k) {
+        std::thread t;
+        if (!util::startThread(t, "measuring", work))
+            break; // short of memory or threads: fewer threads measure every tile
+        pool.push_back(std::move(t));
+    }
     work();
     for (auto& th : pool)
         th.join();

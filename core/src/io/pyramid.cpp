@@ -10,6 +10,7 @@
 
 #include "fisura/tiledwriter.h"
 #include "io/task_pool.h"
+#include "util/thread_start.h"
 
 namespace fisura
 {
@@ -103,11 +104,8 @@ Result<PyramidJobResult> makePyramid(const std::string& inPath, const std::strin
         cv.notify_all();
     };
     std::thread reader;
-    try {
-        reader = std::thread(readBands);
-    } catch (const std::system_error& e) {
-        return Status(ErrorCode::Internal, std::string("cannot start a thread: ") + e.what());
-    }
+    if (Status s = util::startThread(reader, "reading the input", readBands); !s)
+        return s;
     struct Joiner {
         std::thread& t;
         std::mutex& m;
