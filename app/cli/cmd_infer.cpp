@@ -16,6 +16,7 @@
 #include "fisura/bytetext.h"
 #include "fisura/infer.h"
 #include "fisura/manifest.h"
+#include "image_limit_args.h"
 #include "infer_shard.h"
 #include "model_load_args.h"
 #include "terminal_progress.h"
@@ -53,6 +54,7 @@ struct InferArgs {
     std::string gpus = "all";
     int cpuDevices = 0;
     fisura::ModelLoadOptions load;
+    fisura::ImageLimits limits;
 };
 
 [[noreturn]] void fail(const fisura::Status& s, const std::string& what)
@@ -70,6 +72,7 @@ static void addInferOptions(CLI::App* cmd, InferArgs& a)
         ->required()
         ->check(CLI::ExistingFile);
     fisura::cli::addModelLoadOptions(cmd, a.load);
+    fisura::cli::addImageLimitOptions(cmd, a.limits);
     cmd->add_option("--in", a.in, "Input image (TIFF of any size, PNG, JPEG) or folder")
         ->required()
         ->check(CLI::ExistingPath);
@@ -186,6 +189,7 @@ static fisura::InferOptions inferOptions(const InferArgs& a)
     fisura::InferOptions o;
     o.tileSize = a.tile;
     o.overlap = a.overlap;
+    o.inputLimits = a.limits;
     if (a.batch != "auto") {
         try {
             o.batchSize = std::stoi(a.batch);

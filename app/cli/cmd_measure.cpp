@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "fisura/measure.h"
+#include "image_limit_args.h"
 #include "report_pdf.h"
 #include "terminal_progress.h"
 
@@ -29,6 +30,7 @@ struct MeasureArgs {
     int minArea = 20;
     std::vector<double> limits;
     bool quiet = false;
+    fisura::ImageLimits imageLimits;
 };
 
 [[noreturn]] void fail(const fisura::Status& s, const std::string& what)
@@ -96,6 +98,7 @@ void registerMeasureCommand(CLI::App& app)
         ->capture_default_str()
         ->check(CLI::IsMember({"es", "en"}));
     cmd->add_flag("--quiet", a->quiet, "No progress output");
+    fisura::cli::addImageLimitOptions(cmd, a->imageLimits);
     cmd->callback([a, pdf] {
         std::signal(SIGINT, onMeasureSignal);
         std::signal(SIGTERM, onMeasureSignal);
@@ -106,6 +109,7 @@ void registerMeasureCommand(CLI::App& app)
         o.pixelSizeMm = a->pixelSize;
         o.scanPath = a->scan;
         o.widthLayerPath = a->layer;
+        o.limits = a->imageLimits;
         if (!a->limits.empty())
             o.classes.upperLimitsMm = a->limits;
         o.classBy = a->classBy == "mean"  ? fisura::ClassBy::Mean

@@ -11,6 +11,7 @@
 
 #include "fisura/bytetext.h"
 #include "fisura/labels.h"
+#include "image_limit_args.h"
 #include "model_load_args.h"
 #include "terminal_progress.h"
 
@@ -33,6 +34,7 @@ struct ProposeArgs {
     bool json = false;
     bool quiet = false;
     fisura::ModelLoadOptions load;
+    fisura::ImageLimits limits;
 };
 
 void run(const ProposeArgs& a)
@@ -45,6 +47,7 @@ void run(const ProposeArgs& a)
     o.infer.batchSize = a.batch;
     o.infer.preferCpu = a.cpu;
     o.infer.modelLoad = a.load;
+    o.infer.inputLimits = a.limits;
     fisura::cli::TerminalProgress progress;
     fisura::ProgressSink* sink = a.quiet || a.json ? nullptr : &progress;
     auto r = fisura::proposeFolder(a.model, a.in, a.out, o, g_proposeCancel, sink);
@@ -92,6 +95,7 @@ void registerProposeCommand(CLI::App& app)
         ->required()
         ->check(CLI::ExistingFile);
     fisura::cli::addModelLoadOptions(cmd, a->load);
+    fisura::cli::addImageLimitOptions(cmd, a->limits);
     cmd->add_option("--in", a->in, "Input image or folder of images")
         ->required()
         ->check(CLI::ExistingPath);

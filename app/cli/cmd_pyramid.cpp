@@ -12,6 +12,7 @@
 
 #include "fisura/bytetext.h"
 #include "fisura/tiledwriter.h"
+#include "image_limit_args.h"
 #include "terminal_progress.h"
 
 namespace
@@ -34,6 +35,7 @@ struct PyramidArgs {
     int threads = 0;
     bool json = false;
     bool quiet = false;
+    fisura::ImageLimits limits;
 };
 
 } // namespace
@@ -59,6 +61,7 @@ void registerPyramidCommand(CLI::App& app)
         ->check(CLI::Range(0, 64));
     cmd->add_flag("--json", args->json, "Print a JSON summary");
     cmd->add_flag("--quiet", args->quiet, "No progress output");
+    fisura::cli::addImageLimitOptions(cmd, args->limits);
     cmd->callback([args] {
         std::signal(SIGINT, onPyramidSignal);
         std::signal(SIGTERM, onPyramidSignal);
@@ -70,7 +73,7 @@ void registerPyramidCommand(CLI::App& app)
         o.threads = args->threads;
         PyramidProgress progress;
         auto r = fisura::makePyramid(args->in, args->out, o, g_pyramidCancel,
-                                     args->quiet || args->json ? nullptr : &progress);
+                                     args->quiet || args->json ? nullptr : &progress, args->limits);
         if (!r) {
             std::cerr << "fisura-cli: pyramid failed: " << r.status().toString() << "\n";
             throw CLI::RuntimeError(r.status().code() == fisura::ErrorCode::Cancelled ? 130 : 1);

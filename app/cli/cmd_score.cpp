@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include "fisura/score.h"
+#include "image_limit_args.h"
 #include "terminal_progress.h"
 
 namespace
@@ -27,6 +28,7 @@ struct ScoreArgs {
     int tolerance = 2;
     bool json = false;
     bool quiet = false;
+    fisura::ImageLimits limits;
 };
 
 std::string fixed(double v, int decimals)
@@ -86,12 +88,14 @@ void registerScoreCommand(CLI::App& app)
                     "layers for a viewer)");
     cmd->add_flag("--json", a->json, "Print JSON instead of text");
     cmd->add_flag("--quiet", a->quiet, "No progress output");
+    fisura::cli::addImageLimitOptions(cmd, a->limits);
     cmd->callback([a] {
         std::signal(SIGINT, onScoreSignal);
         std::signal(SIGTERM, onScoreSignal);
         fisura::ScoreOptions o;
         o.tolerance = a->tolerance;
         o.layersPrefix = a->layers;
+        o.limits = a->limits;
         const int threshold = int(std::lround(a->threshold * 255.0));
         fisura::cli::TerminalProgress progress;
         auto r = fisura::scoreMap(a->map, a->truth, o, g_scoreCancel,

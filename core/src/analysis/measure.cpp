@@ -317,10 +317,12 @@ bool isTiff(const std::string& path)
 }
 
 // Size and pixel size of any image Fisura reads, without decoding a large TIFF.
-Result<TiledImageInfo> probe(const std::string& path)
+Result<TiledImageInfo> probe(const std::string& path, const ImageLimits& limits)
 {
     if (isTiff(path)) {
-        auto img = TiledImage::open(path);
+        TiledOpenOptions to;
+        to.limits = limits;
+        auto img = TiledImage::open(path, to);
         if (!img)
             return img.status();
         return (*img)->info();
@@ -352,7 +354,9 @@ Result<MeasureResult> measureCracks(const std::string& mapPath, const MeasureOpt
     std::shared_ptr<Image> whole;
     double mapPixel = 0;
     if (isTiff(mapPath)) {
-        auto img = TiledImage::open(mapPath);
+        TiledOpenOptions to;
+        to.limits = options.limits;
+        auto img = TiledImage::open(mapPath, to);
         if (!img)
             return img.status();
         tiled = *img;
@@ -372,7 +376,7 @@ Result<MeasureResult> measureCracks(const std::string& mapPath, const MeasureOpt
     if (!options.scanPath.empty()) {
         if (!std::filesystem::exists(options.scanPath, ec))
             return Status(ErrorCode::NotFound, options.scanPath);
-        auto scan = probe(options.scanPath);
+        auto scan = probe(options.scanPath, options.limits);
         if (!scan)
             return scan.status();
         if (scan->width != r.width || scan->height != r.height)

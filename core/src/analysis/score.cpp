@@ -94,7 +94,8 @@ struct Raster {
     }
 };
 
-Result<Raster> openRaster(const std::string& path, int marginRows, int bandRows)
+Result<Raster> openRaster(const std::string& path, int marginRows, int bandRows,
+                          const ImageLimits& limits)
 {
     std::error_code ec;
     if (!fs::is_regular_file(path, ec))
@@ -105,6 +106,7 @@ Result<Raster> openRaster(const std::string& path, int marginRows, int bandRows)
         // A block row either side of the band stays cached so margins and seams decode once.
         TiledOpenOptions to;
         to.cache = std::make_shared<TileCache>(16u << 20);
+        to.limits = limits;
         auto opened = TiledImage::open(path, to);
         if (!opened)
             return opened.status();
@@ -318,10 +320,10 @@ Result<ScoreCurve> scoreMap(const std::string& mapPath, const std::string& truth
     if (Status s = checkOptions(options); !s)
         return s;
     const int tol = options.tolerance;
-    auto map = openRaster(mapPath, tol, options.bandRows);
+    auto map = openRaster(mapPath, tol, options.bandRows, options.limits);
     if (!map)
         return map.status();
-    auto truth = openRaster(truthPath, tol, options.bandRows);
+    auto truth = openRaster(truthPath, tol, options.bandRows, options.limits);
     if (!truth)
         return truth.status();
     if (map->width != truth->width || map->height != truth->height)

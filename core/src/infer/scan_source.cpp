@@ -47,6 +47,7 @@ Result<ScanSource> ScanSource::open(const std::string& path, const InferOptions&
         // A handle per reader thread (they are at most one per core): a reader without a handle
         // waits for one, and decoding happens while a handle is held.
         to.maxHandles = std::max(16, int(std::thread::hardware_concurrency()));
+        to.limits = o.inputLimits;
         auto opened = TiledImage::open(path, to);
         if (!opened)
             return opened.status();

@@ -17,7 +17,7 @@ namespace fisura
 
 Result<PyramidJobResult> makePyramid(const std::string& inPath, const std::string& outPath,
                                      const TiledWriteOptions& options, const CancelToken& cancel,
-                                     ProgressSink* progress)
+                                     ProgressSink* progress, const ImageLimits& inputLimits)
 {
     const auto start = std::chrono::steady_clock::now();
     {
@@ -30,6 +30,7 @@ Result<PyramidJobResult> makePyramid(const std::string& inPath, const std::strin
     const int threads = io::TaskPool::resolveThreads(options.threads);
     TiledOpenOptions ro;
     ro.maxHandles = threads;
+    ro.limits = inputLimits;
     auto in = TiledImage::open(inPath, ro);
     if (!in)
         return in.status();

@@ -31,7 +31,8 @@ struct Loaded {
 };
 
 /// The pixels of `region` (whole image when empty), refused beyond maxPixels.
-Result<Loaded> loadRegion(const std::string& path, const LabelRect& region, uint64_t maxPixels)
+Result<Loaded> loadRegion(const std::string& path, const LabelRect& region, uint64_t maxPixels,
+                          const ImageLimits& limits)
 {
     std::error_code ec;
     if (!fs::is_regular_file(path, ec))
@@ -42,7 +43,9 @@ Result<Loaded> loadRegion(const std::string& path, const LabelRect& region, uint
                region.y + region.height <= h;
     };
     if (looksLikeTiff(path)) {
-        auto t = TiledImage::open(path);
+        TiledOpenOptions to;
+        to.limits = limits;
+        auto t = TiledImage::open(path, to);
         if (!t)
             return t.status();
         const TiledImageInfo& i = (*t)->info();
@@ -150,7 +153,7 @@ Result<Image> proposeLabels(const std::string& modelPath, const std::string& ima
                             const ProposeOptions& o, const CancelToken& cancel,
                             ProgressSink* progress)
 {
-    auto img = loadRegion(imagePath, o.region, o.infer.maxFlatPixels);
+    auto img = loadRegion(imagePath, o.region, o.infer.maxFlatPixels, o.infer.inputLimits);
     if (!img)
         return img.status();
     auto ti = prepare(modelPath, o.infer, cancel);
@@ -190,7 +193,8 @@ Result<ProposeFolderResult> proposeFolder(const std::string& modelPath, const st
         Status st;
         if (fs::exists(out, ec) && fs::equivalent(out, images[i], ec))
             st = Status(ErrorCode::InvalidArgument, "the proposal would overwrite its image");
-        auto img = st ? loadRegion(images[i], o.region, o.infer.maxFlatPixels) : Result<Loaded>(st);
+        auto img = st ? loadRegion(images[i], o.region, o.infer.maxFlatPixels, o.infer.inputLimits)
+                      : Result<Loaded>(st);
         Result<Image> map =
             img ? (*ti)->runImage(img->pixels, cancel, &part) : Result<Image>(img.status());
         if (map) {
@@ -264,7 +268,7 @@ Result<std::vector<RankEntry>> rankByUncertainty(const std::string& modelPath,
         if (cancel.isCancelled())
             return Status(ErrorCode::Cancelled, "ranking was cancelled");
         PartSink part(tracker, int(i), int(images.size()));
-        auto img = loadRegion(images[i], {}, o.infer.maxFlatPixels);
+        auto img = loadRegion(images[i], {}, o.infer.maxFlatPixels, o.infer.inputLimits);
         Result<Image> map =
             img ? (*ti)->runImage(img->pixels, cancel, &part) : Result<Image>(img.status());
         if (cancel.isCancelled())
