@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Fisura quick start on Debian 12 (root or sudo). Idempotent: run it again at any time.
 #
-#   installer/quickstart.sh demo   install what is missing, build, generate the demo data and
-#                                  start Fisura on it
+#   installer/quickstart.sh demo   install what is missing, build the application (not the
+#                                  tests), generate the demo data and start Fisura on it
 #   installer/quickstart.sh test   install what is missing, build and run the whole test suite
 #                                  (but the `cluster` label: ctest -L cluster runs it)
 #   installer/quickstart.sh package  install what is missing, build and write the Debian
@@ -23,10 +23,20 @@ build="${FISURA_BUILD_DIR:-$root/build}"
 jobs="${FISURA_JOBS:-$(nproc)}"
 start=$(date +%s)
 
+# What each mode builds: the demo only the two programs it runs (the tests are `test`'s job).
+case "$mode" in
+demo) targets=(--target fisura fisura-cli); steps=4; what="the application and fisura-cli" ;;
+*) targets=(); steps=3; what="everything, tests included" ;;
+esac
+step() { echo "quickstart: [$1/$steps] $2 ($(( $(date +%s) - start )) s so far)"; }
+
+step 1 "installing what is missing (Debian packages, QCustomPlot source)"
 "$root/installer/setup-debian.sh"
 
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
-cmake --build "$build" -j "$jobs"
+step 2 "configuring in $build"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+step 3 "building $what with $jobs jobs"
+cmake --build "$build" -j "$jobs" "${targets[@]}"
 echo "quickstart: built in $(( $(date +%s) - start )) s (set-up included)"
 
 if [ "$mode" = package ]; then
@@ -46,6 +56,7 @@ if [ "$mode" = test ]; then
 fi
 
 demo="${FISURA_DEMO_DIR:-$build/demo-data}"
+step 4 "generating the demo data in $demo"
 "$build/app/cli/fisura-cli" demo-data "$demo"
 if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
     echo "quickstart: no display found. Fisura is built; the demo data is in $demo." >&2

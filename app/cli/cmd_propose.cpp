@@ -13,6 +13,7 @@
 #include "fisura/labels.h"
 #include "image_limit_args.h"
 #include "model_load_args.h"
+#include "schema_options.h"
 #include "terminal_progress.h"
 
 namespace
@@ -28,13 +29,11 @@ extern "C" void onProposeSignal(int)
 struct ProposeArgs {
     std::string model, in, out;
     double threshold = -1;
-    int tile = 0;
-    int batch = 0;
+    fisura::InferOptions infer; ///< --tile, --batch, --max-pixels, --max-pixels-per-byte
     bool cpu = false;
     bool json = false;
     bool quiet = false;
     fisura::ModelLoadOptions load;
-    fisura::ImageLimits limits;
 };
 
 void run(const ProposeArgs& a)
@@ -43,11 +42,9 @@ void run(const ProposeArgs& a)
     std::signal(SIGTERM, onProposeSignal);
     fisura::ProposeOptions o;
     o.threshold = a.threshold;
-    o.infer.tileSize = a.tile;
-    o.infer.batchSize = a.batch;
+    o.infer = a.infer;
     o.infer.preferCpu = a.cpu;
     o.infer.modelLoad = a.load;
-    o.infer.inputLimits = a.limits;
     fisura::cli::TerminalProgress progress;
     fisura::ProgressSink* sink = a.quiet || a.json ? nullptr : &progress;
     auto r = fisura::proposeFolder(a.model, a.in, a.out, o, g_proposeCancel, sink);
@@ -95,7 +92,7 @@ void registerProposeCommand(CLI::App& app)
         ->required()
         ->check(CLI::ExistingFile);
     fisura::cli::addModelLoadOptions(cmd, a->load);
-    fisura::cli::addImageLimitOptions(cmd, a->limits);
+    fisura::cli::addImageLimitOptions(cmd, a->infer.inputLimits);
     cmd->add_option("--in", a->in, "Input image or folder of images")
         ->required()
         ->check(CLI::ExistingPath);
@@ -104,12 +101,9 @@ void registerProposeCommand(CLI::App& app)
     cmd->add_option("--threshold", a->threshold,
                     "Crack where the map is at least this (0..1); default: the model's own")
         ->check(CLI::Range(0.0, 1.0));
-    cmd->add_option("--tile", a->tile, "Tile edge in px (0 = from the model)")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 4096));
-    cmd->add_option("--batch", a->batch, "Tiles per step (0 = automatic)")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 4096));
+    fisura::cli::addSchemaOption(cmd, fisura::inferOption("tile_size"), a->infer.tileSize);
+    fisura::cli::addSchemaOption(cmd, fisura::inferOption("batch_size"), a->infer.batchSize,
+                                 "auto");
     cmd->add_flag("--cpu", a->cpu, "Use the CPU even when a GPU is usable");
     cmd->add_flag("--json", a->json, "Print a JSON summary");
     cmd->add_flag("--quiet", a->quiet, "No progress output");

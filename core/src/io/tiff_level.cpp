@@ -352,7 +352,7 @@ Status checkClaim(TiffHandle& h, const LevelDesc& L, uint64_t fileBytes, const I
                         std::to_string(limits.maxPixels) +
                         " px Fisura opens (a decompression bomb?); if the scan is real, raise "
                         "the limit (command line: --max-pixels " +
-                        std::to_string(pixels) + ")");
+                        std::to_string(pixels <= ImageLimits::kMostPixels ? pixels : 0) + ")");
     const double perByte = double(pixels) / double(std::max<uint64_t>(fileBytes, 1));
     if (L.compression != COMPRESSION_NONE && limits.maxPixelsPerByte > 0 &&
         perByte > limits.maxPixelsPerByte)
