@@ -77,6 +77,10 @@
         <translation>El archivo es más grande de lo que Fisura acepta para su tipo, así que no se ha leído.</translation>
     </message>
     <message>
+        <source>The image claims more pixels than Fisura opens (a small file claiming a huge image may be a decompression bomb), so it was not read.</source>
+        <translation>La imagen declara más píxeles de los que Fisura abre (un archivo pequeño que declara una imagen enorme puede ser una bomba de descompresión), así que no se ha leído.</translation>
+    </message>
+    <message>
         <source>This is a TorchScript module: it runs code stored in the file. It was not loaded because you did not allow it.</source>
         <translation>Es un módulo TorchScript: ejecuta código guardado en el archivo. No se ha cargado porque no lo ha permitido.</translation>
     </message>
@@ -119,6 +123,10 @@
     <message>
         <source>Please report it with the text below.</source>
         <translation>Por favor, infórmenos con el texto de abajo.</translation>
+    </message>
+    <message>
+        <source>Check that it is the scan you meant; open it only if you trust it (command line: --max-pixels, --max-pixels-per-byte).</source>
+        <translation>Compruebe que es el escaneo que quería; ábralo solo si confía en él (línea de órdenes: --max-pixels, --max-pixels-per-byte).</translation>
     </message>
     <message>
         <source>Check that it is the model you meant; open a larger file only if you trust it (command line: --max-model-size).</source>

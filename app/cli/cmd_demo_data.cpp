@@ -8,6 +8,7 @@
 #include "command.h"
 #include "commands.h"
 #include "common_flags.h"
+#include "fisura/bytetext.h"
 #include "fisura/synth.h"
 #include "signals.h"
 #include "terminal_progress.h"
@@ -32,11 +33,11 @@ void run(const DemoArgs& a)
     if (!r)
         fail(r.status(), "demo-data failed");
     if (a.json) {
-        nlohmann::json j{{"root", r->root},
+        nlohmann::json j{{"root", bytesToUtf8(r->root)},
                          {"segmentation_pairs", r->segmentationPairs},
                          {"cracked", r->cracked},
                          {"uncracked", r->uncracked},
-                         {"scan", r->scanPath}};
+                         {"scan", bytesToUtf8(r->scanPath)}};
         std::cout << j.dump(2) << "\n";
     } else {
         std::cout << "Demo dataset in " << r->root << ": " << r->segmentationPairs

@@ -12,6 +12,7 @@
 #include "command.h"
 #include "commands.h"
 #include "common_flags.h"
+#include "fisura/bytetext.h"
 #include "fisura/evaluate.h"
 #include "signals.h"
 #include "terminal_progress.h"
@@ -38,9 +39,10 @@ nlohmann::json galleryJson(const std::vector<fisura::GallerySample>& v)
 {
     nlohmann::json a = nlohmann::json::array();
     for (const auto& s : v) {
-        nlohmann::json j{{"item", s.item}, {"image", s.image}, {"quality", s.quality}};
+        nlohmann::json j{
+            {"item", s.item}, {"image", fisura::bytesToUtf8(s.image)}, {"quality", s.quality}};
         if (!s.mask.empty())
-            j["mask"] = s.mask;
+            j["mask"] = fisura::bytesToUtf8(s.mask);
         if (s.trueLabel >= 0) {
             j["true_label"] = s.trueLabel;
             j["predicted_label"] = s.predictedLabel;

@@ -15,12 +15,14 @@
 #include "command.h"
 #include "commands.h"
 #include "common_flags.h"
+#include "fisura/bytetext.h"
 #include "fisura/infer.h"
 #include "fisura/manifest.h"
 #include "fisura/options.h"
 // The one testing hook a product uses (--cpu-devices, for the CLI's multi-device checks on the
 // CPU); a documented exception in cmake/CheckLayering.cmake.
 #include "fisura/testing.h"
+#include "image_limit_args.h"
 #include "infer_shard.h"
 #include "input_notices.h"
 #include "schema_options.h"
@@ -66,6 +68,7 @@ static void addEngineOptions(CLI::App* cmd, fisura::InferOptions& o)
     addSchemaOption(cmd, inferOption("intra_op_threads"), o.intraOpThreads);
     addSchemaOption(cmd, inferOption("inter_op_threads"), o.interOpThreads);
     addSchemaOption(cmd, inferOption("gpus"), o.gpus, "all");
+    addImageLimitOptions(cmd, o.inputLimits);
 }
 
 /// The options of `infer`, bound to `a`.
@@ -212,9 +215,9 @@ void recordScan(const InferArgs& a, fisura::TiledInference& inf, fisura::ShardJo
             return;
         }
         std::cerr << "fisura-cli: " << job.input << ": " << r.status().toString() << "\n";
-        o.results.push_back({{"input", job.input},
+        o.results.push_back({{"input", fisura::bytesToUtf8(job.input)},
                              {"error", fisura::errorCodeName(r.status().code())},
-                             {"detail", r.status().detail()}});
+                             {"detail", fisura::bytesToUtf8(r.status().detail())}});
         ++o.failures;
         return;
     }

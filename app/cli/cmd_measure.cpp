@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "common_flags.h"
 #include "fisura/measure.h"
+#include "image_limit_args.h"
 #include "input_notices.h"
 #include "report_pdf.h"
 #include "signals.h"
@@ -35,6 +36,7 @@ struct MeasureArgs {
     int minArea = 20;
     std::vector<double> limits;
     bool quiet = false;
+    fisura::ImageLimits imageLimits;
 };
 
 void printSummary(const fisura::MeasureResult& r)
@@ -81,6 +83,7 @@ void run(const MeasureArgs& a, const std::string& pdf)
     o.pixelSizeMm = a.pixelSize;
     o.scanPath = a.scan;
     o.widthLayerPath = a.layer;
+    o.limits = a.imageLimits;
     if (!a.limits.empty())
         o.classes.upperLimitsMm = a.limits;
     o.classBy = a.classBy == "mean"  ? fisura::ClassBy::Mean
@@ -152,6 +155,7 @@ void registerMeasureCommand(CLI::App& app)
         ->capture_default_str()
         ->check(CLI::IsMember({"es", "en"}));
     addQuietFlag(cmd, a->quiet);
+    addImageLimitOptions(cmd, a->imageLimits);
     cmd->callback([a, pdf] { run(*a, *pdf); });
 }
 

@@ -11,7 +11,9 @@
 #include "command.h"
 #include "commands.h"
 #include "common_flags.h"
+#include "fisura/bytetext.h"
 #include "fisura/labels.h"
+#include "image_limit_args.h"
 #include "schema_options.h"
 #include "signals.h"
 #include "terminal_progress.h"
@@ -26,7 +28,7 @@ namespace
 struct ProposeArgs {
     std::string model, in, out;
     double threshold = -1;
-    fisura::InferOptions infer; ///< --tile, --batch
+    fisura::InferOptions infer; ///< --tile, --batch, --max-pixels, --max-pixels-per-byte
     bool cpu = false;
     bool json = false;
     bool quiet = false;
@@ -52,12 +54,16 @@ void run(const ProposeArgs& a)
     }
     nlohmann::json failures = nlohmann::json::array();
     for (const auto& f : r->failures) {
-        failures.push_back({{"image", f.image}, {"error", f.reason}});
+        failures.push_back(
+            {{"image", fisura::bytesToUtf8(f.image)}, {"error", fisura::bytesToUtf8(f.reason)}});
         if (!a.json)
             std::cerr << "fisura-cli: " << f.image << ": " << f.reason << "\n";
     }
     if (a.json) {
-        std::cout << nlohmann::json{{"written", r->written},
+        nlohmann::json written = nlohmann::json::array();
+        for (const auto& w : r->written)
+            written.push_back(fisura::bytesToUtf8(w));
+        std::cout << nlohmann::json{{"written", written},
                                     {"failures", failures},
                                     {"crack_pixels", r->crackPixels},
                                     {"pixels", r->pixels}}
@@ -97,6 +103,7 @@ void registerProposeCommand(CLI::App& app)
     addCpuFlag(cmd, a->cpu);
     addJsonFlag(cmd, a->json, "Print a JSON summary");
     addQuietFlag(cmd, a->quiet);
+    addImageLimitOptions(cmd, a->infer.inputLimits);
     cmd->callback([a] { run(*a); });
 }
 

@@ -10,7 +10,9 @@
 #include "command.h"
 #include "commands.h"
 #include "common_flags.h"
+#include "fisura/bytetext.h"
 #include "fisura/tiledwriter.h"
+#include "image_limit_args.h"
 #include "input_notices.h"
 #include "signals.h"
 #include "terminal_progress.h"
@@ -29,6 +31,7 @@ struct PyramidArgs {
     int threads = 0;
     bool json = false;
     bool quiet = false;
+    fisura::ImageLimits limits;
 };
 
 void run(const PyramidArgs& a)
@@ -42,11 +45,11 @@ void run(const PyramidArgs& a)
     o.compressionLevel = a.level;
     o.threads = a.threads;
     TerminalProgress progress;
-    auto r = makePyramid(a.in, a.out, o, cancel, a.quiet || a.json ? nullptr : &progress);
+    auto r = makePyramid(a.in, a.out, o, cancel, a.quiet || a.json ? nullptr : &progress, a.limits);
     if (!r)
         fail(r.status(), "pyramid failed");
     if (a.json) {
-        nlohmann::json j{{"output", a.out},      {"width", r->width},
+        nlohmann::json j{{"output", bytesToUtf8(a.out)},      {"width", r->width},
                          {"height", r->height},  {"channels", r->channels},
                          {"levels", r->levels},  {"bytes", r->bytesWritten},
                          {"seconds", r->seconds}};
@@ -81,6 +84,7 @@ void registerPyramidCommand(CLI::App& app)
         ->check(CLI::Range(0, 64));
     addJsonFlag(cmd, args->json, "Print a JSON summary");
     addQuietFlag(cmd, args->quiet);
+    addImageLimitOptions(cmd, args->limits);
     cmd->callback([args] { run(*args); });
 }
 

@@ -10,6 +10,7 @@
 #include "command.h"
 #include "commands.h"
 #include "common_flags.h"
+#include "fisura/bytetext.h"
 #include "fisura/labels.h"
 #include "schema_options.h"
 #include "signals.h"
@@ -58,19 +59,19 @@ void run(const RankArgs& a)
     int failures = 0;
     nlohmann::json out = nlohmann::json::array();
     for (const auto& e : ranked) {
-        nlohmann::json j{{"image", e.image},
+        nlohmann::json j{{"image", fisura::bytesToUtf8(e.image)},
                          {"state", fisura::labelStateName(fisura::labelStateFor(e.image))},
                          {"uncertainty", e.uncertainty},
                          {"mean_entropy", e.meanEntropy},
                          {"near_threshold", e.nearThreshold}};
         if (!e.error.empty()) {
-            j["error"] = e.error;
+            j["error"] = fisura::bytesToUtf8(e.error);
             ++failures;
         }
         out.push_back(std::move(j));
     }
     if (a.json) {
-        std::cout << nlohmann::json{{"dataset", a.data},
+        std::cout << nlohmann::json{{"dataset", fisura::bytesToUtf8(a.data)},
                                     {"labelled", status->size() - images.size()},
                                     {"ranked", out}}
                          .dump(2)

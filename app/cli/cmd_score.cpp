@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "common_flags.h"
 #include "fisura/score.h"
+#include "image_limit_args.h"
 #include "input_notices.h"
 #include "signals.h"
 #include "fisura/threshold.h"
@@ -29,6 +30,7 @@ struct ScoreArgs {
     int tolerance = 2;
     bool json = false;
     bool quiet = false;
+    fisura::ImageLimits limits;
 };
 
 std::string fixed(double v, int decimals)
@@ -71,6 +73,7 @@ void run(const ScoreArgs& a)
     fisura::ScoreOptions o;
     o.tolerance = a.tolerance;
     o.layersPrefix = a.layers;
+    o.limits = a.limits;
     const int threshold = fisura::mapByteThreshold(a.threshold);
     TerminalProgress progress;
     auto r = fisura::scoreMap(a.map, a.truth, o, cancel, a.quiet || a.json ? nullptr : &progress);
@@ -110,6 +113,7 @@ void registerScoreCommand(CLI::App& app)
                     "layers for a viewer)");
     addJsonFlag(cmd, a->json, "Print JSON instead of text");
     addQuietFlag(cmd, a->quiet);
+    addImageLimitOptions(cmd, a->limits);
     cmd->callback([a] { run(*a); });
 }
 

@@ -15,6 +15,7 @@
 
 #include "command.h"
 #include "commands.h"
+#include "fisura/bytetext.h"
 #include "fisura/distributed.h"
 #include "fisura/image.h"
 #include "fisura/paths.h"
@@ -406,7 +407,7 @@ void runTrainCommand(const std::shared_ptr<TrainArgs>& args)
     }
     nlohmann::json summary = nlohmann::json::parse(fisura::toJson(*r));
     if (project) {
-        summary["project"] = project->dir();
+        summary["project"] = fisura::bytesToUtf8(project->dir());
         summary["run"] = runId;
     }
     std::cout << summary.dump(2) << "\n";

@@ -106,6 +106,8 @@ const std::map<std::string, Access<InferOptions>>& inferNumbers()
         FISURA_FIELD("cache_bytes", cacheBytes),
         FISURA_FIELD("max_flat_pixels", maxFlatPixels),
         FISURA_FIELD("gpus", gpus),
+        FISURA_FIELD("input_limits.max_pixels", inputLimits.maxPixels),
+        FISURA_FIELD("input_limits.max_pixels_per_byte", inputLimits.maxPixelsPerByte),
         FISURA_FIELD("output.tile_size", output.tileSize),
         FISURA_FIELD("output.compression_level", output.compressionLevel),
         FISURA_FIELD("output.max_overview_side", output.maxOverviewSide),
@@ -210,8 +212,9 @@ private Q_SLOTS:
                                       test::fieldCount<ModelConfig>() +
                                       test::fieldCount<ScanOptions>());
         QTest::newRow("infer") << int(OptionSet::Infer)
-                               << int(test::fieldCount<InferOptions>() - 1 +
-                                      test::fieldCount<TiledWriteOptions>());
+                               << int(test::fieldCount<InferOptions>() - 2 +
+                                      test::fieldCount<TiledWriteOptions>() +
+                                      test::fieldCount<ImageLimits>());
     }
 
     void everyFieldIsAnOptionOrExcluded()

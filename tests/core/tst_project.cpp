@@ -87,7 +87,7 @@ private Q_SLOTS:
         QVERIFY(p->addDataset("/data/deck", TaskKind::Anomaly) != dsId);
         ProjectDataset& d = *p->findDataset(dsId);
         d.splitPath = p->dir() + "/runs/split.json";
-        d.summaryJson = R"({"items":12,"classes":["a","b"]})";
+        d.summaryJson = R"({"items":12,"classes":{"a":5,"b":7}})";
 
         TrainOptions o = fullOptions();
         const std::string runId = p->beginRun(o, dsId);

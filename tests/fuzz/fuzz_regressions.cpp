@@ -18,16 +18,21 @@ FISURA_FUZZ_TARGET(tiff);
 FISURA_FUZZ_TARGET(model_meta);
 FISURA_FUZZ_TARGET(project);
 FISURA_FUZZ_TARGET(split);
+FISURA_FUZZ_TARGET(manifest);
+FISURA_FUZZ_TARGET(options);
+FISURA_FUZZ_TARGET(container);
+FISURA_FUZZ_TARGET(jsontext);
 
 namespace fs = std::filesystem;
 
 int main(int argc, char** argv)
 {
     using Entry = int (*)(const uint8_t*, size_t);
-    const std::map<std::string, Entry> targets{{"tiff", &fisuraFuzz_tiff},
-                                               {"model_meta", &fisuraFuzz_model_meta},
-                                               {"project", &fisuraFuzz_project},
-                                               {"split", &fisuraFuzz_split}};
+    const std::map<std::string, Entry> targets{
+        {"tiff", &fisuraFuzz_tiff},           {"model_meta", &fisuraFuzz_model_meta},
+        {"project", &fisuraFuzz_project},     {"split", &fisuraFuzz_split},
+        {"manifest", &fisuraFuzz_manifest},   {"options", &fisuraFuzz_options},
+        {"container", &fisuraFuzz_container}, {"jsontext", &fisuraFuzz_jsontext}};
     int files = 0;
     for (int a = 1; a < argc; ++a) {
         for (const auto& [name, entry] : targets) {

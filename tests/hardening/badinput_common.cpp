@@ -132,6 +132,34 @@ std::string absurdTiff(uint32_t width, uint32_t height, bool tiled, uint32_t str
     return s;
 }
 
+std::string bombTiff(uint32_t side)
+{
+    const uint32_t entries = 9, n = side;
+    const uint32_t offsets = 8 + 2 + entries * 12 + 4, counts = offsets + 4 * n,
+                   block = counts + 4 * n;
+    const uint32_t e[entries][4] = {{256, 4, 1, side},  {257, 4, 1, side}, {258, 3, 1, 8},
+                                    {259, 3, 1, 32946}, {262, 3, 1, 1},    {273, 4, n, offsets},
+                                    {277, 3, 1, 1},     {278, 4, 1, 1},    {279, 4, n, counts}};
+    std::string s = "II";
+    put16(s, 42);
+    put32(s, 8);
+    put16(s, uint16_t(entries));
+    for (const auto& x : e) {
+        put16(s, uint16_t(x[0]));
+        put16(s, uint16_t(x[1]));
+        put32(s, x[2]);
+        put32(s, x[3]); // SHORT values fit the low half (little-endian)
+    }
+    put32(s, 0);
+    s.reserve(size_t(block) + 16);
+    for (uint32_t i = 0; i < n; ++i)
+        put32(s, block);
+    for (uint32_t i = 0; i < n; ++i)
+        put32(s, 16);
+    s.append(16, '\x55'); // never decoded: the claim is refused first
+    return s;
+}
+
 std::string sameBytes(const std::string& path, const std::string& bytes)
 {
     std::error_code ec;

@@ -30,6 +30,9 @@ std::string encodedBytes(const fisura::Image& image, const char* format);
 /// A classic little-endian TIFF whose only directory claims `width` x `height` px, 8-bit gray,
 /// striped (one strip of `stripBytes`) or tiled (16 px tiles, one offset for all of them).
 std::string absurdTiff(uint32_t width, uint32_t height, bool tiled, uint32_t stripBytes);
+/// The decompression bomb of issue 33: `side` x `side` px of deflated 8-bit gray, one row per
+/// strip, every strip pointing at the same 16 bytes (8 MB for a side of 10^6).
+std::string bombTiff(uint32_t side);
 
 /// "" when `path` still holds `bytes`, else what changed.
 std::string sameBytes(const std::string& path, const std::string& bytes);

@@ -125,6 +125,26 @@ Runner absurdRow(bool tiled)
     };
 }
 
+/// issue 33: an 8 MB TIFF claiming 10^6 x 10^6 px, every strip pointing at one tiny block.
+Runner bombRow()
+{
+    return [](const std::string& dir) {
+        const std::string path = join(dir, "bomb.tif");
+        const std::string bytes = bombTiff(1000000);
+        writeBytes(path, bytes);
+        const auto start = std::chrono::steady_clock::now();
+        const uint64_t before = peakResidentBytes();
+        Outcome o = opened(path, bytes, Damage::Corrupt, openScan(path));
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (seconds > 2.0)
+            o.problems += " refusing took " + std::to_string(seconds) + " s";
+        if (peakResidentBytes() > before + (256ull << 20))
+            o.problems += " peak memory grew by more than 256 MiB";
+        return o;
+    };
+}
+
 Runner datasetRow(Damage d)
 {
     return [d](const std::string& dir) {
@@ -282,6 +302,7 @@ void addInputRows(std::map<std::string, Runner>& out)
             out[std::string("scan-") + ext + "/" + name] = scanRow(ext, d);
     out["scan-tif/absurd-size"] = absurdRow(false);
     out["scan-tif/absurd-tiles"] = absurdRow(true);
+    out["scan-tif/bomb"] = bombRow();
     out["dataset/missing"] = datasetRow(Damage::Missing);
     out["dataset/wrong-type"] = datasetRow(Damage::WrongType);
     out["dataset/empty"] = datasetRow(Damage::Empty);

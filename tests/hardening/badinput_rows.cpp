@@ -24,6 +24,7 @@ const std::vector<Row>& rows()
         file("scan-tif", ErrorCode::IoError);
         r.push_back({"scan-tif/absurd-size", ErrorCode::Unsupported, ""});
         r.push_back({"scan-tif/absurd-tiles", ErrorCode::Corrupt, ""});
+        r.push_back({"scan-tif/bomb", ErrorCode::TooLarge, "too_many_pixels"});
         file("scan-png", ErrorCode::IoError);
         file("scan-jpeg", ErrorCode::IoError);
         // libjpeg decodes what is there and fills the rest with gray, as every viewer does.

@@ -23,6 +23,7 @@
 #include "fisura/model.h"
 #include "fisura/policy.h"
 #include "fisura/status.h"
+#include "fisura/tiledimage.h"
 #include "fisura/tiledwriter.h"
 
 namespace fisura
@@ -58,6 +59,9 @@ struct InferOptions {
     /// block row either side (sized from the scan); a larger value raises the budget.
     uint64_t cacheBytes = 0;
     uint64_t maxFlatPixels = 256ull << 20; ///< PNG/JPEG inputs are decoded whole: refuse beyond
+    /// What a scan read may claim (pixels, pixels per byte): see ImageLimits. (CLI: --max-pixels,
+    /// --max-pixels-per-byte)
+    ImageLimits inputLimits;
     /// GPUs to use: 0 = every usable GPU (of the first GPU's model), N = at most N, 1 = one.
     /// With several, create() places a replica of the model on each (the batch is measured once,
     /// on the first) and run() splits every scan into column bands, one per GPU; the map is

@@ -42,6 +42,7 @@
 #include "fisura/image.h"
 #include "fisura/job.h"
 #include "fisura/status.h"
+#include "fisura/tiledimage.h"
 
 namespace fisura
 {
@@ -87,6 +88,9 @@ struct MeasureOptions {
     /// every crack pixel when the pixel size is unknown). A viewer colours it with a lookup
     /// table. Written atomically; nothing is left on failure or cancellation.
     std::string widthLayerPath;
+    /// What the map and scan read may claim (pixels, pixels per byte): see ImageLimits.
+    /// (CLI: --max-pixels, --max-pixels-per-byte)
+    ImageLimits limits;
 };
 
 struct PixelBox {

@@ -34,6 +34,8 @@ struct RasterOpenOptions {
     /// Other formats are decoded whole: larger ones are refused before decoding where the
     /// decoder allows (readImage).
     uint64_t maxDecodedPixels = 64ull * 1024 * 1024;
+    /// TIFF: the claimed size limits checked before any pixel is decoded (ImageLimits).
+    ImageLimits limits;
 };
 
 /// An open raster: a TIFF through TiledImage, or another format decoded into memory.
@@ -70,6 +72,6 @@ private:
 
 /// Size, channels and pixel size of `path` (RasterSource::open, then its info): a TIFF's header
 /// only; other formats are decoded.
-Result<TiledImageInfo> probeRaster(const std::string& path);
+Result<TiledImageInfo> probeRaster(const std::string& path, const ImageLimits& limits = {});
 
 } // namespace fisura

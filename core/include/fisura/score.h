@@ -28,6 +28,7 @@
 
 #include "fisura/job.h"
 #include "fisura/status.h"
+#include "fisura/tiledimage.h"
 
 namespace fisura
 {
@@ -39,6 +40,9 @@ struct ScoreOptions {
     /// <prefix>.fn.tif (atomically; none is left on failure or cancellation).
     std::string layersPrefix;
     int bandRows = 512; ///< rows processed at once (plus 2 x tolerance of margin)
+    /// What the map and truth read may claim (pixels, pixels per byte): see ImageLimits.
+    /// (CLI: --max-pixels, --max-pixels-per-byte)
+    ImageLimits limits;
 };
 
 /// The comparison layers written for `layersPrefix`: <prefix>.tp.tif, .fp.tif, .fn.tif.

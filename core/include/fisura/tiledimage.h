@@ -78,6 +78,26 @@ struct TiledImageInfo {
     uint64_t sampledValues = 0;
 };
 
+/// What a TIFF may claim, checked when it is opened, before any pixel is decoded: a small file
+/// that claims a huge image (a "decompression bomb": an 8 MB file claiming 10^6 x 10^6 px, every
+/// strip pointing at one tiny block) is refused with TooLarge, whose detail starts with
+/// "too_many_pixels:" and names the option that lifts the limit.
+struct ImageLimits {
+    /// The largest pixel limit that can be set (the option schema's bound, exact as a double);
+    /// a larger image opens only with no limit (0).
+    static constexpr uint64_t kMostPixels = uint64_t(1) << 52;
+    /// Most pixels of the full-resolution level (width x height); 0 = no limit. 10^10 px is a
+    /// 100,000 px square: larger than any scan Fisura was made for. (Option schema:
+    /// input_limits.max_pixels, CLI --max-pixels)
+    uint64_t maxPixels = 10'000'000'000ull;
+    /// Most full-resolution pixels per byte of a compressed file; 0 = no limit. Real scans stay
+    /// far below it (the TIFF corpus Fisura is tested with: at most about 320, a CCITT fax page
+    /// about 210), and so do Fisura's own maps, an all-zero one included (about 1,500 with
+    /// 256 px tiles, 5,000 with 512 px tiles; tst_tiffbomb). (Option schema:
+    /// input_limits.max_pixels_per_byte, CLI --max-pixels-per-byte)
+    double maxPixelsPerByte = 50000;
+};
+
 struct TiledOpenOptions {
     /// Shared cache of decoded blocks (may be null: every read decodes).
     std::shared_ptr<TileCache> cache;
@@ -85,6 +105,8 @@ struct TiledOpenOptions {
     int maxHandles = 8;
     /// Largest decoded block accepted; bigger strips are read a band of rows at a time.
     uint64_t maxBlockBytes = 64ull * 1024 * 1024;
+    /// Claimed size limits (see ImageLimits).
+    ImageLimits limits;
 };
 
 /// Thread-safe: any number of threads may read regions of one TiledImage at once.

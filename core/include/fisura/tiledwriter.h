@@ -116,8 +116,9 @@ struct PyramidJobResult {
 /// Tiled pyramidal copy of any TIFF Fisura reads (8-bit output; 16-bit through the stretch),
 /// streaming with bounded memory. Resolution and GeoTIFF tags are copied from the source.
 /// On failure or cancellation nothing is left at `outPath` (an existing file stays untouched).
+/// `inputLimits`: what the input may claim (see ImageLimits).
 Result<PyramidJobResult> makePyramid(const std::string& inPath, const std::string& outPath,
                                      const TiledWriteOptions& options, const CancelToken& cancel,
-                                     ProgressSink* progress);
+                                     ProgressSink* progress, const ImageLimits& inputLimits = {});
 
 } // namespace fisura

@@ -19,6 +19,7 @@
 #include "fisura/threshold.h"
 #include "fisura/tiledimage.h"
 #include "fisura/tiledwriter.h"
+#include "util/thread_start.h"
 
 namespace fisura
 {
@@ -126,8 +127,12 @@ Status analyzeRow(const RegionReader& read, int width, int height, int row, cons
         }
     };
     std::vector<std::thread> pool;
-    for (int k = 1; k < std::min(threads, across); ++k)
-        pool.emplace_back(work);
+    for (int k = 1; k < std::min(threads, across); ++k) {
+        std::thread t;
+        if (!util::startThread(t, "measuring", work))
+            break; // short of memory or threads: fewer threads measure every tile
+        pool.push_back(std::move(t));
+    }
     work();
     for (auto& th : pool)
         th.join();
@@ -332,7 +337,9 @@ Result<MeasureResult> measureCracks(const std::string& mapPath, const MeasureOpt
     MeasureResult r;
     r.mapPath = mapPath;
     r.options = options;
-    auto map = RasterSource::open(mapPath);
+    RasterOpenOptions mapOpen;
+    mapOpen.limits = options.limits;
+    auto map = RasterSource::open(mapPath, mapOpen);
     if (!map)
         return map.status();
     r.width = map->width();
@@ -342,7 +349,7 @@ Result<MeasureResult> measureCracks(const std::string& mapPath, const MeasureOpt
     if (!options.scanPath.empty()) {
         if (!std::filesystem::exists(options.scanPath, ec))
             return Status(ErrorCode::NotFound, options.scanPath);
-        auto scan = probeRaster(options.scanPath);
+        auto scan = probeRaster(options.scanPath, options.limits);
         if (!scan)
             return scan.status();
         if (scan->width != r.width || scan->height != r.height)

@@ -9,6 +9,7 @@
 #include "fisura/measure.h"
 #include "fisura/threshold.h"
 #include "util/atomic_file.h"
+#include "util/json_bounded.h"
 
 namespace fisura
 {
@@ -237,7 +238,7 @@ std::string toJson(const MeasureResult& r, int indent)
         j["branches"].push_back(std::move(e));
     }
     j["width_histogram"] = {{"bin_px", r.widthHistogramBinPx}, {"counts", r.widthHistogram}};
-    return j.dump(indent);
+    return util::dumpJson(j, indent);
 }
 
 std::vector<std::string> measureCsvPaths(const std::string& path)

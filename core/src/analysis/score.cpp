@@ -25,6 +25,7 @@
 #include "fisura/raster.h"
 #include "fisura/tiledimage.h"
 #include "fisura/tiledwriter.h"
+#include "util/json_bounded.h"
 
 namespace fs = std::filesystem;
 
@@ -84,10 +85,12 @@ struct Raster {
     }
 };
 
-Result<Raster> openRaster(const std::string& path, int marginRows, int bandRows)
+Result<Raster> openRaster(const std::string& path, int marginRows, int bandRows,
+                          const ImageLimits& limits)
 {
     RasterOpenOptions o;
     o.cache = std::make_shared<TileCache>(16u << 20);
+    o.limits = limits;
     auto opened = RasterSource::open(path, o);
     if (!opened)
         return opened.status();
@@ -302,10 +305,10 @@ Result<ScoreCurve> scoreMap(const std::string& mapPath, const std::string& truth
     if (Status s = checkOptions(options); !s)
         return s;
     const int tol = options.tolerance;
-    auto map = openRaster(mapPath, tol, options.bandRows);
+    auto map = openRaster(mapPath, tol, options.bandRows, options.limits);
     if (!map)
         return map.status();
-    auto truth = openRaster(truthPath, tol, options.bandRows);
+    auto truth = openRaster(truthPath, tol, options.bandRows, options.limits);
     if (!truth)
         return truth.status();
     if (map->width != truth->width || map->height != truth->height)
@@ -374,7 +377,7 @@ std::string toJson(const ScoreCurve& curve, int threshold, int indent)
                      {"seconds", curve.seconds}};
     if (!curve.tpPath.empty())
         j["layers"] = {{"tp", curve.tpPath}, {"fp", curve.fpPath}, {"fn", curve.fnPath}};
-    return j.dump(indent);
+    return util::dumpJson(j, indent);
 }
 
 } // namespace fisura

@@ -5,12 +5,10 @@
 #include <atomic>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <numeric>
 #include <set>
-#include <sstream>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -18,6 +16,7 @@
 #include "data/split_text.h"
 #include "fisura/image.h"
 #include "util/atomic_file.h"
+#include "util/json_bounded.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -363,7 +362,7 @@ std::string datasetSummaryJson(const Dataset& d, int indent)
     for (size_t i = 0; i < d.problems.size() && i < 50; ++i)
         p.push_back({{"path", d.problems[i].path}, {"reason", d.problems[i].reason}});
     j["problems"] = p;
-    return j.dump(indent);
+    return util::dumpJson(j, indent);
 }
 
 DatasetSplit makeSplit(const Dataset& d, double valFraction, double testFraction, uint64_t seed)
@@ -411,26 +410,23 @@ Status saveSplit(const std::string& path, const Dataset& d, const DatasetSplit& 
            {"val_fraction", split.valFraction}, {"test_fraction", split.testFraction},
            {"train", names(split.train)},       {"val", names(split.val)},
            {"test", names(split.test)}};
-    return writeFileAtomic(path, j.dump(1));
+    return writeFileAtomic(path, util::dumpJson(j, 1));
 }
 
 Result<DatasetSplit> loadSplit(const std::string& path, const Dataset& d)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return Status(ErrorCode::NotFound, "cannot open split file " + path);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad())
-        return Status(ErrorCode::IoError, "cannot read split file " + path);
-    return parseSplit(text.str(), d, path);
+    auto text = util::readTextFile(path);
+    if (!text)
+        return Status(text.status().code(), "split file: " + text.status().detail());
+    return parseSplit(*text, d, path);
 }
 
 Result<DatasetSplit> parseSplit(const std::string& text, const Dataset& d, const std::string& name)
 {
-    const json j = json::parse(text, nullptr, false);
-    if (j.is_discarded())
-        return Status(ErrorCode::Corrupt, name + ": not JSON");
+    auto parsed = util::parseJson<json>(text, name);
+    if (!parsed)
+        return parsed.status();
+    const json& j = *parsed;
     if (!j.is_object() || j.value("format", json()) != "fisura-split")
         return Status(ErrorCode::Corrupt, name + " is not a Fisura split file");
     const fs::path root(d.root);

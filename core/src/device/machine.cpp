@@ -12,6 +12,7 @@
 #include "device/torch_devices.h"
 #include "fisura/distributed.h"
 #include "fisura/version.h"
+#include "util/json_bounded.h"
 
 namespace fisura
 {
@@ -125,7 +126,7 @@ std::string toJson(const MachineInfo& m, int indent)
                         {"bf16", g.bf16},
                         {"tf32", g.tf32}});
     j["gpus"] = gpus;
-    return j.dump(indent);
+    return util::dumpJson(j, indent);
 }
 
 } // namespace fisura

@@ -1,4 +1,5 @@
 #include "fisura/policy.h"
+#include "util/json_bounded.h"
 
 #include <algorithm>
 #include <functional>
@@ -298,7 +299,7 @@ std::string toJson(const ExecutionPolicy& p, int indent)
                      {"inter_op_threads", p.interOpThreads},
                      {"fold_batchnorm", p.foldBatchNorm},
                      {"choices", choices}};
-    return j.dump(indent);
+    return util::dumpJson(j, indent);
 }
 
 std::string toJson(const BatchProbeResult& r, int indent)
@@ -317,7 +318,7 @@ std::string toJson(const BatchProbeResult& r, int indent)
                      {"images_per_second", r.imagesPerSecond},
                      {"reason", r.reason},
                      {"samples", samples}};
-    return j.dump(indent);
+    return util::dumpJson(j, indent);
 }
 
 } // namespace fisura

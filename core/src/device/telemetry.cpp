@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "device/nvml.h"
+#include "util/json_bounded.h"
 
 namespace fisura
 {
@@ -342,7 +343,7 @@ std::string toJson(const TelemetrySample& s)
                         {"pcie_rx_mb_s", num(g.pcieRxMBps)},
                         {"pcie_tx_mb_s", num(g.pcieTxMBps)}});
     j["gpus"] = gpus;
-    return j.dump();
+    return util::dumpJson(j);
 }
 
 } // namespace fisura

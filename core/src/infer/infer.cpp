@@ -31,24 +31,12 @@
 #include "pipeline_queues.h"
 #include "scan_source.h"
 #include "tile_reader.h"
+#include "util/address_space.h"
 
 namespace fs = std::filesystem;
 
 namespace fisura
 {
-
-const char* mapKindName(MapKind k)
-{
-    switch (k) {
-    case MapKind::Probability:
-        return "probability";
-    case MapKind::Heatmap:
-        return "heatmap";
-    case MapKind::Score:
-        return "score";
-    }
-    return "probability";
-}
 
 MapKind mapKindFor(ModelType type)
 {
@@ -170,6 +158,8 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
         return opened.status();
     const detail::ScanSource src = std::move(*opened);
     const int W = src.width, H = src.height;
+    if (Status s = util::checkAddressSpace(roomNeeded(W), "the map of " + inPath); !s)
+        return s; // before LibTorch or the writer run out of it (util/address_space.h)
     src.cacheTileRow(tile, opt.cacheBytes); // tiles are read in raster order
 
     TiledWriteOptions wo = opt.output;
@@ -277,8 +267,11 @@ Status TiledInference::Impl::runStages(const detail::ScanSource& src,
 
     detail::TileReader readers(src, grid, batches, stop, channels);
     detail::MapWriter mapWriter(std::move(sink), rows, grid.width);
-    readers.start(std::clamp(pol.loaderThreads, 1, 32));
-    mapWriter.start();
+    Status threads = readers.start(std::clamp(pol.loaderThreads, 1, 32));
+    if (threads)
+        threads = mapWriter.start();
+    if (!threads) // the shutdown below joins what did start
+        stop.fail(threads);
 
     const detail::DeviceSetup setup = deviceSetup();
     // Progress counts tiles computed, in image rows: smooth (one report per batch) and not
@@ -293,8 +286,9 @@ Status TiledInference::Impl::runStages(const detail::ScanSource& src,
         tracker.update(done, msg);
     };
     detail::DeviceStage deviceStage(setup, grid, batches, rows, stop, meter, report);
-    if (Status s = deviceStage.run(); !s)
-        stop.fail(s);
+    if (threads)
+        if (Status s = deviceStage.run(); !s)
+            stop.fail(s);
 
     // The writer drains what the device queued (or stops); then readers still waiting for room
     // find nothing left to claim.

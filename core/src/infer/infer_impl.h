@@ -111,6 +111,9 @@ struct TiledInference::Impl {
     Status chooseBatch(const InferOptions& o, const CancelToken& cancel, ProgressSink* progress);
     Status warmUp();
     void captureGraph(const torch::Tensor& example);
+    /// Address space a run over a scan `width` px wide will map beyond what is mapped now
+    /// (pipeline buffers, thread stacks, LibTorch's workspaces); width 0: what create() will.
+    uint64_t roomNeeded(int width) const;
 
     /// `split`: over every device (column bands) when there are several; else this one alone.
     Result<InferStats> run(const std::string& in, const std::string& out, const CancelToken& cancel,

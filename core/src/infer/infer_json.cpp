@@ -2,9 +2,25 @@
 #include <nlohmann/json.hpp>
 
 #include "fisura/infer.h"
+#include "util/json_bounded.h"
 
 namespace fisura
 {
+
+// Here rather than with the inference (torch) so that plain C++ that writes InferStats links
+// without it (the project's known-field layout, its fuzz target).
+const char* mapKindName(MapKind k)
+{
+    switch (k) {
+    case MapKind::Probability:
+        return "probability";
+    case MapKind::Heatmap:
+        return "heatmap";
+    case MapKind::Score:
+        return "score";
+    }
+    return "probability";
+}
 
 std::string toJson(const InferStats& s, int indent)
 {
@@ -45,7 +61,7 @@ std::string toJson(const InferStats& s, int indent)
                        {"finish_seconds", s.writer.finishSeconds},
                        {"bytes_in", s.writer.bytesIn},
                        {"bytes_out", s.writer.bytesOut}}}};
-    return j.dump(indent);
+    return util::dumpJson(j, indent);
 }
 
 } // namespace fisura

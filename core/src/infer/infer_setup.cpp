@@ -11,8 +11,10 @@
 #include "fisura/sysinfo.h"
 #include "fisura/testing.h"
 #include "infer/infer_impl.h"
+#include "io/task_pool.h"
 #include "models/bn_relu.h"
 #include "models/unet_infer.h"
+#include "util/address_space.h"
 
 namespace fisura
 {
@@ -69,6 +71,9 @@ Result<std::unique_ptr<TiledInference>> TiledInference::create(Model model, cons
     if (Status s = d->chooseGeometry(model, o); !s)
         return s;
     d->chooseExecution(model, o);
+    // Under ulimit -v, LibTorch crashes or hangs where it runs out (util/address_space.h).
+    if (Status s = util::checkAddressSpace(d->roomNeeded(0), "preparing the model"); !s)
+        return s;
     if (Status s = d->placeModel(std::move(model)); !s)
         return s;
     if (Status s = d->chooseBatch(o, cancel, progress); !s)
@@ -81,6 +86,28 @@ Result<std::unique_ptr<TiledInference>> TiledInference::create(Model model, cons
     for (auto& r : d->replicas)
         r->prepareSeconds = d->prepareSeconds;
     return std::unique_ptr<TiledInference>(new TiledInference(std::move(d)));
+}
+
+uint64_t TiledInference::Impl::roomNeeded(int width) const
+{
+    const uint64_t stack = util::threadStackBytes();
+    // LibTorch's intra-op teams (OpenMP and its pthreadpool) start threads of their own.
+    const int intraOp =
+        pol.intraOpThreads > 0 ? pol.intraOpThreads : io::TaskPool::resolveThreads(0);
+    if (width <= 0) // the model, LibTorch's pools and the warm-up: a small U-Net's create()
+        return (128ull << 20) + uint64_t(2 * intraOp) * stack; // mapped 159 MiB with 2 cores
+    // A run: the input batches waiting and in flight (uint8 and their float copies), finished
+    // rows waiting for the writer and the blending band (float), the readers' and the writer's
+    // threads, and a little for the rest. The network's workspace is mapped already: the
+    // warm-up ran the same batch, and malloc keeps what it freed (util/malloc_tuning.h).
+    const uint64_t tileBytes = uint64_t(tile) * uint64_t(tile);
+    const uint64_t batches = uint64_t(std::max(1, opt.prefetchBatches) + 2) * uint64_t(batch) *
+                             tileBytes * (uint64_t(channels) * 5 + 4);
+    const uint64_t rows = uint64_t(detail::kMaxOutQueue + 2) * uint64_t(tile) * uint64_t(width) * 4;
+    // Readers, the map writer's compressing pool, its file thread and the map writer thread.
+    const int threads =
+        std::clamp(pol.loaderThreads, 1, 32) + io::TaskPool::resolveThreads(opt.output.threads) + 2;
+    return batches + rows + uint64_t(threads) * stack + (8ull << 20);
 }
 
 /// Map kind, tile, overlap, channels and scale from the model and the options, checked.

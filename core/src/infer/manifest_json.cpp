@@ -1,11 +1,9 @@
 // Manifests as JSON and on disk (plain C++); see fisura/manifest.h.
-#include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
 
 #include "fisura/manifest.h"
 #include "util/atomic_file.h"
+#include "util/json_bounded.h"
 #include "util/json_int.h"
 
 namespace fisura
@@ -56,12 +54,12 @@ ScanRecord scanFromJson(const json& j)
     r.input = j.at("input").get<std::string>();
     r.output = j.at("output").get<std::string>();
     r.state = stateFromName(j.at("status").get<std::string>());
-    r.inputBytes = j.value("input_bytes", uint64_t(0));
-    r.inputMtimeNs = j.value("input_mtime_ns", int64_t(0));
+    r.inputBytes = util::jsonUInt64(j, "input_bytes", 0);
+    r.inputMtimeNs = util::jsonInt64(j, "input_mtime_ns", 0);
     r.seconds = j.value("seconds", 0.0);
     r.finishedAt = j.value("finished_at", "");
     if (r.state == ScanState::Done) {
-        r.outputBytes = j.at("output_bytes").get<uint64_t>();
+        r.outputBytes = util::jsonToUInt64(j.at("output_bytes"));
         r.width = util::jsonInt(j, "width", 0);
         r.height = util::jsonInt(j, "height", 0);
     } else {
@@ -98,14 +96,17 @@ std::string toJson(const Manifest& m, int indent)
            {"updated_at", m.updatedAt},
            {"assigned", m.assigned},
            {"scans", std::move(scans)}};
-    return j.dump(indent);
+    return util::dumpJson(j, indent);
 }
 
 Result<Manifest> manifestFromJson(const std::string& text, const std::string& origin)
 {
     const std::string where = origin.empty() ? std::string("manifest") : origin;
+    auto parsed = util::parseJson<json>(text, where);
+    if (!parsed)
+        return parsed.status();
     try {
-        const json j = json::parse(text);
+        const json& j = *parsed;
         if (!j.is_object() || j.value("format", "") != kFormat)
             return Status(ErrorCode::Corrupt, where + ": not a Fisura manifest");
         Manifest m;
@@ -128,8 +129,8 @@ Result<Manifest> manifestFromJson(const std::string& text, const std::string& or
         m.mapKind = j.value("map", "");
         const json& model = j.at("model");
         m.model.path = model.value("path", "");
-        m.model.bytes = model.value("bytes", uint64_t(0));
-        m.model.mtimeNs = model.value("mtime_ns", int64_t(0));
+        m.model.bytes = util::jsonUInt64(model, "bytes", 0);
+        m.model.mtimeNs = util::jsonInt64(model, "mtime_ns", 0);
         m.model.hash = model.at("hash").get<std::string>();
         m.settings = j.value("settings", std::map<std::string, std::string>());
         m.host = j.value("host", "");
@@ -146,18 +147,10 @@ Result<Manifest> manifestFromJson(const std::string& text, const std::string& or
 
 Result<Manifest> readManifest(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        std::error_code ec;
-        if (!std::filesystem::exists(path, ec))
-            return Status(ErrorCode::NotFound, path);
-        return Status(ErrorCode::IoError, "cannot read " + path);
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad())
-        return Status(ErrorCode::IoError, "cannot read " + path);
-    return manifestFromJson(text.str(), path);
+    auto text = util::readTextFile(path);
+    if (!text)
+        return text.status();
+    return manifestFromJson(*text, path);
 }
 
 Status writeManifest(const std::string& path, const Manifest& manifest)

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fisura/manifest.h"
+#include "util/json_bounded.h"
 
 namespace fs = std::filesystem;
 
@@ -317,7 +318,7 @@ std::string toJson(const MergeReport& r, int indent)
            {"manifests_unreadable", r.manifestsUnreadable},
            {"redo", r.toRedo()},
            {"scans", std::move(scans)}};
-    return j.dump(indent);
+    return util::dumpJson(j, indent);
 }
 
 } // namespace fisura

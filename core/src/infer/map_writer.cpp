@@ -1,6 +1,8 @@
 // Writer stage of a tiled inference; see map_writer.h.
 #include "map_writer.h"
 
+#include "util/thread_start.h"
+
 namespace fisura::detail
 {
 
@@ -9,9 +11,9 @@ MapWriter::MapWriter(RowSink append, RowQueue& queue, int width)
 {
 }
 
-void MapWriter::start()
+Status MapWriter::start()
 {
-    thread_ = std::thread([this] { loop(); });
+    return util::startThread(thread_, "writing the map", [this] { loop(); });
 }
 
 void MapWriter::join()

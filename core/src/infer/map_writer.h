@@ -24,7 +24,8 @@ public:
     using RowSink = std::function<Status(int count, const TiledRowPart* parts, int n)>;
     MapWriter(RowSink append, RowQueue& queue, int width);
 
-    void start();
+    /// OutOfMemory when the thread cannot start (the process is short of memory or threads).
+    Status start();
     /// Returns once the queue is closed and drained, writing failed or the pipeline stopped.
     void join();
 

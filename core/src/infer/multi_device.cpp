@@ -18,6 +18,7 @@
 #include "multi_device.h"
 #include "row_assembler.h"
 #include "tile_reader.h"
+#include "util/thread_start.h"
 
 namespace fisura
 {
@@ -286,7 +287,8 @@ Status TiledInference::Impl::runSplit(const detail::ScanSource& src,
 
     const int readersPerBand = std::max(1, std::clamp(pol.loaderThreads, 1, 32) / n);
     for (auto& b : bands)
-        b->readers->start(readersPerBand);
+        if (Status s = b->readers->start(readersPerBand); !s)
+            stop.fail(s); // the shutdown below joins what did start
 
     // Progress: tiles of every band, in image rows, reported by one device thread at a time.
     std::mutex progressMu;
@@ -310,7 +312,7 @@ Status TiledInference::Impl::runSplit(const detail::ScanSource& src,
         b.stage =
             std::make_unique<detail::DeviceStage>(b.setup, b.grid, *b.batches, *b.rows, stop, meter,
                                                   [&report, &b](int64_t done) { report(b, done); });
-        b.thread = std::thread([this, &b, &stop] {
+        const Status started = util::startThread(b.thread, "a device", [this, &b, &stop] {
             c10::OptionalDeviceGuard guard;
             if (b.setup.device.is_cuda())
                 guard.reset_device(b.setup.device);
@@ -324,6 +326,10 @@ Status TiledInference::Impl::runSplit(const detail::ScanSource& src,
             }
             b.rows->close();
         });
+        if (!started) {
+            stop.fail(started);
+            b.rows->close();
+        }
     }
 
     // This thread hands the bands' rows to the map (the writer's appending thread).
@@ -338,7 +344,8 @@ Status TiledInference::Impl::runSplit(const detail::ScanSource& src,
         b->rows->wake();
     }
     for (auto& b : bands)
-        b->thread.join();
+        if (b->thread.joinable())
+            b->thread.join();
     for (auto& b : bands) {
         b->batches->close();
         b->readers->join();

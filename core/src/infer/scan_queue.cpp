@@ -12,6 +12,7 @@
 
 #include "fisura/infer.h"
 #include "fisura/tiledimage.h"
+#include "util/thread_start.h"
 
 namespace fisura
 {
@@ -46,8 +47,12 @@ void runSpread(TiledInference& engine, const std::vector<ScanJob>& jobs,
     };
     const int used = int(std::min<size_t>(size_t(engine.deviceCount()), group.size()));
     std::vector<std::thread> threads;
-    for (int d = 1; d < used; ++d)
-        threads.emplace_back(worker, d);
+    for (int d = 1; d < used; ++d) {
+        std::thread t;
+        if (!util::startThread(t, "a device", [&worker, d] { worker(d); }))
+            break; // short of memory or threads: the devices that have one share the scans
+        threads.push_back(std::move(t));
+    }
     if (used > 0)
         worker(0);
     for (auto& t : threads)

@@ -31,6 +31,7 @@ Result<ScanSource> ScanSource::open(const std::string& path, const InferOptions&
     // waits for one, and decoding happens while a handle is held.
     ro.maxHandles = std::max(16, int(std::thread::hardware_concurrency()));
     ro.maxDecodedPixels = o.maxFlatPixels;
+    ro.limits = o.inputLimits;
     auto opened = RasterSource::open(path, ro);
     if (!opened)
         return opened.status();

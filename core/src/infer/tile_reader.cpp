@@ -4,6 +4,8 @@
 #include <new>
 #include <string>
 
+#include "util/thread_start.h"
+
 namespace fisura::detail
 {
 
@@ -13,10 +15,23 @@ TileReader::TileReader(const ScanSource& source, const TileGrid& grid, BatchQueu
 {
 }
 
-void TileReader::start(int threads)
+Status TileReader::start(int threads)
 {
-    for (int i = 0; i < threads; ++i)
-        threads_.emplace_back([this] { loop(); });
+    try {
+        threads_.reserve(size_t(std::max(threads, 1)));
+    } catch (const std::bad_alloc&) {
+        return util::threadStartFailure("reading tiles", "out of memory");
+    }
+    Status failed;
+    for (int i = 0; i < threads; ++i) {
+        std::thread t;
+        failed = util::startThread(t, "reading tiles", [this] { loop(); });
+        if (!failed)
+            break;
+        threads_.push_back(std::move(t));
+    }
+    // Short of memory or threads, fewer readers do the same work, only slower.
+    return threads_.empty() ? failed : Status::ok();
 }
 
 void TileReader::join()

@@ -22,8 +22,9 @@ public:
                int channels);
 
     /// Starts `threads` reader threads; they return once every tile is claimed (or the queue
-    /// is closed) or the pipeline stopped.
-    void start(int threads);
+    /// is closed) or the pipeline stopped. When the process is short of memory or threads, as
+    /// many as it can (OutOfMemory when not even one starts).
+    Status start(int threads);
     void join();
     /// Time the threads spent reading and converting tiles, summed over threads.
     double busySeconds() const { return double(busyNanos_.load()) / 1e9; }

@@ -10,13 +10,14 @@
 
 #include "fisura/tiledwriter.h"
 #include "io/task_pool.h"
+#include "util/thread_start.h"
 
 namespace fisura
 {
 
 Result<PyramidJobResult> makePyramid(const std::string& inPath, const std::string& outPath,
                                      const TiledWriteOptions& options, const CancelToken& cancel,
-                                     ProgressSink* progress)
+                                     ProgressSink* progress, const ImageLimits& inputLimits)
 {
     const auto start = std::chrono::steady_clock::now();
     {
@@ -29,6 +30,7 @@ Result<PyramidJobResult> makePyramid(const std::string& inPath, const std::strin
     const int threads = io::TaskPool::resolveThreads(options.threads);
     TiledOpenOptions ro;
     ro.maxHandles = threads;
+    ro.limits = inputLimits;
     auto in = TiledImage::open(inPath, ro);
     if (!in)
         return in.status();
@@ -103,11 +105,8 @@ Result<PyramidJobResult> makePyramid(const std::string& inPath, const std::strin
         cv.notify_all();
     };
     std::thread reader;
-    try {
-        reader = std::thread(readBands);
-    } catch (const std::system_error& e) {
-        return Status(ErrorCode::Internal, std::string("cannot start a thread: ") + e.what());
-    }
+    if (Status s = util::startThread(reader, "reading the input", readBands); !s)
+        return s;
     struct Joiner {
         std::thread& t;
         std::mutex& m;

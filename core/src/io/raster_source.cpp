@@ -61,6 +61,7 @@ Result<RasterSource> RasterSource::open(const std::string& path, const RasterOpe
         TiledOpenOptions to;
         to.cache = o.cache;
         to.maxHandles = o.maxHandles;
+        to.limits = o.limits;
         auto opened = TiledImage::open(path, to);
         if (!opened)
             return opened.status();
@@ -106,9 +107,11 @@ Result<Image> RasterSource::readAll(uint64_t maxPixels) const
     return *decoded_;
 }
 
-Result<TiledImageInfo> probeRaster(const std::string& path)
+Result<TiledImageInfo> probeRaster(const std::string& path, const ImageLimits& limits)
 {
-    auto r = RasterSource::open(path);
+    RasterOpenOptions o;
+    o.limits = limits;
+    auto r = RasterSource::open(path, o);
     if (!r)
         return r.status();
     return r->info();

@@ -3,12 +3,16 @@
 
 #include <chrono>
 
+#include "util/thread_start.h"
+
 namespace fisura::io
 {
 
 SerialWorker::SerialWorker(size_t maxQueued) : maxQueued_(maxQueued < 1 ? 1 : maxQueued)
 {
-    thread_ = std::thread([this] { loop(); });
+    // Without its thread (short of memory or threads) the worker is failed from the start:
+    // push() and drain() return why.
+    failure_ = util::startThread(thread_, "writing the file", [this] { loop(); });
 }
 
 SerialWorker::~SerialWorker()

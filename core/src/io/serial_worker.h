@@ -20,6 +20,7 @@ class SerialWorker
 public:
     using Job = std::function<Status()>;
 
+    /// When its thread cannot start, every push() and drain() returns that failure.
     explicit SerialWorker(size_t maxQueued = 2);
     /// Stops (dropping what is still queued) and joins.
     ~SerialWorker();

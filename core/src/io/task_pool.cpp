@@ -1,6 +1,8 @@
 // Task pool; see task_pool.h.
 #include "io/task_pool.h"
 
+#include "util/thread_start.h"
+
 #include <algorithm>
 #include <atomic>
 #include <memory>
@@ -18,8 +20,19 @@ int TaskPool::resolveThreads(int threads)
 TaskPool::TaskPool(int threads)
 {
     const int n = resolveThreads(threads);
-    for (int i = 0; i < n; ++i) // the submitting thread does not run tasks: one per core
-        workers_.emplace_back([this] { loop(); });
+    // The submitting thread does not run tasks: one per core. Short of memory or threads, fewer
+    // workers do the same work (none: submit() runs each task itself).
+    try {
+        workers_.reserve(size_t(n)); // push_back below cannot throw then
+    } catch (const std::bad_alloc&) {
+        return;
+    }
+    for (int i = 0; i < n; ++i) {
+        std::thread t;
+        if (!util::startThread(t, "a task pool", [this] { loop(); }))
+            break;
+        workers_.push_back(std::move(t));
+    }
 }
 
 TaskPool::~TaskPool()

@@ -337,6 +337,46 @@ Status parseLevel(TiffHandle& h, LevelDesc& L, uint64_t fileBytes, uint64_t maxB
     return Status::ok();
 }
 
+Status checkClaim(TiffHandle& h, const LevelDesc& L, uint64_t fileBytes, const ImageLimits& limits)
+{
+    const uint64_t pixels = uint64_t(L.width) * L.height;
+    const std::string claim = std::to_string(L.width) + " x " + std::to_string(L.height) + " px (" +
+                              std::to_string(pixels) + " px)";
+    const auto tooLarge = [&](const std::string& why) {
+        // The id first (as io_error.h's "disk_full:"), for the GUI's advice.
+        Status s = h.error(ErrorCode::TooLarge, why);
+        return Status(s.code(), "too_many_pixels: " + s.detail());
+    };
+    if (limits.maxPixels > 0 && pixels > limits.maxPixels)
+        return tooLarge("the image claims " + claim + ", more than the " +
+                        std::to_string(limits.maxPixels) +
+                        " px Fisura opens (a decompression bomb?); if the scan is real, raise "
+                        "the limit (command line: --max-pixels " +
+                        std::to_string(pixels <= ImageLimits::kMostPixels ? pixels : 0) + ")");
+    const double perByte = double(pixels) / double(std::max<uint64_t>(fileBytes, 1));
+    if (L.compression != COMPRESSION_NONE && limits.maxPixelsPerByte > 0 &&
+        perByte > limits.maxPixelsPerByte)
+        return tooLarge("the image claims " + claim + " in a file of " + std::to_string(fileBytes) +
+                        " bytes: " + std::to_string(uint64_t(perByte)) +
+                        " px per byte, more than the " +
+                        std::to_string(uint64_t(limits.maxPixelsPerByte)) +
+                        " a compressed scan has (a decompression bomb?); if the scan is real, "
+                        "lift the check (command line: --max-pixels-per-byte 0)");
+    // Blocks never share bytes in a real file: together they fit in it.
+    TIFF* tif = h.get();
+    const uint32_t blocks = L.tiled ? TIFFNumberOfTiles(tif) : TIFFNumberOfStrips(tif);
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < blocks && total <= fileBytes; ++i)
+        total += TIFFGetStrileByteCount(tif, i);
+    if (total > fileBytes)
+        return h.error(ErrorCode::Corrupt,
+                       "its " + std::to_string(blocks) + " blocks claim more than the file's " +
+                           std::to_string(fileBytes) +
+                           " bytes together: the file is cut short, or its blocks share data "
+                           "as a decompression bomb's do");
+    return Status::ok();
+}
+
 bool sameKind(const LevelDesc& a, const LevelDesc& b)
 {
     return a.colour == b.colour && a.bps == b.bps && a.sampleFormat == b.sampleFormat &&

@@ -9,6 +9,7 @@
 #include <tiffio.h>
 
 #include "fisura/status.h"
+#include "fisura/tiledimage.h"
 #include "io/tiff_handle.h"
 
 namespace fisura::io
@@ -80,6 +81,10 @@ int channelsOf(Colour c);
 const char* colourName(Colour c);
 /// Reads the current directory's layout and refuses what Fisura does not decode.
 Status parseLevel(TiffHandle& h, LevelDesc& L, uint64_t fileBytes, uint64_t maxBlockBytes);
+/// The full-resolution level `L` (the current directory) against `limits`: TooLarge
+/// ("too_many_pixels: ...") above the pixel or pixels-per-byte limit; Corrupt when its blocks
+/// together claim more bytes than the file has (blocks sharing data, as a bomb's do).
+Status checkClaim(TiffHandle& h, const LevelDesc& L, uint64_t fileBytes, const ImageLimits& limits);
 /// Levels of one pyramid decode alike (same colour, depth and palette).
 bool sameKind(const LevelDesc& a, const LevelDesc& b);
 /// A smaller image with level 0's aspect ratio (labels and macro photos of slides are not).

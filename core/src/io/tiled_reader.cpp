@@ -79,6 +79,8 @@ Result<std::shared_ptr<TiledImage>> TiledImage::open(const std::string& path,
     LevelDesc base;
     if (Status s = parseLevel(h, base, fileBytes, options.maxBlockBytes); !s)
         return s;
+    if (Status s = checkClaim(h, base, fileBytes, options.limits); !s)
+        return s;
     // Level-0 metadata before the directory changes.
     d->info.bigTiff = (TIFFIsBigTIFF(tif) != 0);
     uint16_t unit = RESUNIT_INCH;

@@ -1,5 +1,7 @@
 // Tiles of a label layer; see label_store.h.
 #include "label_store.h"
+#include "util/json_bounded.h"
+#include "util/json_int.h"
 
 #include <algorithm>
 #include <cstring>
@@ -40,20 +42,24 @@ std::string provenanceJson(const LabelProvenance& p)
                        {"from_proposal", p.fromProposal},
                        {"user_added", p.userAdded},
                        {"proposal_erased", p.proposalErased}}}};
-    return j.dump();
+    return util::dumpJson(j);
 }
 
 bool parseProvenanceJson(const std::string& text, LabelProvenance& out)
 {
-    const auto j = nlohmann::json::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("fisura_labels") ||
-        !j.contains("provenance") || !j["provenance"].is_object())
+    const auto j = util::parseJsonOrNull(text);
+    if (!j.is_object() || !j.contains("fisura_labels") || !j.contains("provenance") ||
+        !j["provenance"].is_object())
         return false;
     const auto& p = j["provenance"];
-    out.labelled = p.value("labelled", uint64_t(0));
-    out.fromProposal = p.value("from_proposal", uint64_t(0));
-    out.userAdded = p.value("user_added", uint64_t(0));
-    out.proposalErased = p.value("proposal_erased", uint64_t(0));
+    try { // counts as floats (1e300) would convert with undefined behaviour
+        out.labelled = util::jsonUInt64(p, "labelled", 0);
+        out.fromProposal = util::jsonUInt64(p, "from_proposal", 0);
+        out.userAdded = util::jsonUInt64(p, "user_added", 0);
+        out.proposalErased = util::jsonUInt64(p, "proposal_erased", 0);
+    } catch (const nlohmann::json::exception&) {
+        return false;
+    }
     return true;
 }
 

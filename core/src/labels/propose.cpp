@@ -25,10 +25,12 @@ struct Loaded {
 };
 
 /// The pixels of `region` (whole image when empty), refused beyond maxPixels.
-Result<Loaded> loadRegion(const std::string& path, const LabelRect& region, uint64_t maxPixels)
+Result<Loaded> loadRegion(const std::string& path, const LabelRect& region, uint64_t maxPixels,
+                          const ImageLimits& limits)
 {
     RasterOpenOptions ro;
     ro.maxDecodedPixels = maxPixels;
+    ro.limits = limits;
     auto src = RasterSource::open(path, ro);
     if (!src)
         return src.status();
@@ -134,7 +136,7 @@ Result<Image> proposeLabels(const std::string& modelPath, const std::string& ima
 {
     if (Status s = checkThreshold(o.threshold); !s)
         return s;
-    auto img = loadRegion(imagePath, o.region, o.infer.maxFlatPixels);
+    auto img = loadRegion(imagePath, o.region, o.infer.maxFlatPixels, o.infer.inputLimits);
     if (!img)
         return img.status();
     auto ti = prepare(modelPath, o.infer, cancel);
@@ -184,7 +186,7 @@ Result<ProposeFolderResult> proposeFolder(const std::string& modelPath, const st
         PartSink part(tracker, int(i), int(images.size()));
         const std::string& out = outputs[i];
         Status st;
-        auto img = loadRegion(images[i], o.region, o.infer.maxFlatPixels);
+        auto img = loadRegion(images[i], o.region, o.infer.maxFlatPixels, o.infer.inputLimits);
         Result<Image> map =
             img ? (*ti)->runImage(img->pixels, cancel, &part) : Result<Image>(img.status());
         if (map) {
@@ -258,7 +260,7 @@ Result<std::vector<RankEntry>> rankByUncertainty(const std::string& modelPath,
         if (cancel.isCancelled())
             return Status(ErrorCode::Cancelled, "ranking was cancelled");
         PartSink part(tracker, int(i), int(images.size()));
-        auto img = loadRegion(images[i], {}, o.infer.maxFlatPixels);
+        auto img = loadRegion(images[i], {}, o.infer.maxFlatPixels, o.infer.inputLimits);
         Result<Image> map =
             img ? (*ti)->runImage(img->pixels, cancel, &part) : Result<Image>(img.status());
         if (cancel.isCancelled())

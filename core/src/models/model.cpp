@@ -10,6 +10,7 @@
 #include "models/model_impl.h"
 #include "models/model_meta.h"
 #include "models/patch_gaussian.h"
+#include "models/zip_check.h"
 #include "util/atomic_file.h"
 
 namespace fisura
@@ -61,6 +62,52 @@ std::string gib(uint64_t bytes)
     return os.str();
 }
 
+/// NaN or infinity in a weight: the file is damaged (or was saved from a run that diverged); a
+/// map made with it would be silently empty or full. "" when every value is finite.
+std::string nonFiniteWeights(const std::vector<std::pair<std::string, torch::Tensor>>& named)
+{
+    for (const auto& [name, t] : named) {
+        if (!t.defined() || !t.is_floating_point())
+            continue;
+        const int64_t bad = (~torch::isfinite(t)).sum().item<int64_t>();
+        if (bad > 0)
+            return std::to_string(bad) + " of the " + std::to_string(t.numel()) + " values of " +
+                   name + " are NaN or infinite";
+    }
+    return {};
+}
+
+Status checkFinite(const std::string& path,
+                   const std::vector<std::pair<std::string, torch::Tensor>>& named)
+{
+    const std::string bad = nonFiniteWeights(named);
+    if (bad.empty())
+        return Status::ok();
+    return Status(ErrorCode::Corrupt,
+                  path + ": the weights are not finite numbers (" + bad +
+                      "): the file is damaged, or the training that wrote it diverged");
+}
+
+std::vector<std::pair<std::string, torch::Tensor>> namedTensors(const torch::nn::Module& net)
+{
+    std::vector<std::pair<std::string, torch::Tensor>> out;
+    for (const auto& p : net.named_parameters(true))
+        out.emplace_back(p.key(), p.value());
+    for (const auto& b : net.named_buffers(true))
+        out.emplace_back(b.key(), b.value());
+    return out;
+}
+
+std::vector<std::pair<std::string, torch::Tensor>> namedTensors(const torch::jit::Module& m)
+{
+    std::vector<std::pair<std::string, torch::Tensor>> out;
+    for (const auto& p : m.named_parameters(true))
+        out.emplace_back(p.name, p.value);
+    for (const auto& b : m.named_buffers(true))
+        out.emplace_back(b.name, b.value);
+    return out;
+}
+
 /// A TorchScript module with a valid sidecar: refused without consent, since loading it runs
 /// code stored in the file.
 Result<Model> loadTorchScript(const std::string& path, const std::string& sidecarPath,
@@ -80,6 +127,8 @@ Result<Model> loadTorchScript(const std::string& path, const std::string& sideca
         return Status(ErrorCode::Corrupt, path + ": not a TorchScript module: " +
                                               std::string(e.what_without_backtrace()));
     }
+    if (Status st = checkFinite(path, namedTensors(*d.script)); !st)
+        return st;
     return m;
 }
 
@@ -119,6 +168,9 @@ Status checkFisuraArchive(const std::string& path, uint64_t fileSize,
 Result<Model> loadChecked(const std::string& path, uint64_t fileSize,
                           const ModelLoadOptions& options)
 {
+    // Every record against its CRC-32 first: LibTorch reads damaged weights without a word.
+    if (Status st = models::verifyZipFile(path); !st)
+        return Status(st.code(), path + ": not a model file, or a damaged one: " + st.detail());
     auto inv = models::inspectArchive(path);
     if (!inv)
         return Status(ErrorCode::Corrupt, path + ": not a model file: " + inv.status().detail());
@@ -148,6 +200,8 @@ Result<Model> loadChecked(const std::string& path, uint64_t fileSize,
         !static_cast<models::PatchGaussianImpl&>(*m.impl()->net).consistent())
         return Status(ErrorCode::Corrupt,
                       path + ": the patch statistics do not match the model's configuration");
+    if (Status st = checkFinite(path, namedTensors(*m.impl()->net)); !st)
+        return st;
     return m;
 }
 

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "util/json_bounded.h"
 
 using nlohmann::json;
 
@@ -56,8 +57,8 @@ namespace
 
 json parseOrEmpty(const std::string& text)
 {
-    json j = json::parse(text, nullptr, false);
-    return j.is_discarded() ? json::object() : j;
+    json j = util::parseJsonOrNull<json>(text);
+    return j.is_null() ? json::object() : j;
 }
 
 /// An integer member of `j` within int's range (a float or a huge number is refused rather than
@@ -289,16 +290,19 @@ std::string metadataOf(const ModelInfo& i, int indent)
                                {"feature_dim", i.config.featureDim},
                                {"radius", i.config.patchRadius},
                                {"pooled", i.config.pooledPositions}};
-    return j.dump(indent);
+    return util::dumpJson(j, indent);
 }
 
 Status infoFromJson(const std::string& text, ModelInfo& i)
 {
-    json j = json::parse(text, nullptr, false);
+    auto parsed = util::parseJson<json>(text, "model metadata");
+    if (!parsed)
+        return parsed.status();
+    const json& j = *parsed;
     const auto notFisura = [] {
         return Status(ErrorCode::Corrupt, "model metadata is not Fisura's");
     };
-    if (j.is_discarded() || !j.is_object())
+    if (!j.is_object())
         return notFisura();
     try {
         if (!j.contains("format") || j.at("format") != "fisura-model")
@@ -320,9 +324,9 @@ Status infoFromJson(const std::string& text, ModelInfo& i)
         i.std = j.at("normalization").at("std").get<std::vector<float>>();
         i.classNames = j.value("class_names", std::vector<std::string>{});
         i.threshold = j.value("threshold", 0.5);
-        i.policyJson = j.value("policy", json::object()).dump();
-        i.metricsJson = j.value("metrics", json::object()).dump();
-        i.datasetJson = j.value("dataset", json::object()).dump();
+        i.policyJson = util::dumpJson(j.value("policy", json::object()));
+        i.metricsJson = util::dumpJson(j.value("metrics", json::object()));
+        i.datasetJson = util::dumpJson(j.value("dataset", json::object()));
         i.trainedAt = j.value("trained_at", "");
         if (const json pg = j.value("patch_gaussian", json::object()); !pg.empty()) {
             i.config.patchFeatures = pg.value("features", "cnn") == "pixels" ? PatchFeatures::Pixels
@@ -384,8 +388,11 @@ Status sidecarInfo(const std::string& sidecarPath, ModelInfo& i, bool& probabili
 Status sidecarInfoFromText(const std::string& text, const std::string& sidecarPath, ModelInfo& i,
                            bool& probabilities)
 {
-    json j = json::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.is_object())
+    auto parsed = util::parseJson<json>(text, sidecarPath);
+    if (!parsed)
+        return parsed.status();
+    const json& j = *parsed;
+    if (!j.is_object())
         return Status(ErrorCode::Corrupt, sidecarPath + ": not a JSON object");
     try {
         const std::string format = j.value("format", "fisura-torchscript");
@@ -437,7 +444,7 @@ Status sidecarInfoFromText(const std::string& text, const std::string& sidecarPa
             i.tileOverlap > kMaxTile / 2)
             return Status(ErrorCode::InvalidArgument,
                           sidecarPath + ": tile must be 0..65536 and overlap -1..32768");
-        i.metricsJson = j.value("metrics", json::object()).dump();
+        i.metricsJson = util::dumpJson(j.value("metrics", json::object()));
         i.trainedAt = j.value("trained_at", "");
         i.source = "torchscript";
         i.fisuraVersion.clear();

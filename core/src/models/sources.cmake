@@ -1,5 +1,6 @@
 list(APPEND FISURA_CORE_SOURCES
-    src/models/model_meta.cpp)
+    src/models/model_meta.cpp
+    src/models/zip_check.cpp)
 list(APPEND FISURA_CORE_TORCH_SOURCES
     src/models/bn_relu.cpp
     src/models/fold.cpp

@@ -226,6 +226,16 @@ template <class O, class V> void visitInferFields(O& o, V& v)
              "GPUs to use (0 = all usable ones): a large scan is split into column bands, one "
              "per GPU (the map is the one-GPU map); a folder's small scans go one per GPU"},
             o.gpus);
+    // What a scan read may claim (a decompression bomb claims a huge image in a small file).
+    v.field({"input_limits.max_pixels", "--max-pixels", 0, double(ImageLimits::kMostPixels),
+             "pixels",
+             "Refuse images claiming more pixels than this, width x height at full resolution "
+             "(0 = no limit)"},
+            o.inputLimits.maxPixels);
+    v.field({"input_limits.max_pixels_per_byte", "--max-pixels-per-byte", 0, 1e9, "px per byte",
+             "Refuse compressed images claiming more pixels per byte of file than this, as "
+             "decompression bombs do (0 = no limit)"},
+            o.inputLimits.maxPixelsPerByte);
     visitWriterFields(o.output, v);
 }
 

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "options/option_fields.h"
+#include "util/json_bounded.h"
 
 using nlohmann::json;
 
@@ -240,13 +241,13 @@ std::string toJson(const TrainOptions& o, int indent)
 {
     WriteFields w;
     options_detail::visitTrainFields(o, w);
-    return w.root.dump(indent);
+    return util::dumpJson(w.root, indent);
 }
 
 Result<TrainOptions> trainOptionsFromJson(const std::string& text)
 {
-    const json j = json::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.is_object())
+    const json j = util::parseJsonOrNull<json>(text);
+    if (!j.is_object())
         return Status(ErrorCode::InvalidArgument, "training options are not a JSON object");
     TrainOptions o;
     ReadFields r(j);
@@ -258,8 +259,8 @@ Result<TrainOptions> trainOptionsFromJson(const std::string& text)
 
 Result<EpochMetrics> epochMetricsFromJson(const std::string& text)
 {
-    const json j = json::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.is_object())
+    const json j = util::parseJsonOrNull<json>(text);
+    if (!j.is_object())
         return Status(ErrorCode::InvalidArgument, "epoch metrics are not a JSON object");
     EpochMetrics m;
     constexpr double kInf = 1e300;

@@ -9,9 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
-#include <fstream>
 #include <random>
-#include <sstream>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -21,6 +19,7 @@
 #include "project/project_paths.h"
 #include "util/atomic_file.h"
 #include "util/io_error.h"
+#include "util/json_bounded.h"
 
 namespace fisura
 {
@@ -121,13 +120,16 @@ void rebasePath(std::string& p, const fs::path& from, const fs::path& to)
 /// reasons translated when it shows a past run.
 std::string policyJson(const ExecutionPolicy& p)
 {
-    nlohmann::json j = nlohmann::json::parse(toJson(p, -1));
+    auto parsed = util::parseJson(toJson(p, -1), "execution policy");
+    if (!parsed)
+        return "{}";
+    nlohmann::json& j = *parsed;
     auto& choices = j["choices"];
     for (size_t i = 0; i < p.choices.size() && i < choices.size(); ++i) {
         choices[i]["reason_id"] = p.choices[i].reasonId;
         choices[i]["reason_arg"] = p.choices[i].reasonArg;
     }
-    return j.dump();
+    return util::dumpJson(j);
 }
 
 } // namespace
@@ -225,19 +227,23 @@ Result<Project> Project::open(const std::string& dirOrFile)
         return Status(ErrorCode::NotFound, "no project here: " + path.string());
     if (!fs::is_regular_file(path, ec))
         return Status(ErrorCode::IoError, path.string() + " is not a file");
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (!in && !in.eof())
-        return Status(ErrorCode::IoError, "cannot read " + path.string());
-    return fromJson(text.str(), path.parent_path().string());
+    auto text = util::readTextFile(path.string());
+    if (!text)
+        return text.status();
+    return fromJson(*text, path.parent_path().string());
 }
 
 Status Project::save() const
 {
     if (dir_.empty())
         return Status(ErrorCode::InvalidArgument, "the project has no folder");
-    return writeProjectFile(fs::path(file()), toJson(2) + "\n");
+    std::string text = toJson(2) + "\n";
+    if (text.size() > util::kJsonMaxBytes) // never write what open() would refuse
+        return Status(ErrorCode::TooLarge, file() + " would be " + std::to_string(text.size()) +
+                                               " bytes, more than the " +
+                                               std::to_string(util::kJsonMaxBytes) +
+                                               " a project file may have; it was not saved");
+    return writeProjectFile(fs::path(file()), text);
 }
 
 Result<Project> Project::saveAs(const std::string& newDirText) const

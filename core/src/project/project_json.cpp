@@ -3,7 +3,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "project/project_known.h"
 #include "project/project_paths.h"
+#include "util/json_bounded.h"
 #include "util/json_int.h"
 
 using json = nlohmann::ordered_json; // keys in the order written: "format" and "schema" first
@@ -51,16 +53,17 @@ std::string loadedPath(const std::string& stored, const fs::path& dir)
 std::string mapOptionPaths(const std::string& optionsJson,
                            const std::function<std::string(const std::string&)>& fn)
 {
-    json j = json::parse(optionsJson, nullptr, false);
-    if (j.is_discarded() || !j.is_object())
+    auto parsed = util::parseJson<json>(optionsJson, "training options");
+    if (!parsed || !parsed->is_object())
         return optionsJson;
+    json& j = *parsed;
     for (const char* key :
          {"data_dir", "out_path", "checkpoint_path", "resume_from", "split_path"}) {
         auto it = j.find(key);
         if (it != j.end() && it->is_string())
             *it = fn(it->get<std::string>());
     }
-    return j.dump();
+    return util::dumpJson(j);
 }
 
 } // namespace project_detail
@@ -70,24 +73,24 @@ namespace
 
 using namespace project_detail;
 
-/// JSON text kept in a string field goes into project.json as JSON (readable, diffable); text
-/// that is not JSON stays a string.
-json embed(const std::string& text)
+/// JSON text kept in a string field goes into project.json as JSON (readable, diffable), only
+/// what Fisura writes there (project_known.h).
+json embed(const std::string& text, Embedded kind)
 {
     if (text.empty())
         return nullptr;
-    json j = json::parse(text, nullptr, false);
-    return j.is_discarded() ? json(text) : j;
+    auto j = util::parseJson<json>(text, "embedded JSON");
+    return j ? knownOnly(*j, kind) : json();
 }
 
-std::string unembed(const json& j, const char* key, const std::string& fallback)
+/// The text of an embedded field as read: the known part of it (`fallback` when absent).
+std::string unembed(const json& j, const char* key, const std::string& fallback, Embedded kind)
 {
     auto it = j.find(key);
     if (it == j.end())
         return fallback;
-    if (it->is_null())
-        return {};
-    return it->is_string() ? it->get<std::string>() : it->dump();
+    const json known = knownOnly(*it, kind);
+    return known.is_null() ? std::string() : util::dumpJson(known);
 }
 
 std::string str(const json& j, const char* key)
@@ -107,7 +110,7 @@ json datasetJson(const ProjectDataset& d, const fs::path& dir)
             {"path", storedPath(d.path, dir)},
             {"task", taskName(d.task)},
             {"split", storedPath(d.splitPath, dir)},
-            {"summary", embed(d.summaryJson)},
+            {"summary", embed(d.summaryJson, Embedded::Summary)},
             {"added_at", d.addedAt}};
 }
 
@@ -115,14 +118,15 @@ json runJson(const ProjectRun& r, const fs::path& dir)
 {
     json history = json::array();
     for (const auto& m : r.history)
-        history.push_back(json::parse(toJson(m)));
+        if (auto h = util::parseJson<json>(toJson(m), "epoch metrics"))
+            history.push_back(std::move(*h));
     const auto store = [&](const std::string& p) { return storedPath(p, dir); };
     return {{"id", r.id},
             {"dataset_id", r.datasetId},
             {"dataset_path", store(r.datasetPath)},
             {"task", taskName(r.task)},
-            {"options", embed(mapOptionPaths(r.optionsJson, store))},
-            {"policy", embed(r.policyJson)},
+            {"options", embed(mapOptionPaths(r.optionsJson, store), Embedded::Options)},
+            {"policy", embed(r.policyJson, Embedded::Policy)},
             {"history", history},
             {"notices", r.notices},
             {"model", store(r.modelPath)},
@@ -148,8 +152,8 @@ json scanJson(const ProjectScan& s, const fs::path& dir)
             {"truth", storedPath(s.truthPath, dir)},
             {"width", s.width},
             {"height", s.height},
-            {"stats", embed(s.statsJson)},
-            {"score", embed(s.scoreJson)},
+            {"stats", embed(s.statsJson, Embedded::Stats)},
+            {"score", embed(s.scoreJson, Embedded::Score)},
             {"analysed_at", s.analysedAt}};
 }
 
@@ -162,7 +166,7 @@ Result<ProjectDataset> datasetFrom(const json& j, const fs::path& dir)
     if (!parseTask(j.value("task", std::string("segment")), d.task))
         return corrupt(dir, "dataset " + d.id + ": unknown task");
     d.splitPath = loadedPath(str(j, "split"), dir);
-    d.summaryJson = unembed(j, "summary", "{}");
+    d.summaryJson = unembed(j, "summary", "{}", Embedded::Summary);
     d.addedAt = str(j, "added_at");
     return d;
 }
@@ -176,10 +180,10 @@ Result<ProjectRun> runFrom(const json& j, const fs::path& dir)
     r.datasetPath = load(str(j, "dataset_path"));
     if (!parseTask(j.value("task", std::string("segment")), r.task))
         return corrupt(dir, "run " + r.id + ": unknown task");
-    r.optionsJson = mapOptionPaths(unembed(j, "options", "{}"), load);
-    r.policyJson = unembed(j, "policy", "{}");
+    r.optionsJson = mapOptionPaths(unembed(j, "options", "{}", Embedded::Options), load);
+    r.policyJson = unembed(j, "policy", "{}", Embedded::Policy);
     for (const auto& h : j.value("history", json::array())) {
-        auto m = epochMetricsFromJson(h.dump());
+        auto m = epochMetricsFromJson(util::dumpJson(h));
         if (!m)
             return corrupt(dir, "run " + r.id + ": " + m.status().detail());
         r.history.push_back(*m);
@@ -211,8 +215,8 @@ ProjectScan scanFrom(const json& j, const fs::path& dir)
     s.truthPath = loadedPath(str(j, "truth"), dir);
     s.width = util::jsonInt(j, "width", 0);
     s.height = util::jsonInt(j, "height", 0);
-    s.statsJson = unembed(j, "stats", "{}");
-    s.scoreJson = unembed(j, "score", "");
+    s.statsJson = unembed(j, "stats", "{}", Embedded::Stats);
+    s.scoreJson = unembed(j, "score", "", Embedded::Score);
     s.analysedAt = str(j, "analysed_at");
     return s;
 }
@@ -237,15 +241,18 @@ std::string Project::toJson(int indent) const
                  {"datasets", datasets},
                  {"runs", runs},
                  {"scans", scans}};
-    return j.dump(indent);
+    return util::dumpJson(j, indent);
 }
 
 Result<Project> Project::fromJson(const std::string& text, const std::string& dirText)
 {
     const fs::path dir = normalPath(dirText);
-    const json j = json::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.is_object())
-        return corrupt(dir, "not JSON: not a Fisura project");
+    auto parsed = util::parseJson<json>(text, (dir / "project.json").string());
+    if (!parsed)
+        return parsed.status();
+    const json& j = *parsed;
+    if (!j.is_object())
+        return corrupt(dir, "not a Fisura project (not a JSON object)");
     if (j.value("format", json()) != "fisura-project")
         return corrupt(dir, "not a Fisura project (no \"format\": \"fisura-project\")");
     const json schema = j.value("schema", json());

@@ -14,6 +14,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "fisura/version.h"
+#include "util/json_bounded.h"
 
 namespace fs = std::filesystem;
 
@@ -212,9 +213,9 @@ Result<DemoDatasetSummary> writeDemoDataset(const std::string& dir, const DemoDa
         const bool empty = fs::directory_iterator(root, ec) == fs::directory_iterator();
         bool ours = false;
         if (!empty && fs::exists(manifestPath)) {
-            std::ifstream in(manifestPath);
-            auto j = nlohmann::json::parse(in, nullptr, false);
-            ours = !j.is_discarded() && j.value("generator", "") == "fisura-demo";
+            auto text = util::readTextFile(manifestPath.string(), 1 << 20);
+            const auto j = text ? util::parseJsonOrNull(*text) : nlohmann::json();
+            ours = j.is_object() && j.value("generator", "") == "fisura-demo";
         }
         if (!empty && !ours)
             return Status(ErrorCode::InvalidArgument,
@@ -323,7 +324,7 @@ Result<DemoDatasetSummary> writeDemoDataset(const std::string& dir, const DemoDa
     const fs::path tmp = manifestPath.string() + ".part";
     {
         std::ofstream out(tmp);
-        out << j.dump(2) << '\n';
+        out << util::dumpJson(j, 2) << '\n';
         if (!out.flush())
             return Status(ErrorCode::IoError, tmp.string());
     }

@@ -1,4 +1,6 @@
 #include "train/metrics_json.h"
+#include "util/json_bounded.h"
+#include "util/json_int.h"
 
 using nlohmann::json;
 
@@ -49,7 +51,7 @@ EpochMetrics metricsFromJson(const json& j)
         if (j.contains(k))
             v = j[k].get<double>();
     };
-    m.epoch = j.value("epoch", 0);
+    m.epoch = util::jsonInt(j, "epoch", 0); // a float such as 1e300 throws, never casts
     get("train_loss", m.trainLoss);
     get("val_loss", m.valLoss);
     get("learning_rate", m.learningRate);
@@ -57,7 +59,7 @@ EpochMetrics metricsFromJson(const json& j)
     get("images_per_second", m.imagesPerSecond);
     get("score", m.score);
     m.improved = j.value("improved", false);
-    m.gpuPeakBytes = j.value("gpu_peak_bytes", uint64_t(0));
+    m.gpuPeakBytes = util::jsonUInt64(j, "gpu_peak_bytes", 0);
     get("accuracy", m.accuracy);
     get("precision", m.precision);
     get("recall", m.recall);
@@ -84,7 +86,7 @@ EpochMetrics metricsFromJson(const json& j)
 
 std::string toJson(const EpochMetrics& m)
 {
-    return train_detail::metricsJson(m).dump();
+    return util::dumpJson(train_detail::metricsJson(m));
 }
 
 } // namespace fisura

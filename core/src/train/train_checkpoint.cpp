@@ -9,8 +9,11 @@
 #include <nlohmann/json.hpp>
 
 #include "models/model_impl.h"
+#include "models/zip_check.h"
 #include "train/trainer.h"
 #include "util/atomic_file.h"
+#include "util/json_bounded.h"
+#include "util/json_int.h"
 
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -40,13 +43,13 @@ Status saveCheckpoint(const std::string& path, Model& model, torch::optim::Optim
                {"step", st.step},
                {"loss_scale", st.lossScale},
                {"history", h},
-               {"model", json::parse(model.metadataJson())}};
+               {"model", util::parseJsonOrNull<json>(model.metadataJson())}};
         torch::serialize::OutputArchive ar, mar, oar;
         model.impl()->net->save(mar);
         opt.save(oar);
         ar.write("model", mar);
         ar.write("optimizer", oar);
-        ar.write("state", c10::IValue(j.dump()));
+        ar.write("state", c10::IValue(util::dumpJson(j)));
         ar.write("rng", compat::cpuRngState());
         std::ostringstream os;
         ar.save_to(os);
@@ -63,6 +66,9 @@ Status Trainer::resumeFromCheckpoint()
     std::error_code fec;
     if (!fs::is_regular_file(o_.resumeFrom, fec))
         return Status(ErrorCode::NotFound, "no checkpoint at " + o_.resumeFrom);
+    if (Status st = models::verifyZipFile(o_.resumeFrom); !st) // LibTorch does not check
+        return Status(st.code(), o_.resumeFrom + " is not a Fisura checkpoint, or a damaged one: " +
+                                     st.detail());
     try {
         ar.load_from(o_.resumeFrom, device_);
     } catch (const c10::Error& e) {
@@ -72,18 +78,27 @@ Status Trainer::resumeFromCheckpoint()
     c10::IValue sv;
     if (!ar.try_read("state", sv) || !sv.isString())
         return Status(ErrorCode::Corrupt, o_.resumeFrom + " is not a Fisura checkpoint");
-    json j = json::parse(sv.toStringRef(), nullptr, false);
-    if (j.is_discarded() || j.value("format", "") != "fisura-checkpoint")
-        return Status(ErrorCode::Corrupt, o_.resumeFrom + " is not a Fisura checkpoint");
-    if (j.value("task", "") != taskName(o_.task))
-        return Status(ErrorCode::InvalidArgument,
-                      o_.resumeFrom + " is a " + j.value("task", "?") + " checkpoint");
-    const json& mj = j["model"];
-    if (mj.value("input_size", 0) != mc_.inputSize || mj.value("depth", 0) != mc_.depth ||
-        mj.value("width", 0) != mc_.width || mj.value("classes", 0) != mc_.classes)
-        return Status(ErrorCode::InvalidArgument,
-                      o_.resumeFrom + " was trained with another model configuration");
-    return restoreCheckpoint(j, ar);
+    auto parsed = util::parseJson<json>(sv.toStringRef(), o_.resumeFrom + " (its state)");
+    if (!parsed)
+        return parsed.status();
+    const json& j = *parsed;
+    try {
+        if (!j.is_object() || j.value("format", "") != "fisura-checkpoint")
+            return Status(ErrorCode::Corrupt, o_.resumeFrom + " is not a Fisura checkpoint");
+        if (j.value("task", "") != taskName(o_.task))
+            return Status(ErrorCode::InvalidArgument,
+                          o_.resumeFrom + " is a " + j.value("task", "?") + " checkpoint");
+        const json mj = j.value("model", json::object());
+        if (util::jsonInt(mj, "input_size", 0) != mc_.inputSize ||
+            util::jsonInt(mj, "depth", 0) != mc_.depth ||
+            util::jsonInt(mj, "width", 0) != mc_.width ||
+            util::jsonInt(mj, "classes", 0) != mc_.classes)
+            return Status(ErrorCode::InvalidArgument,
+                          o_.resumeFrom + " was trained with another model configuration");
+        return restoreCheckpoint(j, ar);
+    } catch (const json::exception& e) { // a member of the wrong type
+        return Status(ErrorCode::Corrupt, o_.resumeFrom + ": " + e.what());
+    }
 }
 
 /// Weights, optimiser moments, the job's counters and history, the CPU random state.
@@ -96,14 +111,14 @@ Status Trainer::restoreCheckpoint(const json& j, torch::serialize::InputArchive&
     if (pol().channelsLast)
         toChannelsLast(*net_);
     opt_->load(oar);
-    st_.epochsDone = j.value("epochs_done", 0);
+    st_.epochsDone = util::jsonInt(j, "epochs_done", 0);
     // An explicit batch size wins over the checkpoint's (which may have been halved on OOM).
     // The checkpoint holds the global batch: W processes resume with a W-th of it each, so a
     // job started on two GPUs goes on on one (or four) with the same samples per step.
     if (o_.batchSize > 0) {
         st_.batchSize = o_.batchSize;
     } else {
-        const int global = j.value("batch_size", st_.batchSize * world_);
+        const int global = util::jsonInt(j, "batch_size", st_.batchSize * world_);
         st_.batchSize = std::max(1, global / world_);
         if (global % world_ != 0)
             ev_.notice("batch_rounded", "the checkpoint's batch of " + std::to_string(global) +
@@ -112,10 +127,10 @@ Status Trainer::restoreCheckpoint(const json& j, torch::serialize::InputArchive&
                                             " each");
     }
     st_.bestScore = j.value("best_score", -1e300);
-    st_.bestEpoch = j.value("best_epoch", -1);
-    st_.badEpochs = j.value("bad_epochs", 0);
-    st_.oomRecoveries = j.value("oom_recoveries", 0);
-    st_.step = j.value("step", int64_t(0));
+    st_.bestEpoch = util::jsonInt(j, "best_epoch", -1);
+    st_.badEpochs = util::jsonInt(j, "bad_epochs", 0);
+    st_.oomRecoveries = util::jsonInt(j, "oom_recoveries", 0);
+    st_.step = util::jsonInt64(j, "step", 0);
     st_.lossScale = j.value("loss_scale", 65536.0);
     for (const auto& h : j.value("history", json::array()))
         st_.history.push_back(metricsFromJson(h));
@@ -158,7 +173,7 @@ Status Trainer::saveBestModel(const EpochMetrics& m)
     info.threshold = o_.task == TaskKind::Segment   ? (m.bestThreshold > 0 ? m.bestThreshold : 0.5)
                      : o_.task == TaskKind::Anomaly ? m.anomalyThreshold
                                                     : 0.5;
-    info.metricsJson = metricsJson(m).dump();
+    info.metricsJson = util::dumpJson(metricsJson(m));
     info.trainedAt = utcNow();
     Status saved = model_.save(o_.outPath);
     modelWritten_ = modelWritten_ || saved.isOk();

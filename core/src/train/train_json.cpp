@@ -6,6 +6,7 @@
 
 #include "fisura/train.h"
 #include "train/trainer.h"
+#include "util/json_bounded.h"
 
 using nlohmann::json;
 
@@ -17,7 +18,8 @@ namespace train_detail
 
 json policyJson(const ExecutionPolicy& p)
 {
-    return json::parse(toJson(p, -1)); // one serialization of the policy: policy.cpp's
+    return util::parseJsonOrNull<json>(
+        toJson(p, -1)); // one serialization of the policy: policy.cpp's
 }
 
 } // namespace train_detail
@@ -27,7 +29,7 @@ using train_detail::policyJson;
 
 std::string toJson(const ExecutionPolicy& p)
 {
-    return policyJson(p).dump();
+    return util::dumpJson(policyJson(p));
 }
 
 std::string toJson(const TrainResult& r, int indent)
@@ -50,7 +52,7 @@ std::string toJson(const TrainResult& r, int indent)
            {"policy", policyJson(r.policy)},
            {"notices", r.notices},
            {"history", h}};
-    return j.dump(indent);
+    return util::dumpJson(j, indent);
 }
 
 } // namespace fisura

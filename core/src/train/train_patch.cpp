@@ -17,6 +17,7 @@
 #include "models/model_impl.h"
 #include "models/patch_gaussian.h"
 #include "train/trainer.h"
+#include "util/json_bounded.h"
 
 namespace fisura::train_detail
 {
@@ -218,7 +219,7 @@ Status Trainer::fitPatchGaussian()
     model_ = std::move(*created);
     ModelInfo& info = model_.info();
     info.classNames = ds_->classes;
-    info.policyJson = policyJson(pol).dump();
+    info.policyJson = util::dumpJson(policyJson(pol));
     info.datasetJson = datasetSummaryJson(*ds_);
     net_ = model_.impl()->net.get();
     net_->to(device_);

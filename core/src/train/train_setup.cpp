@@ -10,6 +10,7 @@
 #include "fisura/sysinfo.h"
 #include "models/model_impl.h"
 #include "train/trainer.h"
+#include "util/json_bounded.h"
 
 namespace fs = std::filesystem;
 
@@ -174,7 +175,7 @@ Status Trainer::createModel()
     model_ = std::move(*created);
     ModelInfo& info = model_.info();
     info.classNames = ds_->classes;
-    info.policyJson = policyJson(pol()).dump();
+    info.policyJson = util::dumpJson(policyJson(pol()));
     info.datasetJson = datasetSummaryJson(*ds_);
     net_ = model_.impl()->net.get();
     auto& net = *net_;
@@ -231,7 +232,7 @@ Status Trainer::measureBatchSize()
         return Status(ErrorCode::Cancelled, "cancelled while measuring the batch size");
     if (probe) {
         applyProbe(res_.policy, *probe);
-        model_.info().policyJson = policyJson(pol).dump();
+        model_.info().policyJson = util::dumpJson(policyJson(pol));
         ev_.notice("batch_probed", probe->reason);
     } else {
         ev_.notice("batch_probe_failed", probe.status().toString());

@@ -6,6 +6,7 @@
 
 #include <climits>
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 namespace fisura::util
@@ -38,6 +39,49 @@ template <class Json> int jsonInt(const Json& j, const char* key, int fallback)
         throw Json::type_error::create(306, "cannot read \"" + std::string(key) + "\"", &j);
     const auto it = j.find(key);
     return it == j.end() ? fallback : jsonToInt(*it);
+}
+
+/// `v` as a uint64_t / int64_t: an integer in range, or a float with an integral value in range
+/// (nlohmann's get<> would cast 1e300 with undefined behaviour). Throws out_of_range otherwise.
+template <class Json> uint64_t jsonToUInt64(const Json& v)
+{
+    if (v.is_number_float()) {
+        const double d = v.template get<double>();
+        if (!(d >= 0 && d < 18446744073709551616.0) || d != std::floor(d))
+            throw Json::out_of_range::create(406, "not a count: " + v.dump(), &v);
+        return uint64_t(d);
+    }
+    if (v.is_number_integer() && !v.is_number_unsigned() && v.template get<int64_t>() < 0)
+        throw Json::out_of_range::create(406, "not a count: " + v.dump(), &v);
+    return v.template get<uint64_t>(); // non-numbers throw type_error
+}
+template <class Json> int64_t jsonToInt64(const Json& v)
+{
+    if (v.is_number_float()) {
+        const double d = v.template get<double>();
+        if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0) || d != std::floor(d))
+            throw Json::out_of_range::create(406, "not an integer: " + v.dump(), &v);
+        return int64_t(d);
+    }
+    if (v.is_number_unsigned() && v.template get<uint64_t>() > uint64_t(INT64_MAX))
+        throw Json::out_of_range::create(406, "not an integer: " + v.dump(), &v);
+    return v.template get<int64_t>();
+}
+
+/// Object member `key` through jsonToUInt64 / jsonToInt64, `fallback` when absent.
+template <class Json> uint64_t jsonUInt64(const Json& j, const char* key, uint64_t fallback)
+{
+    if (!j.is_object())
+        throw Json::type_error::create(306, "cannot read \"" + std::string(key) + "\"", &j);
+    const auto it = j.find(key);
+    return it == j.end() ? fallback : jsonToUInt64(*it);
+}
+template <class Json> int64_t jsonInt64(const Json& j, const char* key, int64_t fallback)
+{
+    if (!j.is_object())
+        throw Json::type_error::create(306, "cannot read \"" + std::string(key) + "\"", &j);
+    const auto it = j.find(key);
+    return it == j.end() ? fallback : jsonToInt64(*it);
 }
 
 } // namespace fisura::util

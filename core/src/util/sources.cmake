@@ -1,5 +1,8 @@
 list(APPEND FISURA_CORE_SOURCES
     src/util/status.cpp
+    src/util/bytetext.cpp
+    src/util/json_bounded.cpp
+    src/util/address_space.cpp
     src/util/progress.cpp
     src/util/version.cpp
     src/util/atomic_file.cpp

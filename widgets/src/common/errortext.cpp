@@ -11,6 +11,12 @@ bool detailIs(const Status& s, const char* id)
 {
     return s.code() == ErrorCode::IoError && s.detail().rfind(id, 0) == 0;
 }
+
+/// A TIFF claiming more pixels than ImageLimits allow (core/include/fisura/tiledimage.h).
+bool tooManyPixels(const Status& s)
+{
+    return s.code() == ErrorCode::TooLarge && s.detail().rfind("too_many_pixels:", 0) == 0;
+}
 } // namespace
 
 QString errorMessage(const Status& s)
@@ -51,8 +57,13 @@ QString errorMessage(const Status& s)
         text = ErrorText::tr("The GPU reported an error.");
         break;
     case ErrorCode::TooLarge:
-        text = ErrorText::tr("The file is larger than Fisura accepts for its kind, so it was not "
-                             "read.");
+        if (tooManyPixels(s))
+            text = ErrorText::tr("The image claims more pixels than Fisura opens (a small file "
+                                 "claiming a huge image may be a decompression bomb), so it was "
+                                 "not read.");
+        else
+            text = ErrorText::tr("The file is larger than Fisura accepts for its kind, so it was "
+                                 "not read.");
         break;
     case ErrorCode::NeedsConsent:
         text = ErrorText::tr("This is a TorchScript module: it runs code stored in the file. It "
@@ -102,6 +113,9 @@ QString errorAdvice(const Status& s)
     case ErrorCode::DeviceError:
         return ErrorText::tr("Try again; if it keeps failing, run on the processor instead.");
     case ErrorCode::TooLarge:
+        if (tooManyPixels(s))
+            return ErrorText::tr("Check that it is the scan you meant; open it only if you trust "
+                                 "it (command line: --max-pixels, --max-pixels-per-byte).");
         return ErrorText::tr("Check that it is the model you meant; open a larger file only if "
                              "you trust it (command line: --max-model-size).");
     case ErrorCode::NeedsConsent:
