@@ -14,6 +14,7 @@
 
 #include <algorithm>
 
+#include "common/plotlocale.h"
 #include "common/qcp.h"
 
 namespace fisura::ui
@@ -61,6 +62,7 @@ TelemetryPlot::TelemetryPlot(QWidget* parent)
       readout_(new QLabel(this))
 {
     plot_->setObjectName(QStringLiteral("telemetryPlot"));
+    followUiLocale(plot_);
     readout_->setObjectName(QStringLiteral("readout"));
     pause_->setObjectName(QStringLiteral("pause"));
     windowChoice_->setObjectName(QStringLiteral("window"));

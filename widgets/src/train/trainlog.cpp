@@ -1,5 +1,6 @@
 #include "train/trainlog.h"
 
+#include <QEvent>
 #include <QFileInfo>
 #include <QListWidget>
 #include <QLocale>
@@ -40,13 +41,32 @@ TrainLog::TrainLog(QWidget* parent) : QWidget(parent), list_(new QListWidget(thi
 void TrainLog::clear()
 {
     list_->clear();
+    entries_.clear();
 }
 
 void TrainLog::addLine(const QString& text)
 {
-    const QString time = QLocale().toString(QTime::currentTime(), QLocale::ShortFormat);
-    list_->addItem(time + QStringLiteral("  ") + text);
+    addLine([text] { return text; });
+}
+
+void TrainLog::addLine(std::function<QString()> text)
+{
+    entries_.push_back({QTime::currentTime(), std::move(text)});
+    list_->addItem(render(entries_.back()));
     list_->scrollToBottom();
+}
+
+QString TrainLog::render(const Entry& e)
+{
+    return QLocale().toString(e.time, QLocale::ShortFormat) + QStringLiteral("  ") + e.text();
+}
+
+void TrainLog::changeEvent(QEvent* e)
+{
+    if (e->type() == QEvent::LanguageChange)
+        for (int i = 0; i < list_->count() && size_t(i) < entries_.size(); ++i)
+            list_->item(i)->setText(render(entries_[size_t(i)]));
+    QWidget::changeEvent(e);
 }
 
 int TrainLog::lineCount() const
@@ -61,10 +81,15 @@ QString TrainLog::line(int i) const
 
 void TrainLog::addNotice(const QString& code, const QString& message)
 {
-    addLine(noticeText(code, message));
+    addLine([code, message] { return noticeText(code, message); });
 }
 
 void TrainLog::addEpoch(TaskKind task, const EpochMetrics& m, int epochs)
+{
+    addLine([task, m, epochs] { return epochText(task, m, epochs); });
+}
+
+QString TrainLog::epochText(TaskKind task, const EpochMetrics& m, int epochs)
 {
     const QLocale loc;
     QString text = tr("Epoch %1 of %2: training loss %3")
@@ -77,7 +102,7 @@ void TrainLog::addEpoch(TaskKind task, const EpochMetrics& m, int epochs)
         text += tr(", %1 %2").arg(TrainPlot::metricName(task), loc.toString(metric, 'f', 3));
     if (m.improved)
         text += tr(" (best so far, model saved)");
-    addLine(text);
+    return text;
 }
 
 QString TrainLog::noticeText(const QString& code, const QString& message)

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/plotlocale.h"
 #include "common/qcp.h"
 
 namespace fisura::ui
@@ -35,6 +36,7 @@ TrainPlot::TrainPlot(QWidget* parent)
       bottom_(new QCPAxisRect(plot_)), topLegend_(new QCPLegend), bottomLegend_(new QCPLegend)
 {
     plot_->setObjectName(QStringLiteral("trainPlot"));
+    followUiLocale(plot_);        // decimal separators follow the language
     plot_->plotLayout()->clear(); // two axis rects sharing the time axis replace the default one
     plot_->plotLayout()->addElement(0, 0, top_);
     plot_->plotLayout()->addElement(1, 0, bottom_);
@@ -104,7 +106,6 @@ void TrainPlot::changeEvent(QEvent* e)
 
 void TrainPlot::retranslateUi()
 {
-    plot_->setLocale(QLocale()); // decimal separators follow the language
     top_->axis(QCPAxis::atLeft)->setLabel(tr("Loss"));
     top_->axis(QCPAxis::atRight)->setLabel(tr("Metric"));
     bottom_->axis(QCPAxis::atBottom)->setLabel(tr("Training time (s)"));
