@@ -178,6 +178,9 @@ void MeasurePanel::retranslateUi()
                                   "and width"));
     cancelButton_->setText(tr("Cancel"));
     classLayer_->setText(tr("Colour cracks by width class"));
+    for (int i = 0; !classMapPath_.isEmpty() && i < viewer_->overlayCount(); ++i)
+        if (viewer_->overlayPath(i) == classMapPath_)
+            viewer_->setOverlayName(i, tr("Width classes")); // the layer's name, translated
     csvButton_->setText(tr("CSV…"));
     csvButton_->setToolTip(tr("Cracks, branches and totals as CSV"));
     jsonButton_->setText(tr("JSON…"));
