@@ -424,6 +424,7 @@ void MeasurePanel::onReportPictures(Result<QImage> picture)
         ReportInput in;
         in.result = result_;
         in.scanPath = viewer_->imagePath();
+        in.modelName = MeasureReport::modelFor(mapPath_);
         in.overview = std::move(*picture);
         MeasureReport::renderPlots(in);
         out = MeasureReport::writePdf(reportPath_, in);
