@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli_lang.h"
 #include "fisura/measure.h"
 #include "report_pdf.h"
 #include "terminal_progress.h"
@@ -22,7 +23,8 @@ extern "C" void onMeasureSignal(int)
 }
 
 struct MeasureArgs {
-    std::string map, scan, csv, json, layer, lang = "en", classBy = "median";
+    std::string map, scan, csv, json, layer, lang = fisura::cli::languageFromEnvironment(),
+                                             classBy = "median";
     double pixelSize = 0;
     int threshold = 128;
     int closing = 1;
@@ -37,24 +39,42 @@ struct MeasureArgs {
     throw CLI::RuntimeError(s.code() == fisura::ErrorCode::Cancelled ? 130 : 1);
 }
 
-void printSummary(const fisura::MeasureResult& r)
+// The summary a person reads, in `lang` ("es" or "en"): words and decimal separators.
+void printSummary(const fisura::MeasureResult& r, const std::string& lang)
 {
+    using fisura::cli::formatNumber;
+    const bool es = lang == "es";
+    const auto num = [&](double v, int decimals) { return formatNumber(v, decimals, lang); };
     const auto& t = r.totals;
-    std::printf("%s: %d x %d px, pixel size %s\n", r.mapPath.c_str(), r.width, r.height,
-                r.pixelSizeMm > 0
-                    ? (std::to_string(r.pixelSizeMm) + " mm (" + r.pixelSizeSource + ")").c_str()
-                    : "unknown (px only)");
-    std::printf("%d cracks, %d branches, total length %.1f px", t.cracks, t.branches, t.lengthPx);
+    const std::string source = !es                             ? r.pixelSizeSource
+                               : r.pixelSizeSource == "option" ? "opción"
+                               : r.pixelSizeSource == "map"    ? "etiquetas del mapa"
+                               : r.pixelSizeSource == "scan"   ? "etiquetas del escaneo"
+                                                               : r.pixelSizeSource;
+    std::printf(es ? "%s: %d x %d px, tamaño de píxel %s\n" : "%s: %d x %d px, pixel size %s\n",
+                r.mapPath.c_str(), r.width, r.height,
+                r.pixelSizeMm > 0 ? (num(r.pixelSizeMm, 4) + " mm (" + source + ")").c_str()
+                : es              ? "desconocido (solo px)"
+                                  : "unknown (px only)");
+    std::printf(es ? "%d fisuras, %d ramas, longitud total %s px"
+                   : "%d cracks, %d branches, total length %s px",
+                t.cracks, t.branches, num(t.lengthPx, 1).c_str());
     if (t.lengthMm >= 0)
-        std::printf(" = %.1f mm, cracked area %.1f mm2, density %.3f m/m2", t.lengthMm, t.areaMm2,
-                    t.densityMPerM2);
+        std::printf(es ? " = %s mm, área fisurada %s mm2, densidad %s m/m2"
+                       : " = %s mm, cracked area %s mm2, density %s m/m2",
+                    num(t.lengthMm, 1).c_str(), num(t.areaMm2, 1).c_str(),
+                    num(t.densityMPerM2, 3).c_str());
     std::printf("\n");
     for (const auto& k : r.classes)
-        std::printf("  %-10s %6.2f..%-6s mm: %5d cracks, %9.1f mm\n", k.id.c_str(), k.fromMm,
-                    k.toMm < 0 ? "" : std::to_string(k.toMm).substr(0, 4).c_str(), k.cracks,
-                    k.lengthMm);
+        std::printf(es ? "  %-10s %6s..%-6s mm: %5d fisuras, %9s mm\n"
+                       : "  %-10s %6s..%-6s mm: %5d cracks, %9s mm\n",
+                    k.id.c_str(), num(k.fromMm, 2).c_str(),
+                    k.toMm < 0 ? "" : num(k.toMm, 2).c_str(), k.cracks, num(k.lengthMm, 1).c_str());
     if (!r.classes.empty())
-        std::printf("  Note: %s\n", fisura::kWidthClassNoteText);
+        std::printf(es ? "  Nota: %s\n" : "  Note: %s\n",
+                    es ? "los límites de las clases de ancho dependen de la norma vigente; "
+                         "compruébelos antes de informar."
+                       : fisura::kWidthClassNoteText);
 }
 
 } // namespace
@@ -92,7 +112,9 @@ void registerMeasureCommand(CLI::App& app)
                     "Also write a width-class layer (TIFF: 0 background, 1 + class on cracks)");
     auto pdf = std::make_shared<std::string>();
     cmd->add_option("--pdf", *pdf, "PDF inspection report (written by the `fisura` program)");
-    cmd->add_option("--lang", a->lang, "Language of the PDF report")
+    cmd->add_option("--lang", a->lang,
+                    "Language of the summary and the PDF report (default: from LC_ALL, "
+                    "LC_MESSAGES or LANG); CSV and JSON always use a decimal point")
         ->capture_default_str()
         ->check(CLI::IsMember({"es", "en"}));
     cmd->add_flag("--quiet", a->quiet, "No progress output");
@@ -126,7 +148,7 @@ void registerMeasureCommand(CLI::App& app)
             if (auto s = fisura::writeMeasureJson(*r, a->json); !s)
                 fail(s, "cannot write " + a->json);
         if (!jsonOut)
-            printSummary(*r);
+            printSummary(*r, a->lang);
         if (!pdf->empty())
             if (int rc = fisura::cli::writeReportPdf(
                     {*pdf, a->map, a->scan, a->lang, {}, a->pixelSize, a->threshold, a->limits}))
