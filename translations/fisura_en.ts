@@ -149,6 +149,16 @@
     </message>
 </context>
 <context>
+    <name>fisura::ui::ProjectContents</name>
+    <message numerus="yes">
+        <source>%n image(s)</source>
+        <translation>
+            <numerusform>%n image</numerusform>
+            <numerusform>%n images</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>fisura::ui::SystemPane</name>
     <message numerus="yes">
         <source>CPU · %n core(s)</source>
@@ -176,6 +186,16 @@
     </message>
 </context>
 <context>
+    <name>fisura::ui::TrainPane</name>
+    <message numerus="yes">
+        <source>%n run(s) compared, one colour each.</source>
+        <translation>
+            <numerusform>%n run compared, one colour each.</numerusform>
+            <numerusform>%n runs compared, one colour each.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>fisura::ui::TrainResultsView</name>
     <message numerus="yes">
         <source>%n of the validation images lie above the threshold.</source>
@@ -199,6 +219,16 @@
         <translation type="unfinished">
             <numerusform></numerusform>
             <numerusform></numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::TrainStatus</name>
+    <message numerus="yes">
+        <source>Finished: %n epoch(s) in %1</source>
+        <translation>
+            <numerusform>Finished: %n epoch in %1</numerusform>
+            <numerusform>Finished: %n epochs in %1</numerusform>
         </translation>
     </message>
 </context>

@@ -737,6 +737,14 @@
         <source>Stop generating the demo project (nothing half-made is left)</source>
         <translation>Detiene la generación del proyecto de demostración (no queda nada a medio hacer)</translation>
     </message>
+    <message>
+        <source>Open &amp;scan…</source>
+        <translation>Abrir &amp;escaneo…</translation>
+    </message>
+    <message>
+        <source>Open a scan of any size in Inspect</source>
+        <translation>Abrir un escaneo de cualquier tamaño en Inspeccionar</translation>
+    </message>
 </context>
 <context>
     <name>fisura::app::ReportMode</name>
@@ -1304,6 +1312,14 @@
         <source>Which unlabelled images to label next, by the model&apos;s uncertainty</source>
         <translation>Qué imágenes sin etiquetar conviene etiquetar a continuación, según la incertidumbre del modelo</translation>
     </message>
+    <message>
+        <source>Project</source>
+        <translation>Proyecto</translation>
+    </message>
+    <message>
+        <source>The datasets and scans of the open project</source>
+        <translation>Los conjuntos de datos y escaneos del proyecto abierto</translation>
+    </message>
 </context>
 <context>
     <name>fisura::ui::DatasetPicker</name>
@@ -1620,6 +1636,18 @@
     <message>
         <source>Width classes</source>
         <translation>Clases de anchura</translation>
+    </message>
+    <message>
+        <source>Open a scan first: Compare swipes between two of its layers.</source>
+        <translation>Abra primero un escaneo: Comparar desliza entre dos de sus capas.</translation>
+    </message>
+    <message>
+        <source>Add a second layer (a map or a mask) to compare two layers.</source>
+        <translation>Añada una segunda capa (un mapa o una máscara) para comparar dos capas.</translation>
+    </message>
+    <message>
+        <source>Open a scan first: the ruler measures distances on it.</source>
+        <translation>Abra primero un escaneo: la regla mide distancias sobre él.</translation>
     </message>
 </context>
 <context>
@@ -2676,14 +2704,6 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
 <context>
     <name>fisura::ui::ModelChooser</name>
     <message>
-        <source>Run %1</source>
-        <translation>Ejecución %1</translation>
-    </message>
-    <message>
-        <source>Run %1 (%2)</source>
-        <translation>Ejecución %1 (%2)</translation>
-    </message>
-    <message>
         <source>Choose a model</source>
         <translation>Elegir un modelo</translation>
     </message>
@@ -2987,6 +3007,91 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
     </message>
 </context>
 <context>
+    <name>fisura::ui::ProjectContents</name>
+    <message>
+        <source>Name</source>
+        <translation>Nombre</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>Detalles</translation>
+    </message>
+    <message>
+        <source>No project is open.</source>
+        <translation>No hay ningún proyecto abierto.</translation>
+    </message>
+    <message>
+        <source>Datasets (%1)</source>
+        <translation>Conjuntos de datos (%1)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n image(s)</source>
+        <translation>
+            <numerusform>%n imagen</numerusform>
+            <numerusform>%n imágenes</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>folder not found</source>
+        <translation>carpeta no encontrada</translation>
+    </message>
+    <message>
+        <source>Scans (%1)</source>
+        <translation>Escaneos (%1)</translation>
+    </message>
+    <message>
+        <source>%1 × %2 px</source>
+        <translation>%1 × %2 px</translation>
+    </message>
+    <message>
+        <source>crack map</source>
+        <translation>mapa de fisuras</translation>
+    </message>
+    <message>
+        <source>no map</source>
+        <translation>sin mapa</translation>
+    </message>
+    <message>
+        <source>ground truth</source>
+        <translation>referencia</translation>
+    </message>
+    <message>
+        <source>analysed %1</source>
+        <translation>analizado el %1</translation>
+    </message>
+    <message>
+        <source>file not found</source>
+        <translation>archivo no encontrado</translation>
+    </message>
+    <message>
+        <source>Map: %1</source>
+        <translation>Mapa: %1</translation>
+    </message>
+    <message>
+        <source>Double-click to open the scan in Inspect</source>
+        <translation>Doble clic para abrir el escaneo en Inspeccionar</translation>
+    </message>
+    <message>
+        <source>This project has no datasets or scans yet: add a dataset in the Train pane, scans in the Analyze pane.</source>
+        <translation>Este proyecto aún no tiene conjuntos de datos ni escaneos: añada un conjunto de datos en el panel Entrenar y escaneos en el panel Analizar.</translation>
+    </message>
+    <message>
+        <source>Select a dataset to browse its images; double-click a scan to open it in Inspect.</source>
+        <translation>Seleccione un conjunto de datos para ver sus imágenes; haga doble clic en un escaneo para abrirlo en Inspeccionar.</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::RunName</name>
+    <message>
+        <source>Run %1</source>
+        <translation>Ejecución %1</translation>
+    </message>
+    <message>
+        <source>Run %1 · %2</source>
+        <translation>Ejecución %1 · %2</translation>
+    </message>
+</context>
+<context>
     <name>fisura::ui::RunsList</name>
     <message>
         <source>segment</source>
@@ -3021,10 +3126,6 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
         <translation>fallido</translation>
     </message>
     <message>
-        <source>Started</source>
-        <translation>Inicio</translation>
-    </message>
-    <message>
         <source>Dataset</source>
         <translation>Conjunto de datos</translation>
     </message>
@@ -3043,6 +3144,10 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
     <message>
         <source>interrupted</source>
         <translation>interrumpido</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Ejecución</translation>
     </message>
 </context>
 <context>
@@ -3271,10 +3376,6 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
         <translation>RAM</translation>
     </message>
     <message>
-        <source>Time (s)</source>
-        <translation>Tiempo (s)</translation>
-    </message>
-    <message>
         <source>Use (%)</source>
         <translation>Uso (%)</translation>
     </message>
@@ -3315,10 +3416,6 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
         <translation>Muestras como CSV…</translation>
     </message>
     <message>
-        <source>%1 s</source>
-        <translation>%1 s</translation>
-    </message>
-    <message>
         <source>GPU %1 %</source>
         <translation>GPU %1 %</translation>
     </message>
@@ -3341,6 +3438,26 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
     <message>
         <source>RAM %1 / %2 GiB</source>
         <translation>RAM %1 / %2 GiB</translation>
+    </message>
+    <message>
+        <source>now</source>
+        <translation>ahora</translation>
+    </message>
+    <message>
+        <source>−%1 min</source>
+        <translation>−%1 min</translation>
+    </message>
+    <message>
+        <source>−%1 s</source>
+        <translation>−%1 s</translation>
+    </message>
+    <message>
+        <source>%1 s ago</source>
+        <translation>hace %1 s</translation>
+    </message>
+    <message>
+        <source>%1 min ago</source>
+        <translation>hace %1 min</translation>
     </message>
 </context>
 <context>
@@ -3661,10 +3778,6 @@ Predicha: %2</translation>
         <translation>Entrenando…</translation>
     </message>
     <message>
-        <source>Epoch %1 of %2 · batch %3 of %4 · %5 images/s</source>
-        <translation>Época %1 de %2 · lote %3 de %4 · %5 imágenes/s</translation>
-    </message>
-    <message>
         <source>Training failed: %1
 %2</source>
         <translation>El entrenamiento falló: %1
@@ -3719,6 +3832,21 @@ Predicha: %2</translation>
     <message>
         <source>Rank the unlabelled images of this dataset by how unsure this model is about them (Data pane)</source>
         <translation>Ordena las imágenes sin etiquetar de este conjunto según lo inseguro que está este modelo sobre ellas (panel Datos)</translation>
+    </message>
+    <message>
+        <source>End this paused run: it is marked cancelled; its checkpoint and best model are kept</source>
+        <translation>Terminar esta ejecución en pausa: queda cancelada; se conservan su punto de control y su mejor modelo</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) compared, one colour each.</source>
+        <translation>
+            <numerusform>%n ejecución comparada, con su color.</numerusform>
+            <numerusform>%n ejecuciones comparadas, una por color.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The run could not be cancelled: %1</source>
+        <translation>No se pudo cancelar la ejecución: %1</translation>
     </message>
 </context>
 <context>
@@ -4168,6 +4296,60 @@ Predicha: %2</translation>
     </message>
 </context>
 <context>
+    <name>fisura::ui::TrainStatus</name>
+    <message>
+        <source>Epoch %1 of %2 · batch %3 of %4 · %5 images/s</source>
+        <translation>Época %1 de %2 · lote %3 de %4 · %5 imágenes/s</translation>
+    </message>
+    <message>
+        <source>pausing after this epoch</source>
+        <translation>se pausa al terminar esta época</translation>
+    </message>
+    <message>
+        <source>cancelling…</source>
+        <translation>cancelando…</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message numerus="yes">
+        <source>Finished: %n epoch(s) in %1</source>
+        <translation>
+            <numerusform>Terminada: %n época en %1</numerusform>
+            <numerusform>Terminada: %n épocas en %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Paused after epoch %1 of %2</source>
+        <translation>En pausa tras la época %1 de %2</translation>
+    </message>
+    <message>
+        <source>Cancelled after %1 of %2 epochs</source>
+        <translation>Cancelada tras %1 de %2 épocas</translation>
+    </message>
+    <message>
+        <source>Failed after %1 of %2 epochs</source>
+        <translation>Falló tras %1 de %2 épocas</translation>
+    </message>
+    <message>
+        <source>Interrupted after %1 of %2 epochs</source>
+        <translation>Interrumpida tras %1 de %2 épocas</translation>
+    </message>
+    <message>
+        <source>best %1 %2 at epoch %3</source>
+        <translation>mejor %1: %2 en la época %3</translation>
+    </message>
+</context>
+<context>
     <name>fisura::ui::TruthPanel</name>
     <message>
         <source>The tolerance changed: compare again to update the layers and the numbers.</source>
@@ -4314,6 +4496,49 @@ Predicha: %2</translation>
     <message>
         <source>%1 mm</source>
         <translation>%1 mm</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::WelcomePage</name>
+    <message>
+        <source>Welcome to Fisura</source>
+        <translation>Bienvenido a Fisura</translation>
+    </message>
+    <message>
+        <source>Fisura finds cracks in images of concrete, asphalt and masonry and measures them. Everything you do is kept in a project: its datasets, the models you train and the scans you analyse.</source>
+        <translation>Fisura encuentra fisuras en imágenes de hormigón, asfalto y mampostería y las mide. Todo lo que haga se guarda en un proyecto: sus conjuntos de datos, los modelos que entrene y los escaneos que analice.</translation>
+    </message>
+    <message>
+        <source>Open the demo project</source>
+        <translation>Abrir el proyecto de demostración</translation>
+    </message>
+    <message>
+        <source>Start here: a small dataset with exact crack masks and a scan to analyse. Train a first model with Train → Start.</source>
+        <translation>Empiece aquí: un pequeño conjunto de datos con máscaras exactas de fisuras y un escaneo para analizar. Entrene un primer modelo con Entrenar → Empezar.</translation>
+    </message>
+    <message>
+        <source>Create a project…</source>
+        <translation>Crear un proyecto…</translation>
+    </message>
+    <message>
+        <source>Choose an empty folder for your project, then add your images as a dataset in the Train pane.</source>
+        <translation>Elija una carpeta vacía para su proyecto y añada después sus imágenes como conjunto de datos en el panel Entrenar.</translation>
+    </message>
+    <message>
+        <source>Open a project…</source>
+        <translation>Abrir un proyecto…</translation>
+    </message>
+    <message>
+        <source>Continue with a project made earlier (its folder or its project.json).</source>
+        <translation>Continúe con un proyecto creado antes (su carpeta o su project.json).</translation>
+    </message>
+    <message>
+        <source>Open a scan…</source>
+        <translation>Abrir un escaneo…</translation>
+    </message>
+    <message>
+        <source>Look at a scan of any size in Inspect, measure distances and lay maps or masks over it; no project needed.</source>
+        <translation>Vea un escaneo de cualquier tamaño en Inspeccionar, mida distancias y superponga mapas o máscaras; no hace falta un proyecto.</translation>
     </message>
 </context>
 <context>

@@ -18,10 +18,13 @@
 #include <QToolButton>
 
 #include "analyze/analyzepane.h"
+#include "common/errortext.h"
 #include "common/pane.h"
 #include "common/settingsdialog.h"
 #include "common/usagegauge.h"
+#include "common/wheelguard.h"
 #include "data/datapane.h"
+#include "data/welcomepage.h"
 #include "fisura/telemetry.h"
 #include "fisura/version.h"
 #include "inspect/inspectpane.h"
@@ -43,9 +46,10 @@ MainWindow::MainWindow(QWidget* parent)
       inspect_(new ui::InspectPane(this)), system_(new ui::SystemPane(this)),
       deviceLabel_(new QLabel(this)), projectLabel_(new QLabel(this)),
       jobProgress_(new QProgressBar(this)), jobCancel_(new QToolButton(this)),
-      toolBar_(new QToolBar(this))
+      toolBar_(new QToolBar(this)), openScanAction_(new QAction(this))
 {
     setObjectName(QStringLiteral("mainWindow"));
+    ui::WheelGuard::install(); // every pane and dialog: the wheel changes only focused fields
     nav_->setObjectName(QStringLiteral("navigation"));
     nav_->setIconSize(QSize(24, 24));
     nav_->setFixedWidth(150);
@@ -134,6 +138,7 @@ void MainWindow::connectPanes()
     data_->setProjectSession(session_);
     inspect_->setProjectSession(session_);
     connectLabelling();
+    connectWelcome();
     // The Train pane plots GPU and CPU use from the System pane's sampler.
     train_->setTelemetrySource([this](double lastSeconds) {
         const TelemetryHistory* h = system_->telemetryHistory();
@@ -192,6 +197,27 @@ void MainWindow::connectLabelling()
             });
 }
 
+/// The first start (nothing open) offers the ways in: the demo project, a project, a scan.
+void MainWindow::connectWelcome()
+{
+    openScanAction_->setObjectName(QStringLiteral("openScanInInspectAction"));
+    connect(openScanAction_, &QAction::triggered, this, [this] {
+        showPane(QStringLiteral("inspect"));
+        inspect_->openScanAction()->trigger();
+    });
+    connect(data_, &ui::DataPane::openScanRequested, this, [this](const QString& scan) {
+        showPane(QStringLiteral("inspect"));
+        if (const Status s = inspect_->openScan(scan); !s && s.code() != ErrorCode::Cancelled)
+            statusBar()->showMessage(ui::errorMessage(s).section(QLatin1Char('\n'), 0, 0), 10000);
+    });
+    using ui::WelcomePage;
+    WelcomePage* welcome = data_->welcomePage();
+    welcome->setAction(WelcomePage::DemoProject, projectActions_->demoAction());
+    welcome->setAction(WelcomePage::NewProject, projectActions_->newAction());
+    welcome->setAction(WelcomePage::OpenProject, projectActions_->openAction());
+    welcome->setAction(WelcomePage::OpenScan, openScanAction_);
+}
+
 ui::Pane* MainWindow::pane(const QString& id) const
 {
     for (ui::Pane* p : panes_)
@@ -230,6 +256,8 @@ void MainWindow::createMenus()
     fileMenu_->addMenu(projectActions_->recentMenu());
     fileMenu_->addAction(projectActions_->saveAsAction());
     fileMenu_->addAction(projectActions_->closeAction());
+    fileMenu_->addSeparator();
+    fileMenu_->addAction(openScanAction_);
     fileMenu_->addSeparator();
     fileMenu_->addAction(projectActions_->demoAction());
     fileMenu_->addSeparator();
@@ -271,6 +299,8 @@ void MainWindow::retranslateUi()
     viewMenu_->setTitle(tr("&View"));
     settingsMenu_->setTitle(tr("&Settings"));
     helpMenu_->setTitle(tr("&Help"));
+    openScanAction_->setText(tr("Open &scan…"));
+    openScanAction_->setToolTip(tr("Open a scan of any size in Inspect"));
     quitAction_->setText(tr("&Quit"));
     preferencesAction_->setText(tr("&Preferences…"));
     aboutAction_->setText(tr("&About Fisura"));

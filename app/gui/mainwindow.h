@@ -64,6 +64,7 @@ private:
     void addPane(ui::Pane* pane);
     void connectPanes();
     void connectLabelling();
+    void connectWelcome();
     void createMenus();
     void createToolBar();
     void retranslateUi();
@@ -94,6 +95,7 @@ private:
     QMenu* viewMenu_;
     QMenu* settingsMenu_;
     QMenu* helpMenu_;
+    QAction* openScanAction_;
     QAction* quitAction_;
     QAction* preferencesAction_;
     QAction* aboutAction_;

@@ -284,8 +284,14 @@ private Q_SLOTS:
     {
         QTemporaryDir tmp;
         DataPane pane;
-        pane.setRootFolder(data_);
         LabelRankingPanel* ranking = pane.rankingPanel();
+        // A disabled "Rank unlabelled images" says why, beside it and on the button.
+        auto* start = ranking->findChild<QPushButton*>(QStringLiteral("rankStartButton"));
+        QVERIFY(!start->isEnabled());
+        QVERIFY2(start->toolTip().contains(QStringLiteral("segmentation dataset")),
+                 qPrintable(start->toolTip()));
+        QCOMPARE(ranking->message(), start->toolTip());
+        pane.setRootFolder(data_);
         QTRY_VERIFY(pane.labelPanel()->hasStatus() && !pane.labelPanel()->isScanning());
         QFile bogus(tmp.filePath(QStringLiteral("broken.fisura")));
         QVERIFY(bogus.open(QIODevice::WriteOnly));
@@ -293,6 +299,8 @@ private Q_SLOTS:
         bogus.close();
         ranking->modelChooser()->setModelFile(bogus.fileName());
         QVERIFY(!ranking->modelChooser()->choice().ok);
+        QVERIFY(!start->isEnabled());
+        QVERIFY(start->toolTip().contains(QStringLiteral("model that can be loaded")));
         QVERIFY(!ranking->startRanking());
         QVERIFY(ranking->message().contains(QStringLiteral("model that can be loaded")));
 
@@ -306,6 +314,8 @@ private Q_SLOTS:
         QTRY_COMPARE(pane.labelPanel()->summaryText(),
                      QStringLiteral("1 labelled · 0 proposed · 0 unlabelled"));
         ranking->modelChooser()->setModelFile(model_);
+        QVERIFY(!start->isEnabled());
+        QVERIFY(start->toolTip().contains(QStringLiteral("no unlabelled images")));
         QVERIFY(!ranking->startRanking());
         QVERIFY(ranking->message().contains(QStringLiteral("no unlabelled images")));
     }

@@ -381,6 +381,54 @@ private Q_SLOTS:
         QCOMPARE(asked.size(), 4);
     }
 
+    // Undoing every edit leaves nothing to save: leaving asks nothing (it asked to save an empty
+    // label). Edits since a save, undone again, are the saved labels: nothing to ask either; one
+    // more undo differs from the file again.
+    void undoingEveryEditLeavesNothingToSave()
+    {
+        Fixture f;
+        QVERIFY(f.start());
+        int asked = 0;
+        f.panel->setUnsavedPrompt([&](const QString&) {
+            ++asked;
+            return QMessageBox::Cancel;
+        });
+        QSignalSpy modified(f.panel->session(), &ui::LabelSession::modifiedChanged);
+        f.choose(LabelToolKind::Brush);
+        QTest::mouseClick(f.viewer, Qt::LeftButton, {}, f.at({50.5, 50.5}));
+        QTest::mouseClick(f.viewer, Qt::LeftButton, {}, f.at({90.5, 50.5}));
+        QVERIFY(f.panel->hasUnsavedLabels());
+        QVERIFY(f.panel->saveAction()->isEnabled());
+        f.panel->undoAction()->trigger();
+        QVERIFY(f.panel->hasUnsavedLabels());
+        f.panel->undoAction()->trigger();
+        QCOMPARE(countSet(f.mask()), 0);
+        QVERIFY(!f.panel->hasUnsavedLabels());
+        QVERIFY(!f.panel->saveAction()->isEnabled());
+        QVERIFY(!modified.isEmpty());
+        QCOMPARE(modified.last().first().toBool(), false);
+        QVERIFY(f.pane.confirmClose());
+        QVERIFY(f.panel->confirmLeave());
+        QCOMPARE(asked, 0);
+        f.panel->redoAction()->trigger();
+        QVERIFY(f.panel->hasUnsavedLabels());
+
+        // Saved, edited, undone: back at the file's labels.
+        const QString mask = QString::fromStdString(labelPathsFor(f.image.toStdString()).mask);
+        f.panel->saveAction()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(mask), 10000);
+        QTRY_VERIFY(!f.panel->session()->isBusy());
+        QVERIFY(!f.panel->hasUnsavedLabels());
+        QTest::mouseClick(f.viewer, Qt::LeftButton, {}, f.at({120.5, 80.5}));
+        QVERIFY(f.panel->hasUnsavedLabels());
+        f.panel->undoAction()->trigger();
+        QVERIFY(!f.panel->hasUnsavedLabels());
+        f.panel->undoAction()->trigger(); // the saved edit undone: not what the file holds
+        QVERIFY(f.panel->hasUnsavedLabels());
+        QVERIFY(!f.pane.confirmClose());
+        QCOMPARE(asked, 1);
+    }
+
     void provenanceIsFormattedWithTheLocale()
     {
         QCOMPARE(LabelPanel::provenanceText(12840, 9116, 3724, 1203),

@@ -5,10 +5,18 @@
 #include <QListWidget>
 #include <QMenuBar>
 
+#include <QPushButton>
+
 #include "common/languagemanager.h"
-#include "mainwindow.h"
 #include "common/pane.h"
 #include "common/settingsdialog.h"
+#include "common/wheelguard.h"
+#include "data/datapane.h"
+#include "data/projectcontents.h"
+#include "data/welcomepage.h"
+#include "mainwindow.h"
+#include "project/projectactions.h"
+#include "project/projectsession.h"
 
 using namespace fisura;
 using fisura::ui::LanguageManager;
@@ -96,6 +104,55 @@ private Q_SLOTS:
         QCOMPARE(QSettings().value(QStringLiteral("ui/language")).toInt(),
                  int(LanguageManager::Language::Spanish));
         QTRY_COMPARE(menuTitles(w).at(2), QStringLiteral("&Configuración"));
+    }
+
+    // The first start (no project, nothing remembered): the window opens on the Data pane and
+    // says what to do, with buttons that do it; "Open the demo project" leads to the project's
+    // dataset, listed and browsed.
+    void firstStartSaysWhatToDo()
+    {
+        QSettings().clear();
+        app::MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(ui::WheelGuard::isInstalled());
+        QCOMPARE(w.currentPane()->paneId(), QStringLiteral("data"));
+        QVERIFY(w.dataPane()->isWelcomeShown());
+        ui::WelcomePage* welcome = w.dataPane()->welcomePage();
+        QVERIFY(welcome->isVisible());
+        const QString grab = qEnvironmentVariable("FISURA_GRAB"); // pictures to look at
+        if (!grab.isEmpty())
+            w.grab().save(grab + QStringLiteral(".welcome.png"));
+        for (int c = 0; c < ui::WelcomePage::ChoiceCount; ++c)
+            QVERIFY(welcome->button(ui::WelcomePage::Choice(c))->isEnabled());
+        // Its buttons are the window's own commands.
+        QSignalSpy newProject(w.projectActions()->newAction(), &QAction::triggered);
+        w.projectActions()->setFolderChooser([](const QString&) { return QString(); });
+        welcome->button(ui::WelcomePage::NewProject)->click();
+        QCOMPARE(newProject.count(), 1);
+
+        synth::DemoDatasetOptions small;
+        small.segmentationImages = 6;
+        small.classificationImages = 2;
+        small.patchSize = 64;
+        small.scanSize = 0;
+        w.projectActions()->setDemoOptions(small);
+        QSignalSpy ready(w.projectActions(), &ui::ProjectActions::demoProjectReady);
+        QTest::mouseClick(welcome->button(ui::WelcomePage::DemoProject), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 60000);
+        QVERIFY(w.projectSession()->hasProject());
+        QVERIFY(!w.dataPane()->isWelcomeShown());
+        const QStringList datasets = w.dataPane()->projectContents()->datasetPaths();
+        QVERIFY(!datasets.isEmpty());
+        QVERIFY(datasets.contains(w.dataPane()->rootFolder()));
+        if (!grab.isEmpty()) {
+            QTest::qWait(500); // the file tree fills in the background
+            w.grab().save(grab + QStringLiteral(".project.png"));
+        }
+        // Closing the project says what to do again.
+        w.projectActions()->closeAction()->trigger();
+        QVERIFY(w.dataPane()->isWelcomeShown());
     }
 
     void remembersCurrentPane()

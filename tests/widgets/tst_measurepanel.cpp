@@ -231,6 +231,30 @@ private Q_SLOTS:
         QCOMPARE(pane.measurePanel()->table()->highlighted(), -1);
     }
 
+    // Compare and Ruler need a scan (Compare two layers): without, they are off and say why;
+    // they toggled with nothing to show before.
+    void compareAndRulerWaitForAScan()
+    {
+        InspectPane pane;
+        pane.resize(1100, 800);
+        pane.show();
+        QVERIFY(!pane.rulerAction()->isEnabled());
+        QVERIFY(!pane.compareAction()->isEnabled());
+        QVERIFY(pane.rulerAction()->toolTip().contains(QStringLiteral("Open a scan first")));
+        QVERIFY(pane.compareAction()->toolTip().contains(QStringLiteral("Open a scan first")));
+        pane.rulerAction()->trigger();
+        QVERIFY(!pane.ruler()->isActive());
+        QVERIFY(!pane.rulerAction()->isChecked());
+        QVERIFY(pane.openScan(scan_).isOk());
+        QVERIFY(pane.rulerAction()->isEnabled());
+        QVERIFY(pane.rulerAction()->toolTip().contains(QStringLiteral("millimetres")));
+        QCOMPARE(pane.compareAction()->isEnabled(), pane.viewer()->overlayCount() >= 2);
+        while (pane.viewer()->overlayCount() < 2)
+            QVERIFY(pane.addOverlay(map_).isOk());
+        QVERIFY(pane.compareAction()->isEnabled());
+        QVERIFY(pane.compareAction()->toolTip().contains(QStringLiteral("divider")));
+    }
+
     void rulerShowsMillimetres()
     {
         InspectPane pane;

@@ -11,6 +11,7 @@
 #include "common/languagemanager.h"
 #include "common/settingsdialog.h"
 #include "data/datapane.h"
+#include "data/labelranking.h"
 #include "data/labelstatuspanel.h"
 #include "demoproject.h"
 #include "fisura/project.h"
@@ -125,7 +126,7 @@ private Q_SLOTS:
         expectSpanish(&w, QStringLiteral("Data: labels"));
         auto* tabs = w.dataPane()->findChild<QTabWidget*>(QStringLiteral("dataTabs"));
         QVERIFY(tabs);
-        tabs->setCurrentIndex(2);
+        tabs->setCurrentWidget(w.dataPane()->rankingPanel());
         expectSpanish(&w, QStringLiteral("Data: label next"));
         LanguageManager::instance().setLanguage(LanguageManager::Language::English);
     }

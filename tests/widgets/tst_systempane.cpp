@@ -6,10 +6,12 @@
 #include <QFile>
 #include <QImage>
 #include <QLabel>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTreeWidget>
 
+#include "common/plotlegend.h"
 #include "common/qcp.h"
 #include "common/telemetryplot.h"
 #include "common/usagegauge.h"
@@ -85,15 +87,17 @@ private Q_SLOTS:
         plot.setWindowSeconds(window);
         plot.setSamples(samples(200, true)); // t = 0 .. 199 s
         QCustomPlot* p = plot.plot();
-        QCOMPARE(p->xAxis->range().upper, 199.0);
-        QCOMPARE(p->xAxis->range().lower, 199.0 - window);
+        // The axis counts back from the newest sample (t = 199 s is "now").
+        QCOMPARE(p->xAxis->range().upper, 0.0);
+        QCOMPARE(p->xAxis->range().lower, -window);
         QCOMPARE(p->yAxis->range().lower, 0.0);
         QCOMPARE(p->yAxis->range().upper, 100.0);
         QVERIFY(plot.hasGpu());
         QCOMPARE(p->graphCount(), int(TelemetryPlot::SeriesCount));
         QCPGraph* util = p->graph(TelemetryPlot::GpuUtil);
         QCOMPARE(util->dataCount(), expectedPoints);
-        QCOMPARE(util->data()->at(util->dataCount() - 1)->key, 199.0);
+        QCOMPARE(util->data()->at(util->dataCount() - 1)->key, 0.0);
+        QCOMPARE(util->data()->at(0)->key, -double(expectedPoints - 1));
         QCOMPARE(util->data()->at(util->dataCount() - 1)->value, double(199 % 101));
         QCOMPARE(p->graph(TelemetryPlot::GpuMemory)->data()->at(0)->value, 25.0);
         QCOMPARE(p->graph(TelemetryPlot::GpuPower)->data()->at(0)->value, 50.0);
@@ -110,10 +114,90 @@ private Q_SLOTS:
         plot.setSamples(samples(10, true));
         plot.setPaused(true);
         plot.setSamples(samples(20, true));
-        QCOMPARE(plot.plot()->xAxis->range().upper, 9.0);
+        QCOMPARE(plot.plot()->graph(TelemetryPlot::Cpu)->dataCount(), 10);
         plot.setPaused(false);
         plot.setSamples(samples(20, true));
-        QCOMPARE(plot.plot()->xAxis->range().upper, 19.0);
+        QCOMPARE(plot.plot()->graph(TelemetryPlot::Cpu)->dataCount(), 20);
+    }
+
+    // "Last 5 minutes" reads as clock times at round minutes (seconds for the last minute), in the
+    // language's time format; it counted seconds since the sampler started before.
+    void timeAxisShowsTheClock()
+    {
+        TelemetryPlot plot;
+        plot.resize(800, 400);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        const QLocale en(QLocale::English, QLocale::UnitedStates);
+        plot.plot()->setLocale(en);
+        plot.setSamples(samples(400, false)); // t = 0 .. 399 s
+        plot.plot()->replot();
+        const auto joined = [&] {
+            const QVector<QString> l = plot.plot()->xAxis->tickVectorLabels();
+            return QStringList(l.begin(), l.end()).join(QLatin1Char(','));
+        };
+        const QTime newest = QDateTime::fromMSecsSinceEpoch(1795670000000 + 399 * 1000).time();
+        const QTime minute(newest.hour(), newest.minute());
+        const QVector<QString> labels = plot.plot()->xAxis->tickVectorLabels();
+        QVERIFY2(labels.size() >= 4, qPrintable(joined()));
+        QVERIFY2(labels.contains(en.toString(minute, QLocale::ShortFormat)), qPrintable(joined()));
+        QVERIFY2(labels.contains(en.toString(minute.addSecs(-240), QLocale::ShortFormat)),
+                 qPrintable(joined()));
+        for (const QString& l : labels)
+            QVERIFY2(en.toTime(l, QLocale::ShortFormat).isValid(), qPrintable(l));
+
+        // Spanish: 24-hour times; the last minute in steps of seconds.
+        plot.plot()->setLocale(QLocale(QLocale::Spanish, QLocale::Spain));
+        plot.setWindowSeconds(60);
+        plot.plot()->replot();
+        const QTime tens(newest.hour(), newest.minute(), newest.second() / 10 * 10);
+        QVERIFY2(plot.plot()->xAxis->tickVectorLabels().contains(
+                     tens.toString(QStringLiteral("H:mm:ss"))),
+                 qPrintable(joined()));
+        QVERIFY(plot.readoutAt(399).startsWith(QStringLiteral("now")));
+        QVERIFY2(plot.readoutAt(387).startsWith(QStringLiteral("12 s ago")),
+                 qPrintable(plot.readoutAt(387)));
+    }
+
+    // The legend sits above the data, names only the series that have data (none before the
+    // first sample: no empty squares), and the GPU's axis appears with GPU figures only.
+    void legendOutsideAndOnlyWithData()
+    {
+        TelemetryPlot plot;
+        plot.resize(700, 360);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        QCustomPlot* p = plot.plot();
+        p->replot();
+        QCOMPARE(OutsideLegend::entries(p->legend), 0);
+        QVERIFY(!p->legend->visible());
+        QVERIFY(!p->yAxis2->visible());
+        plot.setSamples(samples(120, false));
+        p->replot();
+        QCOMPARE(OutsideLegend::entries(p->legend), 2); // CPU and RAM
+        QVERIFY(!p->yAxis2->visible());
+        auto clear = [p] {
+            QVERIFY(p->legend->visible());
+            QVERIFY(!p->legend->outerRect().intersects(p->axisRect()->rect()));
+            for (int g = 0; g < p->graphCount(); ++g)
+                for (auto it = p->graph(g)->data()->constBegin();
+                     it != p->graph(g)->data()->constEnd(); ++it)
+                    QVERIFY(!p->legend->outerRect().contains(
+                        QPoint(int(p->xAxis->coordToPixel(it->key)),
+                               int(p->graph(g)->valueAxis()->coordToPixel(it->value)))));
+        };
+        clear();
+        auto hot = samples(120, true);
+        for (auto& s : hot)
+            s.systemCpuPercent = 99; // a CPU trace along the top edge
+        plot.setSamples(hot);
+        p->replot();
+        QCOMPARE(OutsideLegend::entries(p->legend), int(TelemetryPlot::SeriesCount));
+        QVERIFY(p->yAxis2->visible());
+        clear();
+        if (qEnvironmentVariableIsSet("FISURA_GRAB"))
+            plot.grab().save(qEnvironmentVariable("FISURA_GRAB") +
+                             QStringLiteral(".telemetry.png"));
     }
 
     void unknownReadingsLeaveGaps()
@@ -172,6 +256,16 @@ private Q_SLOTS:
         QCOMPARE(p->graph(TelemetryPlot::Ram)->dataCount(), 50);
         QVERIFY(!pane.memoryBar()->isVisibleTo(&pane));
         QVERIFY(!pane.releaseGpuMemoryAction()->isEnabled());
+        // Only what exists: no GPU memory bar, no (disabled, full-width) release button.
+        QVERIFY(
+            !pane.findChild<QPushButton*>(QStringLiteral("releaseGpuMemory"))->isVisibleTo(&pane));
+        QVERIFY(!pane.telemetryPlot()->plot()->yAxis2->visible());
+        if (qEnvironmentVariableIsSet("FISURA_GRAB")) {
+            pane.show();
+            pane.showSamples(samples(300, false));
+            QTest::qWait(200);
+            pane.grab().save(qEnvironmentVariable("FISURA_GRAB") + QStringLiteral(".cpu.png"));
+        }
         QCOMPARE(pane.gauge()->gpuPercent(), -1.0);
         QCOMPARE(pane.gauge()->cpuPercent(), 25.0);
         // Asking anyway explains instead of failing.
@@ -200,6 +294,8 @@ private Q_SLOTS:
 
         pane.showSamples(samples(10, true));
         QVERIFY(pane.memoryBar()->isVisibleTo(&pane));
+        QVERIFY(
+            pane.findChild<QPushButton*>(QStringLiteral("releaseGpuMemory"))->isVisibleTo(&pane));
         QCOMPARE(pane.memoryBar()->used(), 20ull << 30);
         QCOMPARE(pane.memoryBar()->total(), 80ull << 30);
         QCOMPARE(pane.memoryBar()->caption(), QStringLiteral("20.0 / 80.0 GiB"));
@@ -215,6 +311,7 @@ private Q_SLOTS:
     void liveSamplerFeedsThePlot()
     {
         SystemPane pane;
+        pane.show();
         pane.setMachine(cpuMachine());
         QVERIFY(!pane.telemetryHistory()); // no sampler yet
         pane.startTelemetry(10);
@@ -224,6 +321,30 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(
             pane.telemetryPlot()->plot()->graph(TelemetryPlot::Ram)->dataCount() >= 3, 5000);
         QVERIFY(pane.gauge()->cpuPercent() >= 0);
+        pane.stopTelemetry();
+    }
+
+    // Hidden, the pane's telemetry sleeps: one sample a second for the status bar's gauge (and
+    // the Train pane), no copies of the history, no replots; shown again, it catches up at once.
+    void hiddenPaneSleeps()
+    {
+        SystemPane pane;
+        pane.show();
+        pane.setMachine(cpuMachine());
+        pane.startTelemetry(4);
+        QCOMPARE(pane.telemetryRate(), 4.0);
+        QCPGraph* ram = pane.telemetryPlot()->plot()->graph(TelemetryPlot::Ram);
+        QTRY_VERIFY_WITH_TIMEOUT(ram->dataCount() >= 2, 5000);
+        pane.hide();
+        QCOMPARE(pane.telemetryRate(), 1.0);
+        const int shown = ram->dataCount();
+        const uint64_t pushed = pane.telemetryHistory()->pushed();
+        QTRY_VERIFY_WITH_TIMEOUT(pane.telemetryHistory()->pushed() >= pushed + 2, 5000);
+        QCOMPARE(ram->dataCount(), shown); // sampled, not drawn
+        QVERIFY(pane.gauge()->cpuPercent() >= 0);
+        pane.show();
+        QCOMPARE(pane.telemetryRate(), 4.0);
+        QVERIFY(ram->dataCount() > shown); // caught up on showing
         pane.stopTelemetry();
     }
 };

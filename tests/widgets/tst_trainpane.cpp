@@ -10,10 +10,12 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QLabel>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTreeWidget>
 
@@ -21,10 +23,13 @@
 
 #include "common/errortext.h"
 #include "common/languagemanager.h"
+#include "common/plotlegend.h"
+#include "common/qcp.h"
 #include "fisura/model.h"
 #include "fisura/project.h"
 #include "fisura/synth.h"
 #include "project/projectsession.h"
+#include "project/runname.h"
 #include "train/datasetpicker.h"
 #include "train/policypreview.h"
 #include "train/resultsview.h"
@@ -34,6 +39,7 @@
 #include "train/trainpane.h"
 #include "train/trainplot.h"
 #include "train/trainsetup.h"
+#include "train/trainstatus.h"
 
 using namespace fisura;
 using fisura::ui::LanguageManager;
@@ -124,6 +130,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
+        // English as the application has it: plural forms from fisura_en.
+        LanguageManager::instance().applyForSession(LanguageManager::Language::English);
         QVERIFY(tmp_.isValid());
         synth::DemoDatasetOptions demo;
         demo.segmentationImages = 8;
@@ -378,6 +386,203 @@ private Q_SLOTS:
         pane.runsList()->select({id, second});
         QVERIFY(pane.plot()->graphCount() >= 2);
         QVERIFY(!pane.plot()->isLive());
+    }
+
+    // The status line says only what is true now: a time left while the run goes on, none while
+    // it pauses or after it ended; the record's summary once it ended; Cancel ends a paused run;
+    // the selected run's state, bar and log, never those of the run that ended before.
+    void statusStaysHonestAndPausedRunsCancel()
+    {
+        ProjectSession session;
+        TrainPane pane;
+        setUp(session, pane, data_, 500);
+        auto* counters = pane.findChild<QLabel*>(QStringLiteral("trainCounters"));
+        auto* bar = pane.findChild<QProgressBar*>(QStringLiteral("trainProgress"));
+        QPushButton* cancel = button(pane, "cancelButton");
+        QSignalSpy ended(&pane, &TrainPane::runFinished);
+        QVERIFY(pane.startTraining());
+        QTRY_VERIFY_WITH_TIMEOUT(counters->text().contains(QStringLiteral("left")), 20000);
+        QTest::mouseClick(button(pane, "pauseButton"), Qt::LeftButton);
+        QVERIFY2(!counters->text().contains(QStringLiteral("left")), qPrintable(counters->text()));
+        QVERIFY(counters->text().contains(QStringLiteral("pausing after this epoch")));
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 1, 20000);
+        const QString paused = ended.at(0).at(0).toString();
+        const ProjectRun* run = session.project().findRun(paused.toStdString());
+        QCOMPARE(run->state, RunState::Paused);
+        const int done = int(run->history.size());
+        QVERIFY2(
+            counters->text().startsWith(QStringLiteral("Paused after epoch %1 of 500").arg(done)),
+            qPrintable(counters->text()));
+        QVERIFY(!counters->text().contains(QStringLiteral("left")));
+        QCOMPARE(bar->value(), 2 * done);
+
+        // Cancel works on the paused run: it ends as cancelled, in the file too, and resumes.
+        QCOMPARE(pane.runsList()->selectedIds(), QStringList{paused});
+        QVERIFY(cancel->isEnabled());
+        QVERIFY(cancel->toolTip().contains(QStringLiteral("paused run")));
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        QCOMPARE(session.project().findRun(paused.toStdString())->state, RunState::Cancelled);
+        QCOMPARE(
+            Project::open(session.projectDir().toStdString())->findRun(paused.toStdString())->state,
+            RunState::Cancelled);
+        QVERIFY(counters->text().startsWith(
+            QStringLiteral("Cancelled after %1 of 500 epochs").arg(done)));
+        QVERIFY(!cancel->isEnabled());
+        QVERIFY(button(pane, "resumeButton")->isEnabled());
+
+        // A run that finishes: its summary and a full bar.
+        pane.setupPanel()->setEpochs(1);
+        QVERIFY(pane.startTraining());
+        QTRY_COMPARE_WITH_TIMEOUT(ended.count(), 2, 20000);
+        const QString finished = ended.at(1).at(0).toString();
+        QVERIFY2(counters->text().startsWith(QStringLiteral("Finished: 1 epoch in")),
+                 qPrintable(counters->text()));
+        QCOMPARE(bar->value(), 1000);
+
+        // The selection's state, bar and log.
+        auto epochLines = [&pane](const QString& of) {
+            int n = 0, other = 0;
+            for (int i = 0; i < pane.log()->lineCount(); ++i)
+                if (pane.log()->line(i).contains(QStringLiteral("Epoch ")))
+                    (pane.log()->line(i).contains(of) ? n : other)++;
+            return other > 0 ? -1 : n;
+        };
+        const bool grab = qEnvironmentVariableIsSet("FISURA_GRAB"); // pictures to look at
+        if (grab) {
+            pane.resize(1280, 720);
+            pane.show();
+            QTest::qWait(300); // the plots replot queued
+            pane.grab().save(qEnvironmentVariable("FISURA_GRAB") + QStringLiteral(".finished.png"));
+        }
+        pane.runsList()->select({paused});
+        if (grab) {
+            pane.findChild<QTabWidget*>(QStringLiteral("trainTabs"))->setCurrentIndex(0);
+            QTest::qWait(300);
+            pane.grab().save(qEnvironmentVariable("FISURA_GRAB") +
+                             QStringLiteral(".cancelled.png"));
+        }
+        QVERIFY(counters->text().startsWith(QStringLiteral("Cancelled after")));
+        QVERIFY2(!pane.message().contains(QStringLiteral("finished")), qPrintable(pane.message()));
+        QCOMPARE(bar->value(), 2 * done);
+        QCOMPARE(epochLines(QStringLiteral(" of 500")), done);
+        pane.runsList()->select({finished});
+        QVERIFY(counters->text().startsWith(QStringLiteral("Finished")));
+        QCOMPARE(bar->value(), 1000);
+        QCOMPARE(epochLines(QStringLiteral("Epoch 1 of 1:")), 1);
+
+        // Runs are named by number and start, not by the record's id.
+        QTreeWidget* tree = pane.runsList()->tree();
+        QStringList names;
+        for (int i = 0; i < tree->topLevelItemCount(); ++i)
+            names << tree->topLevelItem(i)->text(RunsList::Name);
+        QCOMPARE(names.size(), 2);
+        QVERIFY2(names[0].startsWith(QStringLiteral("Run 2 · ")), qPrintable(names[0]));
+        QVERIFY2(names[1].startsWith(QStringLiteral("Run 1 · ")), qPrintable(names[1]));
+        QVERIFY(!names.join(QString()).contains(QStringLiteral("run-")));
+    }
+
+    void batchLineHasATimeLeftOnlyWhileRunning()
+    {
+        BatchProgress b;
+        b.epoch = 2;
+        b.epochs = 20;
+        b.batch = 5;
+        b.batches = 40;
+        b.imagesPerSecond = 80;
+        b.etaSeconds = 240;
+        using Live = TrainStatus::Live;
+        const QString running = TrainStatus::batchLine(b, Live::Running);
+        QVERIFY2(running.startsWith(QStringLiteral("Epoch 3 of 20 · batch 5 of 40")),
+                 qPrintable(running));
+        QVERIFY(running.contains(QStringLiteral("about 4 min left")));
+        QCOMPARE(TrainStatus::batchLine(b, Live::Pausing),
+                 running.section(QStringLiteral(" · about"), 0, 0) +
+                     QStringLiteral(" · pausing after this epoch"));
+        QVERIFY(!TrainStatus::batchLine(b, Live::Cancelling).contains(QStringLiteral("left")));
+        b.etaSeconds = -1; // not known yet: nothing rather than a guess
+        QVERIFY(!TrainStatus::batchLine(b, Live::Running).contains(QStringLiteral("left")));
+    }
+
+    void runNamesAreReadable()
+    {
+        std::vector<ProjectRun> runs(3);
+        runs[0].id = "run-20261127-140500";
+        runs[0].startedAt = "2026-11-27T14:05:00Z";
+        runs[1].id = "run-20261126-101500";
+        runs[1].startedAt = "2026-11-26T10:15:00Z";
+        runs[2].id = "run-x";
+        runs[2].startedAt = "garbage";
+        QCOMPARE(RunName::number(runs, runs[1]), 1);
+        QCOMPARE(RunName::number(runs, runs[0]), 2);
+        QCOMPARE(RunName::number(runs, runs[2]), 3); // a record without a valid start
+        const QDateTime local = QDateTime(QDate(2026, 11, 27), QTime(14, 5), Qt::UTC).toLocalTime();
+        const QString en = RunName::of(runs, runs[0]);
+        QVERIFY2(en.startsWith(QStringLiteral("Run 2 · %1 ").arg(local.date().day())),
+                 qPrintable(en));
+        QVERIFY(en.contains(QLocale().monthName(local.date().month(), QLocale::ShortFormat)));
+        QVERIFY(en.endsWith(QLocale().toString(local.time(), QLocale::ShortFormat)));
+        QCOMPARE(RunName::of(runs, runs[2]), QStringLiteral("Run 3"));
+        LanguageManager::instance().applyForSession(LanguageManager::Language::Spanish);
+        const QString es = RunName::of(runs, runs[0]);
+        LanguageManager::instance().applyForSession(LanguageManager::Language::English);
+        QVERIFY2(es.startsWith(QStringLiteral("Ejecución 2 · ")), qPrintable(es));
+        QVERIFY(es.contains(
+            QLocale(QLocale::Spanish).monthName(local.date().month(), QLocale::ShortFormat)));
+    }
+
+    // Legends sit outside the data: before a run there is no legend at all (no empty squares);
+    // during one, no data point lies under a legend, not even the newest at the top right.
+    void plotLegendsStayOutsideTheData()
+    {
+        TrainPlot plot;
+        plot.resize(640, 420);
+        plot.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        QCustomPlot* p = plot.plot();
+        QList<QCPLegend*> legends;
+        for (int i = 0; i < p->plotLayout()->elementCount(); ++i)
+            if (auto* l = qobject_cast<QCPLegend*>(p->plotLayout()->elementAt(i)))
+                legends << l;
+        QCOMPARE(legends.size(), 2);
+        p->replot();
+        for (QCPLegend* l : legends)
+            QVERIFY(OutsideLegend::entries(l) == 0 && !l->visible());
+        plot.beginLive(TaskKind::Segment);
+        for (QCPLegend* l : legends)
+            QCOMPARE(OutsideLegend::entries(l), 0); // named once they have data
+        for (int i = 0; i < 40; ++i) {
+            BatchProgress b;
+            b.loss = 1.0 - i * 0.02;
+            plot.addBatch(b);
+        }
+        EpochMetrics m;
+        m.valLoss = 0.5;
+        m.f1AtBest = 0.95; // near the top of the metric axis, at the newest time
+        plot.addEpoch(m);
+        TelemetrySample s;
+        s.unixMillis = QDateTime::currentMSecsSinceEpoch() + 1000;
+        s.systemCpuPercent = 97;
+        plot.setTelemetry({s});
+        QTRY_COMPARE(OutsideLegend::entries(legends[0]), 3); // training loss, validation loss, F1
+        QTRY_COMPARE(OutsideLegend::entries(legends[1]), 1); // CPU; no GPU entries on the processor
+        QVERIFY(!p->axisRects().at(1)->axis(QCPAxis::atRight)->visible()); // nor a GPU memory axis
+        p->replot();
+        for (QCPLegend* l : legends) {
+            QVERIFY(l->visible());
+            for (QCPAxisRect* r : p->axisRects())
+                QVERIFY(!l->outerRect().intersects(r->rect()));
+            for (int g = 0; g < p->graphCount(); ++g) {
+                QCPGraph* graph = p->graph(g);
+                for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it) {
+                    const QPointF px(graph->keyAxis()->coordToPixel(it->key),
+                                     graph->valueAxis()->coordToPixel(it->value));
+                    QVERIFY(!l->outerRect().contains(px.toPoint()));
+                }
+            }
+        }
+        if (qEnvironmentVariableIsSet("FISURA_GRAB"))
+            plot.grab().save(qEnvironmentVariable("FISURA_GRAB") +
+                             QStringLiteral(".trainplot.png"));
     }
 
     void stoppingForTheWindowRecordsTheRun()

@@ -15,6 +15,7 @@
 #include "common/modelconsent.h"
 #include "fisura/project.h"
 #include "project/projectsession.h"
+#include "project/runname.h"
 
 namespace fisura::ui
 {
@@ -126,7 +127,8 @@ void ModelChooser::refresh(bool newest)
         for (const ProjectRun* r : runs) {
             const QString id = QString::fromStdString(r->id);
             const QString data = QFileInfo(QString::fromStdString(r->datasetPath)).fileName();
-            box_->addItem(data.isEmpty() ? tr("Run %1").arg(id) : tr("Run %1 (%2)").arg(id, data));
+            const QString name = RunName::of(session_->project().runs(), *r);
+            box_->addItem(data.isEmpty() ? name : QStringLiteral("%1 (%2)").arg(name, data));
             const int i = box_->count() - 1;
             box_->setItemData(i, QString::fromStdString(r->modelPath), kPathRole);
             box_->setItemData(i, id, kRunRole);

@@ -7,6 +7,7 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/common/modelconsent.cpp src/common/modelconsent.h
     src/common/optiontexts.cpp src/common/optiontexts.h
     src/common/pane.cpp src/common/pane.h
+    src/common/plotlegend.cpp src/common/plotlegend.h
     src/common/plotlocale.cpp src/common/plotlocale.h
     src/common/policytext.cpp src/common/policytext.h
     src/common/preference.h
@@ -17,4 +18,5 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/common/statusmeta.h
     src/common/telemetryplot.cpp src/common/telemetryplot.h
     src/common/usagegauge.cpp src/common/usagegauge.h
+    src/common/wheelguard.cpp src/common/wheelguard.h
 )

@@ -1,6 +1,7 @@
 #include "common/telemetryplot.h"
 
 #include <QComboBox>
+#include <QDateTime>
 #include <QEvent>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -13,7 +14,9 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
+#include "common/plotlegend.h"
 #include "common/plotlocale.h"
 #include "common/qcp.h"
 
@@ -33,6 +36,59 @@ const QColor kColors[TelemetryPlot::SeriesCount] = {
     QColor(0xd6, 0x27, 0x28), QColor(0x2c, 0xa0, 0x2c), QColor(0x7f, 0x7f, 0x7f)};
 
 } // namespace
+
+/// The time axis shows the clock: "12:04, 12:05, …" in the language's time format (seconds too
+/// when the steps are shorter than a minute), at round times. Keys are seconds before the newest
+/// sample, whose wall-clock time the ticker is told.
+class ClockTicker : public QCPAxisTicker
+{
+public:
+    void setNewest(qint64 unixMillis)
+    {
+        newestMs_ = unixMillis;
+        const QDateTime t = QDateTime::fromMSecsSinceEpoch(unixMillis);
+        const double local = double(unixMillis) / 1000.0 + t.offsetFromUtc();
+        setTickOrigin(-std::fmod(local, 1800.0)); // every step below divides 1800 s
+    }
+
+protected:
+    double getTickStep(const QCPRange& range) override
+    {
+        step_ = 1800;
+        for (const double step : {5.0, 10.0, 15.0, 30.0, 60.0, 120.0, 180.0, 300.0, 600.0})
+            if (range.size() / step <= 6.5) {
+                step_ = step;
+                break;
+            }
+        return step_;
+    }
+    QString getTickLabel(double tick, const QLocale& locale, QChar, int) override
+    {
+        return TelemetryPlot::clockText(newestMs_ + qint64(std::llround(tick * 1000)), locale,
+                                        step_ < 60);
+    }
+
+private:
+    qint64 newestMs_ = 0;
+    double step_ = 60;
+};
+
+QString TelemetryPlot::clockText(qint64 unixMillis, const QLocale& locale, bool withSeconds)
+{
+    QString format = locale.timeFormat(QLocale::ShortFormat);
+    if (withSeconds && !format.contains(QLatin1String("ss")))
+        format.replace(QLatin1String("mm"), QLatin1String("mm:ss"));
+    return locale.toString(QDateTime::fromMSecsSinceEpoch(unixMillis).time(), format);
+}
+
+QString TelemetryPlot::agoText(double seconds, const QLocale& locale)
+{
+    const long s = std::lround(std::max(0.0, seconds));
+    if (s == 0)
+        return tr("now");
+    return s < 90 ? tr("%1 s ago").arg(locale.toString(qint64(s)))
+                  : tr("%1 min ago").arg(locale.toString(double(s) / 60.0, 'f', 1));
+}
 
 double seriesValue(const TelemetrySample& s, TelemetryPlot::Series series)
 {
@@ -93,6 +149,7 @@ TelemetryPlot::TelemetryPlot(QWidget* parent)
             exportCsv(f);
     });
 
+    plot_->setAutoAddPlottableToLegend(false); // named once they have data (redraw)
     for (int i = 0; i < SeriesCount; ++i) {
         QCPAxis* y = i == GpuTemperature ? plot_->yAxis2 : plot_->yAxis;
         QCPGraph* g = plot_->addGraph(plot_->xAxis, y);
@@ -104,9 +161,13 @@ TelemetryPlot::TelemetryPlot(QWidget* parent)
     }
     plot_->yAxis->setRange(0, 100);
     plot_->yAxis2->setRange(0, 100);
-    plot_->yAxis2->setVisible(true);
-    plot_->legend->setVisible(true);
-    plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignLeft | Qt::AlignTop);
+    plot_->yAxis2->setVisible(false); // temperature: shown with GPU figures only
+    ticker_ = QSharedPointer<ClockTicker>::create();
+    plot_->xAxis->setTicker(ticker_);
+    plot_->xAxis->setRange(-window_, 0);
+    // The legend above the data, only with the series that have data.
+    plot_->plotLayout()->insertRow(0);
+    key_ = new OutsideLegend(plot_, plot_->legend, 0);
     plot_->setNoAntialiasingOnDrag(true);
     plot_->setMinimumHeight(220);
     connect(plot_, &QCustomPlot::mouseMove, this, &TelemetryPlot::onMouseMove);
@@ -129,7 +190,7 @@ void TelemetryPlot::retranslateUi()
                                         tr("GPU temperature"), tr("CPU"),        tr("RAM")};
     for (int i = 0; i < SeriesCount; ++i)
         plot_->graph(i)->setName(names[i]);
-    plot_->xAxis->setLabel(tr("Time (s)"));
+    plot_->setLocale(QLocale()); // tick labels in the language's numbers
     plot_->yAxis->setLabel(tr("Use (%)"));
     plot_->yAxis2->setLabel(tr("Temperature (°C)"));
     pause_->setText(paused_ ? tr("Resume") : tr("Pause"));
@@ -188,6 +249,12 @@ void TelemetryPlot::redraw()
 {
     const auto vis = visible();
     hasGpu_ = !vis.empty() && !vis.back().gpus.empty();
+    newest_ = vis.empty() ? 0 : vis.back().seconds;
+    // Samples replayed without a wall clock end now.
+    ticker_->setNewest(!vis.empty() && vis.back().unixMillis > 0
+                           ? vis.back().unixMillis
+                           : QDateTime::currentMSecsSinceEpoch());
+    std::vector<QCPAbstractPlottable*> named; // the legend: series with data only
     for (int i = 0; i < SeriesCount; ++i) {
         QVector<double> keys, values;
         keys.reserve(int(vis.size()));
@@ -196,21 +263,19 @@ void TelemetryPlot::redraw()
             const double v = seriesValue(s, Series(i));
             if (v < 0)
                 continue; // unknown: leave a gap rather than draw a false zero
-            keys.push_back(s.seconds);
+            keys.push_back(s.seconds - newest_); // seconds before the newest sample
             values.push_back(v);
         }
         QCPGraph* g = plot_->graph(i);
         g->setData(keys, values, true);
         const bool gpuSeries = i <= GpuTemperature;
         g->setVisible(!gpuSeries || hasGpu_);
-        if (gpuSeries && !hasGpu_)
-            g->removeFromLegend();
-        else
-            g->addToLegend();
+        if (g->visible() && !keys.isEmpty())
+            named.push_back(g);
     }
+    key_->setEntries(named);
     plot_->yAxis2->setVisible(hasGpu_);
-    const double end = vis.empty() ? window_ : vis.back().seconds;
-    plot_->xAxis->setRange(end - window_, end);
+    plot_->xAxis->setRange(-window_, 0);
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -226,7 +291,7 @@ QString TelemetryPlot::readoutAt(double t) const
     const QLocale loc;
     auto num = [&](double v, int decimals = 0) { return loc.toString(v, 'f', decimals); };
     QStringList parts;
-    parts << tr("%1 s").arg(num(s.seconds, 1));
+    parts << agoText(samples_.back().seconds - s.seconds, loc);
     if (!s.gpus.empty()) {
         const GpuSample& g = s.gpus.front();
         if (g.utilizationGpu >= 0)
@@ -249,7 +314,7 @@ QString TelemetryPlot::readoutAt(double t) const
 
 void TelemetryPlot::onMouseMove(QMouseEvent* e)
 {
-    readout_->setText(readoutAt(plot_->xAxis->pixelToCoord(e->position().x())));
+    readout_->setText(readoutAt(newest_ + plot_->xAxis->pixelToCoord(e->position().x())));
 }
 
 bool TelemetryPlot::exportPng(const QString& path, int width, int height)

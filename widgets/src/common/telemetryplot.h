@@ -1,7 +1,9 @@
 // Live time series of telemetry samples (QCustomPlot): GPU utilization, memory, power and
-// temperature, CPU and RAM. Percentages share the left axis; temperature has the right one.
+// temperature, CPU and RAM. Percentages share the left axis; temperature has the right one. The
+// time axis shows the clock time; GPU series and axes appear with GPU figures.
 #pragma once
 
+#include <QSharedPointer>
 #include <QWidget>
 
 #include <vector>
@@ -12,10 +14,14 @@ class QCustomPlot;
 class QComboBox;
 class QLabel;
 class QToolButton;
+class QLocale;
 class QMouseEvent;
 
 namespace fisura::ui
 {
+
+class ClockTicker;
+class OutsideLegend;
 
 class TelemetryPlot : public QWidget
 {
@@ -38,6 +44,10 @@ public:
 
     /// Hover read-out text for time `t` (seconds since the sampler started).
     QString readoutAt(double t) const;
+    /// "now", "12 s ago", "2.5 min ago" (the hover read-out).
+    static QString agoText(double seconds, const QLocale& locale);
+    /// The time axis' tick label: the clock time in the language's format ("2:05 PM", "14:05").
+    static QString clockText(qint64 unixMillis, const QLocale& locale, bool withSeconds);
     bool exportPng(const QString& path, int width = 1200, int height = 600);
     /// CSV of the visible window (all columns, SI units). Written to a temporary file first.
     bool exportCsv(const QString& path) const;
@@ -58,7 +68,10 @@ private:
     QComboBox* windowChoice_;
     QToolButton* exportButton_;
     QLabel* readout_;
+    OutsideLegend* key_;
+    QSharedPointer<ClockTicker> ticker_;
     std::vector<TelemetrySample> samples_;
+    double newest_ = 0; ///< sampler seconds of the newest sample shown: the axis' "now"
     double window_ = 300;
     bool paused_ = false;
     bool hasGpu_ = false;

@@ -12,6 +12,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStyle>
 #include <QTabWidget>
@@ -26,7 +27,10 @@
 #include "data/labelranking.h"
 #include "data/labelstatusmodel.h"
 #include "data/labelstatuspanel.h"
+#include "data/projectcontents.h"
+#include "data/welcomepage.h"
 #include "fisura/synth.h"
+#include "project/projectsession.h"
 
 namespace fisura::ui
 {
@@ -56,11 +60,12 @@ QString maskFor(const QString& imagePath)
 DataPane::DataPane(QWidget* parent)
     : Pane(parent), toolbar_(new QToolBar(this)), folderLabel_(new QLabel(this)),
       model_(new QFileSystemModel(this)), tree_(new QTreeView(this)),
-      leftTabs_(new QTabWidget(this)), labels_(new LabelStatusPanel(this)),
-      ranking_(new LabelRankingPanel(this)), preview_(new QLabel(this)), info_(new QLabel(this)),
-      showMask_(new QCheckBox(this)), progress_(new QProgressBar(this)),
-      progressText_(new QLabel(this)), cancel_(new QPushButton(this)),
-      imageJob_(new JobRunner(this)), demoJob_(new JobRunner(this))
+      body_(new QStackedWidget(this)), welcome_(new WelcomePage(this)), split_(new QSplitter(this)),
+      leftTabs_(new QTabWidget(this)), contents_(new ProjectContents(this)),
+      labels_(new LabelStatusPanel(this)), ranking_(new LabelRankingPanel(this)),
+      preview_(new QLabel(this)), info_(new QLabel(this)), showMask_(new QCheckBox(this)),
+      progress_(new QProgressBar(this)), progressText_(new QLabel(this)),
+      cancel_(new QPushButton(this)), imageJob_(new JobRunner(this)), demoJob_(new JobRunner(this))
 {
     openAction_ = toolbar_->addAction(style()->standardIcon(QStyle::SP_DirOpenIcon), QString(),
                                       this, &DataPane::chooseFolder);
@@ -111,12 +116,13 @@ DataPane::DataPane(QWidget* parent)
     rl->addWidget(showMask_);
     rl->addWidget(info_);
 
-    auto* split = new QSplitter(this);
-    split->setObjectName(QStringLiteral("dataSplitter"));
-    split->addWidget(buildLeft());
-    split->addWidget(right);
-    split->setStretchFactor(1, 2);
-    split->setSizes({360, 640});
+    split_->setObjectName(QStringLiteral("dataSplitter"));
+    split_->addWidget(buildLeft());
+    split_->addWidget(right);
+    split_->setStretchFactor(1, 2);
+    split_->setSizes({360, 640});
+    body_->addWidget(welcome_);
+    body_->addWidget(split_);
 
     auto* bottom = new QHBoxLayout;
     progress_->setRange(0, 1000);
@@ -129,9 +135,10 @@ DataPane::DataPane(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(toolbar_);
-    layout->addWidget(split, 1);
+    layout->addWidget(body_, 1);
     layout->addLayout(bottom);
     setBusy(false);
+    updateBody();
 
     connect(demoJob_, &JobRunner::progress, this,
             [this](double fraction, const QString& message, double eta) {
@@ -140,12 +147,19 @@ DataPane::DataPane(QWidget* parent)
                 Q_EMIT statusMessage(message);
             });
     connectLabels();
+    connect(contents_, &ProjectContents::datasetSelected, this, [this](const QString& path) {
+        setRootFolder(path);
+        rootFromProject_ = true;
+    });
+    connect(contents_, &ProjectContents::scanActivated, this, &DataPane::openScanRequested);
     retranslateUi();
 }
 
 QWidget* DataPane::buildLeft()
 {
     leftTabs_->setObjectName(QStringLiteral("dataTabs"));
+    leftTabs_->addTab(contents_, QString());
+    leftTabs_->setTabVisible(0, false); // until a project is open
     leftTabs_->addTab(tree_, QString());
     leftTabs_->addTab(labels_, QString());
     leftTabs_->addTab(ranking_, QString());
@@ -174,7 +188,69 @@ void DataPane::connectLabels()
 
 void DataPane::setProjectSession(ProjectSession* session)
 {
+    if (session_)
+        disconnect(session_, nullptr, this, nullptr);
+    session_ = session;
     ranking_->setProjectSession(session);
+    contents_->setProjectSession(session);
+    if (session) {
+        connect(session, &ProjectSession::projectChanged, this, &DataPane::followProject);
+        connect(session, &ProjectSession::contentChanged, this, &DataPane::followProject);
+    }
+    followProject();
+}
+
+void DataPane::followProject()
+{
+    const bool open = session_ && session_->hasProject();
+    leftTabs_->setTabVisible(0, open);
+    if (!open) {
+        if (rootFromProject_)
+            clearRootFolder();
+        updateBody();
+        return;
+    }
+    // The project's own dataset is what the pane shows, unless the folder browsed is one of them.
+    const QStringList datasets = contents_->datasetPaths();
+    bool inProject = false;
+    for (const QString& d : datasets)
+        inProject |= !root_.isEmpty() && QFileInfo(d).absoluteFilePath() == root_;
+    if (!inProject) {
+        // A segmentation dataset first: its images have masks to preview and labels to show.
+        QString first;
+        for (const QString& d : datasets)
+            if (QFileInfo(d).isDir() && (first.isEmpty() || (!labelDatasetFor(d).isEmpty() &&
+                                                             labelDatasetFor(first).isEmpty())))
+                first = d;
+        if (!first.isEmpty()) {
+            setRootFolder(first);
+            rootFromProject_ = true;
+            leftTabs_->setCurrentWidget(contents_);
+        }
+    }
+    contents_->selectDataset(root_);
+    updateBody();
+}
+
+void DataPane::clearRootFolder()
+{
+    root_.clear();
+    rootFromProject_ = false;
+    tree_->setRootIndex(model_->setRootPath(QString()));
+    tree_->setEnabled(false);
+    labels_->setDatasetDir(QString());
+    folderLabel_->setText(tr("No folder open"));
+}
+
+void DataPane::updateBody()
+{
+    const bool nothingOpen = (!session_ || !session_->hasProject()) && root_.isEmpty();
+    body_->setCurrentWidget(nothingOpen ? static_cast<QWidget*>(welcome_) : split_);
+}
+
+bool DataPane::isWelcomeShown() const
+{
+    return body_->currentWidget() == welcome_;
 }
 
 QString DataPane::labelDatasetFor(const QString& folder)
@@ -238,12 +314,16 @@ void DataPane::retranslateUi()
     folderLabel_->setText(root_.isEmpty() ? tr("No folder open") : QDir::toNativeSeparators(root_));
     showMask_->setText(tr("Show crack mask"));
     cancel_->setText(tr("Cancel"));
-    leftTabs_->setTabText(0, tr("Files"));
-    leftTabs_->setTabText(1, tr("Labels"));
-    leftTabs_->setTabText(2, tr("Label next"));
-    leftTabs_->setTabToolTip(1, tr("Which images are labelled, proposed or unlabelled"));
-    leftTabs_->setTabToolTip(2, tr("Which unlabelled images to label next, by the model's "
+    leftTabs_->setTabText(0, tr("Project"));
+    leftTabs_->setTabText(1, tr("Files"));
+    leftTabs_->setTabText(2, tr("Labels"));
+    leftTabs_->setTabText(3, tr("Label next"));
+    leftTabs_->setTabToolTip(0, tr("The datasets and scans of the open project"));
+    leftTabs_->setTabToolTip(2, tr("Which images are labelled, proposed or unlabelled"));
+    leftTabs_->setTabToolTip(3, tr("Which unlabelled images to label next, by the model's "
                                    "uncertainty"));
+    welcome_->retranslateUi();
+    contents_->retranslateUi();
     labels_->retranslateUi();
     ranking_->retranslateUi();
     if (image_.isNull())
@@ -271,6 +351,7 @@ void DataPane::setRootFolder(const QString& folder)
     if (!QFileInfo(folder).isDir())
         return;
     root_ = QFileInfo(folder).absoluteFilePath();
+    rootFromProject_ = false;
     const QModelIndex idx = model_->setRootPath(root_);
     tree_->setRootIndex(idx);
     tree_->setEnabled(true);
@@ -278,6 +359,8 @@ void DataPane::setRootFolder(const QString& folder)
     const QString labelled = labelDatasetFor(root_);
     if (!labelled.isEmpty())
         labels_->setDatasetDir(labelled);
+    contents_->selectDataset(root_);
+    updateBody();
 }
 
 void DataPane::chooseFolder()

@@ -1,10 +1,12 @@
-// The Data pane: choose a dataset folder, browse its images (lazily, through the file system
-// model), preview an image with its crack mask, and generate the built-in demo dataset. For a
-// segmentation dataset it shows which images are labelled, proposed or unlabelled, ranks the
-// unlabelled ones by a model's uncertainty, and asks for images to be opened for labelling.
+// The Data pane: the open project's datasets and scans, a dataset folder's images (browsed lazily
+// through the file system model), a preview of an image with its crack mask, and the built-in demo
+// dataset. For a segmentation dataset it shows which images are labelled, proposed or unlabelled,
+// ranks the unlabelled ones by a model's uncertainty, and asks for images to be opened for
+// labelling. With nothing open (the first start) it says what to do instead (WelcomePage).
 #pragma once
 
 #include <QImage>
+#include <QPointer>
 
 #include "common/pane.h"
 #include "common/statusmeta.h"
@@ -17,6 +19,8 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
+class QSplitter;
+class QStackedWidget;
 class QTabWidget;
 class QToolBar;
 class QTreeView;
@@ -27,7 +31,9 @@ namespace fisura::ui
 class JobRunner;
 class LabelRankingPanel;
 class LabelStatusPanel;
+class ProjectContents;
 class ProjectSession;
+class WelcomePage;
 
 class DataPane : public Pane
 {
@@ -53,8 +59,13 @@ public:
     /// Stop the demo-data job (it reports Cancelled and leaves no half-written file).
     void cancelDemoData();
 
-    /// The project whose finished runs the ranking offers as models (newest first).
+    /// The open project: its datasets and scans are listed (its first dataset is browsed), and
+    /// its finished runs are the ranking's models (newest first).
     void setProjectSession(ProjectSession* session);
+    ProjectContents* projectContents() const { return contents_; }
+    /// Shown instead of the browser while neither a project nor a folder is open.
+    WelcomePage* welcomePage() const { return welcome_; }
+    bool isWelcomeShown() const;
     /// The segmentation dataset whose labels are shown: `folder` itself when it has images/,
     /// else its first subfolder that has (the demo data keeps it in segmentation/); else empty.
     static QString labelDatasetFor(const QString& folder);
@@ -85,6 +96,8 @@ Q_SIGNALS:
     void previewReady();
     void demoDataReady(const QString& folder);
     void demoDataFailed(const fisura::Status& status);
+    /// A scan of the project was double-clicked: open it in Inspect.
+    void openScanRequested(const QString& scanPath);
 
 protected:
     void retranslateUi() override;
@@ -97,15 +110,25 @@ private:
     void setBusy(bool busy);
     QWidget* buildLeft();
     void connectLabels();
+    /// A project opened, closed or changed: browse its dataset, or say what to do without one.
+    void followProject();
+    void clearRootFolder();
+    void updateBody();
 
     QString root_;
+    bool rootFromProject_ = false; // the folder was the project's; closing it closes the folder
+    QPointer<ProjectSession> session_;
     QToolBar* toolbar_;
     QAction* openAction_;
     QAction* demoAction_;
     QLabel* folderLabel_;
     QFileSystemModel* model_;
     QTreeView* tree_;
+    QStackedWidget* body_;
+    WelcomePage* welcome_;
+    QSplitter* split_;
     QTabWidget* leftTabs_;
+    ProjectContents* contents_;
     LabelStatusPanel* labels_;
     LabelRankingPanel* ranking_;
     bool rankWhenReady_ = false;

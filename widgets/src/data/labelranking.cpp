@@ -136,13 +136,8 @@ bool LabelRankingPanel::startRanking()
     if (job_->isRunning())
         return false;
     failure_.clear();
-    if (dir_.isEmpty())
-        note_ = Note::NoDataset;
-    else if (unlabelled_.isEmpty())
-        note_ = Note::NothingToRank;
-    else if (!chooser_->choice().ok)
-        note_ = Note::NoModel;
-    else
+    note_ = blocker();
+    if (note_ == Note::None)
         note_ = Note::Ranking;
     if (note_ != Note::Ranking) {
         showNote();
@@ -289,10 +284,28 @@ void LabelRankingPanel::setRunning(bool running)
 void LabelRankingPanel::updateButtons()
 {
     const bool running = job_->isRunning();
-    start_->setEnabled(!running && !dir_.isEmpty() && !unlabelled_.isEmpty() &&
-                       chooser_->choice().ok);
+    const Note why = blocker();
+    start_->setEnabled(!running && why == Note::None);
+    // Disabled, the button says why (its tooltip and the message line).
+    start_->setToolTip(running || why == Note::None
+                           ? tr("Run the model over every unlabelled image and list them, the "
+                                "images it is least sure about first")
+                           : noteText(why));
     chooser_->setEnabled(!running);
     labelOrder_->setEnabled(!running && !rankedImages().isEmpty());
+    if (note_ == Note::None)
+        showNote();
+}
+
+LabelRankingPanel::Note LabelRankingPanel::blocker() const
+{
+    if (dir_.isEmpty())
+        return Note::NoDataset;
+    if (unlabelled_.isEmpty())
+        return Note::NothingToRank;
+    if (!chooser_->choice().ok)
+        return Note::NoModel;
+    return Note::None;
 }
 
 QString LabelRankingPanel::message() const
@@ -304,8 +317,6 @@ void LabelRankingPanel::retranslateUi()
 {
     chooser_->retranslateUi();
     start_->setText(tr("Rank unlabelled images"));
-    start_->setToolTip(tr("Run the model over every unlabelled image and list them, the images "
-                          "it is least sure about first"));
     cancel_->setText(tr("Cancel"));
     labelOrder_->setText(tr("Label in this order"));
     list_->setHeaderLabels(
@@ -318,12 +329,20 @@ void LabelRankingPanel::retranslateUi()
         3, tr("Share of pixels whose probability lies close to the model's threshold"));
     showRanking(); // numbers in the language's format
     showNote();
+    updateButtons(); // the button's tooltip
 }
 
 void LabelRankingPanel::showNote()
 {
+    // Before any ranking the line says what is missing, if anything.
+    const Note note = note_ == Note::None && failure_.isEmpty() ? blocker() : note_;
+    message_->setText(noteText(note));
+}
+
+QString LabelRankingPanel::noteText(Note note) const
+{
     QString text;
-    switch (note_) {
+    switch (note) {
     case Note::None:
         text = failure_.isEmpty() ? tr("Choose a model, then rank the unlabelled images: the ones "
                                        "the model is least sure about come first.")
@@ -361,7 +380,7 @@ void LabelRankingPanel::showNote()
                         "are in the list).");
         break;
     }
-    message_->setText(text);
+    return text;
 }
 
 } // namespace fisura::ui

@@ -77,6 +77,9 @@ private:
     std::vector<QImage> thumbs_;
     bool cancelled_ = false;
     enum class Note { None, NoDataset, NothingToRank, NoModel, Ranking, Cancelled, Done, Empty };
+    /// Why ranking cannot start now (None: it can); said beside the disabled button.
+    Note blocker() const;
+    QString noteText(Note note) const;
     Note note_ = Note::None; ///< what the message line says (re-said on a language change)
     QString failure_;        ///< translated, for a failed ranking
 

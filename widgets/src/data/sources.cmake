@@ -5,4 +5,6 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/data/labelranking.cpp src/data/labelranking.h
     src/data/labelstatusmodel.cpp src/data/labelstatusmodel.h
     src/data/labelstatuspanel.cpp src/data/labelstatuspanel.h
+    src/data/projectcontents.cpp src/data/projectcontents.h
+    src/data/welcomepage.cpp src/data/welcomepage.h
 )

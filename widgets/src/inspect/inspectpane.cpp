@@ -165,6 +165,7 @@ InspectPane::InspectPane(QWidget* parent)
     layout->addWidget(split, 1);
 
     connect(viewer_, &TiledViewer::overlaysChanged, this, &InspectPane::refreshLayers);
+    connect(viewer_, &TiledViewer::imageOpened, this, &InspectPane::updateViewTools);
     const auto showCursor = [this](QPoint at, const QString& values) {
         if (at.x() < 0)
             return;
@@ -283,11 +284,10 @@ void InspectPane::retranslateUi()
     actualAction_->setText(tr("1:1"));
     actualAction_->setToolTip(tr("One scan pixel per screen pixel (1)"));
     compareAction_->setText(tr("Compare"));
-    compareAction_->setToolTip(tr("Swipe between two layers with a divider"));
     measureAction_->setText(tr("Measure cracks"));
     measureAction_->setToolTip(tr("Count and measure the cracks of the selected map layer"));
     rulerAction_->setText(tr("Ruler"));
-    rulerAction_->setToolTip(tr("Drag on the scan to measure a distance in millimetres"));
+    updateViewTools();
     snapshotAction_->setText(tr("Snapshot…"));
     snapshotAction_->setToolTip(tr("Save the view with its overlays and scale bar as PNG"));
     fileLabel_->setText(viewer_->hasImage() ? tr("%1 · %2 × %3 px")
@@ -513,6 +513,30 @@ void InspectPane::refreshLayers()
     overlayAction_->setEnabled(viewer_->hasImage());
     measureAction_->setEnabled(viewer_->hasImage());
     snapshotAction_->setEnabled(viewer_->hasImage());
+    updateViewTools();
+}
+
+void InspectPane::updateViewTools()
+{
+    // Compare and Ruler work on a scan: without one they are off and say why (they toggled
+    // with nothing to show before).
+    const bool scan = viewer_->hasImage();
+    const bool two = viewer_->overlayCount() >= 2;
+    compareAction_->setEnabled(scan && two);
+    if (!compareAction_->isEnabled() && compareAction_->isChecked())
+        compareAction_->setChecked(false);
+    compareAction_->setToolTip(!scan  ? tr("Open a scan first: Compare swipes between two of its "
+                                            "layers.")
+                               : !two ? tr("Add a second layer (a map or a mask) to compare two "
+                                           "layers.")
+                                      : tr("Swipe between two layers with a divider"));
+    rulerAction_->setEnabled(scan);
+    if (!scan && rulerAction_->isChecked()) {
+        rulerAction_->setChecked(false);
+        ruler_->setActive(false);
+    }
+    rulerAction_->setToolTip(scan ? tr("Drag on the scan to measure a distance in millimetres")
+                                  : tr("Open a scan first: the ruler measures distances on it."));
 }
 
 void InspectPane::showLayerControls()

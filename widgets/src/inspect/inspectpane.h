@@ -61,6 +61,7 @@ public:
     /// Crack measurement: the section, its table and plots, and the ruler on the viewer.
     MeasurePanel* measurePanel() const { return measure_; }
     ViewerRuler* ruler() const { return ruler_; }
+    QAction* openScanAction() const { return openAction_; }
     QAction* measureAction() const { return measureAction_; }
     QAction* rulerAction() const { return rulerAction_; }
     /// Measures the selected map layer (or the first map layer) at its threshold.
@@ -105,6 +106,8 @@ private:
     void chooseOverlay();
     void chooseSnapshot();
     void refreshLayers();
+    /// Compare and Ruler: enabled with a scan (Compare with two layers), else saying why.
+    void updateViewTools();
     void showLayerControls();
     void applyLayerControls();
     void moveLayer(int delta);

@@ -138,7 +138,9 @@ QString LabelSession::maskPath() const
 
 bool LabelSession::isModified() const
 {
-    return layer_->modified();
+    // The layer counts every edit since the last save, also one undone again; the undo stack
+    // knows when the edits cancel out (back at its clean state: the file's labels or nothing).
+    return layer_->modified() && !undo_->isClean();
 }
 
 bool LabelSession::isBusy() const
@@ -240,6 +242,7 @@ void LabelSession::onJobFinished(const Status& status)
             Q_EMIT failed(labelErrorText(tr("Could not save the labels of %1.").arg(file), status));
             return;
         }
+        undo_->setClean(); // what is on disk now
         lastModified_ = isModified();
         Q_EMIT modifiedChanged(lastModified_);
         Q_EMIT saved(maskPath());

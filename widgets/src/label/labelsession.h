@@ -35,7 +35,7 @@ public:
     QUndoStack* undoStack() const { return undo_; }
     /// What the viewer draws; it reads nothing while a job owns the layer.
     std::shared_ptr<LabelOverlaySource> overlaySource() const { return source_; }
-    /// Unsaved edits (undoing them all still counts: the file on disk is not the layer).
+    /// Unsaved edits: not when every edit since the last save (or open) was undone again.
     bool isModified() const;
     /// A save or a proposal runs: the layer must not be edited.
     bool isBusy() const;

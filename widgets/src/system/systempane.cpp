@@ -50,6 +50,9 @@ SystemPane::SystemPane(QWidget* parent)
     connect(poll_, &QTimer::timeout, this, &SystemPane::pollTelemetry);
     liveHeading_->setFont(heading_->font());
     gauge_->hide(); // lives in the main window's status bar, not in this pane's layout
+    // GPU memory and its release exist with a usable GPU only (setMachine, showSamples).
+    memoryBar_->hide();
+    releaseButton_->hide();
 
     auto* live = new QWidget(this);
     auto* liveLayout = new QVBoxLayout(live);
@@ -128,21 +131,27 @@ void SystemPane::retranslateUi()
 
 void SystemPane::startTelemetry(double hz)
 {
+    hz_ = hz;
+    const double rate = isVisible() ? hz : std::min(hz, 1.0);
     if (!sampler_) {
         TelemetryOptions o;
-        o.hz = hz;
+        o.hz = hz; // the history holds the plot's longest window at the full rate
         sampler_ = std::make_unique<TelemetrySampler>(o);
-    } else {
-        sampler_->setRate(hz);
     }
+    sampler_->setRate(rate);
     sampler_->start();
-    poll_->start(std::max(100, int(500 / hz)));
+    poll_->start(std::max(100, int(500 / rate)));
     rebuild();
 }
 
 const fisura::TelemetryHistory* SystemPane::telemetryHistory() const
 {
     return sampler_ ? &sampler_->history() : nullptr;
+}
+
+double SystemPane::telemetryRate() const
+{
+    return sampler_ ? sampler_->rate() : 0.0;
 }
 
 void SystemPane::stopTelemetry()
@@ -160,7 +169,38 @@ void SystemPane::pollTelemetry()
     if (pushed == seen_)
         return;
     seen_ = pushed;
-    showSamples(sampler_->history().snapshot());
+    if (!isVisible()) {
+        // Hidden, only the status bar's gauge is seen: no copy of the history, no replot.
+        TelemetrySample last;
+        if (sampler_->history().latest(last))
+            gauge_->setSample(last);
+        return;
+    }
+    showSamples(sampler_->history().snapshot(telemetryPlot()->windowSeconds() + 1));
+}
+
+void SystemPane::setTelemetryRate(double hz)
+{
+    if (sampler_ && sampler_->rate() != hz) {
+        sampler_->setRate(hz);
+        poll_->setInterval(std::max(100, int(500 / hz)));
+    }
+}
+
+void SystemPane::showEvent(QShowEvent* e)
+{
+    Pane::showEvent(e);
+    // Shown: the plot catches up at once and follows at the full rate.
+    setTelemetryRate(hz_);
+    seen_ = 0;
+    pollTelemetry();
+}
+
+void SystemPane::hideEvent(QHideEvent* e)
+{
+    Pane::hideEvent(e);
+    // Hidden: the gauge in the status bar and the Train pane's curves need one sample a second.
+    setTelemetryRate(std::min(hz_, 1.0));
 }
 
 void SystemPane::showSamples(const std::vector<TelemetrySample>& samples)
@@ -172,6 +212,7 @@ void SystemPane::showSamples(const std::vector<TelemetrySample>& samples)
     gauge_->setSample(last);
     const bool gpu = !last.gpus.empty();
     memoryBar_->setVisible(gpu);
+    releaseButton_->setVisible(gpu && machine_.cudaUsable);
     if (gpu) {
         uint64_t allocated = 0, reserved = 0;
         if (machine_.cudaUsable) {
@@ -282,7 +323,7 @@ void SystemPane::rebuild()
     facts_->expandAll();
 
     releaseAction_->setEnabled(machine_.cudaUsable);
-    releaseButton_->setEnabled(machine_.cudaUsable);
+    releaseButton_->setVisible(machine_.cudaUsable && memoryBar_->isVisibleTo(this));
     if (sampler_ && !sampler_->hasGpuTelemetry())
         telemetryNote_->setText(
             machine_.cudaUsable

@@ -41,9 +41,12 @@ public:
     /// One line for the status bar: "NVIDIA H200 · bf16" or "CPU · 2 cores".
     QString summary() const;
 
-    /// Start sampling (NVML when present, /proc always) and refresh the plots from it.
+    /// Start sampling (NVML when present, /proc always) and refresh the plots from it. While the
+    /// pane is hidden it samples at most once a second and only the status bar's gauge follows.
     void startTelemetry(double hz = 2.0);
     void stopTelemetry();
+    /// Samples a second now (0 before startTelemetry()).
+    double telemetryRate() const;
     /// Show these samples as if the sampler had produced them (tests, replay).
     void showSamples(const std::vector<TelemetrySample>& samples);
     /// The compact GPU/CPU meter the main window puts in its status bar (hidden until shown
@@ -61,10 +64,14 @@ Q_SIGNALS:
 
 protected:
     void retranslateUi() override;
+    void showEvent(QShowEvent* e) override;
+    void hideEvent(QHideEvent* e) override;
 
 private:
     void rebuild();
+    /// New samples: the plot and memory bar while the pane is shown, only the gauge while not.
     void pollTelemetry();
+    void setTelemetryRate(double hz);
     void releaseGpuMemoryNow();
 
     JobRunner* job_;
@@ -84,6 +91,7 @@ private:
     QTimer* poll_;
     std::unique_ptr<TelemetrySampler> sampler_;
     uint64_t seen_ = 0;
+    double hz_ = 2.0; ///< the rate asked for; hidden, the pane samples at most once a second
 };
 
 } // namespace fisura::ui

@@ -1,6 +1,5 @@
 #include "train/runslist.h"
 
-#include <QDateTime>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLocale>
@@ -8,6 +7,8 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+
+#include "project/runname.h"
 
 namespace fisura::ui
 {
@@ -62,8 +63,7 @@ QString RunsList::stateText(RunState state)
 
 void RunsList::retranslateUi()
 {
-    tree_->setHeaderLabels(
-        {tr("Started"), tr("Dataset"), tr("Task"), tr("Best score"), tr("State")});
+    tree_->setHeaderLabels({tr("Run"), tr("Dataset"), tr("Task"), tr("Best score"), tr("State")});
     fill();
 }
 
@@ -94,10 +94,7 @@ void RunsList::fill()
         auto* it = new QTreeWidgetItem(tree_);
         const QString id = QString::fromStdString(r.id);
         it->setData(0, Qt::UserRole, id);
-        const QDateTime when =
-            QDateTime::fromString(QString::fromStdString(r.startedAt), Qt::ISODate);
-        it->setText(Date, when.isValid() ? loc.toString(when.toLocalTime(), QLocale::ShortFormat)
-                                         : QString::fromStdString(r.startedAt));
+        it->setText(Name, RunName::of(runs_, r));
         QString dataset = QFileInfo(QString::fromStdString(r.datasetPath)).fileName();
         for (const ProjectDataset& d : datasets_)
             if (d.id == r.datasetId && !d.name.empty())
@@ -110,7 +107,7 @@ void RunsList::fill()
         // kill, power cut); it resumes from its checkpoint like a cancelled run.
         const bool interrupted = r.state == RunState::Running && r.id != activeRun_;
         it->setText(State, interrupted ? tr("interrupted") : stateText(r.state));
-        it->setToolTip(Date, id);
+        it->setToolTip(Name, id);
         if (keep.contains(id))
             it->setSelected(true);
     }

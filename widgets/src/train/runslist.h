@@ -1,4 +1,5 @@
-// Every training run of the project: date, dataset, task, best score and state. Several can be
+// Every training run of the project: its name (number and start), dataset, task, best score and
+// state. Several can be
 // selected to overlay their curves.
 #pragma once
 
@@ -18,7 +19,7 @@ class RunsList : public QWidget
 {
     Q_OBJECT
 public:
-    enum Column { Date, Dataset, Task, Score, State, ColumnCount };
+    enum Column { Name, Dataset, Task, Score, State, ColumnCount };
 
     explicit RunsList(QWidget* parent = nullptr);
 

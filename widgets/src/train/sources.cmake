@@ -17,4 +17,5 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/train/trainpaneruns.cpp
     src/train/trainplot.cpp src/train/trainplot.h
     src/train/trainsetup.cpp src/train/trainsetup.h
+    src/train/trainstatus.cpp src/train/trainstatus.h
 )

@@ -58,6 +58,8 @@ void TrainLog::addLine(std::function<QString()> text)
 
 QString TrainLog::render(const Entry& e)
 {
+    if (!e.time.isValid())
+        return e.text();
     return QLocale().toString(e.time, QLocale::ShortFormat) + QStringLiteral("  ") + e.text();
 }
 
@@ -82,6 +84,39 @@ QString TrainLog::line(int i) const
 void TrainLog::addNotice(const QString& code, const QString& message)
 {
     addLine([code, message] { return noticeText(code, message); });
+}
+
+void TrainLog::addUntimed(std::function<QString()> text)
+{
+    entries_.push_back({QTime(), std::move(text)}); // an invalid time: the line shows none
+    list_->addItem(render(entries_.back()));
+}
+
+void TrainLog::showRun(const ProjectRun& run, int epochs)
+{
+    clear();
+    // Notices about the data and the set-up come before the first epoch; the rest after.
+    static const QStringList kBefore = {
+        QStringLiteral("skipped_file"), QStringLiteral("batch_probed"),
+        QStringLiteral("batch_probe_failed"), QStringLiteral("split_reused"),
+        QStringLiteral("step_graph_failed")};
+    std::vector<std::function<QString()>> before, after;
+    for (const std::string& n : run.notices) {
+        const QString line = QString::fromStdString(n);
+        const int colon = int(line.indexOf(QStringLiteral(": ")));
+        const QString code = colon > 0 ? line.left(colon) : line;
+        const QString message = colon > 0 ? line.mid(colon + 2) : QString();
+        (kBefore.contains(code) ? before : after).push_back([code, message] {
+            return noticeText(code, message);
+        });
+    }
+    for (auto& t : before)
+        addUntimed(std::move(t));
+    for (const EpochMetrics& m : run.history)
+        addUntimed([task = run.task, m, epochs] { return epochText(task, m, epochs); });
+    for (auto& t : after)
+        addUntimed(std::move(t));
+    list_->scrollToBottom();
 }
 
 void TrainLog::addEpoch(TaskKind task, const EpochMetrics& m, int epochs)

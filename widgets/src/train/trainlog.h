@@ -10,6 +10,7 @@
 #include <functional>
 #include <vector>
 
+#include "fisura/project.h"
 #include "fisura/status.h"
 #include "fisura/train.h"
 
@@ -32,6 +33,10 @@ public:
     void addLine(std::function<QString()> text);
     void addNotice(const QString& code, const QString& message);
     void addEpoch(TaskKind task, const EpochMetrics& m, int epochs);
+    /// The log of a run that is not training here, rebuilt from its record: what the trainer
+    /// said before the first epoch, one line per epoch, then what it said after (no clock times:
+    /// the record keeps none).
+    void showRun(const ProjectRun& run, int epochs);
     int lineCount() const;
     QString line(int i) const;
     QListWidget* list() const { return list_; }
@@ -50,6 +55,7 @@ private:
         std::function<QString()> text;
     };
     static QString render(const Entry& e);
+    void addUntimed(std::function<QString()> text);
     static QString epochText(TaskKind task, const EpochMetrics& m, int epochs);
 
     QListWidget* list_;

@@ -207,6 +207,7 @@ void TrainPane::queryMachineInBackground()
 void TrainPane::connectController()
 {
     connect(controller_, &TrainController::phaseChanged, this, &TrainPane::updateButtons);
+    connect(controller_, &TrainController::phaseChanged, this, &TrainPane::showCounters);
     connect(controller_, &TrainController::phaseChanged, this,
             [this] { Q_EMIT busyChanged(controller_->isRunning()); });
     connect(controller_, &TrainController::runStarted, this, &TrainPane::onRunStarted);
@@ -247,7 +248,6 @@ void TrainPane::retranslateUi()
     resume_->setText(tr("Resume"));
     resume_->setToolTip(tr("Continue the selected paused or cancelled run from its checkpoint"));
     cancel_->setText(tr("Cancel"));
-    cancel_->setToolTip(tr("Stop now; the best model so far is kept"));
     analyze_->setText(tr("Analyze scans with this model"));
     labelNext_->setText(tr("Choose images to label next"));
     labelNext_->setToolTip(tr("Rank the unlabelled images of this dataset by how unsure this "
@@ -263,6 +263,9 @@ void TrainPane::retranslateUi()
         (counters_->text().isEmpty() || counters_->text() == idleText_))
         counters_->setText(idle);
     idleText_ = idle;
+    if (const ProjectRun* r = findRun(statusRun_); r && !controller_->isRunning())
+        showRunStatus(*r, false);
+    showCounters();
     updateButtons();
 }
 
@@ -395,10 +398,15 @@ void TrainPane::updateButtons()
     start_->setEnabled(idle && open && setup_->datasetPicker()->hasDataset());
     pause_->setEnabled(phase == TrainController::Phase::Running);
     pause_->setText(phase == TrainController::Phase::Pausing ? tr("Pausing…") : tr("Pause"));
-    cancel_->setEnabled(phase == TrainController::Phase::Running ||
-                        phase == TrainController::Phase::Pausing);
     const QStringList sel = runs_->selectedIds();
     const ProjectRun* r = sel.size() == 1 ? findRun(sel.front()) : nullptr;
+    // A paused run can be ended too (the button was disabled there, with no reason).
+    const bool pausedRun = idle && r && r->state == RunState::Paused;
+    cancel_->setEnabled(phase == TrainController::Phase::Running ||
+                        phase == TrainController::Phase::Pausing || pausedRun);
+    cancel_->setToolTip(pausedRun ? tr("End this paused run: it is marked cancelled; its "
+                                       "checkpoint and best model are kept")
+                                  : tr("Stop now; the best model so far is kept"));
     resume_->setEnabled(idle && r && TrainController::canResume(*r));
     setup_->setEnabled(idle);
     const ProjectRun* shown = findRun(shownRun_);
@@ -419,6 +427,7 @@ void TrainPane::showMessage(const QString& text, bool error)
 {
     message_->setText(text);
     message_->setStyleSheet(error ? QStringLiteral("color: #b00020;") : QString());
+    messageIsError_ = error && !text.isEmpty();
 }
 
 bool TrainPane::startTraining()
@@ -487,11 +496,6 @@ void TrainPane::stopWork()
     controller_->cancel();
 }
 
-void TrainPane::cancelTraining()
-{
-    controller_->cancel();
-}
-
 void TrainPane::onRunStarted(const QString& runId, bool resumed)
 {
     const ProjectRun* run = findRun(runId);
@@ -519,6 +523,8 @@ void TrainPane::onRunStarted(const QString& runId, bool resumed)
     runs_->select({runId}, false);
     tabs_->setCurrentIndex(0);
     progress_->setValue(0);
+    haveBatch_ = false;
+    statusRun_.clear();
     counters_->setText(tr("Preparing the data and the model…"));
     showMessage(resumed ? tr("Resumed.") : tr("Training…"));
     telemetryTimer_->start();
@@ -528,15 +534,9 @@ void TrainPane::onRunStarted(const QString& runId, bool resumed)
 void TrainPane::onBatch(const BatchProgress& b)
 {
     plot_->addBatch(b);
-    const QLocale loc;
-    QString text =
-        tr("Epoch %1 of %2 · batch %3 of %4 · %5 images/s")
-            .arg(loc.toString(b.epoch + 1), loc.toString(b.epochs), loc.toString(b.batch),
-                 loc.toString(b.batches), loc.toString(b.imagesPerSecond, 'f', 1));
-    const QString eta = formatEta(b.etaSeconds);
-    if (!eta.isEmpty())
-        text += QStringLiteral(" · ") + eta;
-    counters_->setText(text);
+    lastBatch_ = b;
+    haveBatch_ = true;
+    showCounters();
     const double done =
         b.epochs > 0 && b.batches > 0
             ? (double(b.epoch) + double(b.batch) / double(b.batches)) / double(b.epochs)
@@ -553,6 +553,7 @@ void TrainPane::onEpoch(const EpochMetrics& m)
 void TrainPane::onFinished(const QString& runId, const Status& status)
 {
     runs_->setActiveRun(QString());
+    haveBatch_ = false; // the last batch's line (and its ETA) is over
     pollTelemetry();
     telemetryTimer_->stop();
     plot_->endLive();
@@ -574,8 +575,10 @@ void TrainPane::onFinished(const QString& runId, const Status& status)
             tr("Training finished: best score %1 at epoch %2.")
                 .arg(loc.toString(run->bestScore, 'f', 3), loc.toString(run->bestEpoch + 1)));
     }
-    if (run && status && run->state == RunState::Finished)
-        progress_->setValue(1000);
+    if (run)
+        showRunStatus(*run, false); // the live log stays, with its clock times
+    else
+        counters_->clear();
     updateButtons();
     if (run && hasModel(*run))
         evaluateRun(runId);

@@ -112,6 +112,12 @@ private:
     void onEpoch(const EpochMetrics& m);
     void onFinished(const QString& runId, const Status& status);
     void onRunsSelected(const QStringList& ids);
+    /// The live line from the last batch, with an ETA only while the run goes on.
+    void showCounters();
+    /// A run that is not training: its summary, how far it got, and (`withLog`) its log.
+    void showRunStatus(const ProjectRun& run, bool withLog);
+    /// Cancel on a paused run: it ends as cancelled (checkpoint and best model stay).
+    void cancelPausedRun(const QString& runId);
     void onThresholdChosen(double threshold);
     void requestImagesToLabel();
     void evaluateRun(const QString& runId);
@@ -151,7 +157,11 @@ private:
     QTimer* telemetryTimer_;
     TaskKind liveTask_ = TaskKind::Segment;
     int liveEpochs_ = 0;
-    QString shownRun_; ///< the run whose results are shown
+    QString shownRun_;  ///< the run whose results are shown
+    QString statusRun_; ///< the run whose summary the status line shows (idle)
+    BatchProgress lastBatch_;
+    bool haveBatch_ = false; ///< lastBatch_ belongs to the job running now
+    bool messageIsError_ = false;
 };
 
 } // namespace fisura::ui

@@ -1,10 +1,12 @@
 // The Train pane's runs side: what selecting runs shows (one run's curves and results, several
-// runs overlaid), the background evaluation of a run and the threshold the user chooses.
+// runs overlaid), the status line of a run, the background evaluation of a run and the threshold
+// the user chooses.
 #include "train/trainpane.h"
 
 #include <QDateTime>
 #include <QLabel>
 #include <QLocale>
+#include <QProgressBar>
 #include <QTabWidget>
 
 #include <filesystem>
@@ -12,6 +14,7 @@
 #include "common/errortext.h"
 #include "fisura/evaluate.h"
 #include "project/projectsession.h"
+#include "project/runname.h"
 #include "train/resultsview.h"
 #include "train/runevaluator.h"
 #include "train/runslist.h"
@@ -19,6 +22,7 @@
 #include "train/trainlog.h"
 #include "train/trainplot.h"
 #include "train/trainsetup.h"
+#include "train/trainstatus.h"
 
 namespace fisura::ui
 {
@@ -39,20 +43,27 @@ void TrainPane::onRunsSelected(const QStringList& ids)
     std::vector<TrainPlot::RunCurves> curves;
     for (const QString& id : ids)
         if (const ProjectRun* r = findRun(id))
-            curves.push_back(
-                {QLocale().toString(
-                     QDateTime::fromString(QString::fromStdString(r->startedAt), Qt::ISODate)
-                         .toLocalTime(),
-                     QLocale::ShortFormat),
-                 r->task, r->history});
+            curves.push_back({RunName::of(session_->project().runs(), *r), r->task, r->history});
     plot_->showRuns(curves);
+    // What the status line, the bar and the log show is the selection's, never a run that ended
+    // before (a cancelled run's half-full bar beside a finished run's curves).
+    statusRun_.clear();
     counters_->clear();
+    progress_->setValue(0);
+    log_->clear();
+    if (!messageIsError_)
+        showMessage(QString()); // "Training finished…" was about another run
+    if (ids.size() > 1)
+        counters_->setText(tr("%n run(s) compared, one colour each.", nullptr, int(ids.size())));
+    else if (const ProjectRun* r = findRun(ids.front()))
+        showRunStatus(*r, true);
     if (const ProjectRun* r = ids.size() == 1 ? findRun(ids.front()) : nullptr;
         r && r->state == RunState::Failed) {
         ErrorCode code = ErrorCode::Internal; // the record keeps the code's stable name
         for (int c = int(ErrorCode::Ok); c <= int(ErrorCode::Internal); ++c)
             if (r->errorCode == errorCodeName(ErrorCode(c)))
                 code = ErrorCode(c);
+        statusRun_.clear(); // the failure and what to do, not the summary
         counters_->setText(
             tr("This run failed: %1\n%2")
                 .arg(errorMessage(Status(code, r->errorDetail)), TrainLog::failureHint(code)));
@@ -65,6 +76,62 @@ void TrainPane::onRunsSelected(const QStringList& ids)
         results_->clear();
         results_->setBusy(tr("Select one run to see its results."));
     }
+    updateButtons();
+}
+
+void TrainPane::showCounters()
+{
+    if (!haveBatch_ || !controller_->isRunning())
+        return;
+    using Live = TrainStatus::Live;
+    const auto phase = controller_->phase();
+    const Live live = phase == TrainController::Phase::Pausing      ? Live::Pausing
+                      : phase == TrainController::Phase::Cancelling ? Live::Cancelling
+                                                                    : Live::Running;
+    counters_->setText(TrainStatus::batchLine(lastBatch_, live));
+}
+
+void TrainPane::showRunStatus(const ProjectRun& run, bool withLog)
+{
+    statusRun_ = QString::fromStdString(run.id);
+    counters_->setText(TrainStatus::runSummary(run));
+    progress_->setValue(int(TrainStatus::completed(run) * 1000));
+    if (withLog)
+        log_->showRun(run, TrainStatus::plannedEpochs(run));
+}
+
+void TrainPane::cancelTraining()
+{
+    if (controller_->isRunning()) {
+        controller_->cancel();
+        return;
+    }
+    const QStringList sel = runs_->selectedIds();
+    if (sel.size() == 1)
+        cancelPausedRun(sel.front());
+}
+
+void TrainPane::cancelPausedRun(const QString& runId)
+{
+    const ProjectRun* run = findRun(runId);
+    if (!run || run->state != RunState::Paused)
+        return;
+    const std::string id = run->id;
+    const Status s = session_->update([&](Project& p) {
+        if (ProjectRun* r = p.findRun(id)) {
+            r->state = RunState::Cancelled;
+            if (r->endedAt.empty())
+                r->endedAt = utcNowIso();
+        }
+    });
+    if (!s) {
+        showMessage(tr("The run could not be cancelled: %1").arg(errorMessage(s)), true);
+        return;
+    }
+    showMessage(tr("Cancelled. The best model so far is kept; Resume continues from the last "
+                   "completed epoch."));
+    if (const ProjectRun* r = findRun(runId))
+        showRunStatus(*r, false);
     updateButtons();
 }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/plotlegend.h"
 #include "common/plotlocale.h"
 #include "common/qcp.h"
 
@@ -38,14 +39,14 @@ TrainPlot::TrainPlot(QWidget* parent)
     plot_->setObjectName(QStringLiteral("trainPlot"));
     followUiLocale(plot_);        // decimal separators follow the language
     plot_->plotLayout()->clear(); // two axis rects sharing the time axis replace the default one
-    plot_->plotLayout()->addElement(0, 0, top_);
-    plot_->plotLayout()->addElement(1, 0, bottom_);
-    plot_->plotLayout()->setRowStretchFactor(0, 3);
-    plot_->plotLayout()->setRowStretchFactor(1, 2);
+    // Each legend in a row above its axis rect: outside the data, never over the newest points.
+    plot_->plotLayout()->addElement(1, 0, top_);
+    plot_->plotLayout()->addElement(3, 0, bottom_);
+    plot_->plotLayout()->setRowStretchFactor(1, 3);
+    plot_->plotLayout()->setRowStretchFactor(3, 2);
     auto* margins = new QCPMarginGroup(plot_);
     for (QCPAxisRect* r : {top_, bottom_}) {
         r->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
-        r->axis(QCPAxis::atRight)->setVisible(true);
         r->setRangeDrag(Qt::Horizontal);
         r->setRangeZoom(Qt::Horizontal);
     }
@@ -56,13 +57,12 @@ TrainPlot::TrainPlot(QWidget* parent)
             qOverload<const QCPRange&>(&QCPAxis::setRange));
     connect(bx, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), tx,
             qOverload<const QCPRange&>(&QCPAxis::setRange));
+    top_->axis(QCPAxis::atRight)->setVisible(true); // the metric's; GPU memory's when it has data
     top_->axis(QCPAxis::atRight)->setRange(0, 1);
     bottom_->axis(QCPAxis::atLeft)->setRange(0, 100);
     plot_->setAutoAddPlottableToLegend(false);
-    top_->insetLayout()->addElement(topLegend_, Qt::AlignRight | Qt::AlignTop);
-    bottom_->insetLayout()->addElement(bottomLegend_, Qt::AlignRight | Qt::AlignTop);
-    topLegend_->setLayer(QStringLiteral("legend"));
-    bottomLegend_->setLayer(QStringLiteral("legend"));
+    topKey_ = new OutsideLegend(plot_, topLegend_, 0);
+    bottomKey_ = new OutsideLegend(plot_, bottomLegend_, 2);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->setMinimumHeight(300);
     auto* layout = new QVBoxLayout(this);
@@ -184,9 +184,6 @@ void TrainPlot::beginLive(TaskKind task, double offsetSeconds,
                                                     : Qt::SolidLine;
         series_[i] = addGraph(top, right, kLive[i], style, i == ValLoss || i == Metric);
     }
-    for (int i : {TrainLoss, ValLoss, Metric})
-        if (i != Metric || task != TaskKind::Anomaly)
-            series_[i]->addToLegend(topLegend_);
     // Epochs before a resume, placed at the training time they ended.
     double t = 0;
     for (const EpochMetrics& m : earlier) {
@@ -288,12 +285,13 @@ void TrainPlot::showRuns(const std::vector<RunCurves>& runs)
                 metric->addData(t, v);
         }
         const QString prefix = single ? QString() : r.label + QStringLiteral(" · ");
-        if (train) {
+        if (train && !train->data()->isEmpty()) {
             train->setName(tr("Training loss"));
             train->addToLegend(topLegend_);
         }
         val->setName(prefix + tr("Validation loss"));
-        val->addToLegend(topLegend_);
+        if (!val->data()->isEmpty())
+            val->addToLegend(topLegend_);
         if (!metric->data()->isEmpty()) {
             metric->setName(prefix + metricName(r.task));
             metric->addToLegend(topLegend_);
@@ -324,18 +322,28 @@ void TrainPlot::rescale()
     });
 }
 
+void TrainPlot::syncLegends()
+{
+    // Live series are named once they have data: no empty squares before the first batch, no
+    // GPU entries on a processor-only machine; entries keep the series' order.
+    if (series_[TrainLoss]) {
+        std::vector<QCPAbstractPlottable*> top, bottom;
+        for (int i = 0; i < SeriesCount; ++i)
+            if (!series_[i]->data()->isEmpty() && !(i == Metric && task_ == TaskKind::Anomaly))
+                (i <= Metric ? top : bottom).push_back(series_[i]);
+        topKey_->setEntries(top);
+        bottomKey_->setEntries(bottom);
+    }
+    // The GPU memory axis only where there is GPU memory to show.
+    bool gpuMemory = false;
+    for (int i : {GpuAllocated, GpuReserved, GpuPeak})
+        gpuMemory |= series_[i] && !series_[i]->data()->isEmpty();
+    bottom_->axis(QCPAxis::atRight)->setVisible(gpuMemory);
+}
+
 void TrainPlot::rescaleNow()
 {
-    // Series without data (GPU figures on a processor-only machine) leave the legend.
-    for (int i : {GpuUtil, GpuAllocated, GpuReserved, GpuPeak, Cpu}) {
-        if (!series_[i])
-            continue;
-        if (series_[i]->data()->isEmpty())
-            series_[i]->removeFromLegend(bottomLegend_);
-        else if (!bottomLegend_->hasItemWithPlottable(series_[i]))
-            series_[i]->addToLegend(bottomLegend_);
-    }
-    bottomLegend_->setVisible(bottomLegend_->itemCount() > 0); // no empty box
+    syncLegends();
     QCPAxis* loss = top_->axis(QCPAxis::atLeft);
     QCPAxis* mem = bottom_->axis(QCPAxis::atRight);
     bool found = false;
@@ -369,8 +377,10 @@ void TrainPlot::rescaleNow()
         loss->setRange(0, std::max(1e-6, lossRange.upper * 1.1));
     mem->setRange(memRange);
     const double end = live_ ? std::max(timeRange.upper, now()) : timeRange.upper;
-    top_->axis(QCPAxis::atBottom)
-        ->setRange(haveTime ? std::min(0.0, timeRange.lower) : 0, std::max(1.0, end));
+    const double start = haveTime ? std::min(0.0, timeRange.lower) : 0;
+    // A little room after the newest point: its marker is not cut in half by the frame.
+    const double upper = std::max(1.0, end);
+    top_->axis(QCPAxis::atBottom)->setRange(start, upper + 0.02 * (upper - start));
     plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -22,6 +22,8 @@ class QCPLegend;
 namespace fisura::ui
 {
 
+class OutsideLegend;
+
 class TrainPlot : public QWidget
 {
     Q_OBJECT
@@ -85,12 +87,16 @@ private:
     void nameLiveGraphs();
     void rescale();
     void rescaleNow();
+    /// Legend entries for the series with data only; the GPU memory axis only with its data.
+    void syncLegends();
 
     QCustomPlot* plot_;
     QCPAxisRect* top_;
     QCPAxisRect* bottom_;
     QCPLegend* topLegend_;
     QCPLegend* bottomLegend_;
+    OutsideLegend* topKey_;
+    OutsideLegend* bottomKey_;
     QCPGraph* series_[SeriesCount] = {};
     bool live_ = false;
     TaskKind task_ = TaskKind::Segment;
