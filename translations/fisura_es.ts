@@ -685,7 +685,7 @@
     <name>fisura::app::MainWindow</name>
     <message>
         <source>Fisura — crack inspection workbench</source>
-        <translation>Fisura — banco de trabajo para inspección de grietas</translation>
+        <translation>Fisura — banco de trabajo para inspección de fisuras</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -721,7 +721,7 @@
     </message>
     <message>
         <source>&lt;h3&gt;Fisura %1&lt;/h3&gt;&lt;p&gt;Find and measure cracks in concrete, asphalt and masonry.&lt;/p&gt;&lt;p&gt;LibTorch %2 · OpenCV %3 · libtiff %4 · Qt %5&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;Fisura %1&lt;/h3&gt;&lt;p&gt;Detecte y mida grietas en hormigón, asfalto y mampostería.&lt;/p&gt;&lt;p&gt;LibTorch %2 · OpenCV %3 · libtiff %4 · Qt %5&lt;/p&gt;</translation>
+        <translation>&lt;h3&gt;Fisura %1&lt;/h3&gt;&lt;p&gt;Detecte y mida fisuras en hormigón, asfalto y mampostería.&lt;/p&gt;&lt;p&gt;LibTorch %2 · OpenCV %3 · libtiff %4 · Qt %5&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Demo project ready.</source>
@@ -1041,7 +1041,7 @@
     </message>
     <message>
         <source>Show the scan with its crack map at the model&apos;s threshold</source>
-        <translation>Mostrar el escaneo con su mapa de grietas al umbral del modelo</translation>
+        <translation>Mostrar el escaneo con su mapa de fisuras al umbral del modelo</translation>
     </message>
 </context>
 <context>
@@ -1127,7 +1127,7 @@
     </message>
     <message>
         <source>Missed cracks</source>
-        <translation>Grietas no detectadas</translation>
+        <translation>Fisuras no detectadas</translation>
     </message>
     <message>
         <source>Change the colour</source>
@@ -1135,7 +1135,7 @@
     </message>
     <message>
         <source>Cracks of the ground truth with no prediction nearby (false negatives)</source>
-        <translation>Grietas de la referencia sin ninguna predicción cerca (falsos negativos)</translation>
+        <translation>Fisuras de la referencia sin ninguna predicción cerca (falsos negativos)</translation>
     </message>
     <message>
         <source>Precision</source>
@@ -1276,7 +1276,7 @@
     </message>
     <message>
         <source>Write a synthetic crack dataset with exact masks</source>
-        <translation>Escribe un conjunto de datos sintético de grietas con máscaras exactas</translation>
+        <translation>Escribe un conjunto de datos sintético de fisuras con máscaras exactas</translation>
     </message>
     <message>
         <source>No folder open</source>
@@ -1284,7 +1284,7 @@
     </message>
     <message>
         <source>Show crack mask</source>
-        <translation>Mostrar máscara de grietas</translation>
+        <translation>Mostrar máscara de fisuras</translation>
     </message>
     <message>
         <source>Cancel</source>
@@ -1300,7 +1300,7 @@
     </message>
     <message>
         <source>crack pixels: %1 %</source>
-        <translation>píxeles de grieta: %1 %</translation>
+        <translation>píxeles de fisura: %1 %</translation>
     </message>
     <message>
         <source>no mask</source>
@@ -1391,8 +1391,8 @@
     <message numerus="yes">
         <source>%n crack-free image(s)</source>
         <translation>
-            <numerusform>%n imagen sin grietas</numerusform>
-            <numerusform>%n imágenes sin grietas</numerusform>
+            <numerusform>%n imagen sin fisuras</numerusform>
+            <numerusform>%n imágenes sin fisuras</numerusform>
         </translation>
     </message>
     <message numerus="yes">
@@ -1977,7 +1977,7 @@
     </message>
     <message>
         <source>Mean per-pixel entropy of the crack probability (1 = a coin toss everywhere)</source>
-        <translation>Entropía media por píxel de la probabilidad de grieta (1 = cara o cruz en todas partes)</translation>
+        <translation>Entropía media por píxel de la probabilidad de fisura (1 = cara o cruz en todas partes)</translation>
     </message>
     <message>
         <source>Share of pixels whose probability lies close to the model&apos;s threshold</source>
@@ -2825,15 +2825,15 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
     </message>
     <message>
         <source>Crack segmentation (U-Net), %1</source>
-        <translation>Segmentación de grietas (U-Net), %1</translation>
+        <translation>Segmentación de fisuras (U-Net), %1</translation>
     </message>
     <message>
         <source>crack probability %1</source>
-        <translation>probabilidad de grieta %1</translation>
+        <translation>probabilidad de fisura %1</translation>
     </message>
     <message>
         <source>Crack classifier, %1</source>
-        <translation>Clasificador de grietas, %1</translation>
+        <translation>Clasificador de fisuras, %1</translation>
     </message>
     <message>
         <source>Anomaly autoencoder, %1</source>
@@ -2961,7 +2961,7 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
     </message>
     <message>
         <source>A ready-made project with generated crack images, to try Fisura</source>
-        <translation>Un proyecto listo con imágenes de grietas generadas, para probar Fisura</translation>
+        <translation>Un proyecto listo con imágenes de fisuras generadas, para probar Fisura</translation>
     </message>
     <message>
         <source>&amp;Recent projects</source>
@@ -3883,11 +3883,11 @@ Predicha: %2</translation>
     <name>fisura::ui::TrainPlot</name>
     <message>
         <source>F1 of crack pixels (best threshold)</source>
-        <translation>F1 de los píxeles de grieta (mejor umbral)</translation>
+        <translation>F1 de los píxeles de fisura (mejor umbral)</translation>
     </message>
     <message>
         <source>F1 of the cracked class</source>
-        <translation>F1 de la clase con grietas</translation>
+        <translation>F1 de la clase con fisuras</translation>
     </message>
     <message>
         <source>Loss</source>
@@ -4101,7 +4101,7 @@ Predicha: %2</translation>
     </message>
     <message>
         <source>Precision and recall of crack pixels over thresholds</source>
-        <translation>Precisión y exhaustividad de los píxeles de grieta según el umbral</translation>
+        <translation>Precisión y exhaustividad de los píxeles de fisura según el umbral</translation>
     </message>
     <message>
         <source>Confusion matrix</source>
@@ -4124,15 +4124,15 @@ Predicha: %2</translation>
     </message>
     <message>
         <source>Segment cracks (pixel masks)</source>
-        <translation>Segmentar grietas (máscaras de píxeles)</translation>
+        <translation>Segmentar fisuras (máscaras de píxeles)</translation>
     </message>
     <message>
         <source>Classify images (cracked or not)</source>
-        <translation>Clasificar imágenes (con o sin grietas)</translation>
+        <translation>Clasificar imágenes (con o sin fisuras)</translation>
     </message>
     <message>
         <source>Detect anomalies (learn crack-free surfaces)</source>
-        <translation>Detectar anomalías (aprender superficies sin grietas)</translation>
+        <translation>Detectar anomalías (aprender superficies sin fisuras)</translation>
     </message>
     <message>
         <source>Model size</source>
@@ -4260,7 +4260,7 @@ Predicha: %2</translation>
     </message>
     <message>
         <source>Patch statistics need no training: a Gaussian of the features of crack-free images, fitted in one pass; a patch far from it scores high.</source>
-        <translation>La estadística de parches no necesita entrenamiento: una gaussiana de las características de imágenes sin grietas, ajustada en una pasada; un parche alejado de ella puntúa alto.</translation>
+        <translation>La estadística de parches no necesita entrenamiento: una gaussiana de las características de imágenes sin fisuras, ajustada en una pasada; un parche alejado de ella puntúa alto.</translation>
     </message>
     <message>
         <source>Features</source>
@@ -4403,7 +4403,7 @@ Predicha: %2</translation>
     </message>
     <message>
         <source>A crack mask (TIFF or PNG) of the scan&apos;s size</source>
-        <translation>Una máscara de grietas (TIFF o PNG) del tamaño del escaneo</translation>
+        <translation>Una máscara de fisuras (TIFF o PNG) del tamaño del escaneo</translation>
     </message>
     <message>
         <source>Tolerance</source>
@@ -4415,7 +4415,7 @@ Predicha: %2</translation>
     </message>
     <message>
         <source>A prediction this close to a crack of the ground truth counts as correct, and a crack this close to a prediction counts as found</source>
-        <translation>Una predicción a esta distancia de una grieta de la referencia cuenta como correcta, y una grieta a esta distancia de una predicción cuenta como encontrada</translation>
+        <translation>Una predicción a esta distancia de una fisura de la referencia cuenta como correcta, y una fisura a esta distancia de una predicción cuenta como encontrada</translation>
     </message>
     <message>
         <source>Compare with the map</source>
@@ -4579,7 +4579,7 @@ Predicha: %2</translation>
     <name>main</name>
     <message>
         <source>Crack inspection workbench</source>
-        <translation>Banco de trabajo para inspección de grietas</translation>
+        <translation>Banco de trabajo para inspección de fisuras</translation>
     </message>
     <message>
         <source>Print the version and exit.</source>

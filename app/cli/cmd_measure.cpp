@@ -10,6 +10,7 @@
 #include "command.h"
 #include "commands.h"
 #include "common_flags.h"
+#include "cli_lang.h"
 #include "fisura/measure.h"
 #include "image_limit_args.h"
 #include "input_notices.h"
@@ -29,7 +30,8 @@ constexpr double kMaxPixelSizeMm = 1e5;
 constexpr double kMaxClassLimitMm = 1e4;
 
 struct MeasureArgs {
-    std::string map, scan, csv, json, layer, lang = "en", classBy = "median";
+    std::string map, scan, csv, json, layer, lang = fisura::cli::languageFromEnvironment(),
+                                             classBy = "median";
     double pixelSize = 0;
     double threshold = 0.5;
     int closing = 1;
@@ -39,24 +41,42 @@ struct MeasureArgs {
     fisura::ImageLimits imageLimits;
 };
 
-void printSummary(const fisura::MeasureResult& r)
+// The summary a person reads, in `lang` ("es" or "en"): words and decimal separators.
+void printSummary(const fisura::MeasureResult& r, const std::string& lang)
 {
+    using fisura::cli::formatNumber;
+    const bool es = lang == "es";
+    const auto num = [&](double v, int decimals) { return formatNumber(v, decimals, lang); };
     const auto& t = r.totals;
-    std::printf("%s: %d x %d px, pixel size %s\n", r.mapPath.c_str(), r.width, r.height,
-                r.pixelSizeMm > 0
-                    ? (std::to_string(r.pixelSizeMm) + " mm (" + r.pixelSizeSource + ")").c_str()
-                    : "unknown (px only)");
-    std::printf("%d cracks, %d branches, total length %.1f px", t.cracks, t.branches, t.lengthPx);
+    const std::string source = !es                             ? r.pixelSizeSource
+                               : r.pixelSizeSource == "option" ? "opción"
+                               : r.pixelSizeSource == "map"    ? "etiquetas del mapa"
+                               : r.pixelSizeSource == "scan"   ? "etiquetas del escaneo"
+                                                               : r.pixelSizeSource;
+    std::printf(es ? "%s: %d x %d px, tamaño de píxel %s\n" : "%s: %d x %d px, pixel size %s\n",
+                r.mapPath.c_str(), r.width, r.height,
+                r.pixelSizeMm > 0 ? (num(r.pixelSizeMm, 4) + " mm (" + source + ")").c_str()
+                : es              ? "desconocido (solo px)"
+                                  : "unknown (px only)");
+    std::printf(es ? "%d fisuras, %d ramas, longitud total %s px"
+                   : "%d cracks, %d branches, total length %s px",
+                t.cracks, t.branches, num(t.lengthPx, 1).c_str());
     if (t.lengthMm >= 0)
-        std::printf(" = %.1f mm, cracked area %.1f mm2, density %.3f m/m2", t.lengthMm, t.areaMm2,
-                    t.densityMPerM2);
+        std::printf(es ? " = %s mm, área fisurada %s mm2, densidad %s m/m2"
+                       : " = %s mm, cracked area %s mm2, density %s m/m2",
+                    num(t.lengthMm, 1).c_str(), num(t.areaMm2, 1).c_str(),
+                    num(t.densityMPerM2, 3).c_str());
     std::printf("\n");
     for (const auto& k : r.classes)
-        std::printf("  %-10s %6.2f..%-6s mm: %5d cracks, %9.1f mm\n", k.id.c_str(), k.fromMm,
-                    k.toMm < 0 ? "" : std::to_string(k.toMm).substr(0, 4).c_str(), k.cracks,
-                    k.lengthMm);
+        std::printf(es ? "  %-10s %6s..%-6s mm: %5d fisuras, %9s mm\n"
+                       : "  %-10s %6s..%-6s mm: %5d cracks, %9s mm\n",
+                    k.id.c_str(), num(k.fromMm, 2).c_str(),
+                    k.toMm < 0 ? "" : num(k.toMm, 2).c_str(), k.cracks, num(k.lengthMm, 1).c_str());
     if (!r.classes.empty())
-        std::printf("  Note: %s\n", fisura::kWidthClassNoteText);
+        std::printf(es ? "  Nota: %s\n" : "  Note: %s\n",
+                    es ? "los límites de las clases de ancho dependen de la norma vigente; "
+                         "compruébelos antes de informar."
+                       : fisura::kWidthClassNoteText);
 }
 
 /// Everything measure writes (the PDF too) must leave its map and scan alone.
@@ -103,7 +123,7 @@ void run(const MeasureArgs& a, const std::string& pdf)
         if (auto s = fisura::writeMeasureJson(*r, a.json); !s)
             fail(s, "cannot write " + a.json);
     if (!jsonOut)
-        printSummary(*r);
+        printSummary(*r, a.lang);
     if (!pdf.empty())
         if (int rc = writeReportPdf(
                 {pdf, a.map, a.scan, a.lang, {}, a.pixelSize, a.threshold, a.limits}))
@@ -151,7 +171,9 @@ void registerMeasureCommand(CLI::App& app)
                     "Also write a width-class layer (TIFF: 0 background, 1 + class on cracks)");
     auto pdf = std::make_shared<std::string>();
     cmd->add_option("--pdf", *pdf, "PDF inspection report (written by the `fisura` program)");
-    cmd->add_option("--lang", a->lang, "Language of the PDF report")
+    cmd->add_option("--lang", a->lang,
+                    "Language of the summary and the PDF report (default: from LC_ALL, "
+                    "LC_MESSAGES or LANG); CSV and JSON always use a decimal point")
         ->capture_default_str()
         ->check(CLI::IsMember({"es", "en"}));
     addQuietFlag(cmd, a->quiet);

@@ -114,7 +114,8 @@ int ReportMode::run(const QCommandLineParser& parser) const
     ui::ReportInput in;
     in.result = std::make_shared<const MeasureResult>(std::move(*measured));
     in.scanPath = parser.value(scan_);
-    in.modelName = parser.value(model_);
+    in.modelName = parser.isSet(model_) ? parser.value(model_)
+                                        : ui::MeasureReport::modelFor(parser.value(map_));
     auto picture = ui::MeasureReport::overviewPicture(in.scanPath, *in.result);
     if (!picture) {
         printError(ui::errorMessage(picture.status()));

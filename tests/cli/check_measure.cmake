@@ -18,9 +18,26 @@ if(CASE STREQUAL "measure")
                             --csv "${WORK}/cracks.csv" --json "${WORK}/cracks.json" --lang es
                     OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
     expect("rc EQUAL 0" "measure exited ${rc}: ${err}")
-    expect("out MATCHES \"cracks, \"" "no summary: ${out}")
-    expect("out MATCHES \"standard in force\"" "no note on the class limits: ${out}")
+    # --lang es: the summary in Spanish with decimal commas; the files stay C-locale (below).
+    expect("out MATCHES \"fisuras, \"" "no Spanish summary: ${out}")
+    expect("out MATCHES \"norma vigente\"" "no note on the class limits: ${out}")
+    expect("out MATCHES \"tamaño de píxel 0,2000 mm\"" "pixel size not in Spanish: ${out}")
+    expect("NOT out MATCHES \"[0-9][.][0-9]\"" "a decimal point in Spanish: ${out}")
     expect("NOT out MATCHES \"Usage:\"" "help printed after the summary: ${out}")
+    # --lang en, and the language from the environment when --lang is not given.
+    execute_process(COMMAND "${CLI}" measure --map "${mask}" --pixel-size 0.2 --lang en --quiet
+                    OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+    expect("rc EQUAL 0 AND out MATCHES \"cracks, \"" "no English summary: ${out}")
+    expect("out MATCHES \"pixel size 0.2000 mm\" AND out MATCHES \"standard in force\""
+           "English summary: ${out}")
+    execute_process(COMMAND ${CMAKE_COMMAND} -E env LC_ALL= LC_MESSAGES= LANG=es_ES.UTF-8
+                            "${CLI}" measure --map "${mask}" --pixel-size 0.2 --quiet
+                    OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+    expect("rc EQUAL 0 AND out MATCHES \"fisuras, \"" "LANG=es_ES ignored: ${out}")
+    execute_process(COMMAND ${CMAKE_COMMAND} -E env LC_ALL=C LANG=es_ES.UTF-8
+                            "${CLI}" measure --map "${mask}" --pixel-size 0.2 --quiet
+                    OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+    expect("rc EQUAL 0 AND out MATCHES \"cracks, \"" "LC_ALL=C must win over LANG: ${out}")
     foreach(f cracks.csv cracks.branches.csv cracks.scan.csv cracks.json)
         expect("EXISTS \"${WORK}/${f}\"" "no ${f}")
     endforeach()
@@ -30,6 +47,7 @@ if(CASE STREQUAL "measure")
     expect("n GREATER 0 AND n EQUAL ncr" "totals.cracks = ${n}, cracks listed = ${ncr}")
     string(JSON px GET "${json}" pixel_size_mm)
     expect("px EQUAL 0.2" "pixel_size_mm = ${px}")
+    expect("json MATCHES \"pixel_size_mm.: *0[.]2\"" "JSON not C-locale: ${json}")
     file(STRINGS "${WORK}/cracks.csv" rows)
     list(LENGTH rows nrows)
     math(EXPR expected "${n} + 1")

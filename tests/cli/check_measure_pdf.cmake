@@ -1,6 +1,6 @@
 # fisura-cli measure --pdf: the report written by `fisura` in its headless report mode, in both
 # languages, and a clear failure where `fisura` cannot be found.
-# -DCLI=<fisura-cli> -DGUI=<fisura> -DWORK=<dir>
+# -DCLI=<fisura-cli> -DGUI=<fisura> -DWORK=<dir> [-DPYTHON=<python3>]
 macro(expect cond msg)
     cmake_language(EVAL CODE "if(NOT (${cond}))\n message(FATAL_ERROR \"${msg}\")\nendif()")
 endmacro()
@@ -28,6 +28,31 @@ foreach(lang en es)
     file(SIZE "${pdf}" size)
     expect("size GREATER 20000" "${pdf} is only ${size} bytes")
 endforeach()
+
+# A PNG map: measure reads it, and so must the report (it once failed with "Not a TIFF").
+if(PYTHON)
+    set(png "${WORK}/map.png")
+    execute_process(COMMAND "${PYTHON}" -c "
+import struct, sys, zlib
+w, h = 300, 200
+rows = [bytes(255 if (60 <= x <= 240 and abs(y - 100 - (x - 150) // 6) <= 2) else 0
+              for x in range(w)) for y in range(h)]
+def chunk(t, d):
+    return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d) & 0xffffffff)
+open(sys.argv[1], 'wb').write(b'\\x89PNG\\r\\n\\x1a\\n'
+    + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 0, 0, 0, 0))
+    + chunk(b'IDAT', zlib.compress(b''.join(b'\\x00' + r for r in rows))) + chunk(b'IEND', b''))
+" "${png}" RESULT_VARIABLE rc)
+    expect("rc EQUAL 0" "cannot write ${png}")
+    foreach(lang en es)
+        set(pdf "${WORK}/png-${lang}.pdf")
+        execute_process(COMMAND "${CLI}" measure --map "${png}" --pixel-size 0.2 --pdf "${pdf}"
+                                --lang ${lang} --quiet
+                        OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE rc)
+        expect("rc EQUAL 0" "measure --map PNG --pdf (${lang}) exited ${rc}: ${err}")
+        expect("EXISTS \"${pdf}\"" "no ${pdf}")
+    endforeach()
+endif()
 
 # The report mode refuses bad usage with its own message and exit code 2.
 execute_process(COMMAND "${GUI}" --report-pdf "${WORK}/x.pdf" --map "${mask}" --threshold 0

@@ -7,6 +7,7 @@
 #include <QSlider>
 #include <QSpinBox>
 
+#include "common/languagemanager.h"
 #include "common/statusmeta.h"
 #include "fisura/image.h"
 #include "fisura/score.h"
@@ -165,6 +166,39 @@ private Q_SLOTS:
         QCOMPARE(v->overlayStyle(tp).colorMap, ui::ColorMap::Custom);
         QCOMPARE(v->overlayStyle(tp).color,
                  ComparisonSummary::defaultColour(ComparisonSummary::TruePositive));
+    }
+
+    // The layers Fisura names (Ground truth, True positives, ...) take the new language at a
+    // live switch, in the viewer and in the layer list.
+    void layerNamesFollowLanguage()
+    {
+        using ui::LanguageManager;
+        InspectPane pane;
+        pane.resize(1000, 700);
+        pane.show();
+        QVERIFY(pane.openWithMap(scan_, map_, 150, mask_).isOk());
+        QTRY_VERIFY(pane.comparison() != nullptr);
+        ui::TiledViewer* v = pane.viewer();
+        const int tp = pane.truthPanel()->layerIndex(ComparisonSummary::TruePositive);
+        QCOMPARE(v->overlayName(tp), QStringLiteral("True positives"));
+        const auto names = [v] {
+            QStringList n;
+            for (int i = 0; i < v->overlayCount(); ++i)
+                n << v->overlayName(i);
+            return n;
+        };
+        QVERIFY(names().contains(QStringLiteral("Ground truth")));
+        LanguageManager::instance().applyForSession(LanguageManager::Language::Spanish);
+        const QString spanishTp = ComparisonSummary::tr("True positives");
+        QVERIFY(spanishTp != QStringLiteral("True positives")); // the translation is loaded
+        QTRY_COMPARE(v->overlayName(tp), spanishTp);
+        QVERIFY2(!names().contains(QStringLiteral("Ground truth")),
+                 qPrintable(names().join(QStringLiteral(", "))));
+        auto* list = pane.findChild<QListWidget*>(QStringLiteral("layerList"));
+        QVERIFY(list);
+        QVERIFY(!list->findItems(spanishTp, Qt::MatchExactly).isEmpty());
+        LanguageManager::instance().applyForSession(LanguageManager::Language::English);
+        QTRY_COMPARE(v->overlayName(tp), QStringLiteral("True positives"));
     }
 
     void thresholdUpdatesNumbersAndLayers()

@@ -83,7 +83,7 @@ private Q_SLOTS:
         QTRY_COMPARE(menuTitles(w).first(), QStringLiteral("&Archivo"));
         QCOMPARE(navTexts(w).first(), QStringLiteral("Datos"));
         QCOMPARE(navTexts(w).last(), QStringLiteral("Sistema"));
-        QVERIFY(w.windowTitle().contains(QStringLiteral("grietas")));
+        QVERIFY(w.windowTitle().contains(QStringLiteral("fisuras")));
         // And back.
         LanguageManager::instance().setLanguage(LanguageManager::Language::English);
         QTRY_COMPARE(menuTitles(w).first(), QStringLiteral("&File"));

@@ -1,6 +1,7 @@
 #include "common/languagemanager.h"
 
 #include <QCoreApplication>
+#include <QEvent>
 #include <QLibraryInfo>
 #include <QLocale>
 
@@ -58,6 +59,13 @@ void LanguageManager::apply(Language lang)
     effective_ = code;
     QLocale::setDefault(
         QLocale(code == QStringLiteral("es") ? QLocale::Spanish : QLocale::English));
+    // Widgets copy the default locale when they are made; QApplication hands a LocaleChange to
+    // every window without a locale of its own, which passes it on to their children, so spin
+    // boxes, tables and plots made before the switch format numbers and times anew.
+    if (auto* app = QCoreApplication::instance()) {
+        QEvent localeChange(QEvent::LocaleChange);
+        QCoreApplication::sendEvent(app, &localeChange);
+    }
     // Installing or removing a translator posts QEvent::LanguageChange to every widget.
     auto t = std::make_unique<QTranslator>();
     if (t->load(QStringLiteral(":/i18n/fisura_") + code)) {

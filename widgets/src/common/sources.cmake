@@ -9,6 +9,7 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/common/optiontexts.cpp src/common/optiontexts.h
     src/common/pane.cpp src/common/pane.h
     src/common/plotlegend.cpp src/common/plotlegend.h
+    src/common/plotlocale.cpp src/common/plotlocale.h
     src/common/policytext.cpp src/common/policytext.h
     src/common/preference.h
     src/common/progressrelay.cpp src/common/progressrelay.h

@@ -17,6 +17,7 @@
 #include <cmath>
 
 #include "common/plotlegend.h"
+#include "common/plotlocale.h"
 #include "common/qcp.h"
 
 namespace fisura::ui
@@ -117,6 +118,7 @@ TelemetryPlot::TelemetryPlot(QWidget* parent)
       readout_(new QLabel(this))
 {
     plot_->setObjectName(QStringLiteral("telemetryPlot"));
+    followUiLocale(plot_);
     readout_->setObjectName(QStringLiteral("readout"));
     pause_->setObjectName(QStringLiteral("pause"));
     windowChoice_->setObjectName(QStringLiteral("window"));

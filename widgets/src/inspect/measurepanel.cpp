@@ -181,6 +181,9 @@ void MeasurePanel::retranslateUi()
                                   "and width"));
     cancelButton_->setText(tr("Cancel"));
     classLayer_->setText(tr("Colour cracks by width class"));
+    for (int i = 0; !classMapPath_.isEmpty() && i < viewer_->overlayCount(); ++i)
+        if (viewer_->overlayPath(i) == classMapPath_)
+            viewer_->setOverlayName(i, tr("Width classes")); // the layer's name, translated
     csvButton_->setText(tr("CSV…"));
     csvButton_->setToolTip(tr("Cracks, branches and totals as CSV"));
     jsonButton_->setText(tr("JSON…"));
@@ -424,6 +427,7 @@ void MeasurePanel::onReportPictures(Result<QImage> picture)
         ReportInput in;
         in.result = result_;
         in.scanPath = viewer_->imagePath();
+        in.modelName = MeasureReport::modelFor(mapPath_);
         in.overview = std::move(*picture);
         MeasureReport::renderPlots(in);
         out = MeasureReport::writePdf(reportPath_, in);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "common/plotlocale.h"
 #include "common/qcp.h"
 #include "inspect/measuretext.h"
 
@@ -19,7 +20,7 @@ const QColor kBar(70, 130, 200);
 
 void styleAxes(QCustomPlot* p)
 {
-    p->setLocale(QLocale());
+    followUiLocale(p);
     p->xAxis->grid()->setVisible(false);
     p->yAxis->setNumberFormat(QStringLiteral("gb"));
     p->setMinimumSize(240, 200);
@@ -133,8 +134,8 @@ void MeasurePlots::retranslateUi()
     histogram_->xAxis->setLabel(mm ? tr("Width (mm)") : tr("Width (px)"));
     histogram_->yAxis->setLabel(mm ? tr("Crack length (mm)") : tr("Crack length (px)"));
     classes_->xAxis->setLabel(tr("Width class"));
-    histogram_->setLocale(QLocale());
-    classes_->setLocale(QLocale());
+    histogram_->setLocale(plotLocale());
+    classes_->setLocale(plotLocale());
     if (result_ && !result_->classes.empty())
         showClasses(); // the class names on the axis
     else

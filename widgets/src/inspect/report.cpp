@@ -1,15 +1,19 @@
 #include "inspect/report.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QFileInfo>
 #include <QLocale>
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPdfWriter>
 #include <QSaveFile>
+#include <QTextBlock>
 #include <QTextDocument>
+#include <QTextFrame>
 #include <QUrl>
 
 #include <algorithm>
+#include <memory>
 
 #include "common/thresholdtext.h"
 #include "fisura/version.h"
@@ -37,6 +41,7 @@ QString num(double v, int decimals)
     return QLocale().toString(v, 'f', decimals);
 }
 
+// Headers wrap (Spanish ones are longer) so a table never runs past the page; numbers don't.
 const char* kStyle = R"(
 body { font-family: 'DejaVu Sans', 'Liberation Sans', sans-serif; font-size: 9pt; color: #202020; }
 h1 { font-size: 17pt; color: #1f3a5f; margin-bottom: 2px; }
@@ -45,11 +50,37 @@ p.sub { color: #606060; margin-top: 0px; }
 p.note { color: #7a4b00; font-style: italic; }
 p.caption { color: #606060; font-size: 8pt; }
 td.k { color: #505050; padding-right: 12px; }
-table.grid { border-collapse: collapse; }
-table.grid th { background-color: #1f3a5f; color: white; padding: 3px 6px; font-weight: bold; white-space: nowrap; }
-table.grid td { padding: 2px 6px; border-bottom: 1px solid #d0d0d0; white-space: nowrap; }
+table.grid { border-collapse: collapse; font-size: 8pt; }
+table.grid th { background-color: #1f3a5f; color: white; padding: 3px 4px; font-weight: bold; }
+table.grid td { padding: 2px 4px; border-bottom: 1px solid #d0d0d0; white-space: nowrap; }
+table.c1 td { padding: 1px 4px; }
+table.c2 { font-size: 7pt; }
+table.c2 td { padding: 0px 3px; }
 td.n { text-align: right; }
 )";
+
+// A last page used less than this (of its text height) is an orphan worth avoiding.
+constexpr double kLeastLastPageUse = 0.2;
+
+// How much of the last page's text height `doc` uses when print() lays it out on `device`
+// (as print() does: a clone, 2 cm margins, the device's page); 1 for a single page.
+double lastPageUse(const QTextDocument& doc, QPagedPaintDevice* device)
+{
+    std::unique_ptr<QTextDocument> d(doc.clone());
+    d->documentLayout()->setPaintDevice(device);
+    const double margin = 2 / 2.54 * device->logicalDpiY();
+    QTextFrameFormat fmt = d->rootFrame()->frameFormat();
+    fmt.setMargin(margin);
+    d->rootFrame()->setFrameFormat(fmt);
+    const QSizeF page(device->width(), device->height());
+    d->setPageSize(page);
+    const int pages = d->pageCount();
+    if (pages <= 1)
+        return 1.0;
+    const QRectF last = d->documentLayout()->blockBoundingRect(d->lastBlock());
+    const double top = (pages - 1) * page.height() + margin;
+    return std::clamp((last.bottom() - top) / (page.height() - 2 * margin), 0.0, 1.0);
+}
 
 } // namespace
 
@@ -61,7 +92,7 @@ void MeasureReport::renderPlots(ReportInput& in)
     in.classPlot = plots.classImage(QSize(420, 330));
 }
 
-QString MeasureReport::html(const ReportInput& in)
+QString MeasureReport::html(const ReportInput& in, int layout)
 {
     const MeasureResult& r = *in.result;
     const QLocale l;
@@ -149,21 +180,28 @@ QString MeasureReport::html(const ReportInput& in)
                             "</td></tr></table>")
                  .arg(esc(tr("Widths")), esc(tr("Width histogram: crack length at each width.")),
                       esc(tr("Total crack length per width class.")));
-    h += crackTable(in);
+    // The settings close the totals page; the crack table comes last, on pages of its own.
     h += settings(in);
+    h += crackTable(in, layout);
     h += QStringLiteral("</body></html>");
     return h;
 }
 
-QString MeasureReport::crackTable(const ReportInput& in)
+QString MeasureReport::crackTable(const ReportInput& in, int layout)
 {
     const MeasureResult& r = *in.result;
     const QLocale l;
     const bool mm = r.pixelSizeMm > 0;
     const QString unit = mm ? tr("mm") : tr("px");
+    // Layouts 0-2 start the table on a page of its own, 3-5 right after the settings; 0 and 3
+    // have roomy rows, 2 and 5 the tightest.
+    const int compact = layout % 3;
     QString h =
-        QStringLiteral("<h2 style='page-break-before: always'>%1</h2>").arg(esc(tr("Cracks")));
-    h += QStringLiteral("<table class='grid' width='100%'><thead><tr>");
+        QStringLiteral("<h2%1>%2</h2>")
+            .arg(layout < 3 ? QStringLiteral(" style='page-break-before: always'") : QString(),
+                 esc(tr("Cracks")));
+    h += QStringLiteral("<table class='grid%1' width='100%'><thead><tr>")
+             .arg(compact > 0 ? QStringLiteral(" c%1").arg(compact) : QString());
     for (const QString& c :
          {tr("No."), tr("Class"), tr("Length (%1)").arg(unit), tr("Width (%1)").arg(unit),
           tr("Max. width (%1)").arg(unit), tr("Branches"), tr("Angle (°)"), tr("Position (px)")})
@@ -249,7 +287,12 @@ Status MeasureReport::writePdf(const QString& path, const ReportInput& in)
                         in.histogram);
         doc.addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("fisura:classes")),
                         in.classPlot);
-        doc.setHtml(html(in));
+        // The first layout whose last page holds more than a few lines (else the last one).
+        for (int layout = 0; layout < kLayouts; ++layout) {
+            doc.setHtml(html(in, layout));
+            if (lastPageUse(doc, &pdf) >= kLeastLastPageUse)
+                break;
+        }
         doc.print(&pdf);
     }
     if (!file.commit())

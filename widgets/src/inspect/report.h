@@ -39,17 +39,25 @@ public:
     /// is sharp enough, band by band. Cancelled between bands.
     static Result<QImage> overviewPicture(const QString& scanPath, const MeasureResult& result,
                                           int maxSide = 1400, const CancelToken& cancel = {});
+    /// The file name of the model that made the map at `mapPath`, from the project whose
+    /// maps/ folder holds it (its scan record) or from the `fisura-cli infer` manifests beside
+    /// it; empty when no record names it.
+    static QString modelFor(const QString& mapPath);
     /// Fills in.histogram and in.classPlot from in.result (GUI thread).
     static void renderPlots(ReportInput& in);
-    /// The report as HTML (QTextDocument's subset), images as "fisura:" resources.
-    static QString html(const ReportInput& in);
+    /// The report as HTML (QTextDocument's subset), images as "fisura:" resources. `layout`
+    /// (0..kLayouts-1) is how the crack table is set: from a page of its own with roomy rows (0)
+    /// to tight rows right after the settings; writePdf() takes the first that leaves no last
+    /// page with only a few lines.
+    static QString html(const ReportInput& in, int layout = 0);
     /// Writes the PDF atomically (A4); IoError when the file cannot be written.
     static Status writePdf(const QString& path, const ReportInput& in);
     /// Most crack rows in the PDF table (the CSV has them all).
     static constexpr int kMaxRows = 400;
+    static constexpr int kLayouts = 6;
 
 private:
-    static QString crackTable(const ReportInput& in);
+    static QString crackTable(const ReportInput& in, int layout);
     static QString settings(const ReportInput& in);
 };
 

@@ -1,4 +1,5 @@
 // MeasureReport::overviewPicture: a small picture of a scan of any size with its cracks.
+#include <QFile>
 #include <QFileInfo>
 #include <QPainter>
 
@@ -7,6 +8,7 @@
 
 #include "common/imageconvert.h"
 #include "fisura/threshold.h"
+#include "fisura/image.h"
 #include "fisura/tiledimage.h"
 #include "inspect/measuretext.h"
 #include "inspect/report.h"
@@ -57,9 +59,48 @@ Result<QImage> readSmall(const TiledImage& img, int level, double factor, bool m
     return out;
 }
 
+bool isTiffFile(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return true; // let the TIFF reader say what is wrong
+    const QByteArray head = f.read(4);
+    return head.startsWith("II") || head.startsWith("MM");
+}
+
+// Any other image measureCracks accepts (PNG, JPEG, BMP): read whole, as measuring it did.
+Result<QImage> readFlatPicture(const QString& path, int maxSide, bool maxPool)
+{
+    auto im = readImage(path.toStdString());
+    if (!im)
+        return im.status();
+    const Image& m = *im;
+    const double factor = std::max(1.0, double(std::max(m.width, m.height)) / maxSide);
+    const int ow = std::max(1, int(std::ceil(m.width / factor)));
+    const int oh = std::max(1, int(std::ceil(m.height / factor)));
+    if (!maxPool)
+        return toQImage(m)
+            .convertToFormat(QImage::Format_RGB32)
+            .scaled(ow, oh, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+    QImage out(ow, oh, QImage::Format_Grayscale8);
+    out.fill(0);
+    for (int y = 0; y < m.height; ++y) {
+        uchar* dst = out.scanLine(std::min(oh - 1, int(y / factor)));
+        const uint8_t* src = m.row(y);
+        for (int x = 0; x < m.width; ++x) {
+            uchar& d = dst[std::min(ow - 1, int(x / factor))];
+            for (int c = 0; c < std::min(m.channels, 3); ++c)
+                d = std::max(d, src[size_t(x) * size_t(m.channels) + size_t(c)]);
+        }
+    }
+    return out;
+}
+
 Result<QImage> readPicture(const QString& path, int maxSide, bool maxPool,
                            const CancelToken& cancel)
 {
+    if (!isTiffFile(path))
+        return readFlatPicture(path, maxSide, maxPool);
     auto img = TiledImage::open(path.toStdString());
     if (!img)
         return img.status();

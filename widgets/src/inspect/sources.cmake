@@ -12,5 +12,6 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/inspect/measurepanel.cpp src/inspect/measurepanel.h
     src/inspect/measureplots.cpp src/inspect/measureplots.h
     src/inspect/measuretext.cpp src/inspect/measuretext.h
-    src/inspect/report.cpp src/inspect/report.h src/inspect/reportpicture.cpp
+    src/inspect/report.cpp src/inspect/report.h src/inspect/reportmodel.cpp
+    src/inspect/reportpicture.cpp
 )

@@ -165,6 +165,20 @@ void TruthPanel::retranslateUi()
     thresholdLabel_->setText(tr("Threshold"));
     threshold_->setToolTip(tr("The crack probability from which a pixel counts as predicted"));
     showNumbers();
+    renameLayers();
+}
+
+void TruthPanel::renameLayers()
+{
+    // The layers this panel added carry translated names: name them again in the new language.
+    if (const int i = overlayIndexOf(truthLayer_); !truthLayer_.isEmpty() && i >= 0)
+        viewer_->setOverlayName(i, tr("Ground truth"));
+    if (!curve_)
+        return;
+    const std::array<std::string, 3> paths = {curve_->tpPath, curve_->fpPath, curve_->fnPath};
+    for (int k = 0; k < 3; ++k)
+        if (const int i = overlayIndexOf(QString::fromStdString(paths[size_t(k)])); i >= 0)
+            viewer_->setOverlayName(i, summary_->kindName(Kind(k)));
 }
 
 void TruthPanel::saveState(QSettings& s) const

@@ -78,6 +78,7 @@ public:
     void saveState(QSettings& s) const;
     void restoreState(QSettings& s);
     void retranslateUi();
+    void renameLayers();
 
 Q_SIGNALS:
     /// "Compare with the map" was clicked: the pane picks the map layer and calls compare().

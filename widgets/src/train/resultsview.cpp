@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/plotlocale.h"
 #include "common/qcp.h"
 #include "train/galleryview.h"
 
@@ -65,6 +66,8 @@ TrainResultsView::TrainResultsView(QWidget* parent)
     prPlot_->setObjectName(QStringLiteral("prPlot"));
     confusion_->setObjectName(QStringLiteral("confusionMatrix"));
     histogram_->setObjectName(QStringLiteral("errorHistogram"));
+    followUiLocale(prPlot_);
+    followUiLocale(histogram_);
     slider_->setObjectName(QStringLiteral("thresholdSlider"));
     spin_->setObjectName(QStringLiteral("thresholdSpin"));
     readout_->setObjectName(QStringLiteral("thresholdReadout"));

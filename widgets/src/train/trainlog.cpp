@@ -1,5 +1,6 @@
 #include "train/trainlog.h"
 
+#include <QEvent>
 #include <QFileInfo>
 #include <QListWidget>
 #include <QLocale>
@@ -40,13 +41,34 @@ TrainLog::TrainLog(QWidget* parent) : QWidget(parent), list_(new QListWidget(thi
 void TrainLog::clear()
 {
     list_->clear();
+    entries_.clear();
 }
 
 void TrainLog::addLine(const QString& text)
 {
-    const QString time = QLocale().toString(QTime::currentTime(), QLocale::ShortFormat);
-    list_->addItem(time + QStringLiteral("  ") + text);
+    addLine([text] { return text; });
+}
+
+void TrainLog::addLine(std::function<QString()> text)
+{
+    entries_.push_back({QTime::currentTime(), std::move(text)});
+    list_->addItem(render(entries_.back()));
     list_->scrollToBottom();
+}
+
+QString TrainLog::render(const Entry& e)
+{
+    if (!e.time.isValid())
+        return e.text();
+    return QLocale().toString(e.time, QLocale::ShortFormat) + QStringLiteral("  ") + e.text();
+}
+
+void TrainLog::changeEvent(QEvent* e)
+{
+    if (e->type() == QEvent::LanguageChange)
+        for (int i = 0; i < list_->count() && size_t(i) < entries_.size(); ++i)
+            list_->item(i)->setText(render(entries_[size_t(i)]));
+    QWidget::changeEvent(e);
 }
 
 int TrainLog::lineCount() const
@@ -61,12 +83,13 @@ QString TrainLog::line(int i) const
 
 void TrainLog::addNotice(const QString& code, const QString& message)
 {
-    addLine(noticeText(code, message));
+    addLine([code, message] { return noticeText(code, message); });
 }
 
-void TrainLog::addUntimed(const QString& text)
+void TrainLog::addUntimed(std::function<QString()> text)
 {
-    list_->addItem(text);
+    entries_.push_back({QTime(), std::move(text)}); // an invalid time: the line shows none
+    list_->addItem(render(entries_.back()));
 }
 
 void TrainLog::showRun(const ProjectRun& run, int epochs)
@@ -77,26 +100,28 @@ void TrainLog::showRun(const ProjectRun& run, int epochs)
         QStringLiteral("skipped_file"), QStringLiteral("batch_probed"),
         QStringLiteral("batch_probe_failed"), QStringLiteral("split_reused"),
         QStringLiteral("step_graph_failed")};
-    QStringList before, after;
+    std::vector<std::function<QString()>> before, after;
     for (const std::string& n : run.notices) {
         const QString line = QString::fromStdString(n);
         const int colon = int(line.indexOf(QStringLiteral(": ")));
         const QString code = colon > 0 ? line.left(colon) : line;
-        const QString text = noticeText(code, colon > 0 ? line.mid(colon + 2) : QString());
-        (kBefore.contains(code) ? before : after) << text;
+        const QString message = colon > 0 ? line.mid(colon + 2) : QString();
+        (kBefore.contains(code) ? before : after).push_back([code, message] {
+            return noticeText(code, message);
+        });
     }
-    for (const QString& t : before)
-        addUntimed(t);
+    for (auto& t : before)
+        addUntimed(std::move(t));
     for (const EpochMetrics& m : run.history)
-        addUntimed(epochText(run.task, m, epochs));
-    for (const QString& t : after)
-        addUntimed(t);
+        addUntimed([task = run.task, m, epochs] { return epochText(task, m, epochs); });
+    for (auto& t : after)
+        addUntimed(std::move(t));
     list_->scrollToBottom();
 }
 
 void TrainLog::addEpoch(TaskKind task, const EpochMetrics& m, int epochs)
 {
-    addLine(epochText(task, m, epochs));
+    addLine([task, m, epochs] { return epochText(task, m, epochs); });
 }
 
 QString TrainLog::epochText(TaskKind task, const EpochMetrics& m, int epochs)

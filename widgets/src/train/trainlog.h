@@ -4,7 +4,11 @@
 #pragma once
 
 #include <QString>
+#include <QTime>
 #include <QWidget>
+
+#include <functional>
+#include <vector>
 
 #include "fisura/project.h"
 #include "fisura/status.h"
@@ -22,7 +26,11 @@ public:
     explicit TrainLog(QWidget* parent = nullptr);
 
     void clear();
+    /// A line of fixed text (stays as it is after a language switch).
     void addLine(const QString& text);
+    /// A line written by `text`, called again (with its time) after a language switch, so the
+    /// log reads in the language in force.
+    void addLine(std::function<QString()> text);
     void addNotice(const QString& code, const QString& message);
     void addEpoch(TaskKind task, const EpochMetrics& m, int epochs);
     /// The log of a run that is not training here, rebuilt from its record: what the trainer
@@ -38,11 +46,20 @@ public:
     /// What the user can do about a failed run.
     static QString failureHint(ErrorCode code);
 
+protected:
+    void changeEvent(QEvent* e) override;
+
 private:
-    void addUntimed(const QString& text);
+    struct Entry {
+        QTime time;
+        std::function<QString()> text;
+    };
+    static QString render(const Entry& e);
+    void addUntimed(std::function<QString()> text);
     static QString epochText(TaskKind task, const EpochMetrics& m, int epochs);
 
     QListWidget* list_;
+    std::vector<Entry> entries_;
 };
 
 } // namespace fisura::ui

@@ -213,12 +213,13 @@ void TrainPane::connectController()
     connect(controller_, &TrainController::runStarted, this, &TrainPane::onRunStarted);
     connect(controller_, &TrainController::trainStarted, this, [this](const TrainStarted& s) {
         preview_->setPolicy(s.policy, setup_->options().batchSize <= 0, true);
-        const QLocale loc;
-        log_->addLine(tr("%1 training and %2 validation images, %3 batches per epoch, %4 "
-                         "parameters.")
-                          .arg(loc.toString(s.trainItems), loc.toString(s.valItems),
-                               loc.toString(s.batchesPerEpoch),
-                               loc.toString(qint64(s.parameters))));
+        log_->addLine([s] {
+            const QLocale loc;
+            return tr("%1 training and %2 validation images, %3 batches per epoch, %4 "
+                      "parameters.")
+                .arg(loc.toString(s.trainItems), loc.toString(s.valItems),
+                     loc.toString(s.batchesPerEpoch), loc.toString(qint64(s.parameters)));
+        });
     });
     connect(controller_, &TrainController::batchDone, this, &TrainPane::onBatch);
     connect(controller_, &TrainController::epochDone, this, &TrainPane::onEpoch);
@@ -514,7 +515,8 @@ void TrainPane::onRunStarted(const QString& runId, bool resumed)
     }
     plot_->beginLive(liveTask_, offset, earlier);
     log_->clear();
-    log_->addLine(resumed ? tr("Resuming the run.") : tr("Starting a new run."));
+    log_->addLine(
+        [resumed] { return resumed ? tr("Resuming the run.") : tr("Starting a new run."); });
     evaluator_->cancel();
     shownRun_ = runId;
     results_->clear();
@@ -563,7 +565,7 @@ void TrainPane::onFinished(const QString& runId, const Status& status)
         showMessage(tr("Training failed: %1\n%2")
                         .arg(errorMessage(status), TrainLog::failureHint(status.code())),
                     true);
-        log_->addLine(tr("Training failed: %1").arg(errorMessage(status)));
+        log_->addLine([status] { return tr("Training failed: %1").arg(errorMessage(status)); });
     } else if (run && run->state == RunState::Paused) {
         showMessage(tr("Paused after epoch %1. Resume continues from the checkpoint.")
                         .arg(loc.toString(int(run->history.size()))));

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "common/plotlegend.h"
+#include "common/plotlocale.h"
 #include "common/qcp.h"
 
 namespace fisura::ui
@@ -36,6 +37,7 @@ TrainPlot::TrainPlot(QWidget* parent)
       bottom_(new QCPAxisRect(plot_)), topLegend_(new QCPLegend), bottomLegend_(new QCPLegend)
 {
     plot_->setObjectName(QStringLiteral("trainPlot"));
+    followUiLocale(plot_);        // decimal separators follow the language
     plot_->plotLayout()->clear(); // two axis rects sharing the time axis replace the default one
     // Each legend in a row above its axis rect: outside the data, never over the newest points.
     plot_->plotLayout()->addElement(1, 0, top_);
@@ -104,7 +106,6 @@ void TrainPlot::changeEvent(QEvent* e)
 
 void TrainPlot::retranslateUi()
 {
-    plot_->setLocale(QLocale()); // decimal separators follow the language
     top_->axis(QCPAxis::atLeft)->setLabel(tr("Loss"));
     top_->axis(QCPAxis::atRight)->setLabel(tr("Metric"));
     bottom_->axis(QCPAxis::atBottom)->setLabel(tr("Training time (s)"));

@@ -169,6 +169,14 @@ QString TiledViewer::overlayName(int i) const
     return layers_->isIndex(i) ? layers_->at(i).name : QString();
 }
 
+void TiledViewer::setOverlayName(int i, const QString& name)
+{
+    if (!layers_->isIndex(i) || layers_->at(i).name == name)
+        return;
+    layers_->at(i).name = name;
+    Q_EMIT overlaysChanged();
+}
+
 QString TiledViewer::overlayPath(int i) const
 {
     return layers_->isIndex(i) ? layers_->at(i).path : QString();

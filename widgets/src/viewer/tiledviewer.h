@@ -67,6 +67,8 @@ public:
     Status addOverlay(const QString& path, const QString& name, const OverlayStyle& style = {});
     int overlayCount() const;
     QString overlayName(int i) const;
+    /// Renames overlay `i` (a layer named by Fisura, after a language switch).
+    void setOverlayName(int i, const QString& name);
     QString overlayPath(int i) const;
     /// Draw only overlay `i` (side-by-side comparison); -1 draws every visible overlay.
     void setSoloOverlay(int i);
