@@ -73,6 +73,7 @@ void registerScoreCommand(CLI::App& app);          // cmd_score.cpp
 void registerProposeCommand(CLI::App& app);        // cmd_propose.cpp
 void registerRankCommand(CLI::App& app);           // cmd_rank.cpp
 void registerMergeManifestsCommand(CLI::App& app); // cmd_merge_manifests.cpp
+void registerSynthDataCommand(CLI::App& app);      // cmd_synth.cpp
 
 int main(int argc, char** argv)
 {
@@ -108,6 +109,7 @@ int main(int argc, char** argv)
         ->capture_default_str();
     demoCmd->add_flag("--json", demoJson, "Print a JSON summary");
 
+    registerSynthDataCommand(app);
     registerPyramidCommand(app);
     registerInferCommand(app);
     registerMergeManifestsCommand(app);
