@@ -15,4 +15,7 @@ list(APPEND FISURA_CORE_TORCH_SOURCES
 list(APPEND FISURA_CORE_TORCH_SOURCES
     src/train/evaluate.cpp
     src/train/evaluate_gallery.h
+    src/train/evaluate_whole.cpp
+    src/train/evaluate_whole.h
+    src/train/crack_scores.cpp
     src/train/footprint.cpp)
