@@ -17,6 +17,7 @@
 #include "fisura/manifest.h"
 #include "infer_shard.h"
 #include "model_load_args.h"
+#include "starter_choice.h"
 #include "terminal_progress.h"
 
 namespace fs = std::filesystem;
@@ -65,8 +66,9 @@ struct InferArgs {
 /// The options of `infer`, bound to `a`.
 static void addInferOptions(CLI::App* cmd, InferArgs& a)
 {
-    cmd->add_option("--model", a.model, "Fisura model, or TorchScript module with a JSON sidecar")
-        ->required()
+    cmd->add_option("--model", a.model,
+                    "Fisura model, or TorchScript module with a JSON sidecar (default: Fisura's "
+                    "starter crack model)")
         ->check(CLI::ExistingFile);
     fisura::cli::addModelLoadOptions(cmd, a.load);
     cmd->add_option("--in", a.in, "Input image (TIFF of any size, PNG, JPEG) or folder")
@@ -300,11 +302,19 @@ void registerInferCommand(CLI::App& app)
         std::vector<std::pair<std::string, std::string>> jobs;
         std::error_code ec;
         const bool folder = fs::is_directory(a->in, ec);
+        bool starter = false;
+        a->model = fisura::cli::modelOrStarter(a->model, starter);
+        if (a->model.empty()) {
+            std::cerr << "fisura-cli: " << fisura::cli::noModelText() << "\n";
+            throw CLI::RuntimeError(2);
+        }
         auto model = fisura::Model::load(a->model, a->load);
         if (!model) {
             fisura::cli::printModelLoadHint(model.status());
             fail(model.status(), "cannot load the model");
         }
+        if (starter)
+            fisura::cli::sayStarterUsed("infer", a->model, model->info());
         const std::string kindName =
             fisura::mapKindName(fisura::mapKindFor(model->info().config.type));
         std::unique_ptr<fisura::ShardJournal> journal;

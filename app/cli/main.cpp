@@ -74,6 +74,7 @@ void registerProposeCommand(CLI::App& app);        // cmd_propose.cpp
 void registerRankCommand(CLI::App& app);           // cmd_rank.cpp
 void registerMergeManifestsCommand(CLI::App& app); // cmd_merge_manifests.cpp
 void registerSynthDataCommand(CLI::App& app);      // cmd_synth.cpp
+void registerModelInfoCommand(CLI::App& app);      // cmd_model_info.cpp
 
 int main(int argc, char** argv)
 {
@@ -114,6 +115,7 @@ int main(int argc, char** argv)
     registerInferCommand(app);
     registerMergeManifestsCommand(app);
     registerEvaluateCommand(app);
+    registerModelInfoCommand(app);
     registerMeasureCommand(app);
     registerScoreCommand(app);
     registerTrainCommand(app);
