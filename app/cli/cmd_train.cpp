@@ -17,6 +17,7 @@
 
 #include "fisura/distributed.h"
 #include "fisura/project.h"
+#include "fisura/starter.h"
 #include "fisura/sysinfo.h"
 #include "fisura/train.h"
 #include "train_launch.h"
@@ -212,7 +213,11 @@ struct TrainArgs {
     bool quiet = false, cpu = false;
     std::string gpus;
     int cpuRanks = 0;
-    std::string optionsJson; ///< hidden: the whole TrainOptions from this file instead
+    std::string optionsJson;   ///< hidden: the whole TrainOptions from this file instead
+    std::string init = "auto"; ///< --init: auto | starter | scratch | a model file
+    /// Options whose absence lets --init choose (and the fine-tuning defaults apply).
+    CLI::Option *epochsOpt = nullptr, *lrOpt = nullptr, *widthOpt = nullptr, *depthOpt = nullptr,
+                *samplesOpt = nullptr;
 };
 
 /// The train command's options, into `args`.
@@ -250,9 +255,9 @@ CLI::App* addTrainOptions(CLI::App& app, const std::shared_ptr<TrainArgs>& args)
                     "Record the run in this Fisura project (a folder holding project.json)");
     cmd->add_option("--dataset-name", args->datasetName,
                     "Name of the dataset in the project when it is added (default: folder name)");
-    cmd->add_option("--epochs", args->o.epochs, "Epochs")
-        ->check(CLI::Range(1, 100000))
-        ->capture_default_str();
+    args->epochsOpt = cmd->add_option("--epochs", args->o.epochs, "Epochs")
+                          ->check(CLI::Range(1, 100000))
+                          ->capture_default_str();
     cmd->add_option("--batch", args->batch, "Batch size or auto")->capture_default_str();
     cmd->add_option("--precision", args->precision, "auto | bf16 | fp16 | fp32")
         ->check(CLI::IsMember({"auto", "bf16", "fp16", "fp32"}))
@@ -260,10 +265,25 @@ CLI::App* addTrainOptions(CLI::App& app, const std::shared_ptr<TrainArgs>& args)
     cmd->add_option("--resume", args->o.resumeFrom, "Checkpoint to continue from");
     cmd->add_option("--size", args->o.model.inputSize, "Input patch/crop edge in px")
         ->capture_default_str();
-    cmd->add_option("--depth", args->o.model.depth, "Network depth")->capture_default_str();
-    cmd->add_option("--width", args->o.model.width, "Channels at full resolution")
+    args->depthOpt =
+        cmd->add_option("--depth", args->o.model.depth, "Network depth")->capture_default_str();
+    args->widthOpt = cmd->add_option("--width", args->o.model.width, "Channels at full resolution")
+                         ->capture_default_str();
+    args->lrOpt =
+        cmd->add_option("--lr", args->o.learningRate, "Peak learning rate")->capture_default_str();
+    cmd->add_option("--init", args->init,
+                    "Weights to start from: starter (Fisura's starter model), scratch, or a Fisura "
+                    "model file; auto = the starter for segment when it is installed and neither "
+                    "--width nor --depth is given, else scratch. From a model: its architecture, "
+                    "BatchNorm re-estimated on the data, and unless given --epochs 10 --lr 3e-4 "
+                    "--samples-per-epoch 64")
         ->capture_default_str();
-    cmd->add_option("--lr", args->o.learningRate, "Peak learning rate")->capture_default_str();
+    args->samplesOpt =
+        cmd->add_option("--samples-per-epoch", args->o.samplesPerEpoch,
+                        "Random crops per epoch (segmentation; 0 = one per training image): a few "
+                        "images repeat, each time another crop")
+            ->check(CLI::Range(0, 100000000))
+            ->capture_default_str();
     cmd->add_option("--schedule", args->schedule, "onecycle | cosine")
         ->check(CLI::IsMember({"onecycle", "cosine"}))
         ->capture_default_str();
@@ -314,6 +334,40 @@ fisura::TrainOptions trainOptionsFromFile(const std::string& path)
     return *o;
 }
 
+/// --init into TrainOptions::startFrom, saying what it chose and why; a job that starts from a
+/// model gets the fine-tuning defaults where the user gave no value of their own.
+void applyInit(const TrainArgs& a, fisura::TrainOptions& o)
+{
+    std::string init = a.init, why;
+    if (init == "auto") {
+        const bool shaped = a.widthOpt->count() > 0 || a.depthOpt->count() > 0;
+        if (o.task != fisura::TaskKind::Segment || o.model.type == fisura::ModelType::PatchGaussian)
+            init = "scratch", why = "only segmentation has a starter model";
+        else if (shaped)
+            init = "scratch", why = "--width or --depth asks for a network of its own";
+        else if (fisura::findStarterModel().empty())
+            init = "scratch", why = "no starter model is installed";
+        else
+            init = "starter", why = "the default for segmentation: Fisura's starter model";
+    } else if (init == "starter" && (a.widthOpt->count() > 0 || a.depthOpt->count() > 0)) {
+        throw CLI::ValidationError("--init", "a model to start from brings its own --width and "
+                                             "--depth");
+    }
+    o.startFrom = init == "scratch" ? std::string() : init;
+    if (!a.quiet)
+        std::fprintf(stderr, "train: starting from %s%s%s\n",
+                     init == "scratch" ? "random weights (scratch)" : init.c_str(),
+                     why.empty() ? "" : ": ", why.c_str());
+    if (fisura::startsFromScratch(o.startFrom))
+        return;
+    if (a.epochsOpt->count() == 0)
+        o.epochs = fisura::FineTuneDefaults::epochs;
+    if (a.lrOpt->count() == 0)
+        o.learningRate = fisura::FineTuneDefaults::learningRate;
+    if (a.samplesOpt->count() == 0)
+        o.samplesPerEpoch = fisura::FineTuneDefaults::samplesPerEpoch;
+}
+
 /// TrainOptions from the parsed arguments; bad combinations throw CLI errors.
 fisura::TrainOptions trainOptionsFrom(const TrainArgs& a)
 {
@@ -345,6 +399,7 @@ fisura::TrainOptions trainOptionsFrom(const TrainArgs& a)
     }
     if (o.outPath.empty() && a.project.empty())
         throw CLI::RequiredError("--out (or --project)");
+    applyInit(a, o);
     return o;
 }
 

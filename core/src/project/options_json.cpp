@@ -205,6 +205,8 @@ std::string toJson(const TrainOptions& o, int indent)
                  {"precision", precisionName(o.precision)},
                  {"prefer_cpu", o.preferCpu},
                  {"model", model},
+                 {"start_from", o.startFrom},
+                 {"samples_per_epoch", o.samplesPerEpoch},
                  {"learning_rate", o.learningRate},
                  {"weight_decay", o.weightDecay},
                  {"schedule", scheduleName(o.schedule)},
@@ -252,6 +254,8 @@ Result<TrainOptions> trainOptionsFromJson(const std::string& text)
         mr.boolean("pooled_positions", o.model.pooledPositions);
         r.adopt(mr);
     }
+    r.text("start_from", o.startFrom);
+    r.integer("samples_per_epoch", o.samplesPerEpoch, 0, kBig);
     r.number("learning_rate", o.learningRate, 1e-12, 1e3);
     r.number("weight_decay", o.weightDecay, 0, 1e3);
     r.name("schedule", o.schedule, parseSchedule);

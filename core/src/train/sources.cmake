@@ -4,6 +4,7 @@ list(APPEND FISURA_CORE_TORCH_SOURCES
     src/train/metrics.cpp
     src/train/trainer.cpp
     src/train/train_setup.cpp
+    src/train/train_init.cpp
     src/train/train_step.cpp
     src/train/train_graph.cpp
     src/train/train_validate.cpp
