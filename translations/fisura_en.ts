@@ -149,6 +149,16 @@
     </message>
 </context>
 <context>
+    <name>fisura::ui::ProvenanceText</name>
+    <message numerus="yes">
+        <source>%1 (%Ln image(s)): ODS F1 %2 · OIS F1 %3 · mIoU %4 at %5 px</source>
+        <translation>
+            <numerusform>%1 (%Ln image): ODS F1 %2 · OIS F1 %3 · mIoU %4 at %5 px</numerusform>
+            <numerusform>%1 (%Ln images): ODS F1 %2 · OIS F1 %3 · mIoU %4 at %5 px</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>fisura::ui::SystemPane</name>
     <message numerus="yes">
         <source>CPU · %n core(s)</source>

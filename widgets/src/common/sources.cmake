@@ -7,6 +7,7 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/common/modelconsent.cpp src/common/modelconsent.h
     src/common/pane.cpp src/common/pane.h
     src/common/policytext.cpp src/common/policytext.h
+    src/common/provenancetext.cpp src/common/provenancetext.h
     src/common/preference.h
     src/common/progressrelay.cpp src/common/progressrelay.h
     src/common/qcp.h
