@@ -1,4 +1,4 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="es" sourcelanguage="en">
 <context>
@@ -127,6 +127,105 @@
     <message>
         <source>Load it only if you trust where it comes from (command line: --allow-torchscript).</source>
         <translation>Cárguelo solo si confía en su procedencia (línea de órdenes: --allow-torchscript).</translation>
+    </message>
+</context>
+<context>
+    <name>OptionTexts</name>
+    <message>
+        <source>Passes over all training images. Training may stop earlier when the validation score stops improving.</source>
+        <translation>Pasadas por todas las imágenes de entrenamiento. El entrenamiento puede detenerse antes si la puntuación de validación deja de mejorar.</translation>
+    </message>
+    <message>
+        <source>Images per training step. Automatic measures what fits on the GPU; with several GPUs it is per GPU.</source>
+        <translation>Imágenes por paso de entrenamiento. En automático se mide lo que cabe en la GPU; con varias GPU, es por GPU.</translation>
+    </message>
+    <message>
+        <source>Number format of the arithmetic. Automatic picks bf16 or fp16 on GPUs that compute them fast, fp32 otherwise.</source>
+        <translation>Formato numérico de los cálculos. En automático se elige bf16 o fp16 en las GPU que los calculan rápido, y fp32 en los demás casos.</translation>
+    </message>
+    <message>
+        <source>Train on the processor even when a GPU is present</source>
+        <translation>Entrenar en el procesador aunque haya una GPU</translation>
+    </message>
+    <message>
+        <source>Largest step of the optimiser. Too high and training diverges; too low and it learns slowly.</source>
+        <translation>Paso máximo del optimizador. Demasiado alto y el entrenamiento diverge; demasiado bajo y aprende despacio.</translation>
+    </message>
+    <message>
+        <source>How the learning rate changes during the job: one cycle rises and then falls, cosine only falls.</source>
+        <translation>Cómo cambia la tasa de aprendizaje durante el trabajo: un ciclo sube y luego baja; coseno solo baja.</translation>
+    </message>
+    <message>
+        <source>Share of the images kept aside to measure the model after each epoch.</source>
+        <translation>Proporción de imágenes apartadas para medir el modelo después de cada época.</translation>
+    </message>
+    <message>
+        <source>Epochs without improvement before training stops early.</source>
+        <translation>Épocas sin mejora antes de que el entrenamiento se detenga antes de tiempo.</translation>
+    </message>
+    <message>
+        <source>Flips, rotations, brightness and contrast</source>
+        <translation>Volteos, giros, brillo y contraste</translation>
+    </message>
+    <message>
+        <source>Processor threads decoding the training images.</source>
+        <translation>Hilos del procesador que decodifican las imágenes de entrenamiento.</translation>
+    </message>
+    <message>
+        <source>Processor threads for the network. Automatic uses the cores the loader threads leave; the setting applies to the whole program while a job runs.</source>
+        <translation>Hilos del procesador para la red. Automático usa los núcleos que dejan libres los hilos de carga; el ajuste vale para todo el programa mientras se ejecuta un trabajo.</translation>
+    </message>
+    <message>
+        <source>The same seed, data and options give the same split and the same starting weights.</source>
+        <translation>La misma semilla, los mismos datos y las mismas opciones dan la misma división y los mismos pesos iniciales.</translation>
+    </message>
+    <message>
+        <source>Edge of the square crops the network learns from. A U-Net needs a multiple of 2 to the power of its depth.</source>
+        <translation>Lado de los recortes cuadrados con los que aprende la red. Una U-Net necesita un múltiplo de 2 elevado a su profundidad.</translation>
+    </message>
+    <message>
+        <source>Channels of the first level; each level doubles them. Wider networks learn more but are slower.</source>
+        <translation>Canales del primer nivel; cada nivel los duplica. Las redes más anchas aprenden más pero son más lentas.</translation>
+    </message>
+    <message>
+        <source>Levels of the network, each halving the image: deeper networks see more context around each pixel.</source>
+        <translation>Niveles de la red, cada uno reduce la imagen a la mitad: las redes más profundas ven más contexto alrededor de cada píxel.</translation>
+    </message>
+    <message>
+        <source>What describes each position: the features of a small random network, or the gray pixels of a patch around it.</source>
+        <translation>Qué describe cada posición: las características de una pequeña red aleatoria o los píxeles grises de un parche a su alrededor.</translation>
+    </message>
+    <message>
+        <source>Feature channels kept for the statistics: more describe the surface better, and memory grows with their square.</source>
+        <translation>Canales de características que se conservan para las estadísticas: más canales describen mejor la superficie, y la memoria crece con su cuadrado.</translation>
+    </message>
+    <message>
+        <source>For images that are aligned (the same object at the same place). Surfaces usually are not: leave it off.</source>
+        <translation>Para imágenes alineadas (el mismo objeto en el mismo lugar). Las superficies no suelen estarlo: déjelo desactivado.</translation>
+    </message>
+    <message>
+        <source>Edge of the square tiles the scan is cut into. Larger tiles waste less on overlap but need more memory.</source>
+        <translation>Lado de las teselas cuadradas en que se divide el escaneo. Las teselas grandes desperdician menos en el solapamiento pero necesitan más memoria.</translation>
+    </message>
+    <message>
+        <source>Pixels shared by neighbouring tiles; their predictions are blended so no seams appear.</source>
+        <translation>Píxeles que comparten las teselas vecinas; sus predicciones se mezclan para que no aparezcan costuras.</translation>
+    </message>
+    <message>
+        <source>Tiles computed at once. Automatic measures what fits on a GPU and keeps batches small on the processor so cancelling is prompt.</source>
+        <translation>Teselas calculadas a la vez. En automático se mide lo que cabe en la GPU y en el procesador se usan lotes pequeños para que cancelar sea inmediato.</translation>
+    </message>
+    <message>
+        <source>How the predictions of overlapping tiles are weighted where they are blended.</source>
+        <translation>Cómo se ponderan las predicciones de las teselas solapadas donde se mezclan.</translation>
+    </message>
+    <message>
+        <source>Processor threads for the network. Automatic uses the cores the image readers leave; the setting applies to the whole program while a job runs.</source>
+        <translation>Hilos del procesador para la red. Automático usa los núcleos que dejan libres los lectores de imagen; el ajuste vale para todo el programa mientras se ejecuta un trabajo.</translation>
+    </message>
+    <message>
+        <source> px</source>
+        <translation> px</translation>
     </message>
 </context>
 <context>
@@ -336,7 +435,7 @@
         <translation>medido: bf16 entrena más rápido en este procesador</translation>
     </message>
     <message>
-        <source>the processor's bf16 convolutions prefer this layout</source>
+        <source>the processor&apos;s bf16 convolutions prefer this layout</source>
         <translation>las convoluciones bf16 del procesador prefieren esta disposición</translation>
     </message>
     <message>
@@ -412,11 +511,11 @@
         <translation>la captura del paso como grafo CUDA falló (%1); se ejecuta operación a operación</translation>
     </message>
     <message>
-        <source>Fisura's fused kernels: fewer passes over the activations</source>
+        <source>Fisura&apos;s fused kernels: fewer passes over the activations</source>
         <translation>kernels fusionados de Fisura: menos pasadas sobre las activaciones</translation>
     </message>
     <message>
-        <source>this build has no CUDA compiler for Fisura's fused kernels</source>
+        <source>this build has no CUDA compiler for Fisura&apos;s fused kernels</source>
         <translation>esta compilación no tiene compilador CUDA para los kernels fusionados de Fisura</translation>
     </message>
     <message>
@@ -424,7 +523,7 @@
         <translation>los kernels fusionados están desactivados</translation>
     </message>
     <message>
-        <source>cuDNN's fused convolution + bias + ReLU on the folded network</source>
+        <source>cuDNN&apos;s fused convolution + bias + ReLU on the folded network</source>
         <translation>convolución + sesgo + ReLU fusionados de cuDNN sobre la red plegada</translation>
     </message>
     <message>
@@ -436,11 +535,11 @@
         <translation>Agrupación y concatenación de la U-Net</translation>
     </message>
     <message>
-        <source>Fisura's kernels</source>
+        <source>Fisura&apos;s kernels</source>
         <translation>núcleos de Fisura</translation>
     </message>
     <message>
-        <source>LibTorch's operators</source>
+        <source>LibTorch&apos;s operators</source>
         <translation>operadores de LibTorch</translation>
     </message>
     <message>
@@ -456,15 +555,15 @@
         <translation>la captura de la red como grafo CUDA falló (%1); se ejecuta operación a operación</translation>
     </message>
     <message>
-        <source>Fisura's kernels: max pooling without indices, the decoder's concatenation with the upsampling bias in one pass</source>
+        <source>Fisura&apos;s kernels: max pooling without indices, the decoder&apos;s concatenation with the upsampling bias in one pass</source>
         <translation>núcleos de Fisura: max pooling sin índices y la concatenación del decodificador con el sesgo del sobremuestreo en una sola pasada</translation>
     </message>
     <message>
-        <source>Fisura's U-Net kernels are turned off</source>
+        <source>Fisura&apos;s U-Net kernels are turned off</source>
         <translation>los núcleos de U-Net de Fisura están desactivados</translation>
     </message>
     <message>
-        <source>this build has no CUDA compiler for Fisura's U-Net kernels</source>
+        <source>this build has no CUDA compiler for Fisura&apos;s U-Net kernels</source>
         <translation>esta compilación no tiene compilador CUDA para los núcleos de U-Net de Fisura</translation>
     </message>
     <message>
@@ -524,7 +623,7 @@
         <translation>se pidieron %1 GPU; se usan todas las utilizables</translation>
     </message>
     <message>
-        <source>only GPUs of the first one's model (%1): the bands stay balanced and the map does not depend on the GPU</source>
+        <source>only GPUs of the first one&apos;s model (%1): the bands stay balanced and the map does not depend on the GPU</source>
         <translation>solo GPU del mismo modelo que la primera (%1): las franjas quedan equilibradas y el mapa no depende de la GPU</translation>
     </message>
     <message>
@@ -615,7 +714,7 @@
         <translation>Salir de Fisura</translation>
     </message>
     <message>
-        <source>Stop it and quit? What was saved stays intact: the last completed epoch's checkpoint, the best model and finished maps.</source>
+        <source>Stop it and quit? What was saved stays intact: the last completed epoch&apos;s checkpoint, the best model and finished maps.</source>
         <translation>¿Detenerlo y salir? Lo ya guardado queda intacto: el punto de control de la última época completada, el mejor modelo y los mapas terminados.</translation>
     </message>
     <message>
@@ -654,7 +753,7 @@
         <translation>La imagen a la que pertenece el mapa (vista general, tamaño de píxel).</translation>
     </message>
     <message>
-        <source>Pixel size in mm (default: the files' tags).</source>
+        <source>Pixel size in mm (default: the files&apos; tags).</source>
         <translation>Tamaño de píxel en mm (por defecto: las etiquetas de los archivos).</translation>
     </message>
     <message>
@@ -722,14 +821,14 @@
     </message>
     <message>
         <source> px</source>
-        <translation> px</translation>
+        <translation type="vanished"> px</translation>
     </message>
     <message>
-        <source>the model's (%1 px)</source>
+        <source>the model&apos;s (%1 px)</source>
         <translation>la del modelo (%1 px)</translation>
     </message>
     <message>
-        <source>the model's</source>
+        <source>the model&apos;s</source>
         <translation>la del modelo</translation>
     </message>
     <message>
@@ -738,15 +837,15 @@
     </message>
     <message>
         <source>Edge of the square tiles the scan is cut into. Larger tiles waste less on overlap but need more memory.</source>
-        <translation>Lado de las teselas cuadradas en que se divide el escaneo. Las teselas grandes desperdician menos en el solapamiento pero necesitan más memoria.</translation>
+        <translation type="vanished">Lado de las teselas cuadradas en que se divide el escaneo. Las teselas grandes desperdician menos en el solapamiento pero necesitan más memoria.</translation>
     </message>
     <message>
         <source>Pixels shared by neighbouring tiles; their predictions are blended so no seams appear.</source>
-        <translation>Píxeles que comparten las teselas vecinas; sus predicciones se mezclan para que no aparezcan costuras.</translation>
+        <translation type="vanished">Píxeles que comparten las teselas vecinas; sus predicciones se mezclan para que no aparezcan costuras.</translation>
     </message>
     <message>
         <source>Tiles computed at once. Automatic measures what fits on a GPU and keeps batches small on the processor so cancelling is prompt.</source>
-        <translation>Teselas calculadas a la vez. En automático se mide lo que cabe en la GPU y en el procesador se usan lotes pequeños para que cancelar sea inmediato.</translation>
+        <translation type="vanished">Teselas calculadas a la vez. En automático se mide lo que cabe en la GPU y en el procesador se usan lotes pequeños para que cancelar sea inmediato.</translation>
     </message>
     <message>
         <source>cosine</source>
@@ -794,7 +893,7 @@
     </message>
     <message>
         <source>Processor threads for the network. Automatic uses the cores the image readers leave; the setting applies to the whole program while a job runs.</source>
-        <translation>Hilos del procesador para la red. Automático usa los núcleos que dejan libres los lectores de imagen; el ajuste vale para todo el programa mientras se ejecuta un trabajo.</translation>
+        <translation type="vanished">Hilos del procesador para la red. Automático usa los núcleos que dejan libres los lectores de imagen; el ajuste vale para todo el programa mientras se ejecuta un trabajo.</translation>
     </message>
 </context>
 <context>
@@ -899,7 +998,7 @@
         <translation>Abrir en Inspeccionar</translation>
     </message>
     <message>
-        <source>Show the scan with its crack map at the model's threshold</source>
+        <source>Show the scan with its crack map at the model&apos;s threshold</source>
         <translation>Mostrar el escaneo con su mapa de grietas al umbral del modelo</translation>
     </message>
 </context>
@@ -1202,7 +1301,7 @@
         <translation>Qué imágenes están etiquetadas, propuestas o sin etiquetar</translation>
     </message>
     <message>
-        <source>Which unlabelled images to label next, by the model's uncertainty</source>
+        <source>Which unlabelled images to label next, by the model&apos;s uncertainty</source>
         <translation>Qué imágenes sin etiquetar conviene etiquetar a continuación, según la incertidumbre del modelo</translation>
     </message>
 </context>
@@ -1522,6 +1621,9 @@
         <source>Width classes</source>
         <translation>Clases de anchura</translation>
     </message>
+</context>
+<context>
+    <name>fisura::ui::LabelModeController</name>
     <message>
         <source>Label</source>
         <translation>Etiquetar</translation>
@@ -1594,7 +1696,7 @@
         <translation>Etiqueta: %1 px, todo dibujado por usted</translation>
     </message>
     <message>
-        <source>Label: %1 px · %2 % from the model's proposal · %3 % your edits · %4 px of the proposal erased</source>
+        <source>Label: %1 px · %2 % from the model&apos;s proposal · %3 % your edits · %4 px of the proposal erased</source>
         <translation>Etiqueta: %1 px · %2 % de la propuesta del modelo · %3 % de sus ediciones · %4 px de la propuesta borrados</translation>
     </message>
     <message>
@@ -1820,7 +1922,7 @@
         <translation>Entropía media por píxel de la probabilidad de grieta (1 = cara o cruz en todas partes)</translation>
     </message>
     <message>
-        <source>Share of pixels whose probability lies close to the model's threshold</source>
+        <source>Share of pixels whose probability lies close to the model&apos;s threshold</source>
         <translation>Proporción de píxeles cuya probabilidad está cerca del umbral del modelo</translation>
     </message>
     <message>
@@ -2065,7 +2167,7 @@
         <translation>de los archivos</translation>
     </message>
     <message>
-        <source>Millimetres per scan pixel; prefilled from the scan's resolution tags. Without it lengths stay in pixels and there are no classes.</source>
+        <source>Millimetres per scan pixel; prefilled from the scan&apos;s resolution tags. Without it lengths stay in pixels and there are no classes.</source>
         <translation>Milímetros por píxel de la imagen; se toma de las etiquetas de resolución de la imagen. Sin él las longitudes quedan en píxeles y no hay clases.</translation>
     </message>
     <message>
@@ -2281,11 +2383,11 @@
         <translation>introducido por el usuario</translation>
     </message>
     <message>
-        <source>from the map's resolution tags</source>
+        <source>from the map&apos;s resolution tags</source>
         <translation>de las etiquetas de resolución del mapa</translation>
     </message>
     <message>
-        <source>from the scan's resolution tags</source>
+        <source>from the scan&apos;s resolution tags</source>
         <translation>de las etiquetas de resolución de la imagen</translation>
     </message>
     <message>
@@ -2333,7 +2435,7 @@
         <translation>Vista general</translation>
     </message>
     <message>
-        <source>Crack pixels in red; each crack's box in the colour of its width class, with its number in the table.</source>
+        <source>Crack pixels in red; each crack&apos;s box in the colour of its width class, with its number in the table.</source>
         <translation>Píxeles de fisura en rojo; el recuadro de cada fisura en el color de su clase de anchura, con su número en la tabla.</translation>
     </message>
     <message>
@@ -2445,7 +2547,7 @@
         <translation>No se encontraron fisuras con este umbral.</translation>
     </message>
     <message>
-        <source>Width: median over the crack's centre line. Angle: 0° horizontal, counter-clockwise. Position: top-left corner of the crack's box.</source>
+        <source>Width: median over the crack&apos;s centre line. Angle: 0° horizontal, counter-clockwise. Position: top-left corner of the crack&apos;s box.</source>
         <translation>Anchura: mediana a lo largo del eje de la fisura. Ángulo: 0° horizontal, en sentido antihorario. Posición: esquina superior izquierda del recuadro de la fisura.</translation>
     </message>
     <message>
@@ -2561,7 +2663,7 @@
     <message>
         <source>Used on the device: %1 GiB of %2 GiB
 Fisura tensors: %3 GiB
-Held by Fisura's memory cache: %4 GiB</source>
+Held by Fisura&apos;s memory cache: %4 GiB</source>
         <translation>En uso en el dispositivo: %1 GiB de %2 GiB
 Tensores de Fisura: %3 GiB
 Retenido por la caché de memoria de Fisura: %4 GiB</translation>
@@ -3283,11 +3385,11 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
 <context>
     <name>fisura::ui::TrainController</name>
     <message>
-        <source>FISURA_CLI names no program: %1. It should name fisura-cli, which trains on the other GPUs; or untick "All GPUs" under Advanced.</source>
+        <source>FISURA_CLI names no program: %1. It should name fisura-cli, which trains on the other GPUs; or untick &quot;All GPUs&quot; under Advanced.</source>
         <translation>FISURA_CLI no indica ningún programa: %1. Debe indicar fisura-cli, que entrena en las demás GPU; o desmarque «Todas las GPU» en Avanzado.</translation>
     </message>
     <message>
-        <source>fisura-cli, which trains on the other GPUs, was found neither next to Fisura nor on the PATH: install it, or untick "All GPUs" under Advanced.</source>
+        <source>fisura-cli, which trains on the other GPUs, was found neither next to Fisura nor on the PATH: install it, or untick &quot;All GPUs&quot; under Advanced.</source>
         <translation>No se encontró fisura-cli, que entrena en las demás GPU, ni junto a Fisura ni en el PATH: instálelo o desmarque «Todas las GPU» en Avanzado.</translation>
     </message>
     <message>
@@ -3400,11 +3502,11 @@ Predicha: %2</translation>
         <translation>El tamaño de lote se midió en la GPU.</translation>
     </message>
     <message>
-        <source>The batch size could not be measured; the memory table's size is used.</source>
+        <source>The batch size could not be measured; the memory table&apos;s size is used.</source>
         <translation>No se pudo medir el tamaño de lote; se usa el de la tabla de memoria.</translation>
     </message>
     <message>
-        <source>The run's saved split of training and validation images is used again.</source>
+        <source>The run&apos;s saved split of training and validation images is used again.</source>
         <translation>Se reutiliza la división guardada de la ejecución entre imágenes de entrenamiento y de validación.</translation>
     </message>
     <message>
@@ -3964,7 +4066,7 @@ Predicha: %2</translation>
     </message>
     <message>
         <source>Crop size (px)</source>
-        <translation>Tamaño del recorte (px)</translation>
+        <translation type="vanished">Tamaño del recorte (px)</translation>
     </message>
     <message>
         <source>Width (channels)</source>
@@ -3988,7 +4090,7 @@ Predicha: %2</translation>
     </message>
     <message>
         <source>Train on the processor even when a GPU is present</source>
-        <translation>Entrenar en el procesador aunque haya una GPU</translation>
+        <translation type="vanished">Entrenar en el procesador aunque haya una GPU</translation>
     </message>
     <message>
         <source>one cycle</source>
@@ -4000,7 +4102,7 @@ Predicha: %2</translation>
     </message>
     <message>
         <source>Flips, rotations, brightness and contrast</source>
-        <translation>Volteos, giros, brillo y contraste</translation>
+        <translation type="vanished">Volteos, giros, brillo y contraste</translation>
     </message>
     <message>
         <source>%1 million parameters · about %2 of memory to train with batches of %3</source>
@@ -4044,7 +4146,7 @@ Predicha: %2</translation>
     </message>
     <message>
         <source>For images that are aligned (the same object at the same place). Surfaces usually are not: leave it off.</source>
-        <translation>Para imágenes alineadas (el mismo objeto en el mismo lugar). Las superficies no suelen estarlo: déjelo desactivado.</translation>
+        <translation type="vanished">Para imágenes alineadas (el mismo objeto en el mismo lugar). Las superficies no suelen estarlo: déjelo desactivado.</translation>
     </message>
     <message>
         <source>Compute threads</source>
@@ -4052,7 +4154,7 @@ Predicha: %2</translation>
     </message>
     <message>
         <source>Processor threads for the network. Automatic uses the cores the loader threads leave; the setting applies to the whole program while a job runs.</source>
-        <translation>Hilos del procesador para la red. Automático usa los núcleos que dejan libres los hilos de carga; el ajuste vale para todo el programa mientras se ejecuta un trabajo.</translation>
+        <translation type="vanished">Hilos del procesador para la red. Automático usa los núcleos que dejan libres los hilos de carga; el ajuste vale para todo el programa mientras se ejecuta un trabajo.</translation>
     </message>
     <message numerus="yes">
         <source>%Ln distribution(s) of %1 features · about %2 of memory to fit, %3 in the model file</source>
@@ -4075,6 +4177,14 @@ Predicha: %2</translation>
     <message>
         <source>Every GPU trains on its share of each batch and the gradients are averaged: about N times the images per second. Untick to train on one GPU.</source>
         <translation>Cada GPU entrena con su parte de cada lote y se promedian los gradientes: unas N veces más imágenes por segundo. Desmarque para entrenar en una sola GPU.</translation>
+    </message>
+    <message>
+        <source>Crop size</source>
+        <translation>Tamaño del recorte</translation>
+    </message>
+    <message>
+        <source>from the crop size</source>
+        <translation>según el tamaño del recorte</translation>
     </message>
 </context>
 <context>
@@ -4100,7 +4210,7 @@ Predicha: %2</translation>
         <translation>Adjuntar referencia…</translation>
     </message>
     <message>
-        <source>A crack mask (TIFF or PNG) of the scan's size</source>
+        <source>A crack mask (TIFF or PNG) of the scan&apos;s size</source>
         <translation>Una máscara de grietas (TIFF o PNG) del tamaño del escaneo</translation>
     </message>
     <message>
@@ -4152,7 +4262,7 @@ Predicha: %2</translation>
         <translation>No se puede leer la referencia: %1 no es una imagen TIFF ni PNG.</translation>
     </message>
     <message>
-        <source>The ground truth is %1 × %2 px but the scan is %3 × %4 px: a ground-truth mask must have the scan's size.</source>
+        <source>The ground truth is %1 × %2 px but the scan is %3 × %4 px: a ground-truth mask must have the scan&apos;s size.</source>
         <translation>La referencia mide %1 × %2 px pero el escaneo mide %3 × %4 px: una máscara de referencia debe tener el tamaño del escaneo.</translation>
     </message>
     <message>
@@ -4253,7 +4363,7 @@ Predicha: %2</translation>
         <translation>Muestra este panel: data, train, analyze, inspect o system.</translation>
     </message>
     <message>
-        <source>Start training with the Train pane's settings once the project is open.</source>
+        <source>Start training with the Train pane&apos;s settings once the project is open.</source>
         <translation>Empieza a entrenar con los ajustes del panel Entrenar en cuanto el proyecto esté abierto.</translation>
     </message>
     <message>

@@ -15,8 +15,13 @@
 
 #include "fisura/infer.h"
 #include "fisura/manifest.h"
+#include "fisura/options.h"
+// The one testing hook a product uses (--cpu-devices, for the CLI's multi-device checks on the
+// CPU); a documented exception in cmake/CheckLayering.cmake.
+#include "fisura/testing.h"
 #include "infer_shard.h"
 #include "model_load_args.h"
+#include "schema_options.h"
 #include "starter_choice.h"
 #include "terminal_progress.h"
 
@@ -34,23 +39,13 @@ extern "C" void onInferSignal(int)
 
 struct InferArgs {
     std::string model, in, out;
-    int tile = 0;
-    int overlap = -1;
-    std::string batch = "auto";
-    std::string precision = "auto";
-    std::string window = "cosine";
-    std::string compression = "zstd";
-    int level = 0;
-    int readers = 0;
-    int threads = 0;
-    int interopThreads = 0;
+    fisura::InferOptions o; ///< the engine's options, straight from the command line
     bool cpu = false;
     bool json = false;
     bool quiet = false;
     bool timeNetwork = false;
     std::string shard, manifest;
     bool redo = false;
-    std::string gpus = "all";
     int cpuDevices = 0;
     fisura::ModelLoadOptions load;
 };
@@ -62,6 +57,25 @@ struct InferArgs {
 }
 
 } // namespace
+
+/// The engine's options of `o`, each declared from the option schema.
+static void addEngineOptions(CLI::App* cmd, fisura::InferOptions& o)
+{
+    using fisura::inferOption;
+    using namespace fisura::cli;
+    addSchemaOption(cmd, inferOption("tile_size"), o.tileSize);
+    addSchemaOption(cmd, inferOption("overlap"), o.overlap);
+    addSchemaOption(cmd, inferOption("batch_size"), o.batchSize, "auto");
+    addSchemaChoice(cmd, inferOption("precision"), o.precision, fisura::precisionName);
+    addSchemaChoice(cmd, inferOption("window"), o.window, fisura::blendWindowName);
+    addSchemaChoice(cmd, inferOption("output.compression"), o.output.compression,
+                    fisura::tileCompressionName);
+    addSchemaOption(cmd, inferOption("output.compression_level"), o.output.compressionLevel);
+    addSchemaOption(cmd, inferOption("reader_threads"), o.readerThreads);
+    addSchemaOption(cmd, inferOption("intra_op_threads"), o.intraOpThreads);
+    addSchemaOption(cmd, inferOption("inter_op_threads"), o.interOpThreads);
+    addSchemaOption(cmd, inferOption("gpus"), o.gpus, "all");
+}
 
 /// The options of `infer`, bound to `a`.
 static void addInferOptions(CLI::App* cmd, InferArgs& a)
@@ -75,38 +89,7 @@ static void addInferOptions(CLI::App* cmd, InferArgs& a)
         ->required()
         ->check(CLI::ExistingPath);
     cmd->add_option("--out", a.out, "Output map (TIFF), or a folder when --in is one")->required();
-    cmd->add_option("--tile", a.tile, "Tile edge in px (0 = from the model)")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 4096));
-    cmd->add_option("--overlap", a.overlap, "Overlap between tiles in px (-1 = from the model)")
-        ->capture_default_str()
-        ->check(CLI::Range(-1, 2048));
-    cmd->add_option("--batch", a.batch, "Tiles per step: auto or a number")->capture_default_str();
-    cmd->add_option("--precision", a.precision, "auto, bf16, fp16 or fp32")
-        ->capture_default_str()
-        ->check(CLI::IsMember({"auto", "bf16", "fp16", "fp32"}));
-    cmd->add_option("--window", a.window, "Blending window")
-        ->capture_default_str()
-        ->check(CLI::IsMember({"cosine", "gaussian"}));
-    cmd->add_option("--compression", a.compression, "Map tile compression")
-        ->capture_default_str()
-        ->check(CLI::IsMember({"zstd", "deflate"}));
-    cmd->add_option("--level", a.level,
-                    "Compression level (0 = 3 for zstd, 6 for deflate; zstd 9 writes files about "
-                    "5 % smaller, several times slower)")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 22));
-    cmd->add_option("--readers", a.readers, "Reader threads (0 = from the policy)")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 64));
-    cmd->add_option("--threads", a.threads,
-                    "LibTorch intra-op threads (0 = policy; process-wide, set once per job)")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 1024));
-    cmd->add_option("--interop-threads", a.interopThreads,
-                    "LibTorch inter-op threads (0 = policy; settable once per process)")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 1024));
+    addEngineOptions(cmd, a.o);
     cmd->add_flag("--cpu", a.cpu, "Use the CPU even when a GPU is usable");
     cmd->add_flag("--json", a.json, "Print a JSON summary");
     cmd->add_flag("--quiet", a.quiet, "No progress output");
@@ -120,11 +103,6 @@ static void addInferOptions(CLI::App* cmd, InferArgs& a)
                     "fisura-manifest.I-of-N.json; default beside the maps)");
     cmd->add_flag("--redo", a.redo,
                   "With a folder: run scans again although the manifest says they are done");
-    cmd->add_option("--gpus", a.gpus,
-                    "GPUs to use: all or a number. Several split each large scan into column "
-                    "bands, one per GPU (the map is the one-GPU map); a folder's small scans go "
-                    "one per GPU")
-        ->capture_default_str();
     cmd->add_option("--cpu-devices", a.cpuDevices,
                     "Tests: with --cpu, the processor acts as this many devices")
         ->check(CLI::Range(0, 16));
@@ -133,13 +111,15 @@ static void addInferOptions(CLI::App* cmd, InferArgs& a)
 /// The options that change the maps: a manifest's maps are reused only when they match.
 static std::map<std::string, std::string> mapSettings(const InferArgs& a)
 {
-    std::map<std::string, std::string> m{{"tile", std::to_string(a.tile)},
-                                         {"overlap", std::to_string(a.overlap)},
-                                         {"window", a.window},
-                                         {"precision", a.precision},
-                                         {"compression", a.compression}};
-    if (a.level != 0) // absent at the default, so earlier manifests still match
-        m["level"] = std::to_string(a.level);
+    const fisura::InferOptions& o = a.o;
+    std::map<std::string, std::string> m{
+        {"tile", std::to_string(o.tileSize)},
+        {"overlap", std::to_string(o.overlap)},
+        {"window", fisura::blendWindowName(o.window)},
+        {"precision", fisura::precisionName(o.precision)},
+        {"compression", fisura::tileCompressionName(o.output.compression)}};
+    if (o.output.compressionLevel != 0) // absent at the default, so earlier manifests still match
+        m["level"] = std::to_string(o.output.compressionLevel);
     return m;
 }
 
@@ -181,43 +161,11 @@ openFolderRun(const InferArgs& a, const std::string& kindName,
     return std::make_unique<fisura::ShardJournal>(std::move(*journal));
 }
 
-/// The engine options from the command line (exits with 2 on a bad --batch).
+/// The engine options from the command line.
 static fisura::InferOptions inferOptions(const InferArgs& a)
 {
-    fisura::InferOptions o;
-    o.tileSize = a.tile;
-    o.overlap = a.overlap;
-    if (a.batch != "auto") {
-        try {
-            o.batchSize = std::stoi(a.batch);
-        } catch (const std::exception&) {
-            o.batchSize = -1;
-        }
-        if (o.batchSize < 1 || o.batchSize > 4096) {
-            std::cerr << "fisura-cli: --batch must be auto or 1..4096\n";
-            throw CLI::RuntimeError(2);
-        }
-    }
-    fisura::parsePrecision(a.precision, o.precision);
-    o.window = a.window == "gaussian" ? fisura::BlendWindow::Gaussian : fisura::BlendWindow::Cosine;
-    o.output.compression = a.compression == "deflate" ? fisura::TileCompression::Deflate
-                                                      : fisura::TileCompression::Zstd;
-    o.output.compressionLevel = a.level;
-    o.readerThreads = a.readers;
-    o.intraOpThreads = a.threads;
-    o.interOpThreads = a.interopThreads;
+    fisura::InferOptions o = a.o;
     o.preferCpu = a.cpu;
-    if (a.gpus != "all") {
-        try {
-            o.gpus = std::stoi(a.gpus);
-        } catch (const std::exception&) {
-            o.gpus = -1;
-        }
-        if (o.gpus < 1 || o.gpus > 64) {
-            std::cerr << "fisura-cli: --gpus must be all or 1..64\n";
-            throw CLI::RuntimeError(2);
-        }
-    }
     return o;
 }
 

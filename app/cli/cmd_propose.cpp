@@ -11,6 +11,7 @@
 
 #include "fisura/labels.h"
 #include "model_load_args.h"
+#include "schema_options.h"
 #include "terminal_progress.h"
 
 namespace
@@ -26,8 +27,7 @@ extern "C" void onProposeSignal(int)
 struct ProposeArgs {
     std::string model, in, out;
     double threshold = -1;
-    int tile = 0;
-    int batch = 0;
+    fisura::InferOptions infer; ///< --tile, --batch
     bool cpu = false;
     bool json = false;
     bool quiet = false;
@@ -40,8 +40,7 @@ void run(const ProposeArgs& a)
     std::signal(SIGTERM, onProposeSignal);
     fisura::ProposeOptions o;
     o.threshold = a.threshold;
-    o.infer.tileSize = a.tile;
-    o.infer.batchSize = a.batch;
+    o.infer = a.infer;
     o.infer.preferCpu = a.cpu;
     o.infer.modelLoad = a.load;
     fisura::cli::TerminalProgress progress;
@@ -95,12 +94,9 @@ void registerProposeCommand(CLI::App& app)
     cmd->add_option("--threshold", a->threshold,
                     "Crack where the map is at least this (0..1); default: the model's own")
         ->check(CLI::Range(0.0, 1.0));
-    cmd->add_option("--tile", a->tile, "Tile edge in px (0 = from the model)")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 4096));
-    cmd->add_option("--batch", a->batch, "Tiles per step (0 = automatic)")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 4096));
+    fisura::cli::addSchemaOption(cmd, fisura::inferOption("tile_size"), a->infer.tileSize);
+    fisura::cli::addSchemaOption(cmd, fisura::inferOption("batch_size"), a->infer.batchSize,
+                                 "auto");
     cmd->add_flag("--cpu", a->cpu, "Use the CPU even when a GPU is usable");
     cmd->add_flag("--json", a->json, "Print a JSON summary");
     cmd->add_flag("--quiet", a->quiet, "No progress output");

@@ -10,6 +10,7 @@
 
 #include "fisura/labels.h"
 #include "model_load_args.h"
+#include "schema_options.h"
 #include "terminal_progress.h"
 
 namespace
@@ -25,6 +26,7 @@ extern "C" void onRankSignal(int)
 struct RankArgs {
     std::string model, data;
     double band = 0.1;
+    fisura::InferOptions infer; ///< --tile, --batch
     bool cpu = false;
     bool json = false;
     bool quiet = false;
@@ -51,6 +53,7 @@ void run(const RankArgs& a)
             images.push_back(e.image);
     fisura::RankOptions o;
     o.band = a.band;
+    o.infer = a.infer;
     o.infer.preferCpu = a.cpu;
     o.infer.modelLoad = a.load;
     fisura::cli::TerminalProgress progress;
@@ -110,6 +113,9 @@ void registerRankCommand(CLI::App& app)
     cmd->add_option("--band", a->band, "Half-width of the near-threshold band (probability)")
         ->capture_default_str()
         ->check(CLI::Range(0.0, 1.0));
+    fisura::cli::addSchemaOption(cmd, fisura::inferOption("tile_size"), a->infer.tileSize);
+    fisura::cli::addSchemaOption(cmd, fisura::inferOption("batch_size"), a->infer.batchSize,
+                                 "auto");
     cmd->add_flag("--cpu", a->cpu, "Use the CPU even when a GPU is usable");
     cmd->add_flag("--json", a->json, "Print JSON");
     cmd->add_flag("--quiet", a->quiet, "No progress output");

@@ -20,6 +20,7 @@
 #include "fisura/starter.h"
 #include "fisura/sysinfo.h"
 #include "fisura/train.h"
+#include "schema_options.h"
 #include "train_launch.h"
 
 namespace
@@ -205,9 +206,7 @@ std::string beginProjectRun(fisura::Project& project, fisura::TrainOptions& o,
 }
 
 struct TrainArgs {
-    std::string task = "segment", precision = "auto", batch = "auto", schedule = "onecycle";
-    std::string model, features = "cnn";
-    bool perPosition = false;
+    std::string model; ///< --model: the anomaly task's network
     fisura::TrainOptions o;
     std::string project, datasetName;
     bool quiet = false, cpu = false;
@@ -220,92 +219,63 @@ struct TrainArgs {
                 *samplesOpt = nullptr;
 };
 
+/// The engine's options of `a.o`, each declared from the option schema; those whose absence
+/// lets --init choose are kept in `a`.
+void addEngineOptions(CLI::App* cmd, TrainArgs& a)
+{
+    using fisura::trainOption;
+    using namespace fisura::cli;
+    fisura::TrainOptions& o = a.o;
+    addSchemaChoice(cmd, trainOption("task"), o.task, fisura::taskName);
+    addSchemaChoice(cmd, trainOption("model.patch_features"), o.model.patchFeatures,
+                    fisura::patchFeaturesName);
+    addSchemaOption(cmd, trainOption("model.feature_dim"), o.model.featureDim);
+    addSchemaOption(cmd, trainOption("model.patch_radius"), o.model.patchRadius);
+    addSchemaFlag(cmd, trainOption("model.pooled_positions"), o.model.pooledPositions);
+    addSchemaOption(cmd, trainOption("data_dir"), o.dataDir, "required");
+    addSchemaOption(cmd, trainOption("out_path"), o.outPath,
+                    "required without --project; with it, default PROJECT/models/RUN.fisura");
+    a.epochsOpt = addSchemaOption(cmd, trainOption("epochs"), o.epochs);
+    addSchemaOption(cmd, trainOption("batch_size"), o.batchSize, "auto");
+    addSchemaChoice(cmd, trainOption("precision"), o.precision, fisura::precisionName);
+    addSchemaOption(cmd, trainOption("resume_from"), o.resumeFrom);
+    addSchemaOption(cmd, trainOption("model.input_size"), o.model.inputSize);
+    a.depthOpt = addSchemaOption(cmd, trainOption("model.depth"), o.model.depth);
+    a.widthOpt = addSchemaOption(cmd, trainOption("model.width"), o.model.width);
+    addSchemaOption(cmd, trainOption("start_from"), a.init,
+                    "auto (the default here) = the starter for segment when it is installed and "
+                    "neither --width nor --depth is given, else scratch; from a model, unless "
+                    "given: --epochs 10 --lr 3e-4 --samples-per-epoch 64");
+    a.samplesOpt = addSchemaOption(cmd, trainOption("samples_per_epoch"), o.samplesPerEpoch);
+    a.lrOpt = addSchemaOption(cmd, trainOption("learning_rate"), o.learningRate);
+    addSchemaOption(cmd, trainOption("weight_decay"), o.weightDecay);
+    addSchemaChoice(cmd, trainOption("schedule"), o.schedule, fisura::scheduleName);
+    addSchemaOption(cmd, trainOption("clip_norm"), o.clipNorm);
+    addSchemaOption(cmd, trainOption("patience"), o.patience);
+    addSchemaOption(cmd, trainOption("val_fraction"), o.valFraction);
+    addSchemaOption(cmd, trainOption("split_path"), o.splitPath);
+    addSchemaOption(cmd, trainOption("seed"), o.seed);
+    addSchemaFlag(cmd, trainOption("augment"), o.augment);
+    addSchemaOption(cmd, trainOption("loader_threads"), o.loaderThreads);
+    addSchemaOption(cmd, trainOption("intra_op_threads"), o.intraOpThreads);
+    addSchemaOption(cmd, trainOption("inter_op_threads"), o.interOpThreads);
+    addSchemaOption(cmd, trainOption("prefetch"), o.prefetch);
+    addSchemaOption(cmd, trainOption("max_batches_per_epoch"), o.maxBatchesPerEpoch);
+}
+
 /// The train command's options, into `args`.
 CLI::App* addTrainOptions(CLI::App& app, const std::shared_ptr<TrainArgs>& args)
 {
     auto* cmd = app.add_subcommand(
         "train", "Train a crack classifier, U-Net or autoencoder, or fit a patch-gaussian model");
-    cmd->add_option("--task", args->task, "classify | segment | anomaly")
-        ->check(CLI::IsMember({"classify", "segment", "anomaly"}))
-        ->capture_default_str();
+    addEngineOptions(cmd, *args);
     cmd->add_option("--model", args->model,
                     "anomaly task: autoencoder (default) | patch-gaussian (fitted in one pass)")
         ->check(CLI::IsMember({"autoencoder", "patch-gaussian"}));
-    cmd->add_option("--features", args->features,
-                    "patch-gaussian: cnn (random CNN stages) | pixels (gray patches), both on "
-                    "a half-resolution grid")
-        ->check(CLI::IsMember({"cnn", "pixels"}))
-        ->capture_default_str();
-    cmd->add_option("--feature-dim", args->o.model.featureDim,
-                    "patch-gaussian: feature channels kept (d)")
-        ->check(CLI::Range(1, 1024))
-        ->capture_default_str();
-    cmd->add_option("--patch-radius", args->o.model.patchRadius,
-                    "patch-gaussian pixels: patch radius")
-        ->check(CLI::Range(0, 7))
-        ->capture_default_str();
-    cmd->add_flag("--per-position", args->perPosition,
-                  "patch-gaussian: one Gaussian per feature-map position (PaDiM) instead of one "
-                  "for all positions");
-    cmd->add_option("--data", args->o.dataDir, "Dataset folder (required)");
-    cmd->add_option("--out", args->o.outPath,
-                    "Model file to write (required without --project; with it, default "
-                    "PROJECT/models/RUN.fisura)");
     cmd->add_option("--project", args->project,
                     "Record the run in this Fisura project (a folder holding project.json)");
     cmd->add_option("--dataset-name", args->datasetName,
                     "Name of the dataset in the project when it is added (default: folder name)");
-    args->epochsOpt = cmd->add_option("--epochs", args->o.epochs, "Epochs")
-                          ->check(CLI::Range(1, 100000))
-                          ->capture_default_str();
-    cmd->add_option("--batch", args->batch, "Batch size or auto")->capture_default_str();
-    cmd->add_option("--precision", args->precision, "auto | bf16 | fp16 | fp32")
-        ->check(CLI::IsMember({"auto", "bf16", "fp16", "fp32"}))
-        ->capture_default_str();
-    cmd->add_option("--resume", args->o.resumeFrom, "Checkpoint to continue from");
-    cmd->add_option("--size", args->o.model.inputSize, "Input patch/crop edge in px")
-        ->capture_default_str();
-    args->depthOpt =
-        cmd->add_option("--depth", args->o.model.depth, "Network depth")->capture_default_str();
-    args->widthOpt = cmd->add_option("--width", args->o.model.width, "Channels at full resolution")
-                         ->capture_default_str();
-    args->lrOpt =
-        cmd->add_option("--lr", args->o.learningRate, "Peak learning rate")->capture_default_str();
-    cmd->add_option("--init", args->init,
-                    "Weights to start from: starter (Fisura's starter model), scratch, or a Fisura "
-                    "model file; auto = the starter for segment when it is installed and neither "
-                    "--width nor --depth is given, else scratch. From a model: its architecture, "
-                    "BatchNorm re-estimated on the data, and unless given --epochs 10 --lr 3e-4 "
-                    "--samples-per-epoch 64")
-        ->capture_default_str();
-    args->samplesOpt =
-        cmd->add_option("--samples-per-epoch", args->o.samplesPerEpoch,
-                        "Random crops per epoch (segmentation; 0 = one per training image): a few "
-                        "images repeat, each time another crop")
-            ->check(CLI::Range(0, 100000000))
-            ->capture_default_str();
-    cmd->add_option("--schedule", args->schedule, "onecycle | cosine")
-        ->check(CLI::IsMember({"onecycle", "cosine"}))
-        ->capture_default_str();
-    cmd->add_option("--patience", args->o.patience, "Early-stopping patience (0 = off)")
-        ->capture_default_str();
-    cmd->add_option("--val", args->o.valFraction, "Validation fraction")
-        ->check(CLI::Range(0.0, 0.9))
-        ->capture_default_str();
-    cmd->add_option("--split", args->o.splitPath,
-                    "Split file to reuse or write (default OUT.split.json)");
-    cmd->add_option("--seed", args->o.seed, "Random seed")->capture_default_str();
-    cmd->add_option("--workers", args->o.loaderThreads, "Loader threads (0 = policy)")
-        ->capture_default_str();
-    cmd->add_option("--threads", args->o.intraOpThreads,
-                    "LibTorch intra-op threads (0 = policy; process-wide, set once per job)")
-        ->check(CLI::Range(0, 1024))
-        ->capture_default_str();
-    cmd->add_option("--interop-threads", args->o.interOpThreads,
-                    "LibTorch inter-op threads (0 = policy; settable once per process)")
-        ->check(CLI::Range(0, 1024))
-        ->capture_default_str();
-    cmd->add_option("--max-batches", args->o.maxBatchesPerEpoch, "Cap batches per epoch (0 = all)");
     cmd->add_flag("--cpu", args->cpu, "Train on the CPU even when a GPU is usable");
     cmd->add_option("--gpus", args->gpus,
                     "Train on several GPUs of this host: all or a number; one process per GPU, "
@@ -376,27 +346,11 @@ fisura::TrainOptions trainOptionsFrom(const TrainArgs& a)
     if (a.o.dataDir.empty())
         throw CLI::RequiredError("--data");
     fisura::TrainOptions o = a.o;
-    fisura::parseTask(a.task, o.task);
-    fisura::parsePrecision(a.precision, o.precision);
     o.preferCpu = a.cpu;
     if (!a.model.empty() && o.task != fisura::TaskKind::Anomaly)
         throw CLI::ValidationError("--model", "chooses between the anomaly task's models");
-    if (a.model == "patch-gaussian") {
+    if (a.model == "patch-gaussian")
         o.model.type = fisura::ModelType::PatchGaussian;
-        o.model.patchFeatures =
-            a.features == "pixels" ? fisura::PatchFeatures::Pixels : fisura::PatchFeatures::Cnn;
-        o.model.pooledPositions = !a.perPosition;
-    }
-    o.schedule = a.schedule == "cosine" ? fisura::Schedule::Cosine : fisura::Schedule::OneCycle;
-    if (a.batch != "auto") {
-        try {
-            o.batchSize = std::stoi(a.batch);
-        } catch (const std::exception&) {
-            o.batchSize = 0;
-        }
-        if (o.batchSize < 1)
-            throw CLI::ValidationError("--batch", "must be auto or a positive number");
-    }
     if (o.outPath.empty() && a.project.empty())
         throw CLI::RequiredError("--out (or --project)");
     applyInit(a, o);
@@ -418,7 +372,9 @@ void runTrainCommand(const std::shared_ptr<TrainArgs>& args)
         if (processes > 1) {
             if (!args->quiet)
                 std::fprintf(stderr, "train: %d processes (%s), batch %s per process\n", processes,
-                             cpuRanks > 0 ? "CPU, gloo" : "one per GPU, NCCL", args->batch.c_str());
+                             cpuRanks > 0 ? "CPU, gloo" : "one per GPU, NCCL",
+                             args->o.batchSize > 0 ? std::to_string(args->o.batchSize).c_str()
+                                                   : "auto");
             const int rc = runLocalRanks(processes);
             if (rc != 0)
                 throw CLI::RuntimeError(rc < 0 ? 1 : rc);

@@ -31,6 +31,7 @@
 #include "fisura/image.h"
 #include "fisura/infer.h"
 #include "fisura/model.h"
+#include "fisura/testing.h"
 #include "fisura/tiledimage.h"
 #include "synthetic_scan.h"
 

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "fisura/testing.h"
 #include "fisura/train.h"
 
 using namespace fisura;

@@ -1,4 +1,4 @@
-// Data-parallel training speed (gpu_dist.sh): the U-Net job of bench_train as one rank of a job
+// Data-parallel training speed (gpu_multi_train.sh): the U-Net job of bench_train as one rank of a job
 // that torchrun (or `fisura-cli train --gpus`' conventions) starts, one process per GPU:
 //   torchrun --nproc-per-node N --no-python bench_train_dist DATA EPOCHS BATCH WORKERS SOURCE
 // BATCH is per GPU; SOURCE: files (decoded from the files every step) | gpu (the first batch
@@ -10,6 +10,7 @@
 #include <string>
 
 #include "fisura/distributed.h"
+#include "fisura/testing.h"
 #include "fisura/train.h"
 
 using namespace fisura;

@@ -22,7 +22,7 @@
 #include "fisura/tilecache.h"
 #include "fisura/tiledwriter.h"
 #include "synthetic_scan.h"
-#include "common/tiledviewer.h"
+#include "viewer/tiledviewer.h"
 
 using namespace fisura;
 using fisura::ui::TiledViewer;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Network-only inference of Fisura's U-Net (the class of unet_train_peer.py) on a batch of tiles,
+"""Network-only inference of Fisura's U-Net (peers/fisura_unet.py) on a batch of tiles,
 bf16 channels-last, in the variants the throughput issue names: eager, BatchNorm folded,
 folded + cuDNN's fused convolution + bias + ReLU (torch.cudnn_convolution_relu, the path LibTorch
 exposes), and torch.compile of each. Prints MP/s of tiles per variant and where the time goes.
@@ -10,8 +10,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from unet_train_peer import UNet, DoubleConv  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers"))
+from fisura_unet import UNet, DoubleConv  # noqa: E402
 
 
 def rewrite_pairs(net, first, second, make):

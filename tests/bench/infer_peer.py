@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Python peer of `fisura-cli infer`: the sliding-window script an analyst would otherwise
-write with tifffile + PyTorch. Same U-Net as Fisura's (core/src/models/networks.cpp; the class of unet_train_peer.py), same tile,
+write with tifffile + PyTorch. Same U-Net as Fisura's (core/src/models/networks.cpp; peers/fisura_unet.py), same tile,
 overlap, cosine window, batch, precision and output (uint8 probability, tiled Deflate TIFF).
 It reads the whole scan with tifffile and blends into full-size accumulators on the device, as
 MONAI's sliding_window_inference does.
@@ -30,8 +30,8 @@ import tifffile
 import torch
 from torch import nn
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from unet_train_peer import UNet  # noqa: E402  (the training peer's U-Net = Fisura's)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers"))
+from fisura_unet import UNet  # noqa: E402  (Fisura's U-Net, shared by every peer)
 
 
 def export(a):

@@ -11,7 +11,8 @@ import torch
 from torch import nn
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from unet_train_peer import UNet  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers"))
+from fisura_unet import UNet  # noqa: E402
 from infer_fusion_probe import fold, cudnn_fused  # noqa: E402
 from profile_step import family  # noqa: E402
 

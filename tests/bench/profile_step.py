@@ -9,8 +9,8 @@ import argparse, collections, json, os, sys
 import torch
 import torch.nn.functional as F
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from unet_train_peer import UNet  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers"))
+from fisura_unet import UNet  # noqa: E402
 
 FAMILIES = [  # first match wins; kernel names of cuDNN / ATen / Triton on CUDA 13
     ("optimizer", ("adam", "multi_tensor", "foreach")),

@@ -1,4 +1,4 @@
-"""The PyTorch peer of Fisura's data-parallel training (gpu_dist.sh): the U-Net, loss, AdamW,
+"""The PyTorch peer of Fisura's data-parallel training (gpu_multi_train.sh): the U-Net, loss, AdamW,
 clipping and one-cycle schedule of unet_train_peer.py under DistributedDataParallel (NCCL,
 gradient_as_bucket_view, 25 MB buckets), one process per GPU started by torchrun:
     torchrun --nproc-per-node N tests/bench/unet_ddp_peer.py --data D --batch 64 [--in-memory]
@@ -10,7 +10,9 @@ import torch.distributed as dist
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from unet_train_peer import UNet, CrackCrops, augment_on_device, lr_at  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers"))
+from fisura_unet import UNet  # noqa: E402
+from unet_train_peer import CrackCrops, augment_on_device, lr_at  # noqa: E402
 
 
 def main():

@@ -1,49 +1,20 @@
 #!/usr/bin/env python3
-"""PyTorch peer of bench_probe: the same U-Net-like net, loss, optimizer and settings
-(channels-last, no cuDNN autotuning, Adam), timed the same way (2 warm-up + N timed steps).
+"""PyTorch peer of bench_probe: a depth-4 U-Net of the same layers, with the same loss, optimizer
+and settings (channels-last, no cuDNN autotuning, Adam), timed the same way (2 warm-up + N timed
+steps). The network is Fisura's (peers/fisura_unet.py); bench_probe's stand-in differs only in the
+order of the decoder's concatenation (upsampled, skip): the same layers, shapes and work.
 Usage: unet_peer.py INPUT BASE MODE:BATCH [MODE:BATCH ...]   MODE = fp32 | tf32 | bf16
 Prints one JSON object per line."""
 import json
+import os
 import sys
 import time
 
 import torch
 from torch import nn
 
-
-class DoubleConv(nn.Sequential):
-    def __init__(self, cin, cout):
-        super().__init__(
-            nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(True),
-            nn.Conv2d(cout, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(True))
-
-
-class UNet(nn.Module):
-    def __init__(self, base):
-        super().__init__()
-        c, cin = base, 3
-        self.enc = nn.ModuleList()
-        for _ in range(4):
-            self.enc.append(DoubleConv(cin, c))
-            cin, c = c, c * 2
-        self.mid = DoubleConv(cin, c)
-        self.up, self.dec = nn.ModuleList(), nn.ModuleList()
-        for _ in range(4):
-            self.up.append(nn.ConvTranspose2d(c, c // 2, 2, stride=2))
-            self.dec.append(DoubleConv(c, c // 2))
-            c //= 2
-        self.head = nn.Conv2d(c, 1, 1)
-
-    def forward(self, x):
-        skips = []
-        for e in self.enc:
-            x = e(x)
-            skips.append(x)
-            x = torch.max_pool2d(x, 2)
-        x = self.mid(x)
-        for i, (u, d) in enumerate(zip(self.up, self.dec)):
-            x = d(torch.cat([u(x), skips[-1 - i]], 1))
-        return self.head(x)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers"))
+from fisura_unet import UNet  # noqa: E402  (Fisura's U-Net, shared by every peer)
 
 
 def main():
@@ -51,7 +22,7 @@ def main():
     dev = torch.device("cuda")
     torch.manual_seed(0)
     torch.backends.cudnn.benchmark = False  # as bench_probe's default
-    net = UNet(base).to(dev).to(memory_format=torch.channels_last)
+    net = UNet(depth=4, width=base).to(dev).to(memory_format=torch.channels_last)
     opt = torch.optim.Adam(net.parameters(), lr=1e-3)
     for spec in sys.argv[3:]:
         mode, batch = spec.split(":")

@@ -8,9 +8,10 @@ import argparse, glob, json, math, os, random, sys, time
 
 import numpy as np
 import torch
-import torch.nn as nn
 import torch.nn.functional as F
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers"))
+from fisura_unet import UNet  # noqa: E402  (Fisura's U-Net, shared by every peer)
 
 try:  # OpenCV decodes Fisura's Deflate TIFFs fastest (libtiff, no Python per pixel)
     import cv2
@@ -28,40 +29,6 @@ except ImportError:
 
         def imread(p):
             return np.asarray(Image.open(p))
-
-
-class DoubleConv(nn.Sequential):
-    def __init__(self, i, o):
-        super().__init__(nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(True),
-                         nn.Conv2d(o, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU(True))
-
-
-class UNet(nn.Module):
-    def __init__(self, depth=4, width=32):
-        super().__init__()
-        self.down = nn.ModuleList()
-        c = 3
-        for i in range(depth):
-            self.down.append(DoubleConv(c, width << i))
-            c = width << i
-        self.bottom = DoubleConv(c, width << depth)
-        self.upconv = nn.ModuleList()
-        self.up = nn.ModuleList()
-        for i in reversed(range(depth)):
-            self.upconv.append(nn.ConvTranspose2d(width << (i + 1), width << i, 2, stride=2))
-            self.up.append(DoubleConv(width << (i + 1), width << i))
-        self.out = nn.Conv2d(width, 1, 1)
-
-    def forward(self, x):
-        skips = []
-        for d in self.down:
-            x = d(x)
-            skips.append(x)
-            x = F.max_pool2d(x, 2)
-        x = self.bottom(x)
-        for uc, u, s in zip(self.upconv, self.up, reversed(skips)):
-            x = u(torch.cat([s, uc(x)], 1))
-        return self.out(x)
 
 
 class CrackCrops(torch.utils.data.Dataset):

@@ -63,7 +63,7 @@ inline TrainOptions fullOptions()
     o.clipNorm = 0;
     o.patience = 0;
     o.valFraction = 0.25;
-    o.seed = 18446744073709551615ull;
+    o.seed = 2147483647; // the largest seed the option schema allows
     o.augment = false;
     o.loaderThreads = 3;
     o.prefetch = 9;

@@ -21,6 +21,7 @@
 #include "dist/grad_buckets.h"
 #include "fisura/distributed.h"
 #include "fisura/synth.h"
+#include "fisura/testing.h"
 #include "fisura/train.h"
 
 using namespace fisura;

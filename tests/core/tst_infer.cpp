@@ -19,6 +19,7 @@
 
 #include "fisura/infer.h"
 #include "fisura/model.h"
+#include "fisura/sysinfo.h"
 #include "fisura/tiledimage.h"
 #include "map_fixtures.h"
 
@@ -64,12 +65,22 @@ ModelLoadOptions trusted()
 using mapfixtures::pattern;
 using mapfixtures::readMap;
 
-std::unique_ptr<TiledInference> engine(const std::string& modelPath, InferOptions o = {})
+/// Rows marked "cuda" run where CUDA is usable (the `gpu` ctest label) and skip elsewhere.
+bool cudaUsable()
+{
+    static const bool usable = queryMachine().cudaUsable;
+    return usable;
+}
+
+/// An engine on the CPU, or on the first GPU when `cuda`.
+std::unique_ptr<TiledInference> engine(const std::string& modelPath, InferOptions o = {},
+                                       bool cuda = false)
 {
     auto m = Model::load(modelPath, trusted());
     if (!m)
         qFatal("model: %s", m.status().toString().c_str());
-    o.preferCpu = true;
+    o.preferCpu = !cuda;
+    o.gpus = cuda ? 1 : 0;
     auto e = TiledInference::create(std::move(*m), o);
     if (!e)
         qFatal("engine: %s", e.status().toString().c_str());
@@ -116,18 +127,23 @@ private Q_SLOTS:
     }
 
     // The map must equal the input pixel for pixel: any seam, misplaced tile, wrong weight
-    // normalisation or bad edge padding would change some values.
+    // normalisation or bad edge padding would change some values. On a GPU too (the device
+    // stage's upload, blending kernels and row download), in fp32.
     void identityModelReproducesInputExactly_data()
     {
         QTest::addColumn<int>("width");
         QTest::addColumn<int>("height");
         QTest::addColumn<int>("overlap");
         QTest::addColumn<bool>("gaussian");
-        QTest::newRow("cosine 300x217") << 300 << 217 << 16 << false;
-        QTest::newRow("gaussian 300x217") << 300 << 217 << 16 << true;
-        QTest::newRow("smaller than a tile") << 40 << 23 << 16 << false;
-        QTest::newRow("one row of tiles") << 513 << 64 << 32 << false;
-        QTest::newRow("no overlap") << 200 << 190 << 0 << false;
+        QTest::addColumn<bool>("cuda");
+        for (const bool cuda : {false, true}) {
+            const char* on = cuda ? ", cuda" : "";
+            QTest::addRow("cosine 300x217%s", on) << 300 << 217 << 16 << false << cuda;
+            QTest::addRow("gaussian 300x217%s", on) << 300 << 217 << 16 << true << cuda;
+            QTest::addRow("smaller than a tile%s", on) << 40 << 23 << 16 << false << cuda;
+            QTest::addRow("one row of tiles%s", on) << 513 << 64 << 32 << false << cuda;
+            QTest::addRow("no overlap%s", on) << 200 << 190 << 0 << false << cuda;
+        }
     }
     void identityModelReproducesInputExactly()
     {
@@ -135,6 +151,9 @@ private Q_SLOTS:
         QFETCH(int, height);
         QFETCH(int, overlap);
         QFETCH(bool, gaussian);
+        QFETCH(bool, cuda);
+        if (cuda && !cudaUsable())
+            QSKIP("no usable CUDA GPU");
         QTemporaryDir d;
         const Image in = pattern(width, height, 3);
         const std::string inPath = s(d.filePath(QStringLiteral("in.tif")));
@@ -145,11 +164,14 @@ private Q_SLOTS:
         o.batchSize = 3; // batches that span tile rows
         o.window = gaussian ? BlendWindow::Gaussian : BlendWindow::Cosine;
         o.output.tileSize = 64;
-        auto e = engine(identityUNet(d), o);
+        if (cuda)
+            o.precision = Precision::FP32; // exact by construction, as on the CPU
+        auto e = engine(identityUNet(d), o, cuda);
         QCOMPARE(e->kind(), MapKind::Probability);
         const std::string outPath = s(d.filePath(QStringLiteral("map.tif")));
         auto r = e->run(inPath, outPath);
         QVERIFY2(r.isOk(), r.status().toString().c_str());
+        QCOMPARE(r->device, std::string(cuda ? "cuda:0" : "cpu"));
         QCOMPARE(r->width, width);
         QCOMPARE(r->height, height);
         const Image out = readMap(outPath);

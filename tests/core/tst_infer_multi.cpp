@@ -1,7 +1,8 @@
 // Tiled inference over several devices, on the CPU: the column bands a scan is split into, the
 // GPUs chosen, and the split run (the processor acting as 2 or 3 devices through
 // testing::splitCpuInference) against the one-device map, byte for byte; cancellation, a failing
-// band, and folders of scans spread over the devices.
+// band, and folders of scans spread over the devices. Where two or more GPUs are usable (the
+// `gpu` label), the same comparison over real GPUs.
 #include <torch/script.h>
 
 #include <QtTest>
@@ -18,6 +19,8 @@
 
 #include "fisura/infer.h"
 #include "fisura/model.h"
+#include "fisura/sysinfo.h"
+#include "fisura/testing.h"
 #include "infer/multi_device.h"
 #include "infer/scan_source.h"
 #include "map_fixtures.h"
@@ -391,6 +394,54 @@ private Q_SLOTS:
             *e, jobs, [&](size_t, const Result<InferStats>&) { ++reported; }, cancel);
         QCOMPARE(st.code(), ErrorCode::Cancelled);
         QCOMPARE(reported, 0);
+    }
+
+    // Real GPUs (the `gpu` label; two or more usable): the split map is the one-GPU map byte for
+    // byte, for a Fisura U-Net (cuDNN, Fisura's kernels, CUDA graphs, the policy's precision)
+    // and for the model whose overlaps disagree.
+    void splitOverGpusIsTheOneGpuMap_data()
+    {
+        QTest::addColumn<bool>("fisuraUNet");
+        QTest::newRow("Fisura U-Net") << true;
+        QTest::newRow("contrast model") << false;
+    }
+    void splitOverGpusIsTheOneGpuMap()
+    {
+        QFETCH(bool, fisuraUNet);
+        const MachineInfo machine = queryMachine();
+        if (!machine.cudaUsable || machine.gpus.size() < 2)
+            QSKIP("needs two usable CUDA GPUs");
+        QTemporaryDir d;
+        const std::string in = writeScan(d, QStringLiteral("in.tif"), 700, 400);
+        auto onGpus = [&](int gpus) {
+            InferOptions o;
+            o.gpus = gpus;
+            o.tileSize = 64;
+            o.overlap = 16;
+            o.batchSize = 3;
+            o.output.tileSize = 64;
+            auto e = TiledInference::create(fisuraUNet ? unet() : contrastModel(d), o);
+            if (!e)
+                qFatal("engine: %s", e.status().toString().c_str());
+            return std::move(*e);
+        };
+        auto one = onGpus(1), all = onGpus(0);
+        QCOMPARE(one->deviceCount(), 1);
+        if (all->deviceCount() < 2)
+            QSKIP("fewer than two GPUs of the first GPU's model");
+        const std::string a = s(d.filePath(QStringLiteral("one.tif")));
+        const std::string b = s(d.filePath(QStringLiteral("all.tif")));
+        auto r1 = one->run(in, a);
+        QVERIFY2(r1.isOk(), r1.status().toString().c_str());
+        auto rn = all->run(in, b);
+        QVERIFY2(rn.isOk(), rn.status().toString().c_str());
+        QCOMPARE(r1->devices, std::vector<std::string>{"cuda:0"});
+        QCOMPARE(rn->devices.size(), size_t(all->deviceCount()));
+        QCOMPARE(rn->tiles, r1->tiles);
+        const Image ma = readMap(a), mb = readMap(b);
+        QCOMPARE(mb.width, 700);
+        QVERIFY(ma.pixels == mb.pixels);
+        QVERIFY(std::set<uint8_t>(ma.pixels.begin(), ma.pixels.end()).size() > 1);
     }
 };
 

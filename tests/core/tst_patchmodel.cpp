@@ -15,6 +15,7 @@
 #include "fisura/infer.h"
 #include "fisura/model.h"
 #include "fisura/synth.h"
+#include "fisura/testing.h"
 #include "fisura/tiledimage.h"
 #include "fisura/train.h"
 #include "models/model_impl.h"

@@ -13,6 +13,7 @@
 #include <fstream>
 
 #include "fisura/project.h"
+#include "fisura/testing.h"
 #include "project_fixtures.h"
 
 using namespace fisura;

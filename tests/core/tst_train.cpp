@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <fstream>
 #include <future>
@@ -12,6 +13,8 @@
 
 #include "fisura/model.h"
 #include "fisura/synth.h"
+#include "fisura/sysinfo.h"
+#include "fisura/testing.h"
 #include "fisura/train.h"
 
 using namespace fisura;
@@ -22,6 +25,13 @@ namespace
 std::string s(const QString& q)
 {
     return q.toStdString();
+}
+
+/// Rows marked "cuda" run where CUDA is usable (the `gpu` ctest label) and skip elsewhere.
+bool cudaUsable()
+{
+    static const bool usable = queryMachine().cudaUsable;
+    return usable;
 }
 
 /// Records events; lets a test wait for a given number of batches or epochs.
@@ -330,10 +340,20 @@ private Q_SLOTS:
         QCOMPARE(done->epochsRun, 5);
     }
 
+    void outOfMemoryHalvesBatch_data()
+    {
+        QTest::addColumn<bool>("cuda");
+        QTest::newRow("cpu") << false;
+        QTest::newRow("cuda") << true; // the CUDA step (graph capture included) recovers too
+    }
     void outOfMemoryHalvesBatch()
     {
+        QFETCH(bool, cuda);
+        if (cuda && !cudaUsable())
+            QSKIP("no usable CUDA GPU");
         QTemporaryDir tmp;
         TrainOptions o = segOptions(tmp.filePath(QStringLiteral("oom.fisura")));
+        o.preferCpu = !cuda;
         o.batchSize = 8;
         o.epochs = 1;
         RecordingSink sink;
@@ -348,6 +368,34 @@ private Q_SLOTS:
                 sink.notices.end());
         QCOMPARE(sink.lastBatch.batchSize, 4);
         QVERIFY(!r->history.empty() && r->history[0].trainLoss > 0);
+        QCOMPARE(r->policy.useCuda, cuda);
+    }
+
+    // On a GPU (the `gpu` label): the policy puts the job there, the epochs report the device's
+    // memory, the losses are numbers, and the saved model loads.
+    void trainsOnTheGpu()
+    {
+        if (!cudaUsable())
+            QSKIP("no usable CUDA GPU");
+        QTemporaryDir tmp;
+        TrainOptions o = segOptions(tmp.filePath(QStringLiteral("gpu.fisura")));
+        o.preferCpu = false;
+        o.epochs = 3;
+        auto r = train(o);
+        QVERIFY2(r, r.status().toString().c_str());
+        QVERIFY(r->policy.useCuda);
+        QCOMPARE(r->policy.deviceIndex, 0);
+        QCOMPARE(r->epochsRun, 3);
+        for (const auto& e : r->history) {
+            QVERIFY2(std::isfinite(e.trainLoss) && e.trainLoss > 0,
+                     qPrintable(QString::number(e.trainLoss)));
+            QVERIFY(std::isfinite(e.valLoss));
+            QVERIFY(e.gpuPeakBytes > 0);
+            QVERIFY(e.segF1 >= 0 && e.segF1 <= 1);
+        }
+        auto m = Model::load(o.outPath);
+        QVERIFY2(m, m.status().toString().c_str());
+        QCOMPARE(m->info().config.depth, 2);
     }
 
     void classifierAndAutoencoderRun()

@@ -14,6 +14,7 @@
 #include "fisura/model.h"
 #include "fisura/project.h"
 #include "fisura/synth.h"
+#include "fisura/testing.h"
 #include "fisura/tiledimage.h"
 #include "fisura/train.h"
 

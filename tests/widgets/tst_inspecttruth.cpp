@@ -7,7 +7,7 @@
 #include <QSpinBox>
 
 #include "common/statusmeta.h"
-#include "common/tiledviewer.h"
+#include "viewer/tiledviewer.h"
 #include "fisura/image.h"
 #include "fisura/score.h"
 #include "inspect/comparisonsummary.h"

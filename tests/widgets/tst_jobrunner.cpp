@@ -1,6 +1,8 @@
 #include <QtTest>
 
+#include <optional>
 #include <thread>
+#include <vector>
 
 #include "common/jobrunner.h"
 
@@ -90,6 +92,109 @@ private Q_SLOTS:
         const Status s = done.at(0).at(0).value<Status>();
         QCOMPARE(s.code(), ErrorCode::Internal);
         QCOMPARE(QString::fromStdString(s.detail()), QStringLiteral("boom"));
+    }
+
+    void typedStartDeliversTheValueOnTheGuiThread()
+    {
+        JobRunner r;
+        QSignalSpy done(&r, &JobRunner::finished);
+        std::thread::id workThread, doneThread;
+        std::optional<Result<std::vector<int>>> got;
+        bool finishedBeforeValue = false;
+        QVERIFY(r.start<std::vector<int>>(
+            [&](const CancelToken&, ProgressSink*) -> Result<std::vector<int>> {
+                workThread = std::this_thread::get_id();
+                return std::vector<int>{1, 2, 3};
+            },
+            [&](Result<std::vector<int>> v) {
+                doneThread = std::this_thread::get_id();
+                finishedBeforeValue = done.count() > 0;
+                QVERIFY(!r.isRunning()); // the handler may start the next job
+                got.emplace(std::move(v));
+            }));
+        QTRY_COMPARE(done.count(), 1);
+        QVERIFY(got && got->isOk());
+        QCOMPARE(**got, std::vector<int>({1, 2, 3}));
+        QVERIFY(workThread != std::this_thread::get_id());
+        QCOMPARE(doneThread, std::this_thread::get_id());
+        QVERIFY(!finishedBeforeValue); // the value first, then finished()
+        QVERIFY(done.at(0).at(0).value<Status>().isOk());
+    }
+
+    void typedStartDeliversErrors_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<int>("code");
+        QTest::newRow("error result") << 0 << int(ErrorCode::NotFound);
+        QTest::newRow("exception") << 1 << int(ErrorCode::Internal);
+    }
+
+    void typedStartDeliversErrors()
+    {
+        QFETCH(int, kind);
+        QFETCH(int, code);
+        JobRunner r;
+        QSignalSpy done(&r, &JobRunner::finished);
+        std::optional<Result<QString>> got;
+        r.start<QString>(
+            [kind](const CancelToken&, ProgressSink*) -> Result<QString> {
+                if (kind == 1)
+                    throw std::runtime_error("boom");
+                return Status(ErrorCode::NotFound, "x.tif");
+            },
+            [&](Result<QString> v) { got.emplace(std::move(v)); });
+        QTRY_COMPARE(done.count(), 1);
+        QVERIFY(got && !got->isOk());
+        QCOMPARE(int(got->status().code()), code);
+        QCOMPARE(int(done.at(0).at(0).value<Status>().code()), code);
+    }
+
+    void typedStartHonoursCancel()
+    {
+        JobRunner r;
+        QSignalSpy done(&r, &JobRunner::finished);
+        std::optional<Result<int>> got;
+        r.start<int>(
+            [](const CancelToken& c, ProgressSink* sink) -> Result<int> {
+                for (int i = 0; i < 100000; ++i) {
+                    if (c.isCancelled())
+                        return Status(ErrorCode::Cancelled, "stopped");
+                    sink->report(Progress{i / 100000.0, -1, 0, "step"});
+                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                }
+                return 42;
+            },
+            [&](Result<int> v) { got.emplace(std::move(v)); });
+        r.cancel();
+        QTRY_COMPARE(done.count(), 1);
+        QVERIFY(got);
+        QCOMPARE(got->status().code(), ErrorCode::Cancelled);
+    }
+
+    void discardForgetsTheValueButFinishes()
+    {
+        JobRunner r;
+        QSignalSpy done(&r, &JobRunner::finished);
+        bool delivered = false;
+        std::atomic<bool> sawCancel{false};
+        r.start<int>(
+            [&](const CancelToken& c, ProgressSink*) -> Result<int> {
+                while (!c.isCancelled())
+                    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                sawCancel = true;
+                return 7; // a value for inputs that changed meanwhile
+            },
+            [&](Result<int>) { delivered = true; });
+        r.discard();
+        QTRY_COMPARE(done.count(), 1);
+        QVERIFY(sawCancel);
+        QVERIFY(!delivered);
+        // The next job's handler runs as usual.
+        std::optional<Result<int>> got;
+        QVERIFY(r.start<int>([](const CancelToken&, ProgressSink*) -> Result<int> { return 8; },
+                             [&](Result<int> v) { got.emplace(std::move(v)); }));
+        QTRY_VERIFY(got.has_value());
+        QCOMPARE(**got, 8);
     }
 
     void destructorCancelsAndJoins()

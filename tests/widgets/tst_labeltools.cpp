@@ -16,7 +16,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "common/tiledviewer.h"
+#include "viewer/tiledviewer.h"
 #include "fisura/image.h"
 #include "fisura/labels.h"
 #include "inspect/inspectpane.h"

@@ -17,7 +17,7 @@
 
 #include "analyze/modelchooser.h"
 #include "common/languagemanager.h"
-#include "common/tiledviewer.h"
+#include "viewer/tiledviewer.h"
 #include "demoproject.h"
 #include "fisura/labels.h"
 #include "fisura/project.h"

@@ -13,8 +13,8 @@
 
 #include "common/languagemanager.h"
 #include "common/statusmeta.h"
-#include "common/tiledviewer.h"
-#include "common/viewerruler.h"
+#include "viewer/tiledviewer.h"
+#include "viewer/viewerruler.h"
 #include "fisura/image.h"
 #include "fisura/measure.h"
 #include "fisura/measuremap.h"

@@ -8,6 +8,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
+#include "fisura/testing.h"
 #include "project/projectsession.h"
 
 using namespace fisura;

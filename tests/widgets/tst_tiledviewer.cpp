@@ -6,12 +6,13 @@
 #include <QSlider>
 
 #include "../core/tiff_kinds.h"
-#include "common/tiledviewer.h"
 #include "fisura/image.h"
 #include "fisura/synth.h"
 #include "fisura/tilecache.h"
 #include "fisura/tiledwriter.h"
 #include "inspect/inspectpane.h"
+#include "viewer/overviewmap.h"
+#include "viewer/tiledviewer.h"
 
 using namespace fisura;
 using fisura::ui::OverlayStyle;

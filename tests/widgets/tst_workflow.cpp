@@ -17,7 +17,7 @@
 
 #include "analyze/analyzepane.h"
 #include "common/languagemanager.h"
-#include "common/tiledviewer.h"
+#include "viewer/tiledviewer.h"
 #include "demoproject.h"
 #include "fisura/project.h"
 #include "fisura/train.h"

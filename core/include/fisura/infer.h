@@ -187,32 +187,4 @@ std::vector<int> tileOrigins(int length, int tile, int overlap);
 /// Peak resident memory of this process (VmHWM), 0 when unknown.
 uint64_t peakResidentBytes();
 
-namespace testing
-{
-/// cuDNN's fused convolution + bias + ReLU for folded networks on a GPU on (the default) or off,
-/// for benchmarks that compare both.
-void setFusedConvRelu(bool enabled);
-/// Fisura's U-Net inference kernels (max pooling without indices, the decoder's concatenation
-/// with the upsampling bias in one pass; CUDA builds) on (the default) or off.
-void setUNetInferenceKernels(bool enabled);
-/// The network of a tile batch captured once as a CUDA graph and replayed (the default on a GPU),
-/// or run op by op.
-void setInferenceGraphs(bool enabled);
-/// The device stage's blending and row kernels (CUDA builds) on (the default) or off.
-void setBlendKernels(bool enabled);
-/// On the CPU, engines created from now on act as `bands` devices (0 or 1: one), all running
-/// on the processor: run() splits scans into that many column bands, as over several GPUs.
-void splitCpuInference(int bands);
-/// The column band `band` of split runs fails with a device error after its first batch
-/// (-1: none), for tests of the error path.
-void failSplitBand(int band);
-/// cuDNN's autotuning for inference engines created from now on: -1 as the policy chooses (the
-/// default: off, deterministic algorithms by cuDNN's heuristics), 0 off, 1 on (timed per GPU,
-/// any algorithm; benchmarks compare speed and whether every GPU computes the same).
-void setInferenceCudnnBenchmark(int mode);
-/// Split runs give the first column band to the last device and so on (off by default): tells
-/// a band's effect from a device's.
-void reverseSplitDevices(bool enabled);
-} // namespace testing
-
 } // namespace fisura

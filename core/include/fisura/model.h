@@ -153,11 +153,4 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
-namespace testing
-{
-/// Make the next atomic file write (model, checkpoint, split) fail like a full disk after `bytes`
-/// bytes; -1 turns it off. For tests of the "nothing half-written" guarantee.
-void failNextAtomicWriteAfter(long long bytes);
-} // namespace testing
-
 } // namespace fisura

@@ -170,13 +170,4 @@ Result<EpochMetrics> epochMetricsFromJson(const std::string& text);
 /// Current UTC time as ISO 8601 ("2026-11-26T10:15:00Z").
 std::string utcNowIso();
 
-namespace testing
-{
-/// Make the next Project::save fail after `step` of its steps (0 = before writing, 1 = after
-/// writing part of the temporary file, 2 = after the whole temporary file, 3 = after fsync,
-/// before the rename); -1 turns it off. For the "a save interrupted at any step leaves the
-/// previous file" tests.
-void failNextProjectSaveAt(int step);
-} // namespace testing
-
 } // namespace fisura

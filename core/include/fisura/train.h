@@ -186,32 +186,4 @@ std::string toJson(const EpochMetrics& m);
 std::string toJson(const TrainResult& r, int indent = 2);
 std::string toJson(const ExecutionPolicy& p);
 
-namespace testing
-{
-/// Throw a CUDA-style out-of-memory error in the forward pass of optimiser step `step`
-/// (counted from 0 over the whole job); -1 turns it off.
-void injectOutOfMemoryAtStep(int step);
-/// Read the loss back every `steps` optimiser steps, as on a GPU; 0 restores the default (every
-/// step on the CPU, every half second on a GPU).
-void setLossReadBackSteps(int steps);
-/// Train every step on the first batch, kept on the device (no loader, no upload): the step's
-/// own speed, for benchmarks against the same job reading its data from files.
-void reuseFirstBatch(bool reuse);
-/// Fisura's fused BatchNorm + ReLU kernels (CUDA builds) on or off, for benchmarks and tests.
-void setFusedBatchNormRelu(bool enabled);
-/// The training step captured and replayed as a CUDA graph (the default on a GPU), or op by op.
-void setTrainingStepGraphs(bool enabled);
-/// Run the optimiser step as "per-tensor" (torch::optim::AdamW::step), "foreach" or "fused";
-/// empty restores the automatic choice.
-void forceAdamWKernel(const std::string& kernel);
-/// Pretend the host has this many bytes available when a patch-gaussian fit checks whether its
-/// statistics fit (0 = the real figure).
-void limitPatchStatisticsMemory(uint64_t bytes);
-/// BatchNorm layers use their running statistics while training (and leave them unchanged), so
-/// a step's gradient is a plain mean over its samples: two processes with batch B then train
-/// exactly as one with batch 2B (BatchNorm's per-process batch statistics are the one thing
-/// that differs otherwise, as with PyTorch DDP without SyncBatchNorm).
-void freezeBatchNormStatistics(bool frozen);
-} // namespace testing
-
 } // namespace fisura

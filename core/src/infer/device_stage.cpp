@@ -9,6 +9,7 @@
 #include "device/copy_stream.h"
 #include "device/torch_step.h"
 #include "fisura/infer.h"
+#include "fisura/testing.h"
 
 #ifdef FISURA_BNRELU_KERNELS
 #include <c10/cuda/CUDAStream.h>

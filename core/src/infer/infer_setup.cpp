@@ -7,7 +7,9 @@
 
 #include "device/copy_stream.h"
 #include "device/torch_step.h"
+#include "fisura/options.h"
 #include "fisura/sysinfo.h"
+#include "fisura/testing.h"
 #include "infer/infer_impl.h"
 #include "models/bn_relu.h"
 #include "models/unet_infer.h"
@@ -71,6 +73,8 @@ Result<std::unique_ptr<TiledInference>> TiledInference::create(Model model, cons
                                                                ProgressSink* progress)
 {
     const auto prepareStart = Clock::now();
+    if (Status s = validate(o); !s)
+        return s;
     if (!model.impl() || (!model.impl()->net && !model.impl()->script))
         return Status(ErrorCode::InvalidArgument, "no model loaded");
     auto d = std::make_unique<Impl>();

@@ -12,6 +12,7 @@
 
 #include "device/torch_step.h"
 #include "fisura/sysinfo.h"
+#include "fisura/testing.h"
 #include "infer/infer_impl.h"
 #include "map_writer.h"
 #include "multi_device.h"

@@ -6,6 +6,7 @@
 #include "models/bn_relu.h"
 
 #include "fisura/infer.h"
+#include "fisura/testing.h"
 #include "fisura/train.h"
 
 #include <atomic>

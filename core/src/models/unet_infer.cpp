@@ -4,6 +4,7 @@
 #include <atomic>
 
 #include "fisura/infer.h"
+#include "fisura/testing.h"
 #include "models/unet_infer.h"
 
 #ifdef FISURA_BNRELU_KERNELS

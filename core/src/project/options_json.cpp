@@ -1,8 +1,14 @@
 // TrainOptions and EpochMetrics as JSON: what a project records about each run, so the run can
-// be shown, repeated or resumed later. Enums are stored by name, never by number.
+// be shown, repeated or resumed later. Enums are stored by name, never by number. TrainOptions
+// are written and read field by field from the option table (options/option_fields.h): every
+// field, under its schema key, within the schema's range.
 #include "fisura/project.h"
 
+#include <type_traits>
+
 #include <nlohmann/json.hpp>
+
+#include "options/option_fields.h"
 
 using nlohmann::json;
 
@@ -12,46 +18,13 @@ namespace fisura
 namespace
 {
 
-const char* scheduleName(Schedule s)
-{
-    return s == Schedule::Cosine ? "cosine" : "onecycle";
-}
-
-bool parseSchedule(const std::string& text, Schedule& out)
-{
-    if (text == "onecycle" || text == "cosine") {
-        out = text == "cosine" ? Schedule::Cosine : Schedule::OneCycle;
-        return true;
-    }
-    return false;
-}
-
-bool parseModelType(const std::string& text, ModelType& out)
-{
-    for (ModelType t :
-         {ModelType::Classifier, ModelType::UNet, ModelType::Autoencoder, ModelType::PatchGaussian})
-        if (text == modelTypeName(t)) {
-            out = t;
-            return true;
-        }
-    return false;
-}
-
-bool parsePatchFeatures(const std::string& text, PatchFeatures& out)
-{
-    for (PatchFeatures f : {PatchFeatures::Cnn, PatchFeatures::Pixels})
-        if (text == patchFeaturesName(f)) {
-            out = f;
-            return true;
-        }
-    return false;
-}
+using options_detail::Spec;
 
 /// Reads keys of one JSON object into typed fields; the first problem wins and is kept.
 class Reader
 {
 public:
-    Reader(const json& j, std::string prefix) : j_(j), prefix_(std::move(prefix)) {}
+    explicit Reader(const json& j) : j_(j) {}
 
     void integer(const char* key, int& v, long long lo, long long hi)
     {
@@ -95,47 +68,14 @@ public:
             return fail(key, "expected true or false");
         v = x->get<bool>();
     }
-    void text(const char* key, std::string& v)
-    {
-        const json* x = find(key);
-        if (!x)
-            return;
-        if (!x->is_string())
-            return fail(key, "expected a string");
-        v = x->get<std::string>();
-    }
-    template <class E> void name(const char* key, E& v, bool (*parse)(const std::string&, E&))
-    {
-        std::string s;
-        const json* x = find(key);
-        if (!x)
-            return;
-        text(key, s);
-        if (x->is_string() && !parse(s, v))
-            fail(key, "unknown value \"" + s + "\"");
-    }
-    const json* object(const char* key)
-    {
-        const json* x = find(key);
-        if (x && !x->is_object()) {
-            fail(key, "expected an object");
-            return nullptr;
-        }
-        return x;
-    }
+    const std::string& error() const { return error_; }
+
+private:
     void fail(const std::string& key, const std::string& why)
     {
         if (error_.empty())
-            error_ = prefix_ + key + ": " + why;
+            error_ = key + ": " + why;
     }
-    const std::string& error() const { return error_; }
-    void adopt(const Reader& inner)
-    {
-        if (error_.empty())
-            error_ = inner.error_;
-    }
-
-private:
     const json* find(const char* key) const
     {
         auto it = j_.find(key);
@@ -143,84 +83,164 @@ private:
     }
 
     const json& j_;
-    std::string prefix_;
     std::string error_;
 };
 
-json scanJson(const ScanOptions& s)
+/// The parts of a dotted key: "model.depth" -> "model", "depth".
+std::vector<std::string> keyPath(const char* key)
 {
-    json rules = json::array();
-    for (const auto& r : s.rules)
-        rules.push_back({{"folder", r.folder}, {"class", r.className}});
-    return {{"rules", rules}, {"verify", s.verify}, {"threads", s.threads}};
+    std::vector<std::string> parts(1);
+    for (const char* c = key; *c; ++c)
+        if (*c == '.')
+            parts.emplace_back();
+        else
+            parts.back() += *c;
+    return parts;
 }
 
-void readScan(const json& j, ScanOptions& s, Reader& outer)
+/// Writes each visited field under its key (nested objects for dotted keys).
+class WriteFields
 {
-    Reader r(j, "scan.");
-    r.boolean("verify", s.verify);
-    r.integer("threads", s.threads, 0, 4096);
-    if (auto it = j.find("rules"); it != j.end() && !it->is_null()) {
-        if (!it->is_array()) {
-            r.fail("rules", "expected a list");
+public:
+    json root = json::object();
+
+    template <class T> void field(const Spec& s, const T& v) { slot(s.key) = v; }
+    template <class E>
+    void choice(const Spec& s, const E& v, const std::vector<E>&, const char* (*name)(E))
+    {
+        slot(s.key) = name(v);
+    }
+    void rules(const Spec& s, const std::vector<FolderRule>& rules)
+    {
+        json a = json::array();
+        for (const auto& r : rules)
+            a.push_back({{"folder", r.folder}, {"class", r.className}});
+        slot(s.key) = std::move(a);
+    }
+
+private:
+    json& slot(const char* key)
+    {
+        json* j = &root;
+        for (const std::string& part : keyPath(key))
+            j = &(*j)[part];
+        return *j;
+    }
+};
+
+/// Reads each visited field from its key, within the schema's range; the first problem wins.
+/// Absent keys (and null) keep the field's value; unknown keys are ignored.
+class ReadFields
+{
+public:
+    explicit ReadFields(const json& root) : root_(root) {}
+    std::string error;
+
+    template <class T> void field(const Spec& s, T& v)
+    {
+        const json* x = find(s.key);
+        if (!x)
+            return;
+        if constexpr (std::is_same_v<T, bool>) {
+            if (!x->is_boolean())
+                return fail(s.key, "expected true or false");
+            v = x->get<bool>();
+        } else if constexpr (std::is_same_v<T, std::string>) {
+            if (!x->is_string())
+                return fail(s.key, "expected a string");
+            v = x->get<std::string>();
+        } else if constexpr (std::is_integral_v<T>) {
+            if (!x->is_number_integer())
+                return fail(s.key, "expected an integer");
+            // Non-negative integers are unsigned in nlohmann::json; every bound is below 2^53.
+            const double n =
+                x->is_number_unsigned() ? double(x->get<uint64_t>()) : double(x->get<int64_t>());
+            if (!(n >= s.min && n <= s.max))
+                return outOfRange(s, *x);
+            v = x->is_number_unsigned() ? T(x->get<uint64_t>()) : T(x->get<int64_t>());
         } else {
-            s.rules.clear();
-            for (const auto& rule : *it) {
-                if (!rule.is_object() || !rule.value("folder", json()).is_string() ||
-                    !rule.value("class", json()).is_string()) {
-                    r.fail("rules", "each rule needs a folder and a class");
-                    break;
-                }
-                s.rules.push_back(
-                    {rule["folder"].get<std::string>(), rule["class"].get<std::string>()});
-            }
+            if (!x->is_number())
+                return fail(s.key, "expected a number");
+            const double d = x->get<double>();
+            if (!(d >= s.min && d <= s.max))
+                return outOfRange(s, *x);
+            v = d;
         }
     }
-    outer.adopt(r);
-}
+    template <class E>
+    void choice(const Spec& s, E& v, const std::vector<E>& values, const char* (*name)(E))
+    {
+        const json* x = find(s.key);
+        if (!x)
+            return;
+        if (!x->is_string())
+            return fail(s.key, "expected a string");
+        const std::string text = x->get<std::string>();
+        for (E e : values)
+            if (text == name(e)) {
+                v = e;
+                return;
+            }
+        fail(s.key, "unknown value \"" + text + "\" (" + range(s) + ")");
+    }
+    void rules(const Spec& s, std::vector<FolderRule>& rules)
+    {
+        const json* x = find(s.key);
+        if (!x)
+            return;
+        if (!x->is_array())
+            return fail(s.key, "expected a list");
+        std::vector<FolderRule> read;
+        for (const auto& rule : *x) {
+            if (!rule.is_object() || !rule.value("folder", json()).is_string() ||
+                !rule.value("class", json()).is_string())
+                return fail(s.key, "each rule needs a folder and a class");
+            read.push_back({rule["folder"].get<std::string>(), rule["class"].get<std::string>()});
+        }
+        rules = std::move(read);
+    }
+
+private:
+    static std::string range(const Spec& s) { return optionRangeText(trainOption(s.key)); }
+    void outOfRange(const Spec& s, const json& x)
+    {
+        fail(s.key, x.dump() + " is out of range (" + range(s) + ")");
+    }
+    void fail(const std::string& key, const std::string& why)
+    {
+        if (error.empty())
+            error = key + ": " + why;
+    }
+    /// The value at a dotted key; nullptr when absent or null (an enclosing value that is no
+    /// object is an error).
+    const json* find(const char* key)
+    {
+        const json* j = &root_;
+        std::string at;
+        for (const std::string& part : keyPath(key)) {
+            if (!j->is_object()) {
+                fail(at, "expected an object");
+                return nullptr;
+            }
+            auto it = j->find(part);
+            if (it == j->end() || it->is_null())
+                return nullptr;
+            j = &*it;
+            at += (at.empty() ? "" : ".") + part;
+        }
+        return j;
+    }
+
+    const json& root_;
+};
 
 } // namespace
 
 std::string toJson(const TrainOptions& o, int indent)
 {
-    json model{{"type", modelTypeName(o.model.type)},
-               {"input_size", o.model.inputSize},
-               {"classes", o.model.classes},
-               {"depth", o.model.depth},
-               {"width", o.model.width}};
-    if (o.model.type == ModelType::PatchGaussian) {
-        model["patch_features"] = patchFeaturesName(o.model.patchFeatures);
-        model["feature_dim"] = o.model.featureDim;
-        model["patch_radius"] = o.model.patchRadius;
-        model["pooled_positions"] = o.model.pooledPositions;
-    }
-    const json j{{"task", taskName(o.task)},
-                 {"data_dir", o.dataDir},
-                 {"out_path", o.outPath},
-                 {"checkpoint_path", o.checkpointPath},
-                 {"resume_from", o.resumeFrom},
-                 {"split_path", o.splitPath},
-                 {"epochs", o.epochs},
-                 {"batch_size", o.batchSize},
-                 {"precision", precisionName(o.precision)},
-                 {"prefer_cpu", o.preferCpu},
-                 {"model", model},
-                 {"start_from", o.startFrom},
-                 {"samples_per_epoch", o.samplesPerEpoch},
-                 {"learning_rate", o.learningRate},
-                 {"weight_decay", o.weightDecay},
-                 {"schedule", scheduleName(o.schedule)},
-                 {"clip_norm", o.clipNorm},
-                 {"patience", o.patience},
-                 {"val_fraction", o.valFraction},
-                 {"seed", o.seed},
-                 {"augment", o.augment},
-                 {"loader_threads", o.loaderThreads},
-                 {"prefetch", o.prefetch},
-                 {"max_batches_per_epoch", o.maxBatchesPerEpoch},
-                 {"stop_after_epoch", o.stopAfterEpoch},
-                 {"scan", scanJson(o.scan)}};
-    return j.dump(indent);
+    WriteFields w;
+    options_detail::visitTrainFields(o, w);
+    return w.root.dump(indent);
 }
 
 Result<TrainOptions> trainOptionsFromJson(const std::string& text)
@@ -229,49 +249,10 @@ Result<TrainOptions> trainOptionsFromJson(const std::string& text)
     if (j.is_discarded() || !j.is_object())
         return Status(ErrorCode::InvalidArgument, "training options are not a JSON object");
     TrainOptions o;
-    constexpr int kBig = 1 << 30;
-    Reader r(j, "");
-    r.name("task", o.task, parseTask);
-    r.text("data_dir", o.dataDir);
-    r.text("out_path", o.outPath);
-    r.text("checkpoint_path", o.checkpointPath);
-    r.text("resume_from", o.resumeFrom);
-    r.text("split_path", o.splitPath);
-    r.integer("epochs", o.epochs, 1, kBig);
-    r.integer("batch_size", o.batchSize, 0, kBig);
-    r.name("precision", o.precision, parsePrecision);
-    r.boolean("prefer_cpu", o.preferCpu);
-    if (const json* m = r.object("model")) {
-        Reader mr(*m, "model.");
-        mr.name("type", o.model.type, parseModelType);
-        mr.integer("input_size", o.model.inputSize, 1, 1 << 16);
-        mr.integer("classes", o.model.classes, 1, 1 << 16);
-        mr.integer("depth", o.model.depth, 0, 16);
-        mr.integer("width", o.model.width, 1, 1 << 16);
-        mr.name("patch_features", o.model.patchFeatures, parsePatchFeatures);
-        mr.integer("feature_dim", o.model.featureDim, 1, 1024);
-        mr.integer("patch_radius", o.model.patchRadius, 0, 7);
-        mr.boolean("pooled_positions", o.model.pooledPositions);
-        r.adopt(mr);
-    }
-    r.text("start_from", o.startFrom);
-    r.integer("samples_per_epoch", o.samplesPerEpoch, 0, kBig);
-    r.number("learning_rate", o.learningRate, 1e-12, 1e3);
-    r.number("weight_decay", o.weightDecay, 0, 1e3);
-    r.name("schedule", o.schedule, parseSchedule);
-    r.number("clip_norm", o.clipNorm, -1e30, 1e30);
-    r.integer("patience", o.patience, 0, kBig);
-    r.number("val_fraction", o.valFraction, 0, 0.99);
-    r.unsignedInteger("seed", o.seed);
-    r.boolean("augment", o.augment);
-    r.integer("loader_threads", o.loaderThreads, 0, 4096);
-    r.integer("prefetch", o.prefetch, 0, 4096);
-    r.integer("max_batches_per_epoch", o.maxBatchesPerEpoch, 0, kBig);
-    r.integer("stop_after_epoch", o.stopAfterEpoch, 0, kBig);
-    if (const json* s = r.object("scan"))
-        readScan(*s, o.scan, r);
-    if (!r.error().empty())
-        return Status(ErrorCode::InvalidArgument, "training options: " + r.error());
+    ReadFields r(j);
+    options_detail::visitTrainFields(o, r);
+    if (!r.error.empty())
+        return Status(ErrorCode::InvalidArgument, "training options: " + r.error);
     return o;
 }
 
@@ -282,7 +263,7 @@ Result<EpochMetrics> epochMetricsFromJson(const std::string& text)
         return Status(ErrorCode::InvalidArgument, "epoch metrics are not a JSON object");
     EpochMetrics m;
     constexpr double kInf = 1e300;
-    Reader r(j, "");
+    Reader r(j);
     r.integer("epoch", m.epoch, 0, 1 << 30);
     const std::pair<const char*, double*> numbers[] = {
         {"train_loss", &m.trainLoss},

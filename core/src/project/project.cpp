@@ -1,6 +1,7 @@
 // A Fisura project folder: creating, opening, saving (atomically) and copying it, and the records
 // of datasets, training runs and analysed scans it keeps.
 #include "fisura/project.h"
+#include "fisura/testing.h"
 
 #include <algorithm>
 #include <atomic>

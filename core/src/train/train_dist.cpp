@@ -14,6 +14,7 @@
 #include <c10/cuda/CUDAStream.h>
 #endif
 
+#include "fisura/testing.h"
 #include "models/model_impl.h"
 #include "train/trainer.h"
 

@@ -15,6 +15,7 @@
 
 #include "dist/communicator.h"
 #include "dist/grad_buckets.h"
+#include "fisura/testing.h"
 #include "fisura/train.h"
 #include "models/bn_relu.h"
 #include "models/model_impl.h"

@@ -3,6 +3,7 @@
 // fused paths of PyTorch's torch/optim/adamw.py.
 #include "train/train_optim.h"
 
+#include "fisura/testing.h"
 #include "fisura/train.h"
 
 #include <cmath>

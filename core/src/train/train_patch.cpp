@@ -13,6 +13,7 @@
 
 #include "fisura/gpumemory.h"
 #include "fisura/sysinfo.h"
+#include "fisura/testing.h"
 #include "models/model_impl.h"
 #include "models/patch_gaussian.h"
 #include "train/trainer.h"

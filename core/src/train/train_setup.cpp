@@ -27,8 +27,6 @@ Status Trainer::prepareData()
 {
     if (o_.outPath.empty())
         return Status(ErrorCode::InvalidArgument, "no output model path");
-    if (o_.epochs < 1)
-        return Status(ErrorCode::InvalidArgument, "epochs must be at least 1");
     res_.modelPath = o_.outPath;
     res_.checkpointPath = o_.checkpointPath.empty() ? o_.outPath + ".ckpt" : o_.checkpointPath;
     res_.splitPath = o_.splitPath.empty() ? o_.outPath + ".split.json" : o_.splitPath;

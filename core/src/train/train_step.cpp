@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cmath>
 
+#include "fisura/testing.h"
 #include "models/model_impl.h"
 #include "train/train_optim.h"
 #include "train/trainer.h"

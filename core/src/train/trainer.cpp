@@ -6,6 +6,7 @@
 #include <ctime>
 
 #include "device/torch_step.h"
+#include "fisura/options.h"
 #include "train/trainer.h"
 
 namespace fisura
@@ -142,6 +143,8 @@ TrainResult Trainer::finish(Clock::time_point started)
 Result<TrainResult> train(const TrainOptions& o, const CancelToken& cancel, TrainSink* sink)
 {
     const auto t0 = train_detail::Clock::now();
+    if (Status s = validate(o); !s)
+        return s;
     train_detail::Trainer trainer(o, cancel, sink);
     if (Status s = trainer.prepareData(); !s)
         return s;

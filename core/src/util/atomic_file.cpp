@@ -1,5 +1,6 @@
 #include "util/atomic_file.h"
 
+#include "fisura/testing.h"
 #include "util/io_error.h"
 
 #include <atomic>

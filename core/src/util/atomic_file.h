@@ -19,10 +19,4 @@ std::string temporaryPathFor(const std::string& path);
 /// running processes, this one included, are left alone. Every writer calls it before writing.
 void removeStaleTemporaries(const std::string& path);
 
-namespace testing
-{
-/// Make the next atomic write fail after `bytes` bytes reached the temporary file (-1 = off).
-void failNextAtomicWriteAfter(long long bytes);
-} // namespace testing
-
 } // namespace fisura

@@ -21,9 +21,9 @@ import torch
 import torch.nn.functional as F
 
 
-# The training peer's U-Net (= Fisura's), shared so every peer runs the same network.
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from unet_train_peer import UNet  # noqa: E402
+# Fisura's U-Net, shared so every peer runs the same network.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "peers"))
+from fisura_unet import UNet  # noqa: E402
 
 
 def autocast(on):

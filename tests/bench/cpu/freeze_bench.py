@@ -4,7 +4,7 @@
   freeze_bench.py [--width 16] [--depth 4] [--tile 512] [--batch 1] [--threads 2] [--rounds 3]
                   [--reps 4] [--only NAME,...] [--logit-std 1] [--glibc-defaults] [--json OUT.jsonl]
 
-Fisura's U-Net (cpu_peer.py / unet_train_peer.py, = core/src/models/networks.cpp) with random
+Fisura's U-Net (../peers/fisura_unet.py, = core/src/models/networks.cpp) with random
 weights, batch 1 of 512 x 512 tiles (Fisura's CPU tile batch), on `--threads` intra-op threads and
 one inter-op thread, the malloc settings of Fisura's jobs (core/src/util/malloc_tuning.cpp) unless
 --glibc-defaults, and GOMP_SPINCOUNT=0 as Fisura's executables run. Every contender times the
@@ -42,8 +42,8 @@ import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
 from torch.nn.utils.fusion import fuse_conv_bn_eval  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from unet_train_peer import UNet  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "peers"))
+from fisura_unet import UNet  # noqa: E402
 
 
 def tune_malloc(cores):

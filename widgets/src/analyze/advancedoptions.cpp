@@ -11,6 +11,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include "common/optiontexts.h"
 #include "common/policytext.h"
 #include "fisura/policy.h"
 
@@ -40,12 +41,15 @@ AdvancedOptionsWidget::AdvancedOptionsWidget(QWidget* parent)
     cpu_->setObjectName(QStringLiteral("cpuCheck"));
     policy_->setObjectName(QStringLiteral("policyTree"));
 
-    tile_->setRange(0, 4096); // 0 = from the model
+    // Ranges, units and tooltips from the option schema; the values from setOptions below.
+    applyOption(tile_, OptionSet::Infer, "tile_size"); // 0 = from the model
     tile_->setSingleStep(64);
-    overlap_->setRange(-1, 2048); // -1 = from the model
+    applyOption(overlap_, OptionSet::Infer, "overlap"); // -1 = from the model
     overlap_->setSingleStep(16);
-    batch_->setRange(0, 4096);   // 0 = automatic
-    threads_->setRange(0, 1024); // 0 = the policy's
+    applyOption(batch_, OptionSet::Infer, "batch_size");         // 0 = automatic
+    applyOption(threads_, OptionSet::Infer, "intra_op_threads"); // 0 = the policy's
+    applyOptionText(precision_, OptionSet::Infer, "precision");
+    applyOptionText(window_, OptionSet::Infer, "window");
     for (const char* p : {"auto", "fp32", "bf16", "fp16"})
         precision_->addItem(QString(), QString::fromLatin1(p));
     window_->addItem(QString(), int(BlendWindow::Cosine));
@@ -155,11 +159,7 @@ void AdvancedOptionsWidget::retranslateUi()
     windowLabel_->setText(tr("Blending window:"));
     threadsLabel_->setText(tr("Compute threads:"));
     threads_->setSpecialValueText(tr("automatic"));
-    threads_->setToolTip(tr("Processor threads for the network. Automatic uses the cores the "
-                            "image readers leave; the setting applies to the whole program "
-                            "while a job runs."));
-    tile_->setSuffix(tr(" px"));
-    overlap_->setSuffix(tr(" px"));
+    retranslateOptions(this); // tooltips and units
     tile_->setSpecialValueText(model_.tileSize > 0
                                    ? tr("the model's (%1 px)").arg(loc.toString(model_.tileSize))
                                    : tr("the model's"));
@@ -167,12 +167,6 @@ void AdvancedOptionsWidget::retranslateUi()
         model_.tileOverlap >= 0 ? tr("the model's (%1 px)").arg(loc.toString(model_.tileOverlap))
                                 : tr("the model's"));
     batch_->setSpecialValueText(tr("automatic"));
-    tile_->setToolTip(tr("Edge of the square tiles the scan is cut into. Larger tiles waste less "
-                         "on overlap but need more memory."));
-    overlap_->setToolTip(tr("Pixels shared by neighbouring tiles; their predictions are blended "
-                            "so no seams appear."));
-    batch_->setToolTip(tr("Tiles computed at once. Automatic measures what fits on a GPU and "
-                          "keeps batches small on the processor so cancelling is prompt."));
     precision_->setItemText(0, tr("automatic"));
     precision_->setItemText(1, QStringLiteral("fp32"));
     precision_->setItemText(2, QStringLiteral("bf16"));

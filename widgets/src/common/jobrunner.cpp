@@ -22,11 +22,17 @@ JobRunner::~JobRunner()
 
 bool JobRunner::start(Job job)
 {
+    return run(std::move(job), {});
+}
+
+bool JobRunner::run(Job job, std::function<void(const Status&)> done)
+{
     if (running_)
         return false;
     wait(); // join a finished thread
     running_ = true;
     cancel_ = CancelToken();
+    done_ = std::move(done);
     Q_EMIT started();
     thread_ = std::thread([this, job = std::move(job), token = cancel_]() {
         Status s;
@@ -40,6 +46,10 @@ bool JobRunner::start(Job job)
             [this, s] {
                 running_ = false;
                 sink_->flush();
+                // Taken first: the handler may start the next job, which sets its own.
+                const auto done = std::exchange(done_, {});
+                if (done)
+                    done(s);
                 Q_EMIT finished(s);
             },
             Qt::QueuedConnection);
@@ -51,6 +61,12 @@ void JobRunner::cancel()
 {
     if (running_)
         cancel_.cancel();
+}
+
+void JobRunner::discard()
+{
+    done_ = {};
+    cancel();
 }
 
 void JobRunner::wait()

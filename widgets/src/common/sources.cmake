@@ -1,10 +1,11 @@
-# Shared widgets: job runner, texts, settings, plots, gauges and the tiled viewer.
+# Shared widgets: job runner, texts, settings, plots and gauges.
 list(APPEND FISURA_WIDGETS_SOURCES
     src/common/errortext.cpp src/common/errortext.h
     src/common/imageconvert.cpp src/common/imageconvert.h
     src/common/jobrunner.cpp src/common/jobrunner.h
     src/common/languagemanager.cpp src/common/languagemanager.h
     src/common/modelconsent.cpp src/common/modelconsent.h
+    src/common/optiontexts.cpp src/common/optiontexts.h
     src/common/pane.cpp src/common/pane.h
     src/common/policytext.cpp src/common/policytext.h
     src/common/provenancetext.cpp src/common/provenancetext.h
@@ -15,9 +16,5 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/common/settingsdialog.cpp src/common/settingsdialog.h
     src/common/statusmeta.h
     src/common/telemetryplot.cpp src/common/telemetryplot.h
-    src/common/tiledviewer.cpp src/common/tiledviewer.h src/common/tiledviewerprivate.h
-    src/common/tiledviewerload.cpp src/common/tiledviewerpaint.cpp src/common/tiledviewereditable.cpp
-    src/common/overviewmap.cpp
     src/common/usagegauge.cpp src/common/usagegauge.h
-    src/common/viewerruler.cpp src/common/viewerruler.h
 )

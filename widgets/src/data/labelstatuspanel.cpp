@@ -169,35 +169,27 @@ void LabelStatusPanel::refresh()
     }
     if (!haveStatus_)
         summary_->setText(tr("Looking at the labels…"));
-    auto result = std::make_shared<Result<std::vector<LabelStatusEntry>>>(
-        Status(ErrorCode::Cancelled, "not run"));
     const std::string dir = dir_.toStdString();
-    job_->start([result, dir](const CancelToken&, ProgressSink*) {
-        *result = labelStatus(dir);
-        return result->status();
-    });
     const QString scanned = dir_;
-    connect(
-        job_, &JobRunner::finished, this,
-        [this, result, scanned](const Status& s) {
+    job_->start<std::vector<LabelStatusEntry>>(
+        [dir](const CancelToken&, ProgressSink*) { return labelStatus(dir); },
+        [this, scanned](Result<std::vector<LabelStatusEntry>> result) {
             if (rescanPending_ || scanned != dir_) {
                 refresh();
                 return;
             }
-            haveStatus_ = s.isOk();
-            error_ =
-                s.isOk()
-                    ? QString()
-                    : tr("The labels of this folder cannot be listed: %1").arg(errorMessage(s));
+            haveStatus_ = result.isOk();
+            error_ = result ? QString()
+                            : tr("The labels of this folder cannot be listed: %1")
+                                  .arg(errorMessage(result.status()));
             // Keep the selection on the same image across the reload.
             const QString current = model_->imageAt(view_->currentIndex().row());
-            model_->setEntries(s.isOk() ? std::move(**result) : std::vector<LabelStatusEntry>{});
+            model_->setEntries(result ? std::move(*result) : std::vector<LabelStatusEntry>{});
             const int row = model_->rowOf(current);
             if (row >= 0)
                 view_->setCurrentIndex(model_->index(row, 0));
             showStatus();
-        },
-        Qt::SingleShotConnection);
+        });
 }
 
 void LabelStatusPanel::showStatus()

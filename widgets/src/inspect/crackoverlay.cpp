@@ -5,21 +5,22 @@
 
 #include <algorithm>
 
-#include "common/tiledviewer.h"
 #include "inspect/measuretext.h"
+#include "viewer/tiledviewer.h"
 
 namespace fisura::ui
 {
 
-CrackOverlay::CrackOverlay(TiledViewer* viewer) : QWidget(viewer), viewer_(viewer)
+CrackOverlay::CrackOverlay(TiledViewer* viewer) : ViewerDecoration(viewer), viewer_(viewer)
 {
     setObjectName(QStringLiteral("crackOverlay"));
-    setAttribute(Qt::WA_TransparentForMouseEvents);
-    setAttribute(Qt::WA_NoSystemBackground);
-    setGeometry(viewer->rect());
     viewer->installEventFilter(this);
-    connect(viewer, &TiledViewer::viewChanged, this, qOverload<>(&QWidget::update));
-    show();
+}
+
+void CrackOverlay::update()
+{
+    if (viewer_)
+        viewer_->update();
 }
 
 void CrackOverlay::setResult(std::shared_ptr<const MeasureResult> result)
@@ -96,9 +97,7 @@ bool CrackOverlay::eventFilter(QObject* watched, QEvent* e)
     // it (undefined behaviour, found by UBSan), so qobject_cast checks first.
     if (!qobject_cast<TiledViewer*>(watched) || watched != viewer_)
         return false;
-    if (e->type() == QEvent::Resize)
-        setGeometry(viewer_->rect());
-    else if (e->type() == QEvent::MouseMove && result_)
+    if (e->type() == QEvent::MouseMove && result_)
         setHovered(crackAt(viewer_->mapToImage(static_cast<QMouseEvent*>(e)->position())));
     else if (e->type() == QEvent::Leave && result_)
         setHovered(-1);
@@ -111,11 +110,10 @@ QRectF CrackOverlay::screenBox(const PixelBox& b) const
                   viewer_->mapFromImage(QPointF(b.x + b.width, b.y + b.height)));
 }
 
-void CrackOverlay::paintEvent(QPaintEvent*)
+void CrackOverlay::paint(QPainter& p)
 {
     if (!result_ || !viewer_)
         return;
-    QPainter p(this);
     p.setRenderHint(QPainter::Antialiasing);
     if (const Crack* h = crack(hovered_); h && hovered_ != selected_) {
         p.setPen(QPen(QColor(255, 255, 255, 200), 1, Qt::DashLine));
@@ -139,7 +137,7 @@ void CrackOverlay::paintEvent(QPaintEvent*)
     p.setPen(Qt::NoPen);
     p.setBrush(QColor(0, 0, 0, 170));
     const QRectF tag(box.topLeft() - QPointF(0, 20),
-                     QSizeF(fontMetrics().horizontalAdvance(label) + 10, 18));
+                     QSizeF(viewer_->fontMetrics().horizontalAdvance(label) + 10, 18));
     p.drawRect(tag);
     p.setPen(QColor(0, 230, 255));
     p.drawText(tag, Qt::AlignCenter, label);

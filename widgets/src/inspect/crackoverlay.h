@@ -1,22 +1,23 @@
 // Measured cracks on the viewer: the selected crack outlined (its box and the boxes of its
 // branches), the crack under the mouse reported (crackHovered) and outlined lightly, and
-// zoomTo() to bring a crack into view. A transparent child widget of the viewer paints on top
-// of it; an event filter follows the mouse and the viewer's size without taking any event.
+// zoomTo() to bring a crack into view. The viewer paints it as one of its decorations; an event
+// filter follows the mouse without taking any event.
 #pragma once
 
 #include <QPointer>
-#include <QWidget>
+#include <QRectF>
 
 #include <memory>
 
 #include "fisura/measure.h"
+#include "viewer/viewertool.h"
 
 namespace fisura::ui
 {
 
 class TiledViewer;
 
-class CrackOverlay : public QWidget
+class CrackOverlay : public ViewerDecoration
 {
     Q_OBJECT
 public:
@@ -32,18 +33,19 @@ public:
     int crackAt(QPointF imagePoint) const;
     /// Centres the crack and zooms so that its box (with a margin) fills the view.
     void zoomTo(int crackId);
+    void paint(QPainter& p) override;
 
 Q_SIGNALS:
     void crackHovered(int crackId);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* e) override;
-    void paintEvent(QPaintEvent* e) override;
 
 private:
     const Crack* crack(int id) const;
     void setHovered(int id);
     QRectF screenBox(const PixelBox& b) const;
+    void update();
 
     QPointer<TiledViewer> viewer_;
     std::shared_ptr<const MeasureResult> result_;

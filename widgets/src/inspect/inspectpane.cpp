@@ -25,11 +25,13 @@
 
 #include "common/errortext.h"
 #include "common/preference.h"
-#include "common/tiledviewer.h"
-#include "common/viewerruler.h"
 #include "inspect/measurepanel.h"
 #include "inspect/truthpanel.h"
+#include "label/labelmodecontroller.h"
 #include "label/labelpanel.h"
+#include "viewer/overviewmap.h"
+#include "viewer/tiledviewer.h"
+#include "viewer/viewerruler.h"
 
 namespace fisura::ui
 {
@@ -46,17 +48,19 @@ InspectPane::InspectPane(QWidget* parent)
       second_(new TiledViewer(this, viewer_->tileCache())),
       overview_(new OverviewMap(viewer_, this)), truth_(new TruthPanel(viewer_, this)),
       measure_(new MeasurePanel(viewer_, this)), ruler_(new ViewerRuler(viewer_)),
-      label_(new LabelPanel(viewer_, this)), toolbar_(new QToolBar(this)),
-      fileLabel_(new QLabel(this)), layersBox_(new QGroupBox(this)), layers_(new QListWidget(this)),
-      upButton_(new QToolButton(this)), downButton_(new QToolButton(this)),
-      removeButton_(new QToolButton(this)), colorMapLabel_(new QLabel(this)),
-      colorMap_(new QComboBox(this)), opacityLabel_(new QLabel(this)),
-      opacity_(new QSlider(Qt::Horizontal, this)), thresholdLabel_(new QLabel(this)),
-      threshold_(new QSlider(Qt::Horizontal, this)), thresholdValue_(new QLabel(this)),
-      outline_(new QCheckBox(this)), compareBox_(new QGroupBox(this)), modeLabel_(new QLabel(this)),
-      modeBox_(new QComboBox(this)), leftLabel_(new QLabel(this)), left_(new QComboBox(this)),
-      rightLabel_(new QLabel(this)), right_(new QComboBox(this)),
-      overviewProgress_(new QProgressBar(this)), overviewLabel_(new QLabel(this))
+      labelMode_(new LabelModeController(viewer_, this,
+                                         [this](const QString& path) { return openScan(path); })),
+      toolbar_(new QToolBar(this)), fileLabel_(new QLabel(this)), layersBox_(new QGroupBox(this)),
+      layers_(new QListWidget(this)), upButton_(new QToolButton(this)),
+      downButton_(new QToolButton(this)), removeButton_(new QToolButton(this)),
+      colorMapLabel_(new QLabel(this)), colorMap_(new QComboBox(this)),
+      opacityLabel_(new QLabel(this)), opacity_(new QSlider(Qt::Horizontal, this)),
+      thresholdLabel_(new QLabel(this)), threshold_(new QSlider(Qt::Horizontal, this)),
+      thresholdValue_(new QLabel(this)), outline_(new QCheckBox(this)),
+      compareBox_(new QGroupBox(this)), modeLabel_(new QLabel(this)), modeBox_(new QComboBox(this)),
+      leftLabel_(new QLabel(this)), left_(new QComboBox(this)), rightLabel_(new QLabel(this)),
+      right_(new QComboBox(this)), overviewProgress_(new QProgressBar(this)),
+      overviewLabel_(new QLabel(this))
 {
     viewer_->setOverviewCacheDir(
         QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation))
@@ -87,6 +91,7 @@ InspectPane::InspectPane(QWidget* parent)
     snapshotAction_ = toolbar_->addAction(st->standardIcon(QStyle::SP_DialogSaveButton), QString(),
                                           this, &InspectPane::chooseSnapshot);
     snapshotAction_->setObjectName(QStringLiteral("snapshotAction"));
+    toolbar_->insertAction(snapshotAction_, labelMode_->action());
     toolbar_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     toolbar_->addSeparator();
     toolbar_->addWidget(fileLabel_);
@@ -115,7 +120,7 @@ InspectPane::InspectPane(QWidget* parent)
     sl->addWidget(overview_);
     sl->addWidget(overviewLabel_);
     sl->addWidget(overviewProgress_);
-    sl->addWidget(label_);
+    sl->addWidget(labelMode_->panel());
     sl->addWidget(layersBox_, 1);
     sl->addWidget(truth_);
     sl->addWidget(measure_);
@@ -130,6 +135,8 @@ InspectPane::InspectPane(QWidget* parent)
     connect(truth_, &TruthPanel::statusMessage, this, &Pane::statusMessage);
     connect(measure_, &MeasurePanel::statusMessage, this, &Pane::statusMessage);
     connect(measure_, &MeasurePanel::measureRequested, this, &InspectPane::measureCracks);
+    connect(labelMode_, &LabelModeController::statusMessage, this, &Pane::statusMessage);
+    connect(labelMode_, &LabelModeController::busyChanged, this, &Pane::busyChanged);
 
     auto* split = new QSplitter(this);
     split->setObjectName(QStringLiteral("inspectSplitter"));
@@ -181,7 +188,6 @@ InspectPane::InspectPane(QWidget* parent)
         overviewLabel_->setVisible(busy);
         overviewProgress_->setValue(int(f * 1000));
     });
-    buildLabelling();
     retranslateUi();
     refreshLayers();
 }
@@ -316,15 +322,14 @@ void InspectPane::retranslateUi()
                          tr("Heat (black–red–yellow–white)"), tr("Custom colour"),
                          tr("Width classes")});
     colorMap_->setCurrentIndex(std::max(0, cm));
-    retranslateLabelling();
+    labelMode_->retranslateUi();
 }
 
 Status InspectPane::openScan(const QString& path)
 {
     // Unsaved labels of the image open now: save, discard or stay.
-    if (label_->isLabelling() && !label_->confirmLeave())
+    if (!labelMode_->leaveImage())
         return Status(ErrorCode::Cancelled, path.toStdString());
-    label_->stop();
     const Status s = viewer_->openImage(path);
     if (!s)
         return s;

@@ -6,6 +6,7 @@
 #include "common/pane.h"
 #include "fisura/score.h"
 #include "fisura/status.h"
+#include "label/labelmodecontroller.h"
 
 class QAction;
 class QCheckBox;
@@ -66,13 +67,14 @@ public:
     void measureCracks();
 
     /// Labelling: the Label section and the toolbar action that starts labelling the open image.
-    LabelPanel* labelPanel() const { return label_; }
-    QAction* labelAction() const { return labelAction_; }
+    LabelModeController* labelMode() const { return labelMode_; }
+    LabelPanel* labelPanel() const { return labelMode_->panel(); }
+    QAction* labelAction() const { return labelMode_->action(); }
     /// Models for "Propose labels" come from this project's runs (and model files).
-    void setProjectSession(ProjectSession* session);
-    QString runningWork() const override;
+    void setProjectSession(ProjectSession* session) { labelMode_->setProjectSession(session); }
+    QString runningWork() const override { return labelMode_->runningWork(); }
     void stopWork() override {}
-    bool confirmClose() override;
+    bool confirmClose() override { return labelMode_->confirmClose(); }
 
     TiledViewer* viewer() const { return viewer_; }
     QListWidget* layerList() const { return layers_; }
@@ -89,7 +91,10 @@ public:
 public Q_SLOTS:
     /// Opens `imagePath` (asking first about unsaved labels of the image open now) with its label
     /// layer on and the label tools shown; `queue` adds Next / Previous through those images.
-    void startLabelling(const QString& imagePath, const QStringList& queue = {});
+    void startLabelling(const QString& imagePath, const QStringList& queue = {})
+    {
+        labelMode_->startLabelling(imagePath, queue);
+    }
 
 protected:
     void retranslateUi() override;
@@ -113,9 +118,6 @@ private:
     /// layer; -1 when there is none.
     int mapLayer() const;
     void onComparisonThreshold(int threshold);
-    void buildLabelling();
-    void retranslateLabelling();
-    void showLabelFailure(const QString& message);
 
     TiledViewer* viewer_;
     TiledViewer* second_;
@@ -123,8 +125,7 @@ private:
     TruthPanel* truth_;
     MeasurePanel* measure_;
     ViewerRuler* ruler_;
-    LabelPanel* label_;
-    QAction* labelAction_ = nullptr;
+    LabelModeController* labelMode_;
     QToolBar* toolbar_;
     QAction* openAction_;
     QAction* overlayAction_;

@@ -24,13 +24,13 @@
 
 #include "common/errortext.h"
 #include "common/jobrunner.h"
-#include "common/tiledviewer.h"
 #include "fisura/measuremap.h"
 #include "inspect/crackoverlay.h"
 #include "inspect/cracktable.h"
 #include "inspect/measureplots.h"
 #include "inspect/measuretext.h"
 #include "inspect/report.h"
+#include "viewer/tiledviewer.h"
 
 namespace fisura::ui
 {
@@ -59,8 +59,12 @@ MeasurePanel::MeasurePanel(TiledViewer* viewer, QWidget* parent)
     connect(cancelButton_, &QPushButton::clicked, this, &MeasurePanel::cancel);
     connect(runner_, &JobRunner::progress, this,
             [this](double f, const QString&, double) { progress_->setValue(int(f * 1000)); });
-    connect(runner_, &JobRunner::finished, this, &MeasurePanel::onFinished);
-    connect(reporter_, &JobRunner::finished, this, &MeasurePanel::onReportPictures);
+    // A discarded measurement ends here too: start the one asked for meanwhile.
+    connect(runner_, &JobRunner::finished, this, [this] {
+        if (!queuedMap_.isEmpty())
+            measure(std::exchange(queuedMap_, QString()));
+        updateEnabled();
+    });
     connect(classMapper_, &JobRunner::finished, this, &MeasurePanel::onClassMap);
     connect(classLayer_, &QCheckBox::toggled, this, &MeasurePanel::showClassLayer);
     connect(csvButton_, &QPushButton::clicked, this, [this] { chooseExport(0); });
@@ -203,9 +207,8 @@ void MeasurePanel::restoreState(QSettings& s)
 
 void MeasurePanel::reset()
 {
-    runner_->cancel();
+    runner_->discard();
     classMapper_->cancel();
-    pending_.reset();
     queuedMap_.clear();
     result_.reset();
     mapPath_.clear();
@@ -258,17 +261,15 @@ Status MeasurePanel::measure(const QString& mapPath, int threshold)
     }
     if (runner_->isRunning()) { // started once the running one has stopped
         queuedMap_ = mapPath;
-        pending_.reset();
-        runner_->cancel();
+        runner_->discard();
         return {};
     }
-    pending_ = std::make_shared<Result<MeasureResult>>(Status(ErrorCode::Cancelled, "not run"));
-    auto result = pending_;
     const std::string map = mapPath.toStdString();
-    if (!runner_->start([=](const CancelToken& cancel, ProgressSink* sink) -> Status {
-            *result = measureCracks(map, o, cancel, sink);
-            return result->isOk() ? Status::ok() : result->status();
-        }))
+    if (!runner_->start<MeasureResult>(
+            [=](const CancelToken& cancel, ProgressSink* sink) {
+                return measureCracks(map, o, cancel, sink);
+            },
+            [this](Result<MeasureResult> result) { onFinished(std::move(result)); }))
         return Status(ErrorCode::Internal, "measurement already running");
     mapPath_ = mapPath;
     progress_->setValue(0);
@@ -288,17 +289,11 @@ void MeasurePanel::cancel()
     runner_->cancel();
 }
 
-void MeasurePanel::onFinished(const Status& s)
+void MeasurePanel::onFinished(Result<MeasureResult> result)
 {
-    auto result = std::move(pending_);
-    if (!result) { // discarded: a new scan or a new measurement came meanwhile
-        if (!queuedMap_.isEmpty())
-            measure(std::exchange(queuedMap_, QString()));
-        updateEnabled();
-        return;
-    }
-    if (s && result->isOk()) {
-        result_ = std::make_shared<const MeasureResult>(std::move(result->value()));
+    const Status s = result.status();
+    if (result) {
+        result_ = std::make_shared<const MeasureResult>(std::move(*result));
         table_->setResult(result_);
         plots_->setResult(result_);
         overlay_->setResult(result_);
@@ -407,31 +402,29 @@ Status MeasurePanel::writeReport(const QString& path)
     if (reporter_->isRunning())
         return Status(ErrorCode::InvalidArgument, "a report is being written");
     reportPath_ = path;
-    picture_ = std::make_shared<Result<QImage>>(Status(ErrorCode::Cancelled, "not run"));
-    auto picture = picture_;
     const auto result = result_;
     const QString scan = viewer_->imagePath();
-    reporter_->start([=](const CancelToken& cancel, ProgressSink*) -> Status {
-        *picture = MeasureReport::overviewPicture(scan, *result, 1400, cancel);
-        return picture->isOk() ? Status::ok() : picture->status();
-    });
+    reporter_->start<QImage>(
+        [=](const CancelToken& cancel, ProgressSink*) {
+            return MeasureReport::overviewPicture(scan, *result, 1400, cancel);
+        },
+        [this](Result<QImage> picture) { onReportPictures(std::move(picture)); });
     showMessage(tr("Writing the report…"));
     updateEnabled();
     return {};
 }
 
-void MeasurePanel::onReportPictures(const Status& s)
+void MeasurePanel::onReportPictures(Result<QImage> picture)
 {
-    Status out = s;
-    if (s && picture_ && result_) {
+    Status out = picture.status();
+    if (picture && result_) {
         ReportInput in;
         in.result = result_;
         in.scanPath = viewer_->imagePath();
-        in.overview = picture_->value();
+        in.overview = std::move(*picture);
         MeasureReport::renderPlots(in);
         out = MeasureReport::writePdf(reportPath_, in);
     }
-    picture_.reset();
     showMessage(out ? QString() : tr("The report could not be written: %1").arg(errorMessage(out)));
     if (out)
         Q_EMIT statusMessage(tr("Saved %1.").arg(QDir::toNativeSeparators(reportPath_)), 5000);

@@ -8,8 +8,8 @@
 
 #include <QGroupBox>
 #include <QPointer>
-#include <QTabWidget>
 #include <QSettings>
+#include <QTabWidget>
 
 #include <array>
 #include <memory>
@@ -83,8 +83,8 @@ protected:
 
 private:
     void buildForm();
-    void onFinished(const Status& s);
-    void onReportPictures(const Status& s);
+    void onFinished(Result<MeasureResult> result);
+    void onReportPictures(Result<QImage> picture);
     void showSummary();
     void showMessage(const QString& text);
     void updateEnabled();
@@ -98,9 +98,7 @@ private:
     JobRunner* runner_;
     JobRunner* reporter_;
     JobRunner* classMapper_;
-    std::shared_ptr<Result<MeasureResult>> pending_;
     std::shared_ptr<const MeasureResult> result_;
-    std::shared_ptr<Result<QImage>> picture_;
     QString reportPath_;
     QString mapPath_;
     QString queuedMap_; ///< measure this once the cancelled measurement has stopped

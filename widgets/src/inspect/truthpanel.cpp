@@ -24,9 +24,9 @@
 
 #include "common/errortext.h"
 #include "common/jobrunner.h"
-#include "common/tiledviewer.h"
 #include "fisura/image.h"
 #include "fisura/tiledimage.h"
+#include "viewer/tiledviewer.h"
 
 namespace fisura::ui
 {
@@ -120,7 +120,12 @@ TruthPanel::TruthPanel(TiledViewer* viewer, QWidget* parent)
     });
     connect(runner_, &JobRunner::progress, this,
             [this](double f, const QString&, double) { progress_->setValue(int(f * 1000)); });
-    connect(runner_, &JobRunner::finished, this, &TruthPanel::onComparisonFinished);
+    // A discarded comparison ends here too: start the one asked for meanwhile.
+    connect(runner_, &JobRunner::finished, this, [this] {
+        if (!queuedMap_.isEmpty())
+            compare(std::exchange(queuedMap_, QString()));
+        updateEnabled();
+    });
     connect(summary_, &ComparisonSummary::colourChanged, this, &TruthPanel::recolourLayer);
     connect(converter_, &JobRunner::finished, this, &TruthPanel::onCopyFinished);
     retranslateUi();
@@ -180,8 +185,7 @@ void TruthPanel::restoreState(QSettings& s)
 
 void TruthPanel::reset()
 {
-    runner_->cancel();
-    pending_.reset(); // a late result belongs to the previous scan
+    runner_->discard(); // a late result belongs to the previous scan
     queuedMap_.clear();
     copyWanted_.clear();
     discardComparison();
@@ -248,8 +252,7 @@ Status TruthPanel::attachTruth(const QString& path)
 {
     if (const Status s = checkSize(path); !s)
         return s;
-    runner_->cancel();
-    pending_.reset();
+    runner_->discard();
     queuedMap_.clear();
     discardComparison();
     if (const int old = overlayIndexOf(truthLayer_); old >= 0 && truthLayer_ != path)
@@ -386,8 +389,7 @@ Status TruthPanel::compare(const QString& mapPath)
     mapPath_ = mapPath;
     if (runner_->isRunning()) {
         // Restart with the new inputs once the running comparison has stopped.
-        runner_->cancel();
-        pending_.reset();
+        runner_->discard();
         queuedMap_ = mapPath;
         updateEnabled();
         return {};
@@ -395,13 +397,12 @@ Status TruthPanel::compare(const QString& mapPath)
     ScoreOptions o;
     o.tolerance = tolerance_->value();
     o.layersPrefix = QDir(cacheFolder(mapPath)).filePath(QStringLiteral("layer")).toStdString();
-    pending_ = std::make_shared<Result<ScoreCurve>>(Status(ErrorCode::Cancelled, "not run"));
-    auto result = pending_;
     const std::string map = mapPath.toStdString(), truth = truthPath_.toStdString();
-    runner_->start([=](const CancelToken& cancel, ProgressSink* sink) -> Status {
-        *result = scoreMap(map, truth, o, cancel, sink);
-        return result->isOk() ? Status::ok() : result->status();
-    });
+    runner_->start<ScoreCurve>(
+        [=](const CancelToken& cancel, ProgressSink* sink) {
+            return scoreMap(map, truth, o, cancel, sink);
+        },
+        [this](Result<ScoreCurve> result) { onComparisonFinished(std::move(result)); });
     progress_->setValue(0);
     showMessage(tr("Comparing %1 with the ground truth…").arg(QFileInfo(mapPath).fileName()));
     updateEnabled();
@@ -419,17 +420,11 @@ void TruthPanel::cancel()
     runner_->cancel();
 }
 
-void TruthPanel::onComparisonFinished(const Status& s)
+void TruthPanel::onComparisonFinished(Result<ScoreCurve> result)
 {
-    auto result = std::move(pending_);
-    if (!result) { // discarded: a new scan, truth or map came meanwhile
-        if (!queuedMap_.isEmpty())
-            compare(std::exchange(queuedMap_, QString()));
-        updateEnabled();
-        return;
-    }
-    if (s && result->isOk()) {
-        curve_ = std::make_unique<ScoreCurve>(std::move(result->value()));
+    const Status s = result.status();
+    if (result) {
+        curve_ = std::make_unique<ScoreCurve>(std::move(*result));
         addComparisonLayers();
         const ScoreCounts c = curve_->at(threshold());
         showMessage({});

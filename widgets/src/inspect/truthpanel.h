@@ -89,7 +89,7 @@ private:
     void showTruthLayer(const QString& path);
     void startCopy();
     void onCopyFinished(const Status& s);
-    void onComparisonFinished(const Status& s);
+    void onComparisonFinished(Result<ScoreCurve> result);
     void addComparisonLayers();
     void discardComparison();
     void applyThreshold();
@@ -103,7 +103,6 @@ private:
     TiledViewer* viewer_;
     JobRunner* runner_;
     JobRunner* converter_;
-    std::shared_ptr<Result<ScoreCurve>> pending_;
     std::unique_ptr<ScoreCurve> curve_;
     QString truthPath_;  ///< as attached
     QString truthLayer_; ///< the file shown as the truth layer (a TIFF copy for PNG)

@@ -20,7 +20,7 @@
 #include <cmath>
 
 #include "common/errortext.h"
-#include "common/tiledviewer.h"
+#include "viewer/tiledviewer.h"
 #include "fisura/labels.h"
 #include "label/labelpropose.h"
 #include "label/labelsession.h"

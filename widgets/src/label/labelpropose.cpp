@@ -15,7 +15,7 @@
 
 #include "analyze/modelchooser.h"
 #include "common/errortext.h"
-#include "common/tiledviewer.h"
+#include "viewer/tiledviewer.h"
 #include "label/labelsession.h"
 
 namespace fisura::ui

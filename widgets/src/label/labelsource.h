@@ -5,7 +5,7 @@
 
 #include <atomic>
 
-#include "common/tiledviewer.h"
+#include "viewer/tiledviewer.h"
 
 namespace fisura
 {

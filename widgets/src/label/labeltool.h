@@ -10,7 +10,7 @@
 #include <QPointer>
 #include <QVector>
 
-#include "common/tiledviewer.h"
+#include "viewer/tiledviewer.h"
 
 namespace fisura::ui
 {

@@ -167,32 +167,33 @@ void DatasetPicker::rescan(TaskKind task)
     problems_->hide();
     lastLabels_.reset();
     showLabelStates();
-    auto result = std::make_shared<Result<Dataset>>(Status(ErrorCode::Cancelled, "not run"));
-    auto labels = std::make_shared<LabelScan>(Status(ErrorCode::Cancelled, "not run"));
     const std::string dir = datasetPath().toStdString();
-    job_->start([result, labels, dir, task](const CancelToken& cancel, ProgressSink* progress) {
-        ScanOptions o;
-        o.verify = true; // decode every file once: unreadable files are listed now, not mid-run
-        *result = scanDataset(dir, task, o, cancel, progress);
-        if (task == TaskKind::Segment && *result) // which images are labelled, proposed or not
-            *labels = labelStatus(dir);
-        return result->isOk() ? Status::ok() : result->status();
-    });
-    connect(
-        job_, &JobRunner::finished, this,
-        [this, result, labels, task](const Status&) {
+    job_->start<Scan>(
+        [dir, task](const CancelToken& cancel, ProgressSink* progress) -> Result<Scan> {
+            ScanOptions o;
+            // Decode every file once: unreadable files are listed now, not mid-run.
+            o.verify = true;
+            Result<Dataset> d = scanDataset(dir, task, o, cancel, progress);
+            if (!d)
+                return d.status();
+            Scan scan{std::move(*d), std::nullopt};
+            if (task == TaskKind::Segment) // which images are labelled, proposed or not
+                scan.labels.emplace(labelStatus(dir));
+            return scan;
+        },
+        [this](Result<Scan> scan) {
             if (rescanPending_) {
                 rescan(pendingTask_);
                 return;
             }
-            lastScan_ = result;
-            if (task == TaskKind::Segment && *labels)
-                lastLabels_ = labels;
-            showScan(*result);
+            lastScan_.emplace(scan ? Result<Dataset>(std::move(scan->dataset))
+                                   : Result<Dataset>(scan.status()));
+            if (scan && scan->labels && *scan->labels)
+                lastLabels_ = std::move(scan->labels);
+            showScan(*lastScan_);
             showLabelStates();
             Q_EMIT scanned();
-        },
-        Qt::SingleShotConnection);
+        });
 }
 
 void DatasetPicker::showScan(const Result<Dataset>& result)

@@ -6,7 +6,7 @@
 #include <QString>
 #include <QWidget>
 
-#include <memory>
+#include <optional>
 #include <vector>
 
 #include "fisura/dataset.h"
@@ -84,9 +84,14 @@ private:
     int usable_ = -1;
     bool rescanPending_ = false;
     TaskKind pendingTask_ = TaskKind::Segment;
-    std::shared_ptr<Result<Dataset>> lastScan_;
     using LabelScan = Result<std::vector<LabelStatusEntry>>;
-    std::shared_ptr<LabelScan> lastLabels_; ///< segmentation scans only
+    /// What one background scan found: the dataset and, for segmentation, its label states.
+    struct Scan {
+        Dataset dataset;
+        std::optional<LabelScan> labels;
+    };
+    std::optional<Result<Dataset>> lastScan_;
+    std::optional<LabelScan> lastLabels_; ///< segmentation scans only
 };
 
 } // namespace fisura::ui

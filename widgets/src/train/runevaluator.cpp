@@ -42,32 +42,28 @@ void RunEvaluator::cancel()
 void RunEvaluator::launch()
 {
     pending_ = false;
-    auto report = std::make_shared<Result<EvaluationReport>>(Status(ErrorCode::Cancelled, ""));
     const std::string model = model_, data = data_, split = split_;
     const uint64_t generation = generation_;
     const QString id = runId_;
-    job_->start([report, model, data, split](const CancelToken& cancel, ProgressSink* progress) {
-        EvaluateOptions o;
-        o.splitPath = split;
-        o.maxItems = 1000; // enough for the curves; keeps a click on a big run responsive
-        *report = evaluateModel(model, data, o, cancel, progress);
-        return report->isOk() ? Status::ok() : report->status();
-    });
-    connect(
-        job_, &JobRunner::finished, this,
-        [this, report, generation, id](const Status&) {
+    job_->start<EvaluationReport>(
+        [model, data, split](const CancelToken& cancel, ProgressSink* progress) {
+            EvaluateOptions o;
+            o.splitPath = split;
+            o.maxItems = 1000; // enough for the curves; keeps a click on a big run responsive
+            return evaluateModel(model, data, o, cancel, progress);
+        },
+        [this, generation, id](Result<EvaluationReport> report) {
             if (pending_) {
                 launch();
                 return;
             }
             if (generation != generation_)
                 return;
-            if (report->isOk())
-                Q_EMIT reportReady(id, **report);
+            if (report)
+                Q_EMIT reportReady(id, *report);
             else
-                Q_EMIT failed(id, report->status());
-        },
-        Qt::SingleShotConnection);
+                Q_EMIT failed(id, report.status());
+        });
 }
 
 } // namespace fisura::ui

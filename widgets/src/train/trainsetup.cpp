@@ -13,6 +13,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "common/optiontexts.h"
 #include "fisura/evaluate.h"
 #include "train/datasetpicker.h"
 #include "train/startfrom.h"
@@ -41,9 +42,7 @@ TrainSetupPanel::TrainSetupPanel(QWidget* parent)
         task_->addItem(QString(), int(t));
     for (Size s : {Size::Small, Size::Medium, Size::Large, Size::Custom})
         size_->addItem(QString(), int(s));
-    epochs_->setRange(1, 10000);
-    TrainOptions defaults;
-    epochs_->setValue(defaults.epochs);
+    applyOption(epochs_, OptionSet::Train, "epochs");
     advancedToggle_->setCheckable(true);
     advancedToggle_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     advancedToggle_->setArrowType(Qt::RightArrow);
@@ -118,12 +117,12 @@ void TrainSetupPanel::buildPatchRows(QFormLayout* basic)
     features_->setObjectName(QStringLiteral("patchFeaturesBox"));
     features_->addItem(QString(), int(PatchFeatures::Cnn));
     features_->addItem(QString(), int(PatchFeatures::Pixels));
-    const ModelConfig d;
+    applyOptionText(features_, OptionSet::Train, "model.patch_features");
     featureDim_->setObjectName(QStringLiteral("featureDimSpin"));
-    featureDim_->setRange(4, 256);
-    featureDim_->setValue(d.featureDim);
+    applyOption(featureDim_, OptionSet::Train, "model.feature_dim");
     perPosition_->setObjectName(QStringLiteral("perPositionCheck"));
-    perPosition_->setChecked(!d.pooledPositions);
+    perPosition_->setChecked(!trainOption("model.pooled_positions").defaultBoolean);
+    applyOptionText(perPosition_, OptionSet::Train, "model.pooled_positions");
     basic->addRow(modelLabel_, model_);
     basic->addRow(featuresLabel_, features_);
     basic->addRow(featureDimLabel_, featureDim_);
@@ -172,19 +171,20 @@ void TrainSetupPanel::buildAdvanced()
     form_ = new QFormLayout(advanced_);
     form_->setContentsMargins(0, 0, 0, 0);
     const TrainOptions d; // the engine's defaults
-    auto spin = [this](const char* name, int lo, int hi, int value) {
+    // Range, default, unit and tooltip from the option schema.
+    auto spin = [this](const char* name, const char* key) {
         auto* s = new QSpinBox(advanced_);
         s->setObjectName(QLatin1String(name));
-        s->setRange(lo, hi);
-        s->setValue(value);
+        applyOption(s, OptionSet::Train, key);
         connect(s, &QSpinBox::valueChanged, this, &TrainSetupPanel::changed);
         return s;
     };
-    batch_ = spin("batchSpin", 0, 4096, d.batchSize);
+    batch_ = spin("batchSpin", "batch_size");
     precision_ = new QComboBox(advanced_);
     precision_->setObjectName(QStringLiteral("precisionBox"));
     for (Precision p : {Precision::Auto, Precision::FP32, Precision::BF16, Precision::FP16})
         precision_->addItem(QString(), int(p));
+    applyOptionText(precision_, OptionSet::Train, "precision");
     connect(precision_, &QComboBox::currentIndexChanged, this, [this] {
         updateFootprint();
         Q_EMIT changed();
@@ -192,6 +192,7 @@ void TrainSetupPanel::buildAdvanced()
     cpu_ = new QCheckBox(advanced_);
     cpu_->setObjectName(QStringLiteral("cpuCheck"));
     cpu_->setChecked(d.preferCpu);
+    applyOptionText(cpu_, OptionSet::Train, "prefer_cpu");
     connect(cpu_, &QCheckBox::toggled, this, &TrainSetupPanel::changed);
     allGpus_ = new QCheckBox(advanced_);
     allGpus_->setObjectName(QStringLiteral("allGpusCheck"));
@@ -201,29 +202,29 @@ void TrainSetupPanel::buildAdvanced()
     lr_ = new QDoubleSpinBox(advanced_);
     lr_->setObjectName(QStringLiteral("learningRateSpin"));
     lr_->setDecimals(6);
-    lr_->setRange(1e-6, 1.0);
     lr_->setSingleStep(1e-4);
-    lr_->setValue(d.learningRate);
+    applyOption(lr_, OptionSet::Train, "learning_rate");
     schedule_ = new QComboBox(advanced_);
     schedule_->setObjectName(QStringLiteral("scheduleBox"));
     schedule_->addItem(QString(), int(Schedule::OneCycle));
     schedule_->addItem(QString(), int(Schedule::Cosine));
+    applyOptionText(schedule_, OptionSet::Train, "schedule");
     valFraction_ = new QDoubleSpinBox(advanced_);
     valFraction_->setObjectName(QStringLiteral("valFractionSpin"));
-    valFraction_->setRange(0.0, 0.5);
     valFraction_->setSingleStep(0.05);
-    valFraction_->setValue(d.valFraction);
-    patience_ = spin("patienceSpin", 0, 1000, d.patience);
+    applyOption(valFraction_, OptionSet::Train, "val_fraction");
+    patience_ = spin("patienceSpin", "patience");
     augment_ = new QCheckBox(advanced_);
     augment_->setObjectName(QStringLiteral("augmentCheck"));
     augment_->setChecked(d.augment);
-    loaders_ = spin("loaderSpin", 0, 64, d.loaderThreads);
-    threads_ = spin("threadsSpin", 0, 1024, d.intraOpThreads);
-    seed_ = spin("seedSpin", 0, 1 << 30, int(d.seed));
-    crop_ = spin("cropSpin", 32, 2048, d.model.inputSize);
-    crop_->setSingleStep(32);
-    width_ = spin("widthSpin", 2, 256, d.model.width);
-    depth_ = spin("depthSpin", 1, 8, d.model.depth);
+    applyOptionText(augment_, OptionSet::Train, "augment");
+    loaders_ = spin("loaderSpin", "loader_threads");
+    threads_ = spin("threadsSpin", "intra_op_threads");
+    seed_ = spin("seedSpin", "seed");
+    crop_ = spin("cropSpin", "model.input_size");
+    crop_->setSingleStep(16);
+    width_ = spin("widthSpin", "model.width");
+    depth_ = spin("depthSpin", "model.depth");
     for (QSpinBox* s : {crop_, width_, depth_})
         connect(s, &QSpinBox::valueChanged, this, &TrainSetupPanel::onShapeEdited);
     QWidget* fields[] = {batch_,    precision_,   cpu_,      allGpus_, lr_,
@@ -253,8 +254,6 @@ void TrainSetupPanel::retranslateUi()
     features_->setItemText(1, tr("gray pixel patches"));
     featureDimLabel_->setText(tr("Feature channels"));
     perPosition_->setText(tr("One distribution per image position"));
-    perPosition_->setToolTip(tr("For images that are aligned (the same object at the same "
-                                "place). Surfaces usually are not: leave it off."));
     sizeLabel_->setText(tr("Model size"));
     size_->setItemText(0, tr("Small"));
     size_->setItemText(1, tr("Medium"));
@@ -269,7 +268,7 @@ void TrainSetupPanel::retranslateUi()
                               tr("Validation fraction"), tr("Patience (epochs)"),
                               tr("Augmentation"),        tr("Loader threads"),
                               tr("Compute threads"),     tr("Seed"),
-                              tr("Crop size (px)"),      tr("Width (channels)"),
+                              tr("Crop size"),           tr("Width (channels)"),
                               tr("Depth (levels)")};
     for (int i = 0; i < int(std::size(labels)); ++i)
         if (auto* l = qobject_cast<QLabel*>(form_->itemAt(i, QFormLayout::LabelRole)->widget()))
@@ -277,24 +276,21 @@ void TrainSetupPanel::retranslateUi()
     batch_->setSpecialValueText(tr("automatic (measured)"));
     loaders_->setSpecialValueText(tr("automatic"));
     threads_->setSpecialValueText(tr("automatic"));
-    threads_->setToolTip(tr("Processor threads for the network. Automatic uses the cores the "
-                            "loader threads leave; the setting applies to the whole program "
-                            "while a job runs."));
     patience_->setSpecialValueText(tr("never stop early"));
+    depth_->setSpecialValueText(tr("from the crop size"));
     precision_->setItemText(0, tr("automatic"));
     precision_->setItemText(1, QStringLiteral("fp32"));
     precision_->setItemText(2, QStringLiteral("bf16"));
     precision_->setItemText(3, QStringLiteral("fp16"));
     // The form's labels name the check boxes; the longer explanation is their tooltip, so the
     // panel stays narrow.
-    cpu_->setToolTip(tr("Train on the processor even when a GPU is present"));
     allGpus_->setText(tr("train on all %n GPUs", nullptr, gpuCount_));
     allGpus_->setToolTip(tr("Every GPU trains on its share of each batch and the gradients are "
                             "averaged: about N times the images per second. Untick to train on "
                             "one GPU."));
     schedule_->setItemText(0, tr("one cycle"));
     schedule_->setItemText(1, tr("cosine"));
-    augment_->setToolTip(tr("Flips, rotations, brightness and contrast"));
+    retranslateOptions(this);
     updateFootprint();
 }
 

@@ -1,2 +1,3 @@
 #pragma once
 #include <torch/torch.h>
+#include "fisura/testing.h"

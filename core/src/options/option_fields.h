@@ -1,0 +1,258 @@
+// The one table of options: every field of TrainOptions and InferOptions with its key, flag,
+// range, unit and help, visited in order. The schema (option_schema.cpp), validate() and the
+// JSON reader and writer (project/options_json.cpp) are all visitors of this table, so a field
+// is described once and nothing can list it differently. A visitor has
+//   field(spec, value)                  int, int64_t, uint64_t, double, bool, std::string
+//   choice(spec, value, values, name)   an enum, stored by name
+//   rules(spec, value)                  the dataset's folder rules
+// and `value` is const when the options are.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "fisura/infer.h"
+#include "fisura/options.h"
+#include "fisura/train.h"
+
+namespace fisura::options_detail
+{
+
+enum SpecFlag : unsigned {
+    kPath = 1,      ///< a std::string field holding a file or folder
+    kCliClears = 2, ///< a bool whose fisura-cli flag turns it off
+};
+
+/// What the table says about a field besides its value (the default is the field's own).
+struct Spec {
+    const char* key;
+    const char* cli;
+    double min, max;
+    const char* unit;
+    const char* help;
+    unsigned flags = 0;
+};
+
+// Ranges are a demanding user's limits, the same on every entry point (issue: the GUI, the CLI
+// and the JSON reader each had their own). Where core has a harder limit (model files:
+// models/model_meta.h; the map writer: io/tiled_writer.cpp) the range is that limit.
+constexpr double kMaxEpochs = 100000;
+constexpr double kMaxBatch = 4096;
+constexpr double kMaxThreads = 1024;    ///< LibTorch's intra- and inter-op threads
+constexpr double kMaxLoaders = 256;     ///< image decoding threads
+constexpr double kMaxSeed = 2147483647; ///< 2^31 - 1: every entry point (a spin box too) holds it
+constexpr double kMaxFlatPixels = double(uint64_t(1) << 34);
+
+template <class O, class V> void visitModelFields(O& m, V& v)
+{
+    v.choice(
+        {"model.type", "--model", 0, 0, "",
+         "Network: the task's own (classifier, unet, autoencoder); the anomaly task may "
+         "take patch-gaussian (fitted in one pass)"},
+        m.type,
+        {ModelType::Classifier, ModelType::UNet, ModelType::Autoencoder, ModelType::PatchGaussian},
+        modelTypeName);
+    v.field({"model.input_size", "--size", 16, 4096, "px",
+             "Input patch or crop edge (a U-Net's: a multiple of 2^depth)"},
+            m.inputSize);
+    v.field({"model.classes", "", 1, 4096, "classes",
+             "Classifier outputs (training takes them from the dataset's classes)"},
+            m.classes);
+    v.field({"model.depth", "--depth", 0, 8, "levels",
+             "U-Net levels, classifier stages or autoencoder downsamplings (0 = from the input "
+             "size)"},
+            m.depth);
+    v.field({"model.width", "--width", 4, 256, "channels",
+             "Channels at full resolution, doubled per level"},
+            m.width);
+    v.choice({"model.patch_features", "--features", 0, 0, "",
+              "Patch-gaussian: cnn (random CNN stages) or pixels (gray patches), both on a "
+              "half-resolution grid"},
+             m.patchFeatures, {PatchFeatures::Cnn, PatchFeatures::Pixels}, patchFeaturesName);
+    v.field({"model.feature_dim", "--feature-dim", 1, 1024, "channels",
+             "Patch-gaussian: feature channels kept (d)"},
+            m.featureDim);
+    v.field(
+        {"model.patch_radius", "--patch-radius", 0, 7, "px", "Patch-gaussian pixels: patch radius"},
+        m.patchRadius);
+    v.field({"model.pooled_positions", "--per-position", 0, 0, "",
+             "Patch-gaussian: one Gaussian for all feature-map positions (off: one per position, "
+             "as PaDiM)",
+             kCliClears},
+            m.pooledPositions);
+}
+
+template <class O, class V> void visitTrainFields(O& o, V& v)
+{
+    v.choice({"task", "--task", 0, 0, "",
+              "What to learn: classify (cracked or not), segment (crack pixels) or anomaly "
+              "(crack-free surfaces)"},
+             o.task, {TaskKind::Classify, TaskKind::Segment, TaskKind::Anomaly}, taskName);
+    v.field({"data_dir", "--data", 0, 0, "", "Dataset folder", kPath}, o.dataDir);
+    v.field({"out_path", "--out", 0, 0, "", "Model file to write (the best epoch)", kPath},
+            o.outPath);
+    v.field({"checkpoint_path", "", 0, 0, "",
+             "Checkpoint rewritten after every epoch (empty: the model file + .ckpt)", kPath},
+            o.checkpointPath);
+    v.field({"resume_from", "--resume", 0, 0, "", "Checkpoint to continue from", kPath},
+            o.resumeFrom);
+    v.field({"split_path", "--split", 0, 0, "",
+             "Split file to reuse, or to write when absent (empty: the model file + "
+             ".split.json)",
+             kPath},
+            o.splitPath);
+    v.field({"epochs", "--epochs", 1, kMaxEpochs, "epochs", "Passes over the training images"},
+            o.epochs);
+    v.field({"batch_size", "--batch", 0, kMaxBatch, "images",
+             "Images per step on each GPU or process (0 = auto: measured on a GPU)"},
+            o.batchSize);
+    v.choice({"precision", "--precision", 0, 0, "",
+              "Arithmetic: auto (from the device), fp32, bf16 or fp16"},
+             o.precision, {Precision::Auto, Precision::FP32, Precision::BF16, Precision::FP16},
+             precisionName);
+    v.field({"prefer_cpu", "--cpu", 0, 0, "", "Train on the CPU even when a GPU is usable"},
+            o.preferCpu);
+    visitModelFields(o.model, v);
+    v.field({"start_from", "--init", 0, 0, "",
+             "Weights to start from: starter (Fisura's starter model), a Fisura model file "
+             "(its network and input normalisation are kept, BatchNorm re-estimated on the "
+             "data), or scratch (empty: random weights)"},
+            o.startFrom);
+    v.field({"samples_per_epoch", "--samples-per-epoch", 0, 1e9, "crops",
+             "Random crops per epoch, segmentation (0 = one per training image): a few labelled "
+             "images repeat, each time another crop"},
+            o.samplesPerEpoch);
+    v.field({"learning_rate", "--lr", 1e-6, 1.0, "", "Peak learning rate (AdamW)"}, o.learningRate);
+    v.field({"weight_decay", "--weight-decay", 0, 1.0, "", "AdamW weight decay"}, o.weightDecay);
+    v.choice({"schedule", "--schedule", 0, 0, "", "Learning-rate schedule: onecycle or cosine"},
+             o.schedule, {Schedule::OneCycle, Schedule::Cosine}, scheduleName);
+    v.field({"clip_norm", "--clip-norm", 0, 1000, "", "Gradient norm clipping (0 = no clipping)"},
+            o.clipNorm);
+    v.field({"patience", "--patience", 0, kMaxEpochs, "epochs",
+             "Epochs without improvement before stopping early (0 = never)"},
+            o.patience);
+    v.field({"val_fraction", "--val", 0, 0.9, "", "Share of the images kept for validation"},
+            o.valFraction);
+    v.field(
+        {"seed", "--seed", 0, kMaxSeed, "", "Random seed: split, initial weights, augmentation"},
+        o.seed);
+    v.field({"augment", "--no-augment", 0, 0, "",
+             "Random flips, rotations, brightness and contrast while training", kCliClears},
+            o.augment);
+    v.field({"loader_threads", "--workers", 0, kMaxLoaders, "threads",
+             "Threads decoding training images (0 = from the execution policy)"},
+            o.loaderThreads);
+    v.field({"intra_op_threads", "--threads", 0, kMaxThreads, "threads",
+             "LibTorch intra-op threads (0 = from the policy; process-wide, set once per job)"},
+            o.intraOpThreads);
+    v.field({"inter_op_threads", "--interop-threads", 0, kMaxThreads, "threads",
+             "LibTorch inter-op threads (0 = from the policy; settable once per process)"},
+            o.interOpThreads);
+    v.field({"prefetch", "--prefetch", 0, 1024, "batches",
+             "Decoded batches waiting for the device (0 = twice the loader threads)"},
+            o.prefetch);
+    v.field({"max_batches_per_epoch", "--max-batches", 0, 1e9, "batches",
+             "Cap on the batches of an epoch (0 = the whole training split)"},
+            o.maxBatchesPerEpoch);
+    v.field({"stop_after_epoch", "", 0, kMaxEpochs, "",
+             "Stop cleanly after this epoch, as a pause to resume later (0 = run to the end)"},
+            o.stopAfterEpoch);
+    v.rules({"scan.rules", "", 0, 0, "",
+             "Classification folders and their classes (empty: one class per top-level folder, "
+             "or SDNET2018's rules)"},
+            o.scan.rules);
+    v.field({"scan.verify", "", 0, 0, "",
+             "Decode every file once while scanning, to prove it is readable"},
+            o.scan.verify);
+    v.field({"scan.threads", "", 0, kMaxThreads, "threads",
+             "Threads scanning the dataset (0 = one per core)"},
+            o.scan.threads);
+    v.field({"bucket_bytes", "", -1, double(uint64_t(16) << 30), "bytes",
+             "Gradient all-reduce buckets of a data-parallel job (0 = 25 MB, as PyTorch DDP; "
+             "-1 = every gradient on its own)"},
+            o.bucketBytes);
+}
+
+template <class O, class V> void visitWriterFields(O& w, V& v)
+{
+    v.field(
+        {"output.tile_size", "", 16, 2048, "px", "Tile edge of the written map, a multiple of 16"},
+        w.tileSize);
+    v.choice({"output.compression", "--compression", 0, 0, "", "Map tile compression"},
+             w.compression, {TileCompression::Zstd, TileCompression::Deflate}, tileCompressionName);
+    v.field({"output.compression_level", "--level", 0, 22, "",
+             "Compression level (0 = 3 for zstd, 6 for deflate, which has 1-9; zstd 9 writes "
+             "files about 5 % smaller, several times slower)"},
+            w.compressionLevel);
+    v.field({"output.pyramid", "", 0, 0, "", "Write halved overviews for fast zooming out"},
+            w.pyramid);
+    v.field({"output.max_overview_side", "", 16, 65536, "px",
+             "Overviews stop once the longest side is below this"},
+            w.maxOverviewSide);
+    v.field(
+        {"output.threads", "", 0, kMaxThreads, "threads", "Compression threads (0 = one per core)"},
+        w.threads);
+}
+
+template <class O, class V> void visitInferFields(O& o, V& v)
+{
+    v.field({"tile_size", "--tile", 0, 4096, "px",
+             "Tile edge (0 = from the model; 16 px or more otherwise)"},
+            o.tileSize);
+    v.field({"overlap", "--overlap", -1, 2048, "px",
+             "Overlap between tiles, at most half the tile (-1 = from the model)"},
+            o.overlap);
+    v.field({"batch_size", "--batch", 0, kMaxBatch, "tiles",
+             "Tiles per step (0 = auto: measured on a GPU, small on the CPU)"},
+            o.batchSize);
+    v.choice({"precision", "--precision", 0, 0, "",
+              "Arithmetic: auto (from the device), fp32, bf16 or fp16"},
+             o.precision, {Precision::Auto, Precision::FP32, Precision::BF16, Precision::FP16},
+             precisionName);
+    v.field({"prefer_cpu", "--cpu", 0, 0, "", "Use the CPU even when a GPU is usable"},
+            o.preferCpu);
+    v.choice({"window", "--window", 0, 0, "", "Blending window of overlapping tiles"}, o.window,
+             {BlendWindow::Cosine, BlendWindow::Gaussian}, blendWindowName);
+    v.field({"reader_threads", "--readers", 0, kMaxLoaders, "threads",
+             "Threads decoding tiles (0 = from the execution policy)"},
+            o.readerThreads);
+    v.field({"intra_op_threads", "--threads", 0, kMaxThreads, "threads",
+             "LibTorch intra-op threads (0 = from the policy; process-wide, set once per job)"},
+            o.intraOpThreads);
+    v.field({"inter_op_threads", "--interop-threads", 0, kMaxThreads, "threads",
+             "LibTorch inter-op threads (0 = from the policy; settable once per process)"},
+            o.interOpThreads);
+    v.field({"prefetch_batches", "", 1, 64, "batches",
+             "Decoded batches waiting for the device, at most"},
+            o.prefetchBatches);
+    v.field({"cache_bytes", "", 0, double(uint64_t(1) << 40), "bytes",
+             "Decoded input blocks kept for neighbouring tiles (0 = sized from the scan)"},
+            o.cacheBytes);
+    v.field({"max_flat_pixels", "", 1, kMaxFlatPixels, "pixels",
+             "PNG and JPEG inputs are decoded whole: larger ones are refused"},
+            o.maxFlatPixels);
+    v.field({"gpus", "--gpus", 0, 64, "GPUs",
+             "GPUs to use (0 = all usable ones): a large scan is split into column bands, one "
+             "per GPU (the map is the one-GPU map); a folder's small scans go one per GPU"},
+            o.gpus);
+    visitWriterFields(o.output, v);
+}
+
+/// Calls fn(key, reason) for the fields the tables above leave out on purpose.
+template <class Fn> void trainExclusions(Fn&& fn)
+{
+    fn("pause_requested", "a live control shared with the running job, not a setting");
+    fn("distributed", "this process's place in a data-parallel job: set per process by the "
+                      "launcher (torchrun, Slurm, fisura-cli --gpus), never recorded");
+}
+
+template <class Fn> void inferExclusions(Fn&& fn)
+{
+    fn("output.pixel_size_x_mm", "copied from the input scan by the inference");
+    fn("output.pixel_size_y_mm", "copied from the input scan by the inference");
+    fn("output.extra_tags", "the input scan's GeoTIFF tags, copied by the inference");
+    fn("model_load", "how a model file is opened (size limit, consent to run TorchScript): "
+                     "fisura-cli's model-file options and the GUI's consent dialog");
+}
+
+} // namespace fisura::options_detail

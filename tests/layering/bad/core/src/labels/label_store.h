@@ -1,0 +1,2 @@
+// An internal header of this fixture's core: its folder makes `labels` a core area.
+#pragma once

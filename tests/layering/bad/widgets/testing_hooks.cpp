@@ -1,0 +1,1 @@
+#include "fisura/testing.h"
