@@ -10,6 +10,14 @@
 #   DATA_ROOT holds UAV75, DeepCrack, CrackForest and CrackConglomerate (images/ + masks/).
 #   OUT gets 7 files: both models, their training summaries (.json) and log tails (.log), and
 #   zero_shot.tsv. DEADLINE=570 (s); the recipe's settings as in train_starter.sh.
+#
+# On a GPU host without Qt, OpenCV or libtiff (../shared/device/README.md), from the repository
+# root, with .device-deps (its env.sh and usr/ are enough) and the data copied into the ignored
+# folder .gpu-data beside the sources:
+#   mkdir -p .gpu-data/DeepCrack && cp -r ../shared/data/{UAV75,CrackForest,CrackConglomerate} \
+#       .gpu-data/ && cp -r ../shared/data/DeepCrack/test .gpu-data/DeepCrack/
+#   COMMIT=<commit> tests/bench/starter/gpu_starter.sh "$OUT" "$PWD/.gpu-data"
+# A build already in build-gpu is reused, so a second call on the same host trains longer.
 source "$(dirname "$0")/common.sh"
 T0=$SECONDS
 OUT=${1:?usage: gpu_starter.sh OUT DATA_ROOT}
