@@ -12,6 +12,9 @@ function(fisura_add_qtest name)
     # As the executables run themselves (fisura/process.h): LibTorch's OpenMP threads do not
     # spin, so they leave the cores to the loader threads of the tiny test networks.
     set(env "QT_QPA_PLATFORM=offscreen" "GOMP_SPINCOUNT=0")
+    # No starter model unless a test brings one (FISURA_MODELS, fisura/starter.h): the shipped
+    # one would otherwise change what every pane and training job starts from.
+    list(APPEND env "FISURA_MODELS=")
     if(NOT T_LABELS)
         set(T_LABELS quick)
     endif()

@@ -234,8 +234,8 @@
     <message numerus="yes">
         <source>train on all %n GPUs</source>
         <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+            <numerusform />
+            <numerusform />
         </translation>
     </message>
 </context>
@@ -246,6 +246,16 @@
         <translation>
             <numerusform>Finished: %n epoch in %1</numerusform>
             <numerusform>Finished: %n epochs in %1</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::ProvenanceText</name>
+    <message numerus="yes">
+        <source>%1 (%Ln image(s)): ODS F1 %2 · OIS F1 %3 · mIoU %4 at %5 px</source>
+        <translation>
+            <numerusform>%1 (%Ln image): ODS F1 %2 · OIS F1 %3 · mIoU %4 at %5 px</numerusform>
+            <numerusform>%1 (%Ln images): ODS F1 %2 · OIS F1 %3 · mIoU %4 at %5 px</numerusform>
         </translation>
     </message>
 </context>

@@ -2757,6 +2757,10 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
         <source>No trained model yet: choose a model file</source>
         <translation>Aún no hay un modelo entrenado: elija un archivo de modelo</translation>
     </message>
+    <message>
+        <source>No model of this project is chosen: Fisura's starter model is used. Label a few of your images and train starting from it to make it your own.</source>
+        <translation>No hay ningún modelo del proyecto elegido: se usa el modelo inicial de Fisura. Etiquete algunas de sus imágenes y entrene partiendo de él para hacerlo suyo.</translation>
+    </message>
 </context>
 <context>
     <name>fisura::ui::ModelConsent</name>
@@ -2881,6 +2885,22 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
     <message>
         <source>Mahalanobis distance %1</source>
         <translation>distancia de Mahalanobis %1</translation>
+    </message>
+    <message>
+        <source>Trained on:</source>
+        <translation>Entrenado con:</translation>
+    </message>
+    <message>
+        <source>Licence:</source>
+        <translation>Licencia:</translation>
+    </message>
+    <message>
+        <source>Held-out scores:</source>
+        <translation>Resultados en datos no vistos:</translation>
+    </message>
+    <message>
+        <source>fine-tuned from %1</source>
+        <translation>ajustado a partir de %1</translation>
     </message>
 </context>
 <context>
@@ -4652,6 +4672,83 @@ Predicha: %2</translation>
     <message>
         <source>Open the demo project (Documents/Fisura/demo-project), generating it first if needed.</source>
         <translation>Abre el proyecto de demostración (Documents/Fisura/demo-project) y lo genera antes si hace falta.</translation>
+    </message>
+</context>
+<context>
+    <name>ProvenanceText</name>
+    <message>
+        <source>procedural scenes</source>
+        <translation>escenas procedurales</translation>
+    </message>
+    <message>
+        <source>Starter model</source>
+        <translation>Modelo inicial</translation>
+    </message>
+    <message>
+        <source>Starter model (trained on %1)</source>
+        <translation>Modelo inicial (entrenado con %1)</translation>
+    </message>
+    <message>
+        <source>Starter model (%1)</source>
+        <translation>Modelo inicial (%1)</translation>
+    </message>
+    <message>
+        <source>Starter model (trained on %1, %2)</source>
+        <translation>Modelo inicial (entrenado con %1, %2)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%Ln image(s)): ODS F1 %2 · OIS F1 %3 · mIoU %4 at %5 px</source>
+        <translation>
+            <numerusform>%1 (%Ln imagen): F1 ODS %2 · F1 OIS %3 · mIoU %4 a %5 px</numerusform>
+            <numerusform>%1 (%Ln imágenes): F1 ODS %2 · F1 OIS %3 · mIoU %4 a %5 px</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::StartFromBox</name>
+    <message>
+        <source>This model cannot be read: %1</source>
+        <translation>Este modelo no se puede leer: %1</translation>
+    </message>
+    <message>
+        <source>Fine-tunes Fisura's starter model: keeps its network (width %1, depth %2), adapts its normalisation to your images and trains %3 epochs at a lower learning rate. A handful of labelled images is enough to make it your own.</source>
+        <translation>Ajusta el modelo inicial de Fisura: conserva su red (anchura %1, profundidad %2), adapta su normalización a sus imágenes y entrena %3 épocas con una tasa de aprendizaje menor. Unas pocas imágenes etiquetadas bastan para hacerlo suyo.</translation>
+    </message>
+    <message>
+        <source>Random weights: no starter model is installed. Learning from your images alone needs many labelled images and more epochs.</source>
+        <translation>Pesos aleatorios: no hay ningún modelo inicial instalado. Aprender solo de sus imágenes requiere muchas imágenes etiquetadas y más épocas.</translation>
+    </message>
+    <message>
+        <source>Random weights: the network learns from your images alone. Needs many labelled images and more epochs.</source>
+        <translation>Pesos aleatorios: la red aprende solo de sus imágenes. Requiere muchas imágenes etiquetadas y más épocas.</translation>
+    </message>
+    <message>
+        <source>Continues from this run's model: keeps its network (width %1, depth %2), adapts its normalisation to the data and trains %3 epochs at a lower learning rate.</source>
+        <translation>Continúa desde el modelo de esta ejecución: conserva su red (anchura %1, profundidad %2), adapta su normalización a los datos y entrena %3 épocas con una tasa de aprendizaje menor.</translation>
+    </message>
+    <message>
+        <source>Start from</source>
+        <translation>Partir de</translation>
+    </message>
+    <message>
+        <source>The weights training starts from: a model that already knows cracks needs far fewer labelled images than random weights</source>
+        <translation>Los pesos de los que parte el entrenamiento: un modelo que ya conoce las fisuras necesita muchas menos imágenes etiquetadas que unos pesos aleatorios</translation>
+    </message>
+    <message>
+        <source>Starter model</source>
+        <translation>Modelo inicial</translation>
+    </message>
+    <message>
+        <source>Scratch (random weights)</source>
+        <translation>Desde cero (pesos aleatorios)</translation>
+    </message>
+    <message>
+        <source>Run %1</source>
+        <translation>Ejecución %1</translation>
+    </message>
+    <message>
+        <source>Run %1 (%2)</source>
+        <translation>Ejecución %1 (%2)</translation>
     </message>
 </context>
 </TS>

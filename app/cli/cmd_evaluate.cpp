@@ -1,6 +1,7 @@
-// `fisura-cli evaluate --model M --data DIR --split SPLIT`: what a trained model does on the
+// `fisura-cli evaluate --model M --data DIR [--split SPLIT]`: what a trained model does on the
 // validation part of its split (precision-recall curve, confusion matrix or error histogram,
-// best and worst samples).
+// best and worst samples), or on every image of a plain images/ + masks/ folder; segmentation
+// models are also scored by the crack protocol (ODS, OIS, mIoU at a pixel tolerance).
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -29,6 +30,7 @@ struct EvaluateArgs {
     int gallery = 6;
     int curvePoints = 51;
     int bins = 40;
+    int tolerance = 2;
     bool cpu = false;
     bool json = false;
     bool quiet = false;
@@ -54,6 +56,25 @@ nlohmann::json galleryJson(const std::vector<fisura::GallerySample>& v)
     return a;
 }
 
+nlohmann::json crackJson(const fisura::CrackScores& c)
+{
+    return {{"images", c.images},
+            {"tolerance_px", c.tolerancePx},
+            {"threshold", c.threshold},
+            {"precision", c.precision},
+            {"recall", c.recall},
+            {"f1", c.f1},
+            {"ods_threshold", c.odsThreshold},
+            {"ods_precision", c.odsPrecision},
+            {"ods_recall", c.odsRecall},
+            {"ods_f1", c.odsF1},
+            {"ois_precision", c.oisPrecision},
+            {"ois_recall", c.oisRecall},
+            {"ois_f1", c.oisF1},
+            {"miou", c.miou},
+            {"crack_iou", c.crackIou}};
+}
+
 nlohmann::json reportJson(const fisura::EvaluationReport& r)
 {
     nlohmann::json j{{"task", fisura::taskName(r.task)}, {"items", r.items},
@@ -68,6 +89,8 @@ nlohmann::json reportJson(const fisura::EvaluationReport& r)
                          {"f1", p.f1},
                          {"iou", p.iou}});
         j["pr_curve"] = std::move(c);
+        if (r.hasCrackScores)
+            j["crack_scores"] = crackJson(r.crack);
     } else if (r.task == fisura::TaskKind::Classify) {
         j["classes"] = r.classes;
         j["confusion"] = r.confusion;
@@ -89,10 +112,28 @@ const fisura::PrPoint* pointAt(const fisura::EvaluationReport& r)
     return best;
 }
 
-void printText(const fisura::EvaluationReport& r)
+void printCrackScores(const fisura::CrackScores& c)
 {
-    std::printf("Evaluated %d validation images (%s) in %.1f s; threshold %.4g\n", r.items,
-                fisura::taskName(r.task), r.seconds, r.threshold);
+    std::printf("Crack protocol over %d whole images, tolerance %d px (Euclidean):\n", c.images,
+                c.tolerancePx);
+    std::printf("  at the model's threshold %.2f: precision %.3f, recall %.3f, F1 %.3f\n",
+                c.threshold, c.precision, c.recall, c.f1);
+    std::printf("  ODS F1 %.3f (threshold %.2f: precision %.3f, recall %.3f)\n", c.odsF1,
+                c.odsThreshold, c.odsPrecision, c.odsRecall);
+    std::printf("  OIS F1 %.3f (precision %.3f, recall %.3f)\n", c.oisF1, c.oisPrecision,
+                c.oisRecall);
+    std::printf("  mIoU %.3f, crack IoU %.3f (pixel-exact, at the ODS threshold)\n", c.miou,
+                c.crackIou);
+}
+
+void printText(const fisura::EvaluationReport& r, bool wholeFolder)
+{
+    std::printf("Evaluated %d %simages (%s) in %.1f s; threshold %.4g\n", r.items,
+                wholeFolder ? "" : "validation ", fisura::taskName(r.task), r.seconds, r.threshold);
+    if (r.hasCrackScores)
+        printCrackScores(r.crack);
+    if (wholeFolder)
+        return;
     if (r.task == fisura::TaskKind::Segment) {
         if (const auto* p = pointAt(r))
             std::printf("At threshold %.2f: precision %.3f, recall %.3f, F1 %.3f, IoU %.3f\n",
@@ -138,6 +179,7 @@ void run(const EvaluateArgs& a)
     o.histogramBins = a.bins;
     o.preferCpu = a.cpu;
     o.modelLoad = a.load;
+    o.tolerancePx = a.tolerance;
     TerminalProgress progress;
     auto r =
         fisura::evaluateModel(a.model, a.data, o, cancel, a.quiet || a.json ? nullptr : &progress);
@@ -146,7 +188,7 @@ void run(const EvaluateArgs& a)
     if (a.json)
         std::cout << reportJson(*r).dump(2) << "\n";
     else
-        printText(*r);
+        printText(*r, a.split.empty());
 }
 
 } // namespace
@@ -154,12 +196,27 @@ void run(const EvaluateArgs& a)
 void registerEvaluateCommand(CLI::App& app)
 {
     auto a = std::make_shared<EvaluateArgs>();
-    auto* cmd = app.add_subcommand("evaluate",
-                                   "Evaluate a trained model on the validation part of its split");
+    auto* cmd = app.add_subcommand(
+        "evaluate", "Evaluate a trained model on the validation part of its split, or a "
+                    "segmentation model on every image of a folder (images/ + masks/)");
     addModelOptions(cmd, a->model, a->load);
-    cmd->add_option("--data", a->data, "Dataset folder the model was trained on")->required();
-    cmd->add_option("--split", a->split, "Split file of the run (its validation part is used)")
+    cmd->add_option("--data", a->data,
+                    "Dataset folder (the run's, or any images/ + masks/ folder without --split)")
         ->required();
+    cmd->add_option("--split", a->split,
+                    "Split file of the run (its validation part is used); without it every "
+                    "image of the folder");
+    cmd->add_option("--tolerance", a->tolerance,
+                    "Crack protocol: px within which a prediction matches the truth")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 32));
+    cmd->add_option("--split", a->split,
+                    "Split file of the run (its validation part is used); without it every "
+                    "image of the folder");
+    cmd->add_option("--tolerance", a->tolerance,
+                    "Crack protocol: px within which a prediction matches the truth")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 32));
     cmd->add_option("--max-items", a->maxItems, "Evaluate at most this many images (0 = all)")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);

@@ -27,6 +27,7 @@
 #include "input_notices.h"
 #include "schema_options.h"
 #include "signals.h"
+#include "starter_choice.h"
 #include "terminal_progress.h"
 
 namespace fs = std::filesystem;
@@ -74,7 +75,10 @@ static void addEngineOptions(CLI::App* cmd, fisura::InferOptions& o)
 /// The options of `infer`, bound to `a`.
 static void addInferOptions(CLI::App* cmd, InferArgs& a)
 {
-    addModelOptions(cmd, a.model, a.load);
+    addModelOptions(cmd, a.model, a.load,
+                    "Fisura model, or TorchScript module with a JSON sidecar (default: Fisura's "
+                    "starter crack model)")
+        ->required(false);
     cmd->add_option("--in", a.in, "Input image (TIFF of any size, PNG, JPEG) or folder")
         ->required()
         ->check(CLI::ExistingPath);
@@ -295,9 +299,15 @@ void runJobs(const InferArgs& a, fisura::TiledInference& inf, fisura::ShardJourn
     }
 }
 
-void run(const InferArgs& a)
+void run(const InferArgs& given)
 {
     CancelToken& cancel = cancelOnSignals();
+    // Without --model, Fisura's starter model (said on stderr, so JSON on stdout stays clean).
+    bool starter = false;
+    InferArgs a = given;
+    a.model = modelOrStarter(given.model, starter);
+    if (a.model.empty())
+        failUsage(noModelText());
     const fisura::InferOptions o = inferOptions(a);
     if (a.cpuDevices > 0)
         fisura::testing::splitCpuInference(a.cpuDevices);
@@ -308,6 +318,8 @@ void run(const InferArgs& a)
     auto model = fisura::Model::load(a.model, a.load);
     if (!model)
         fail(model.status(), "cannot load the model");
+    if (starter)
+        sayStarterUsed("infer", a.model, model->info());
     const std::string kindName = fisura::mapKindName(fisura::mapKindFor(model->info().config.type));
     std::vector<std::pair<std::string, std::string>> jobs;
     std::unique_ptr<fisura::ShardJournal> journal = planJobs(a, kindName, folder, jobs);

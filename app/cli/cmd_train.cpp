@@ -21,6 +21,7 @@
 #include "fisura/paths.h"
 #include "fisura/project.h"
 #include "fisura/runrecorder.h"
+#include "fisura/starter.h"
 #include "fisura/sysinfo.h"
 #include "fisura/train.h"
 #include "schema_options.h"
@@ -244,14 +245,20 @@ struct TrainArgs {
     bool quiet = false, cpu = false;
     std::string gpus;
     int cpuRanks = 0;
-    std::string optionsJson; ///< hidden: the whole TrainOptions from this file instead
+    std::string optionsJson;   ///< hidden: the whole TrainOptions from this file instead
+    std::string init = "auto"; ///< --init: auto | starter | scratch | a model file
+    /// Options whose absence lets --init choose (and the fine-tuning defaults apply).
+    CLI::Option *epochsOpt = nullptr, *lrOpt = nullptr, *widthOpt = nullptr, *depthOpt = nullptr,
+                *samplesOpt = nullptr;
 };
 
-/// The engine's options of `o`, each declared from the option schema.
-void addEngineOptions(CLI::App* cmd, fisura::TrainOptions& o)
+/// The engine's options of `a.o`, each declared from the option schema; those whose absence
+/// lets --init choose are kept in `a`.
+void addEngineOptions(CLI::App* cmd, TrainArgs& a)
 {
     using fisura::trainOption;
     using namespace fisura::cli;
+    fisura::TrainOptions& o = a.o;
     addSchemaChoice(cmd, trainOption("task"), o.task, fisura::taskName);
     addSchemaChoice(cmd, trainOption("model.patch_features"), o.model.patchFeatures,
                     fisura::patchFeaturesName);
@@ -261,14 +268,19 @@ void addEngineOptions(CLI::App* cmd, fisura::TrainOptions& o)
     addSchemaOption(cmd, trainOption("data_dir"), o.dataDir, "required");
     addSchemaOption(cmd, trainOption("out_path"), o.outPath,
                     "required without --project; with it, default PROJECT/models/RUN.fisura");
-    addSchemaOption(cmd, trainOption("epochs"), o.epochs);
+    a.epochsOpt = addSchemaOption(cmd, trainOption("epochs"), o.epochs);
     addSchemaOption(cmd, trainOption("batch_size"), o.batchSize, "auto");
     addSchemaChoice(cmd, trainOption("precision"), o.precision, fisura::precisionName);
     addSchemaOption(cmd, trainOption("resume_from"), o.resumeFrom);
     addSchemaOption(cmd, trainOption("model.input_size"), o.model.inputSize);
-    addSchemaOption(cmd, trainOption("model.depth"), o.model.depth);
-    addSchemaOption(cmd, trainOption("model.width"), o.model.width);
-    addSchemaOption(cmd, trainOption("learning_rate"), o.learningRate);
+    a.depthOpt = addSchemaOption(cmd, trainOption("model.depth"), o.model.depth);
+    a.widthOpt = addSchemaOption(cmd, trainOption("model.width"), o.model.width);
+    addSchemaOption(cmd, trainOption("start_from"), a.init,
+                    "auto (the default here) = the starter for segment when it is installed and "
+                    "neither --width nor --depth is given, else scratch; from a model, unless "
+                    "given: --epochs 10 --lr 3e-4 --samples-per-epoch 64");
+    a.samplesOpt = addSchemaOption(cmd, trainOption("samples_per_epoch"), o.samplesPerEpoch);
+    a.lrOpt = addSchemaOption(cmd, trainOption("learning_rate"), o.learningRate);
     addSchemaOption(cmd, trainOption("weight_decay"), o.weightDecay);
     addSchemaChoice(cmd, trainOption("schedule"), o.schedule, fisura::scheduleName);
     addSchemaOption(cmd, trainOption("clip_norm"), o.clipNorm);
@@ -289,7 +301,7 @@ CLI::App* addTrainOptions(CLI::App& app, const std::shared_ptr<TrainArgs>& args)
 {
     auto* cmd = app.add_subcommand(
         "train", "Train a crack classifier, U-Net or autoencoder, or fit a patch-gaussian model");
-    addEngineOptions(cmd, args->o);
+    addEngineOptions(cmd, *args);
     cmd->add_option("--model", args->model,
                     "anomaly task: autoencoder (default) | patch-gaussian (fitted in one pass)")
         ->check(CLI::IsMember({"autoencoder", "patch-gaussian"}));
@@ -325,6 +337,40 @@ fisura::TrainOptions trainOptionsFromFile(const std::string& path)
     return *o;
 }
 
+/// --init into TrainOptions::startFrom, saying what it chose and why; a job that starts from a
+/// model gets the fine-tuning defaults where the user gave no value of their own.
+void applyInit(const TrainArgs& a, fisura::TrainOptions& o)
+{
+    std::string init = a.init, why;
+    if (init == "auto") {
+        const bool shaped = a.widthOpt->count() > 0 || a.depthOpt->count() > 0;
+        if (o.task != fisura::TaskKind::Segment || o.model.type == fisura::ModelType::PatchGaussian)
+            init = "scratch", why = "only segmentation has a starter model";
+        else if (shaped)
+            init = "scratch", why = "--width or --depth asks for a network of its own";
+        else if (fisura::findStarterModel().empty())
+            init = "scratch", why = "no starter model is installed";
+        else
+            init = "starter", why = "the default for segmentation: Fisura's starter model";
+    } else if (init == "starter" && (a.widthOpt->count() > 0 || a.depthOpt->count() > 0)) {
+        throw CLI::ValidationError("--init", "a model to start from brings its own --width and "
+                                             "--depth");
+    }
+    o.startFrom = init == "scratch" ? std::string() : init;
+    if (!a.quiet)
+        std::fprintf(stderr, "train: starting from %s%s%s\n",
+                     init == "scratch" ? "random weights (scratch)" : init.c_str(),
+                     why.empty() ? "" : ": ", why.c_str());
+    if (fisura::startsFromScratch(o.startFrom))
+        return;
+    if (a.epochsOpt->count() == 0)
+        o.epochs = fisura::FineTuneDefaults::epochs;
+    if (a.lrOpt->count() == 0)
+        o.learningRate = fisura::FineTuneDefaults::learningRate;
+    if (a.samplesOpt->count() == 0)
+        o.samplesPerEpoch = fisura::FineTuneDefaults::samplesPerEpoch;
+}
+
 /// TrainOptions from the parsed arguments; bad combinations throw CLI errors.
 fisura::TrainOptions trainOptionsFrom(const TrainArgs& a)
 {
@@ -340,6 +386,7 @@ fisura::TrainOptions trainOptionsFrom(const TrainArgs& a)
         o.model.type = fisura::ModelType::PatchGaussian;
     if (o.outPath.empty() && a.project.empty())
         throw CLI::RequiredError("--out (or --project)");
+    applyInit(a, o);
     return o;
 }
 

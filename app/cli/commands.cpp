@@ -12,7 +12,7 @@ void registerCommands(CLI::App& app)
         registerInferCommand,   registerMergeManifestsCommand, registerEvaluateCommand,
         registerMeasureCommand, registerScoreCommand,          registerTrainCommand,
         registerProjectCommand, registerProposeCommand,        registerRankCommand,
-        registerDeviceCommands,
+        registerDeviceCommands, registerSynthDataCommand,      registerModelInfoCommand,
     };
     for (Register add : all)
         add(app);

@@ -21,6 +21,8 @@ void registerProjectCommand(CLI::App& app);        // cmd_project.cpp
 void registerProposeCommand(CLI::App& app);        // cmd_propose.cpp
 void registerRankCommand(CLI::App& app);           // cmd_rank.cpp
 void registerDeviceCommands(CLI::App& app);        // cmd_device.cpp: monitor, policy
+void registerSynthDataCommand(CLI::App& app);      // cmd_synth.cpp
+void registerModelInfoCommand(CLI::App& app);      // cmd_model_info.cpp
 
 /// Adds every command to `app`, in the order --help lists them.
 void registerCommands(CLI::App& app);

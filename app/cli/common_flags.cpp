@@ -57,12 +57,16 @@ CLI::Option* addCpuFlag(CLI::App* cmd, bool& cpu, const std::string& help)
     return cmd->add_flag("--cpu", cpu, help);
 }
 
-CLI::Option* addModelOptions(CLI::App* cmd, std::string& model, ModelLoadOptions& load)
+CLI::Option* addModelOptions(CLI::App* cmd, std::string& model, ModelLoadOptions& load,
+                             const std::string& help)
 {
-    CLI::Option* o =
-        cmd->add_option("--model", model, "Fisura model, or TorchScript module with a JSON sidecar")
-            ->required()
-            ->check(CLI::ExistingFile);
+    CLI::Option* o = cmd->add_option("--model", model, help)->required()->check(CLI::ExistingFile);
+    addModelLoadOptions(cmd, load);
+    return o;
+}
+
+void addModelLoadOptions(CLI::App* cmd, ModelLoadOptions& load)
+{
     cmd->add_option("--max-model-size", load.maxBytes,
                     "Refuse model files larger than this, before reading them (bytes, or with a "
                     "unit: 512MiB, 80GiB)")
@@ -71,7 +75,6 @@ CLI::Option* addModelOptions(CLI::App* cmd, std::string& model, ModelLoadOptions
     cmd->add_flag("--allow-torchscript", load.allowTorchScript,
                   "Load a TorchScript module: it runs code stored in the file, so use it only "
                   "for files from someone you trust");
-    return o;
 }
 
 FiniteRange::FiniteRange(double min, double max)

@@ -22,9 +22,13 @@ CLI::Option* addQuietFlag(CLI::App* cmd, bool& quiet,
 CLI::Option* addCpuFlag(CLI::App* cmd, bool& cpu,
                         const std::string& help = "Use the CPU even when a GPU is usable");
 
-/// --model (required, an existing file), --max-model-size and --allow-torchscript: the options
+/// --model (required unless the caller says otherwise, an existing file), --max-model-size and --allow-torchscript: the options
 /// of every command that loads a model file (infer, propose, rank, evaluate).
-CLI::Option* addModelOptions(CLI::App* cmd, std::string& model, ModelLoadOptions& load);
+CLI::Option* addModelOptions(
+    CLI::App* cmd, std::string& model, ModelLoadOptions& load,
+    const std::string& help = "Fisura model, or TorchScript module with a JSON sidecar");
+/// --max-model-size and --allow-torchscript alone (a command whose model is positional).
+void addModelLoadOptions(CLI::App* cmd, ModelLoadOptions& load);
 
 /// A floating-point value: finite (no NaN, no infinity) and within [min, max], checked on the
 /// text before it is converted (CLI::Range lets NaN through: every comparison with NaN is

@@ -69,6 +69,8 @@ inline TrainOptions fullOptions()
     o.prefetch = 9;
     o.maxBatchesPerEpoch = 11;
     o.stopAfterEpoch = 4;
+    o.startFrom = "/models/bridge.fisura";
+    o.samplesPerEpoch = 96;
     o.scan.rules = {{"D/CD", "cracked"}, {"UD", "uncracked"}};
     o.scan.verify = false;
     o.scan.threads = 2;

@@ -283,6 +283,24 @@ private Q_SLOTS:
             for (size_t i = 0; i < g.truth.size(); ++i)
                 QCOMPARE(g.prediction[i] > 128, g.truth[i] > 0);
         }
+        // The crack protocol over the whole validation images agrees: perfect everywhere.
+        QVERIFY(r->hasCrackScores);
+        QCOMPARE(r->crack.images, 2);
+        QCOMPARE(r->crack.odsF1, 1.0);
+        QCOMPARE(r->crack.oisF1, 1.0);
+        QCOMPARE(r->crack.miou, 1.0);
+        QCOMPARE(r->crack.f1, 1.0);
+        // Without a split: every image of the folder, the protocol only.
+        o.splitPath.clear();
+        o.tolerancePx = 0;
+        auto all = evaluateModel(model, dir, o);
+        QVERIFY2(all, all.status().toString().c_str());
+        QCOMPARE(all->items, 4);
+        QVERIFY(all->hasCrackScores && all->prCurve.empty() && all->best.empty());
+        QCOMPARE(all->crack.images, 4);
+        QCOMPARE(all->crack.tolerancePx, 0);
+        QCOMPARE(all->crack.odsF1, 1.0);
+        QVERIFY(all->crack.odsThreshold > 0.18 && all->crack.odsThreshold <= 1.0);
     }
 
     void perfectClassifierGivesADiagonalMatrix()
@@ -334,9 +352,16 @@ private Q_SLOTS:
         EvaluateOptions noSplit = o;
         noSplit.splitPath = o.splitPath + ".missing";
         QCOMPARE(evaluateModel(segModel_, seg_, noSplit).status().code(), ErrorCode::NotFound);
-        noSplit.splitPath.clear();
-        QCOMPARE(evaluateModel(segModel_, seg_, noSplit).status().code(),
+        noSplit.splitPath.clear(); // a folder without a split: segmentation models only
+        QCOMPARE(evaluateModel(clsModel_, cls_, noSplit).status().code(),
                  ErrorCode::InvalidArgument);
+        auto whole = evaluateModel(segModel_, seg_, noSplit);
+        QVERIFY2(whole, whole.status().toString().c_str());
+        QCOMPARE(whole->items, 10);
+        QVERIFY(whole->hasCrackScores);
+        for (double v : {whole->crack.odsF1, whole->crack.oisF1, whole->crack.miou})
+            QVERIFY(v >= 0 && v <= 1);
+
         // The classification run's split names files the segmentation data does not have.
         EvaluateOptions other = o;
         other.splitPath = clsModel_ + ".split.json";

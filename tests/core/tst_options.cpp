@@ -27,7 +27,7 @@ namespace
 
 // A field added to one of these structs must be added to the option table
 // (core/src/options/option_fields.h) or to its exclusions, and to the lists of this test.
-static_assert(test::fieldCount<TrainOptions>() == 29, "TrainOptions changed: see above");
+static_assert(test::fieldCount<TrainOptions>() == 31, "TrainOptions changed: see above");
 static_assert(test::fieldCount<ModelConfig>() == 9, "ModelConfig changed: see above");
 static_assert(test::fieldCount<ScanOptions>() == 3, "ScanOptions changed: see above");
 static_assert(test::fieldCount<InferOptions>() == 15, "InferOptions changed: see above");
@@ -75,6 +75,7 @@ const std::map<std::string, Access<TrainOptions>>& trainNumbers()
         FISURA_FIELD("model.width", model.width),
         FISURA_FIELD("model.feature_dim", model.featureDim),
         FISURA_FIELD("model.patch_radius", model.patchRadius),
+        FISURA_FIELD("samples_per_epoch", samplesPerEpoch),
         FISURA_FIELD("learning_rate", learningRate),
         FISURA_FIELD("weight_decay", weightDecay),
         FISURA_FIELD("clip_norm", clipNorm),
@@ -142,6 +143,8 @@ TrainOptions everyFieldChanged()
     o.model.featureDim = 48;
     o.model.patchRadius = 3;
     o.model.pooledPositions = false;
+    o.startFrom = "/models/mine.fisura";
+    o.samplesPerEpoch = 64;
     o.learningRate = 3e-4;
     o.weightDecay = 5e-5;
     o.schedule = Schedule::Cosine;
@@ -470,6 +473,7 @@ private Q_SLOTS:
         QVERIFY(o.model.patchFeatures != d.model.patchFeatures);
         QVERIFY(o.model.pooledPositions != d.model.pooledPositions);
         QVERIFY(o.schedule != d.schedule && o.augment != d.augment);
+        QVERIFY(o.startFrom != d.startFrom);
         QVERIFY(o.scan.rules.size() != d.scan.rules.size() && o.scan.verify != d.scan.verify);
         for (const auto& [key, access] : trainNumbers())
             QVERIFY2(access.get(o) != access.get(d), key.c_str());
@@ -483,6 +487,7 @@ private Q_SLOTS:
         QCOMPARE(q(back->checkpointPath), q(o.checkpointPath));
         QCOMPARE(q(back->resumeFrom), q(o.resumeFrom));
         QCOMPARE(q(back->splitPath), q(o.splitPath));
+        QCOMPARE(q(back->startFrom), q(o.startFrom));
         QCOMPARE(back->precision, o.precision);
         QCOMPARE(back->preferCpu, o.preferCpu);
         QCOMPARE(back->model.type, o.model.type);

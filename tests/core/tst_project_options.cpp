@@ -38,6 +38,8 @@ private Q_SLOTS:
         QCOMPARE(q(back->scan.rules[1].className), QStringLiteral("uncracked"));
         QCOMPARE(back->scan.verify, false);
         QCOMPARE(back->valFraction, 0.25);
+        QCOMPARE(back->startFrom, std::string("/models/bridge.fisura"));
+        QCOMPARE(back->samplesPerEpoch, 96);
         const QJsonObject j =
             QJsonDocument::fromJson(QByteArray::fromStdString(toJson(o))).object();
         QCOMPARE(j[QStringLiteral("precision")].toString(), QStringLiteral("bf16"));

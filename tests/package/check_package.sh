@@ -11,6 +11,7 @@
 set -euo pipefail
 build="$1"
 work="$2"
+src="$(cd "$(dirname "$0")/../.." && pwd)"
 skip() { echo "SKIPPED: $*"; exit 77; }
 
 [ "$(id -u)" -eq 0 ] || skip "needs root for debootstrap and chroot"
@@ -79,4 +80,14 @@ scan="$(cd "$root/tmp/demo/segmentation/images" && ls | head -n 1)"
 run fisura-cli infer --model /tmp/m.fisura --in "/tmp/demo/segmentation/images/$scan" \
     --out /tmp/map.tif --tile 32 --overlap 8 --cpu --json >/dev/null
 [ -s "$root/tmp/map.tif" ] || { echo "no map written"; exit 1; }
+# The starter model, when the source tree has one: in both packages, found by both programs.
+if [ -f "$src/resources/models/starter-crack-unet.fisura" ]; then
+    run test -f /usr/share/fisura-cli/models/starter-crack-unet.fisura
+    run test -f /usr/share/fisura/models/starter-crack-unet.fisura
+    run fisura-cli model-info | tee "$work/starter.txt"
+    grep -q '^Licence:' "$work/starter.txt" || { echo "the starter model has no licence"; exit 1; }
+    run fisura-cli infer --in "/tmp/demo/segmentation/images/$scan" --out /tmp/starter.tif --cpu \
+        --json >/dev/null
+    [ -s "$root/tmp/starter.tif" ] || { echo "no map from the starter model"; exit 1; }
+fi
 echo "PASSED: installed from the .debs into a clean Debian 12 and ran"

@@ -109,6 +109,9 @@ struct LoaderOptions {
     bool dropLast = false;
     bool randomCrop = true; ///< segmentation: random crops when augmenting, else a tile grid
     bool pinned = false;    ///< page-locked host batches (CUDA builds only)
+    /// Random crops (augment + randomCrop): an epoch repeats the shuffled items, each time
+    /// another crop, until it holds at least this many samples (0 = each item once).
+    int minSamplesPerEpoch = 0;
     uint64_t seed = 1;
     /// Decoded ahead, within the same prefetch bound; startEpoch() with another epoch (or, after
     /// an out-of-memory, another batch size) drops it and starts afresh.

@@ -93,6 +93,9 @@ struct ModelInfo {
     int tileOverlap = -1;
     int inputChannels = 3;         ///< 3 (RGB) or 1 (gray); TorchScript models may take gray input
     std::string source = "fisura"; ///< "fisura" (own network) or "torchscript" (imported)
+    /// Where the model came from (trained on, licence, recipe, scores): a JSON object, "{}"
+    /// when unknown; fisura/starter.h parses it (provenanceOf).
+    std::string provenanceJson = "{}";
 };
 
 /// Default ModelLoadOptions::maxBytes: 64 GiB, above any model Fisura can make. The largest

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "fisura/image.h"
 #include "fisura/job.h"
 #include "fisura/status.h"
 #include "fisura/tiledimage.h"
@@ -90,6 +91,13 @@ struct ScoreCurve {
 Result<ScoreCurve> scoreMap(const std::string& mapPath, const std::string& truthPath,
                             const ScoreOptions& options = {}, const CancelToken& cancel = {},
                             ProgressSink* progress = nullptr);
+
+/// The same curve for two images already in memory (a map from TiledInference::runImage, a mask
+/// from readImage), with the same tolerance matching. `map`: 1 channel; `truth`: any channel
+/// count (a colour mask counts its largest colour channel), the same size. layersPrefix and
+/// bandRows do not apply. InvalidArgument when the sizes or the map's channels differ.
+Result<ScoreCurve> scoreImages(const Image& map, const Image& truth,
+                               const ScoreOptions& options = {});
 
 /// {"map":..., "truth":..., "tolerance":..., "threshold":..., "precision":..., ...}
 std::string toJson(const ScoreCurve& curve, int threshold, int indent = 2);

@@ -36,6 +36,19 @@ struct TrainOptions {
     /// Type follows the task, except that the anomaly task takes ModelType::PatchGaussian (fitted
     /// in one pass: epochs, learning rate and schedule do not apply); inputSize is the crop edge.
     ModelConfig model;
+    /// The weights training starts from (fine-tuning): "" or "scratch" = seeded random weights;
+    /// "starter" = Fisura's starter model (findStarterModel(), fisura/starter.h); otherwise a
+    /// Fisura model file (a run of this project, say). The model must serve the task (a
+    /// classifier also the data's classes); its architecture and input normalisation replace
+    /// `model`'s (only the crop size, model.inputSize, stays the job's), and its BatchNorm
+    /// statistics are re-estimated on the training images before the first step, so a new
+    /// surface's look does not meet the old surface's statistics. Ignored by a resume, which
+    /// takes the checkpoint's weights. See FineTuneDefaults for the front ends' defaults.
+    std::string startFrom;
+    /// Random crops per epoch (segmentation): 0 = one per training image; a larger number
+    /// repeats the training images, each time another crop and augmentation, so that a handful
+    /// of labelled images still makes a real epoch.
+    int samplesPerEpoch = 0;
     double learningRate = 1e-3;
     double weightDecay = 1e-4;
     Schedule schedule = Schedule::OneCycle;
@@ -66,6 +79,23 @@ struct TrainOptions {
     int64_t bucketBytes = 0;
 };
 
+/// What the CLI and the Train pane use when a job starts from a model (TrainOptions::startFrom)
+/// and the user set nothing else: fewer epochs and a lower peak learning rate than from
+/// scratch (the weights are already close; a high rate would throw away what they know), and
+/// epochs of at least 64 crops. A fine-tune of a few labelled images then takes minutes on a
+/// CPU (README, "Fine-tuning"); tests/bench/starter/few_shot.sh measures it against scratch.
+struct FineTuneDefaults {
+    static constexpr int epochs = 10;
+    static constexpr double learningRate = 3e-4;
+    static constexpr int samplesPerEpoch = 64;
+};
+
+/// Whether `startFrom` means random weights ("" or "scratch").
+inline bool startsFromScratch(const std::string& startFrom)
+{
+    return startFrom.empty() || startFrom == "scratch";
+}
+
 /// Sent once when the job has its data, model and policy.
 struct TrainStarted {
     ExecutionPolicy policy;
@@ -77,6 +107,7 @@ struct TrainStarted {
     int worldSize = 1;       ///< processes training together (data-parallel job), 1 on its own
     int batchPerProcess = 0; ///< the batch each process (GPU) trains per step
     int globalBatch = 0;     ///< batchPerProcess x worldSize: samples per optimiser step
+    std::string startedFrom; ///< the model file the weights came from ("" = scratch)
 };
 
 /// Sent after every optimiser step.

@@ -353,6 +353,36 @@ Result<ScoreCurve> scoreMap(const std::string& mapPath, const std::string& truth
     return curve;
 }
 
+Result<ScoreCurve> scoreImages(const Image& map, const Image& truth, const ScoreOptions& options)
+{
+    if (Status s = checkOptions(options); !s)
+        return s;
+    if (map.empty() || map.channels != 1 || truth.empty() || map.width != truth.width ||
+        map.height != truth.height)
+        return Status(ErrorCode::InvalidArgument,
+                      "scoring needs a one-channel map and a truth mask of the same size: map " +
+                          sizeText(map.width, map.height) + ", truth " +
+                          sizeText(truth.width, truth.height));
+    Raster m, t; // whole images: one band, no margins needed
+    m.flat = map;
+    t.flat = truth;
+    m.width = t.width = map.width;
+    m.height = t.height = map.height;
+    cv::Mat mapRows, truthRows;
+    if (Status s = m.readGray(0, map.height, false, mapRows); !s)
+        return s;
+    if (Status s = t.readGray(0, truth.height, true, truthRows); !s)
+        return s;
+    ScoreCurve curve;
+    curve.width = map.width;
+    curve.height = map.height;
+    curve.tolerance = options.tolerance;
+    LayerWriters none;
+    accumulateBand(mapRows, truthRows, diskKernel(options.tolerance), 0, map.height, 0,
+                   options.truthThreshold, curve, none);
+    return curve;
+}
+
 std::string toJson(const ScoreCurve& curve, int threshold, int indent)
 {
     const ScoreCounts c = curve.at(threshold);

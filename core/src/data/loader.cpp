@@ -200,12 +200,24 @@ std::vector<data::Sample> BatchLoader::Impl::samplesFor(int ep) const
     std::vector<data::Sample> out;
     const bool randomCrops = options.augment && options.randomCrop;
     std::vector<int> order = indices;
-    if (options.shuffle) {
-        uint64_t s = data::mix(options.seed ^ (uint64_t(ep) * 0x9e3779b97f4a7c15ull));
-        for (size_t i = order.size(); i > 1; --i) {
+    uint64_t s = data::mix(options.seed ^ (uint64_t(ep) * 0x9e3779b97f4a7c15ull));
+    const auto shuffle = [&s](std::vector<int>& v) {
+        for (size_t i = v.size(); i > 1; --i) {
             s = data::mix(s);
-            std::swap(order[i - 1], order[s % i]);
+            std::swap(v[i - 1], v[s % i]);
         }
+    };
+    if (options.shuffle)
+        shuffle(order);
+    // A few images still make a real epoch: further passes over them, each in its own order.
+    if (randomCrops && !indices.empty() && options.minSamplesPerEpoch > int(order.size())) {
+        std::vector<int> pass = indices;
+        while (int(order.size()) < options.minSamplesPerEpoch) {
+            if (options.shuffle)
+                shuffle(pass);
+            order.insert(order.end(), pass.begin(), pass.end());
+        }
+        order.resize(size_t(options.minSamplesPerEpoch));
     }
     for (int i : order) {
         const DatasetItem& it = dataset.items[size_t(i)];

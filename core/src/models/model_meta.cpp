@@ -285,6 +285,8 @@ std::string metadataOf(const ModelInfo& i, int indent)
            {"source", i.source},
            {"input_channels", i.inputChannels},
            {"inference", {{"tile", i.tileSize}, {"overlap", i.tileOverlap}}}};
+    if (const json prov = parseOrEmpty(i.provenanceJson); prov.is_object() && !prov.empty())
+        j["provenance"] = prov;
     if (i.config.type == ModelType::PatchGaussian)
         j["patch_gaussian"] = {{"features", patchFeaturesName(i.config.patchFeatures)},
                                {"feature_dim", i.config.featureDim},
@@ -328,6 +330,8 @@ Status infoFromJson(const std::string& text, ModelInfo& i)
         i.metricsJson = util::dumpJson(j.value("metrics", json::object()));
         i.datasetJson = util::dumpJson(j.value("dataset", json::object()));
         i.trainedAt = j.value("trained_at", "");
+        if (const auto p = j.find("provenance"); p != j.end() && p->is_object())
+            i.provenanceJson = p->dump();
         if (const json pg = j.value("patch_gaussian", json::object()); !pg.empty()) {
             i.config.patchFeatures = pg.value("features", "cnn") == "pixels" ? PatchFeatures::Pixels
                                                                              : PatchFeatures::Cnn;

@@ -1,6 +1,7 @@
 list(APPEND FISURA_CORE_SOURCES
     src/models/model_meta.cpp
-    src/models/zip_check.cpp)
+    src/models/zip_check.cpp
+    src/models/starter.cpp)
 list(APPEND FISURA_CORE_TORCH_SOURCES
     src/models/bn_relu.cpp
     src/models/fold.cpp
@@ -8,7 +9,12 @@ list(APPEND FISURA_CORE_TORCH_SOURCES
     src/models/model.cpp
     src/models/model_archive.cpp
     src/models/patch_gaussian.cpp
+    src/models/provenance_edit.cpp
     src/models/unet_infer.cpp)
 # Fused BatchNorm + ReLU for training and the U-Net inference kernels (FISURA_CUDA_KERNELS only,
 # like the anomaly kernels).
 list(APPEND FISURA_CORE_CUDA_SOURCES src/models/bn_relu_cuda.cu src/models/unet_infer_cuda.cu)
+# Where a build that has not been installed finds the starter model (fisura/starter.h); set on
+# this one file so that moving the source tree rebuilds nothing else.
+set_source_files_properties(src/models/starter.cpp PROPERTIES
+    COMPILE_DEFINITIONS "FISURA_SOURCE_MODELS_DIR=\"${PROJECT_SOURCE_DIR}/resources/models\"")

@@ -113,6 +113,15 @@ template <class O, class V> void visitTrainFields(O& o, V& v)
     v.field({"prefer_cpu", "--cpu", 0, 0, "", "Train on the CPU even when a GPU is usable"},
             o.preferCpu);
     visitModelFields(o.model, v);
+    v.field({"start_from", "--init", 0, 0, "",
+             "Weights to start from: starter (Fisura's starter model), a Fisura model file "
+             "(its network and input normalisation are kept, BatchNorm re-estimated on the "
+             "data), or scratch (empty: random weights)"},
+            o.startFrom);
+    v.field({"samples_per_epoch", "--samples-per-epoch", 0, 1e9, "crops",
+             "Random crops per epoch, segmentation (0 = one per training image): a few labelled "
+             "images repeat, each time another crop"},
+            o.samplesPerEpoch);
     v.field({"learning_rate", "--lr", 1e-6, 1.0, "", "Peak learning rate (AdamW)"}, o.learningRate);
     v.field({"weight_decay", "--weight-decay", 0, 1.0, "", "AdamW weight decay"}, o.weightDecay);
     v.choice({"schedule", "--schedule", 0, 0, "", "Learning-rate schedule: onecycle or cosine"},

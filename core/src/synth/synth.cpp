@@ -15,6 +15,7 @@
 
 #include "fisura/version.h"
 #include "util/json_bounded.h"
+#include "synth/synth_impl.h"
 
 namespace fs = std::filesystem;
 
@@ -37,20 +38,8 @@ const char* surfaceName(Surface s)
 namespace
 {
 
-constexpr double kPi = 3.14159265358979323846;
-
-// Smooth noise at a given feature size: random values on a coarse grid, upsampled cubically.
-cv::Mat noiseLayer(cv::RNG& rng, int w, int h, double featurePx, double amplitude)
-{
-    const int gw = std::max(2, static_cast<int>(std::ceil(w / featurePx)) + 1);
-    const int gh = std::max(2, static_cast<int>(std::ceil(h / featurePx)) + 1);
-    cv::Mat grid(gh, gw, CV_32F);
-    rng.fill(grid, cv::RNG::NORMAL, 0.0, amplitude);
-    cv::Mat up;
-    cv::resize(grid, up, cv::Size(w, h), 0, 0,
-               featurePx <= 1.0 ? cv::INTER_NEAREST : cv::INTER_CUBIC);
-    return up;
-}
+using detail::kPi;
+using detail::noiseLayer;
 
 cv::Mat surfaceTexture(cv::RNG& rng, Surface surface, int w, int h)
 {
@@ -170,6 +159,8 @@ Result<Scene> generateScene(const SceneOptions& o)
         return Status(ErrorCode::InvalidArgument, "scene size must be 16..16384 px a side");
     if (o.cracks < 0 || o.minWidthPx <= 0 || o.maxWidthPx < o.minWidthPx)
         return Status(ErrorCode::InvalidArgument, "crack count or width range is invalid");
+    if (o.style == SceneStyle::Realistic)
+        return detail::realisticScene(o);
 
     cv::RNG rng(o.seed * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull);
     cv::Mat rgb = surfaceTexture(rng, o.surface, o.width, o.height);

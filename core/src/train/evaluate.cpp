@@ -17,6 +17,7 @@
 #include "fisura/sysinfo.h"
 #include "models/model_impl.h"
 #include "train/evaluate_gallery.h"
+#include "train/evaluate_whole.h"
 
 namespace fisura
 {
@@ -42,8 +43,6 @@ TaskKind taskFor(ModelType t)
 
 Status checkOptions(const EvaluateOptions& o)
 {
-    if (o.splitPath.empty())
-        return Status(ErrorCode::InvalidArgument, "no split file given");
     if (o.curvePoints < 2 || o.curvePoints > 10001)
         return Status(ErrorCode::InvalidArgument, "curvePoints must be 2..10001");
     if (o.histogramBins < 1 || o.histogramBins > 100000)
@@ -331,6 +330,19 @@ Result<Prepared> prepare(const std::string& modelPath, const std::string& dataDi
     if (!scanned)
         return scanned.status();
     p.dataset = std::move(*scanned);
+    if (o.splitPath.empty()) { // a plain folder: every image, scored by the crack protocol
+        if (task != TaskKind::Segment)
+            return Status(ErrorCode::InvalidArgument,
+                          "no split file given (only a segmentation model can be evaluated on a "
+                          "whole folder)");
+        for (int i = 0; i < int(p.dataset.items.size()); ++i)
+            p.val.push_back(i);
+        if (o.maxItems > 0 && int(p.val.size()) > o.maxItems)
+            p.val.resize(size_t(o.maxItems));
+        if (p.val.empty())
+            return Status(ErrorCode::InvalidArgument, dataDir + " holds no image/mask pairs");
+        return p;
+    }
     auto split = loadSplit(o.splitPath, p.dataset);
     if (!split)
         return split.status();
@@ -357,6 +369,18 @@ Result<EvaluationReport> evaluateModel(const std::string& modelPath, const std::
         return prepared.status();
     Prepared& p = *prepared;
     const ModelInfo& info = p.model.info();
+    if (o.splitPath.empty()) {
+        EvaluationReport report;
+        report.task = TaskKind::Segment;
+        report.threshold = info.threshold;
+        report.items = int(p.val.size());
+        if (Status s = eval_detail::scoreWholeImages(modelPath, p.dataset, p.val, o, cancel,
+                                                     progress, report);
+            !s)
+            return s;
+        report.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+        return report;
+    }
 
     InferOptions patches; // whole validation images of the model's input size, not tiles
     patches.tileSize = info.config.inputSize;
@@ -431,6 +455,11 @@ Result<EvaluationReport> evaluateModel(const std::string& modelPath, const std::
     });
     if (!run)
         return run;
+    if (report.task == TaskKind::Segment && o.crackScores)
+        if (Status s = eval_detail::scoreWholeImages(modelPath, p.dataset, p.val, o, cancel,
+                                                     nullptr, report);
+            !s)
+            return s;
     report.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     return report;
 }

@@ -6,6 +6,7 @@ list(APPEND FISURA_CORE_TORCH_SOURCES
     src/train/metrics.cpp
     src/train/trainer.cpp
     src/train/train_setup.cpp
+    src/train/train_init.cpp
     src/train/train_step.cpp
     src/train/train_graph.cpp
     src/train/train_validate.cpp
@@ -17,4 +18,7 @@ list(APPEND FISURA_CORE_TORCH_SOURCES
 list(APPEND FISURA_CORE_TORCH_SOURCES
     src/train/evaluate.cpp
     src/train/evaluate_gallery.h
+    src/train/evaluate_whole.cpp
+    src/train/evaluate_whole.h
+    src/train/crack_scores.cpp
     src/train/footprint.cpp)

@@ -39,7 +39,17 @@ Status Trainer::prepareData()
     const Dataset& ds = *ds_;
     for (const auto& p : ds.problems)
         ev_.notice("skipped_file", p.path + ": " + p.reason);
-    // A saved split is reused, so a resumed or repeated job validates on the same images.
+    mc_ = o_.model;
+    mc_.type = trainedModelType(o_);
+    if (mc_.type == ModelType::PatchGaussian && !o_.resumeFrom.empty())
+        return Status(ErrorCode::InvalidArgument,
+                      "a patch-gaussian model is fitted in one pass: there is nothing to resume");
+    if (o_.task == TaskKind::Classify)
+        mc_.classes = int(std::max<size_t>(2, ds.classes.size()));
+    if (Status s = loadStartingModel(); !s)
+        return s;
+    // After the model checks, so a refused job leaves no split behind. A saved split is reused,
+    // so a resumed or repeated job validates on the same images.
     std::error_code ec;
     if (fs::exists(res_.splitPath, ec)) {
         auto loaded = loadSplit(res_.splitPath, ds);
@@ -58,14 +68,6 @@ Status Trainer::prepareData()
     }
     if (split_.train.empty())
         return Status(ErrorCode::InvalidArgument, "the training split is empty");
-
-    mc_ = o_.model;
-    mc_.type = trainedModelType(o_);
-    if (mc_.type == ModelType::PatchGaussian && !o_.resumeFrom.empty())
-        return Status(ErrorCode::InvalidArgument,
-                      "a patch-gaussian model is fitted in one pass: there is nothing to resume");
-    if (o_.task == TaskKind::Classify)
-        mc_.classes = int(std::max<size_t>(2, ds.classes.size()));
     res_.policy = choosePolicy(queryMachine(), policyRequestFor(o_));
     if (Status s = checkDistributed(); !s)
         return s;
@@ -159,7 +161,7 @@ Status Trainer::setUp()
     // The ranks read the loss back (and agree whether to stop) at the same steps.
     if (comm_ && readBackEverySteps_ == 0)
         readBackEverySteps_ = 16;
-    return Status::ok();
+    return reestimateBatchNorm();
 }
 
 Status Trainer::createModel()
@@ -182,6 +184,7 @@ Status Trainer::createModel()
     net.to(device_);
     if (pol().channelsLast)
         toChannelsLast(net);
+    adoptStartingWeights();
     params_ = net.parameters();
     opt_ = std::make_unique<torch::optim::AdamW>(
         params_, torch::optim::AdamWOptions(o_.learningRate).weight_decay(o_.weightDecay));
@@ -210,7 +213,7 @@ Status Trainer::measureBatchSize()
     po.deviceIndex = pol.deviceIndex;
     // A batch larger than a quarter of the training set leaves too few optimizer steps
     // per epoch, whatever the GPU could hold.
-    po.maxBatch = std::clamp(int(split_.train.size()) / 4, 1, 1024);
+    po.maxBatch = std::clamp(std::max(int(split_.train.size()), o_.samplesPerEpoch) / 4, 1, 1024);
     auto step = [&](int b) {
         return detail::guardTorchStep([&] {
             auto x = torch::randn({b, 3, mc_.inputSize, mc_.inputSize},
@@ -250,9 +253,11 @@ void Trainer::createLoaders()
     lo.prefetch = o_.prefetch > 0 ? o_.prefetch : 2 * lo.threads;
     lo.augment = o_.augment;
     lo.shuffle = true;
-    lo.dropLast = int(split_.train.size()) > st_.batchSize; // BatchNorm dislikes a batch of 1
+    // BatchNorm dislikes a batch of 1.
+    lo.dropLast = std::max(int(split_.train.size()), o_.samplesPerEpoch) > st_.batchSize;
     lo.pinned = pol.pinnedMemory;
     lo.seed = o_.seed;
+    lo.minSamplesPerEpoch = o_.samplesPerEpoch;
     // The next epoch's first batches are decoded while this one ends and while rank 0 validates
     // and writes the checkpoint, so an epoch does not begin with the GPU waiting for data.
     lo.lookAhead = LookAhead::NextEpoch;
@@ -264,6 +269,7 @@ void Trainer::createLoaders()
     vo.threads = std::max(1, lo.threads / 2);
     vo.prefetch = 2 * vo.threads;
     vo.lookAhead = LookAhead::SameEpoch; // every validation reads the same batches
+    vo.minSamplesPerEpoch = 0;
     valLoader_ = std::make_unique<BatchLoader>(*ds_, split_.val, vo);
     tl_ = trainLoader_->impl();
     vl_ = valLoader_->impl();
@@ -291,6 +297,7 @@ void Trainer::announceStart()
     s.worldSize = world_;
     s.batchPerProcess = st_.batchSize;
     s.globalBatch = st_.batchSize * world_;
+    s.startedFrom = startPath_;
     sink_->started(s);
 }
 

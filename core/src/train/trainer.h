@@ -127,6 +127,10 @@ public:
     bool fitsInsteadOfTraining() const { return mc_.type == ModelType::PatchGaussian; }
 
 private:
+    // train_init.cpp: starting from a model (TrainOptions::startFrom)
+    Status loadStartingModel();
+    void adoptStartingWeights();
+    Status reestimateBatchNorm();
     // train_setup.cpp
     Status createModel();
     Status measureBatchSize();
@@ -209,6 +213,8 @@ private:
     std::optional<Dataset> ds_;
     DatasetSplit split_;
     ModelConfig mc_;
+    std::optional<Model> start_; ///< the model training starts from (loadStartingModel)
+    std::string startPath_;
 
     // Model and optimiser (setUp). Declared in the order the job creates them, so they go in
     // the reverse order: loaders (and their threads) first, the model last.

@@ -13,6 +13,7 @@
 
 #include "analyze/modelfacts.h"
 #include "common/modelconsent.h"
+#include "common/provenancetext.h"
 #include "fisura/project.h"
 #include "project/projectsession.h"
 #include "project/runname.h"
@@ -25,11 +26,13 @@ namespace
 constexpr int kPathRole = Qt::UserRole;
 constexpr int kRunRole = Qt::UserRole + 1;
 constexpr int kThresholdRole = Qt::UserRole + 2;
+constexpr int kStarterRole = Qt::UserRole + 3;
 } // namespace
 
 ModelChooser::ModelChooser(QWidget* parent)
-    : QWidget(parent), label_(new QLabel(this)), box_(new QComboBox(this)),
-      chooseButton_(new QPushButton(this)), facts_(new ModelFactsWidget(this))
+    : QWidget(parent), label_(new QLabel(this)), starterNote_(new QLabel(this)),
+      box_(new QComboBox(this)), chooseButton_(new QPushButton(this)),
+      facts_(new ModelFactsWidget(this))
 {
     box_->setObjectName(QStringLiteral("modelBox"));
     chooseButton_->setObjectName(QStringLiteral("chooseModelButton"));
@@ -43,11 +46,16 @@ ModelChooser::ModelChooser(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(row);
+    starterNote_->setObjectName(QStringLiteral("starterNote"));
+    starterNote_->setWordWrap(true);
+    starterNote_->hide();
+    layout->addWidget(starterNote_);
     layout->addWidget(facts_);
     connect(box_, qOverload<int>(&QComboBox::currentIndexChanged), this,
             &ModelChooser::onCurrentChanged);
     connect(chooseButton_, &QPushButton::clicked, this, &ModelChooser::chooseFile);
     retranslateUi();
+    refresh(true); // the starter model, before any project is open
 }
 
 void ModelChooser::setCompact(bool compact)
@@ -146,6 +154,7 @@ void ModelChooser::refresh(bool newest)
         box_->setItemData(i, -1.0, kThresholdRole);
         box_->setItemData(i, QDir::toNativeSeparators(f), Qt::ToolTipRole);
     }
+    addStarter();
     const int keep = newest && box_->count() > 0 ? 0 : indexOfPath(current);
     box_->setCurrentIndex(keep >= 0 ? keep : (box_->count() > 0 ? 0 : -1));
     refreshing_ = false;
@@ -154,6 +163,30 @@ void ModelChooser::refresh(bool newest)
     const QString run = box_->currentData(kRunRole).toString();
     if (path != choice_.path || run != choice_.runId)
         onCurrentChanged(now);
+}
+
+void ModelChooser::addStarter()
+{
+    if (!starterRead_) {
+        starterRead_ = true;
+        starterPath_ = QString::fromStdString(findStarterModel());
+        if (!starterPath_.isEmpty())
+            if (auto m = Model::load(starterPath_.toStdString()))
+                starterProvenance_ = provenanceOf(m->info());
+    }
+    if (starterPath_.isEmpty() || indexOfPath(starterPath_) >= 0)
+        return;
+    box_->addItem(starterModelLabel(starterProvenance_));
+    const int i = box_->count() - 1;
+    box_->setItemData(i, starterPath_, kPathRole);
+    box_->setItemData(i, -1.0, kThresholdRole);
+    box_->setItemData(i, true, kStarterRole);
+    box_->setItemData(i, QDir::toNativeSeparators(starterPath_), Qt::ToolTipRole);
+}
+
+bool ModelChooser::starterChosen() const
+{
+    return box_->currentData(kStarterRole).toBool() && choice_.path == starterPath_;
 }
 
 void ModelChooser::chooseFile()
@@ -194,6 +227,7 @@ void ModelChooser::onCurrentChanged(int index)
         choice_.info = d.info;
         choice_.ok = d.ok;
     }
+    starterNote_->setVisible(starterChosen());
     Q_EMIT modelChosen(choice_);
 }
 
@@ -205,6 +239,11 @@ void ModelChooser::retranslateUi()
         tr("A Fisura model, or a TorchScript module exported from PyTorch with its JSON "
            "sidecar (model.pt.json)"));
     box_->setPlaceholderText(tr("No trained model yet: choose a model file"));
+    starterNote_->setText(
+        tr("No model of this project is chosen: Fisura's starter model is used. Label a few of "
+           "your images and train starting from it to make it your own."));
+    if (const int i = box_->findData(true, kStarterRole); i >= 0)
+        box_->setItemText(i, starterModelLabel(starterProvenance_));
     facts_->retranslateUi();
     if (session_ && session_->hasProject())
         refresh(); // run labels

@@ -1,6 +1,7 @@
 // Where the Analyze pane's model comes from: the project's finished training runs (the newest is
-// chosen at first) or a model file (Fisura model, or TorchScript module with its sidecar), with
-// the facts of the chosen one and the reason when it cannot be used.
+// chosen at first), a model file (Fisura model, or TorchScript module with its sidecar), or
+// Fisura's starter model when nothing else is there (and the pane says so), with the facts of
+// the chosen one and the reason when it cannot be used.
 #pragma once
 
 #include <QPointer>
@@ -10,6 +11,7 @@
 #include <functional>
 
 #include "analyze/analyzecontroller.h"
+#include "fisura/starter.h"
 
 class QComboBox;
 class QLabel;
@@ -38,6 +40,8 @@ public:
     void setModelDialog(std::function<QString()> dialog) { dialog_ = std::move(dialog); }
 
     const AnalyzeModelChoice& choice() const { return choice_; }
+    /// The chosen model is Fisura's starter model.
+    bool starterChosen() const;
     ModelFactsWidget* facts() const { return facts_; }
     void retranslateUi();
 
@@ -52,6 +56,8 @@ private:
     void chooseFile();
     void onCurrentChanged(int index);
     int indexOfPath(const QString& path) const;
+    /// Lists the starter model last (when one is installed); its facts are read once.
+    void addStarter();
 
     QPointer<ProjectSession> session_;
     QStringList files_;
@@ -59,7 +65,11 @@ private:
     std::function<QString()> dialog_;
     bool refreshing_ = false;
     int describes_ = 0; ///< onCurrentChanged calls, so a model is not read twice for one choice
+    QString starterPath_;
+    ModelProvenance starterProvenance_;
+    bool starterRead_ = false;
     QLabel* label_;
+    QLabel* starterNote_;
     QComboBox* box_;
     QPushButton* chooseButton_;
     ModelFactsWidget* facts_;

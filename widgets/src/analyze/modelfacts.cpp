@@ -11,6 +11,7 @@
 
 #include "common/errortext.h"
 #include "common/modelconsent.h"
+#include "common/provenancetext.h"
 #include "fisura/infer.h"
 
 namespace fisura::ui
@@ -65,10 +66,13 @@ ModelDescription describeModel(const QString& path)
 ModelFactsWidget::ModelFactsWidget(QWidget* parent)
     : QWidget(parent), form_(new QFormLayout), fileLabel_(new QLabel(this)),
       typeLabel_(new QLabel(this)), inputLabel_(new QLabel(this)), normLabel_(new QLabel(this)),
-      thresholdLabel_(new QLabel(this)), tileLabel_(new QLabel(this)), file_(new QLabel(this)),
-      type_(new QLabel(this)), input_(new QLabel(this)), norm_(new QLabel(this)),
-      threshold_(new QLabel(this)), tile_(new QLabel(this)), error_(new QLabel(this)),
-      sidecarHeading_(new QLabel(this)), sidecar_(new QPlainTextEdit(this))
+      thresholdLabel_(new QLabel(this)), tileLabel_(new QLabel(this)),
+      trainedOnLabel_(new QLabel(this)), licenceLabel_(new QLabel(this)),
+      scoresLabel_(new QLabel(this)), trainedOn_(new QLabel(this)), licence_(new QLabel(this)),
+      scores_(new QLabel(this)), file_(new QLabel(this)), type_(new QLabel(this)),
+      input_(new QLabel(this)), norm_(new QLabel(this)), threshold_(new QLabel(this)),
+      tile_(new QLabel(this)), error_(new QLabel(this)), sidecarHeading_(new QLabel(this)),
+      sidecar_(new QPlainTextEdit(this))
 {
     setObjectName(QStringLiteral("modelFacts"));
     type_->setObjectName(QStringLiteral("modelType"));
@@ -78,7 +82,11 @@ ModelFactsWidget::ModelFactsWidget(QWidget* parent)
     tile_->setObjectName(QStringLiteral("modelTiles"));
     error_->setObjectName(QStringLiteral("modelError"));
     sidecar_->setObjectName(QStringLiteral("sidecarText"));
-    for (QLabel* l : {file_, type_, input_, norm_, threshold_, tile_, error_}) {
+    trainedOn_->setObjectName(QStringLiteral("modelTrainedOn"));
+    licence_->setObjectName(QStringLiteral("modelLicence"));
+    scores_->setObjectName(QStringLiteral("modelHeldOutScores"));
+    for (QLabel* l :
+         {file_, type_, input_, norm_, threshold_, tile_, trainedOn_, licence_, scores_, error_}) {
         l->setTextInteractionFlags(Qt::TextSelectableByMouse);
         l->setWordWrap(true);
     }
@@ -96,6 +104,9 @@ ModelFactsWidget::ModelFactsWidget(QWidget* parent)
     form_->addRow(normLabel_, norm_);
     form_->addRow(thresholdLabel_, threshold_);
     form_->addRow(tileLabel_, tile_);
+    form_->addRow(trainedOnLabel_, trainedOn_);
+    form_->addRow(licenceLabel_, licence_);
+    form_->addRow(scoresLabel_, scores_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(form_);
@@ -132,6 +143,9 @@ void ModelFactsWidget::retranslateUi()
     normLabel_->setText(tr("Normalization:"));
     thresholdLabel_->setText(tr("Threshold:"));
     tileLabel_->setText(tr("Tiles:"));
+    trainedOnLabel_->setText(tr("Trained on:"));
+    licenceLabel_->setText(tr("Licence:"));
+    scoresLabel_->setText(tr("Held-out scores:"));
     sidecarHeading_->setText(tr("What the sidecar file says:"));
     refresh();
 }
@@ -180,6 +194,7 @@ void ModelFactsWidget::refresh()
                                                    : tr("chosen for the model type");
         tile_->setText(tr("tile %1, overlap %2").arg(tile, overlap));
     }
+    refreshProvenance();
     error_->setText(hasModel_ && !d_.ok
                         ? tr("This model cannot be used: %1").arg(errorMessage(d_.status))
                         : QString());
@@ -188,6 +203,22 @@ void ModelFactsWidget::refresh()
     sidecar_->setToolTip(QDir::toNativeSeparators(d_.sidecarPath));
     sidecar_->setVisible(!d_.sidecarPath.isEmpty());
     sidecarHeading_->setVisible(!d_.sidecarPath.isEmpty());
+}
+
+/// Where the model came from, when its metadata says: rows shown only then.
+void ModelFactsWidget::refreshProvenance()
+{
+    const ModelProvenance p = hasModel_ && d_.ok ? provenanceOf(d_.info) : ModelProvenance();
+    QString trained = trainedOnText(p);
+    if (!p.startedFrom.empty())
+        trained = tr("fine-tuned from %1").arg(QString::fromStdString(p.startedFrom)) +
+                  (trained.isEmpty() ? QString() : QStringLiteral(" · ") + trained);
+    trainedOn_->setText(trained);
+    licence_->setText(QString::fromStdString(p.licence.empty() ? p.startedFromLicence : p.licence));
+    scores_->setText(heldOutScoresText(p));
+    form_->setRowVisible(trainedOn_, !trainedOn_->text().isEmpty());
+    form_->setRowVisible(licence_, !licence_->text().isEmpty());
+    form_->setRowVisible(scores_, !scores_->text().isEmpty());
 }
 
 } // namespace fisura::ui

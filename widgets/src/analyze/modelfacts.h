@@ -1,5 +1,7 @@
 // What the Analyze pane says about the chosen model: type, input size, normalization, threshold,
-// tile and overlap defaults; for an imported TorchScript module also what its JSON sidecar says.
+// tile and overlap defaults; what it was trained on, its licence and held-out scores when its
+// metadata says (the starter model's does); for an imported TorchScript module also what its
+// JSON sidecar says.
 // A model that cannot be used is refused with the reason.
 #pragma once
 
@@ -43,6 +45,7 @@ public:
 
 private:
     void refresh();
+    void refreshProvenance();
 
     ModelDescription d_;
     bool hasModel_ = false;
@@ -53,6 +56,12 @@ private:
     QLabel* normLabel_;
     QLabel* thresholdLabel_;
     QLabel* tileLabel_;
+    QLabel* trainedOnLabel_;
+    QLabel* licenceLabel_;
+    QLabel* scoresLabel_;
+    QLabel* trainedOn_;
+    QLabel* licence_;
+    QLabel* scores_;
     QLabel* file_;
     QLabel* type_;
     QLabel* input_;

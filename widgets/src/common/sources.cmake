@@ -11,6 +11,7 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/common/plotlegend.cpp src/common/plotlegend.h
     src/common/plotlocale.cpp src/common/plotlocale.h
     src/common/policytext.cpp src/common/policytext.h
+    src/common/provenancetext.cpp src/common/provenancetext.h
     src/common/preference.h
     src/common/progressrelay.cpp src/common/progressrelay.h
     src/common/qcp.h

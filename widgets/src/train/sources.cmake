@@ -10,6 +10,7 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/train/policypreview.cpp src/train/policypreview.h
     src/train/runevaluator.cpp src/train/runevaluator.h
     src/train/runslist.cpp src/train/runslist.h
+    src/train/startfrom.cpp src/train/startfrom.h
     src/train/traincontroller.cpp src/train/traincontroller.h
     src/train/trainlog.cpp src/train/trainlog.h
     src/train/trainmeta.h

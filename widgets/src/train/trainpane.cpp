@@ -324,6 +324,7 @@ void TrainPane::refreshProject()
                                               : std::vector<ProjectDataset>{});
     runs_->setRuns(open ? session_->project().runs() : std::vector<ProjectRun>{},
                    open ? session_->project().datasets() : std::vector<ProjectDataset>{});
+    setup_->setProjectRuns(open ? session_->project().runs() : std::vector<ProjectRun>{});
     if (!open) {
         plot_->clear();
         results_->clear();

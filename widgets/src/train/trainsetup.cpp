@@ -16,15 +16,16 @@
 #include "common/optiontexts.h"
 #include "fisura/evaluate.h"
 #include "train/datasetpicker.h"
+#include "train/startfrom.h"
 
 namespace fisura::ui
 {
 
 TrainSetupPanel::TrainSetupPanel(QWidget* parent)
-    : QWidget(parent), picker_(new DatasetPicker(this)), taskLabel_(new QLabel(this)),
-      task_(new QComboBox(this)), sizeLabel_(new QLabel(this)), size_(new QComboBox(this)),
-      sizeInfo_(new QLabel(this)), modelLabel_(new QLabel(this)), model_(new QComboBox(this)),
-      featuresLabel_(new QLabel(this)), features_(new QComboBox(this)),
+    : QWidget(parent), picker_(new DatasetPicker(this)), startFrom_(new StartFromBox(this)),
+      taskLabel_(new QLabel(this)), task_(new QComboBox(this)), sizeLabel_(new QLabel(this)),
+      size_(new QComboBox(this)), sizeInfo_(new QLabel(this)), modelLabel_(new QLabel(this)),
+      model_(new QComboBox(this)), featuresLabel_(new QLabel(this)), features_(new QComboBox(this)),
       featureDimLabel_(new QLabel(this)), featureDim_(new QSpinBox(this)),
       perPosition_(new QCheckBox(this)), epochsLabel_(new QLabel(this)),
       epochs_(new QSpinBox(this)), advancedToggle_(new QToolButton(this)),
@@ -55,6 +56,7 @@ TrainSetupPanel::TrainSetupPanel(QWidget* parent)
     layout->addWidget(picker_);
     auto* basic = new QFormLayout;
     basic->addRow(taskLabel_, task_);
+    basic->addRow(startFrom_->label(), startFrom_);
     buildPatchRows(basic);
     basic->addRow(sizeLabel_, size_);
     basic->addRow(nullptr, sizeInfo_);
@@ -63,7 +65,9 @@ TrainSetupPanel::TrainSetupPanel(QWidget* parent)
     layout->addWidget(advancedToggle_);
     layout->addWidget(advanced_);
 
+    connect(startFrom_, &StartFromBox::changed, this, &TrainSetupPanel::onStartChosen);
     connect(task_, &QComboBox::currentIndexChanged, this, [this] {
+        startFrom_->setChoices(task(), runs_);
         updatePatchRows();
         updateFootprint();
         Q_EMIT taskChanged(task());
@@ -73,7 +77,34 @@ TrainSetupPanel::TrainSetupPanel(QWidget* parent)
     connect(epochs_, &QSpinBox::valueChanged, this, &TrainSetupPanel::changed);
     setSize(Size::Medium);
     updatePatchRows();
+    startFrom_->setChoices(task(), runs_);
     retranslateUi();
+}
+
+void TrainSetupPanel::setProjectRuns(const std::vector<ProjectRun>& runs)
+{
+    runs_ = runs;
+    startFrom_->setChoices(task(), runs_);
+}
+
+/// A model to start from brings its network and the fine-tuning defaults; scratch gives the
+/// size presets and the engine's defaults back.
+void TrainSetupPanel::onStartChosen()
+{
+    const bool model = startFrom_->fromModel();
+    for (QWidget* w : {static_cast<QWidget*>(size_), static_cast<QWidget*>(width_),
+                       static_cast<QWidget*>(depth_)})
+        w->setEnabled(!model);
+    if (model)
+        setModelShape(startFrom_->modelConfig().width, startFrom_->modelConfig().depth);
+    if (model != fineTuning_) {
+        const TrainOptions d;
+        epochs_->setValue(model ? FineTuneDefaults::epochs : d.epochs);
+        lr_->setValue(model ? FineTuneDefaults::learningRate : d.learningRate);
+        fineTuning_ = model;
+    }
+    updateFootprint();
+    Q_EMIT changed();
 }
 
 /// The anomaly task's model choice and, for patch statistics, its features: shown only where
@@ -229,6 +260,7 @@ void TrainSetupPanel::retranslateUi()
     size_->setItemText(2, tr("Large"));
     size_->setItemText(3, tr("Custom"));
     epochsLabel_->setText(tr("Epochs"));
+    startFrom_->retranslateUi();
     advancedToggle_->setText(tr("Advanced"));
     const QString labels[] = {tr("Batch size"),          tr("Precision"),
                               tr("Processor only"),      tr("All GPUs"),
@@ -404,6 +436,9 @@ TrainOptions TrainSetupPanel::options() const
     o.loaderThreads = loaders_->value();
     o.intraOpThreads = threads_->value();
     o.seed = uint64_t(seed_->value());
+    o.startFrom = startFrom_->startFrom();
+    if (!startsFromScratch(o.startFrom) && o.task == TaskKind::Segment)
+        o.samplesPerEpoch = FineTuneDefaults::samplesPerEpoch;
     return o;
 }
 

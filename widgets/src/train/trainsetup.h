@@ -7,6 +7,7 @@
 #include <QWidget>
 
 #include "fisura/policy.h"
+#include "fisura/project.h"
 #include "fisura/train.h"
 
 class QCheckBox;
@@ -21,6 +22,7 @@ namespace fisura::ui
 {
 
 class DatasetPicker;
+class StartFromBox;
 
 class TrainSetupPanel : public QWidget
 {
@@ -31,6 +33,9 @@ public:
     explicit TrainSetupPanel(QWidget* parent = nullptr);
 
     DatasetPicker* datasetPicker() const { return picker_; }
+    StartFromBox* startFrom() const { return startFrom_; }
+    /// The project's runs: finished ones of the task are offered to start from.
+    void setProjectRuns(const std::vector<ProjectRun>& runs);
     TaskKind task() const;
     void setTask(TaskKind task);
     /// The anomaly task's model: Autoencoder or PatchGaussian (other tasks have one model).
@@ -74,8 +79,12 @@ private:
     void updateFootprint();
     void updatePatchRows();
     void buildPatchRows(QFormLayout* basic);
+    void onStartChosen();
 
     DatasetPicker* picker_;
+    StartFromBox* startFrom_;
+    std::vector<ProjectRun> runs_;
+    bool fineTuning_ = false; ///< the fine-tuning defaults are in the fields
     QLabel* taskLabel_;
     QComboBox* task_;
     QLabel* sizeLabel_;
