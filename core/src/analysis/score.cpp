@@ -47,15 +47,17 @@ struct Raster {
     double pixelSizeXmm = 0, pixelSizeYmm = 0;
     std::vector<TiffTag> geoTags;
     RasterSource source;
+    /// Pixels already in memory (scoreImages), read instead of `source` when set.
+    std::shared_ptr<const Image> whole;
 
     /// Rows [y, y + h) as one 8-bit channel: the first channel, or (`maxOfColours`) the largest
     /// of the colour channels, so a mask painted in any colour still counts.
     Status readGray(int y, int h, bool maxOfColours, cv::Mat& out) const
     {
         Image tmp;
-        const Image* src = source.decoded().get();
+        const Image* src = whole ? whole.get() : source.decoded().get();
         int y0 = y;
-        if (source.tiled()) {
+        if (!whole && source.tiled()) {
             auto r = source.tiled()->readRegion(0, 0, y, width, h);
             if (!r)
                 return r.status();
@@ -364,8 +366,9 @@ Result<ScoreCurve> scoreImages(const Image& map, const Image& truth, const Score
                           sizeText(map.width, map.height) + ", truth " +
                           sizeText(truth.width, truth.height));
     Raster m, t; // whole images: one band, no margins needed
-    m.flat = map;
-    t.flat = truth;
+    // Borrowed for the length of this call: no copy of either image.
+    m.whole = std::shared_ptr<const Image>(&map, [](const Image*) {});
+    t.whole = std::shared_ptr<const Image>(&truth, [](const Image*) {});
     m.width = t.width = map.width;
     m.height = t.height = map.height;
     cv::Mat mapRows, truthRows;

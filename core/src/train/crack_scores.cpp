@@ -8,6 +8,7 @@
 #include "fisura/infer.h"
 #include "fisura/labels.h"
 #include "fisura/score.h"
+#include "fisura/threshold.h"
 
 namespace fisura
 {
@@ -110,7 +111,7 @@ CrackScores CrackScoreAccumulator::scores(double modelThreshold) const
     s.threshold = modelThreshold;
     const auto ma = atOrAbove(map_), na = atOrAbove(near_), ta = atOrAbove(truthMax_);
     const int modelByte = std::clamp(
-        proposalByteThreshold(MapKind::Probability, modelThreshold, modelThreshold), 1, 256);
+        modelMapByteThreshold(MapKind::Probability, modelThreshold, modelThreshold), 1, 256);
     const Counts atModel = countsAt(modelByte, ma, na, ta, truth_);
     s.precision = atModel.precision();
     s.recall = atModel.recall();
