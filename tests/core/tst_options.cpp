@@ -30,7 +30,7 @@ namespace
 static_assert(test::fieldCount<TrainOptions>() == 31, "TrainOptions changed: see above");
 static_assert(test::fieldCount<ModelConfig>() == 9, "ModelConfig changed: see above");
 static_assert(test::fieldCount<ScanOptions>() == 3, "ScanOptions changed: see above");
-static_assert(test::fieldCount<InferOptions>() == 15, "InferOptions changed: see above");
+static_assert(test::fieldCount<InferOptions>() == 16, "InferOptions changed: see above");
 static_assert(test::fieldCount<TiledWriteOptions>() == 9, "TiledWriteOptions changed: see above");
 
 QString q(const std::string& s)
