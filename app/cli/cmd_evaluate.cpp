@@ -210,13 +210,6 @@ void registerEvaluateCommand(CLI::App& app)
                     "Crack protocol: px within which a prediction matches the truth")
         ->capture_default_str()
         ->check(CLI::Range(0, 32));
-    cmd->add_option("--split", a->split,
-                    "Split file of the run (its validation part is used); without it every "
-                    "image of the folder");
-    cmd->add_option("--tolerance", a->tolerance,
-                    "Crack protocol: px within which a prediction matches the truth")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 32));
     cmd->add_option("--max-items", a->maxItems, "Evaluate at most this many images (0 = all)")
         ->capture_default_str()
         ->check(CLI::NonNegativeNumber);
