@@ -69,8 +69,11 @@ void run(const ModelInfoArgs& a)
         std::ifstream in(a.provenanceFile, std::ios::binary);
         std::ostringstream text;
         text << in.rdbuf();
-        if (Status s = setModelProvenance(path, text.str()); !s)
+        if (Status s = setModelProvenance(path, text.str()); !s) {
+            if (s.code() == ErrorCode::InvalidArgument) // the record itself: a bad argument
+                failUsage(a.provenanceFile + ": " + s.detail());
             fail(s, "cannot write the provenance of " + path);
+        }
     }
     auto m = Model::load(path, a.load);
     if (!m)

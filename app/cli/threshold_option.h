@@ -3,6 +3,7 @@
 //   --threshold 128 is a map byte; use --threshold 0.5 (a crack probability from 0 to 1)
 #pragma once
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -21,6 +22,8 @@ inline CLI::Validator probabilityThreshold()
             double v = 0;
             if (!CLI::detail::lexical_cast(text, v))
                 return text + " is not a number";
+            if (!std::isfinite(v))
+                return "must be a finite number, not " + text;
             if (isProbability(v))
                 return {};
             if (const int byte = legacyByteThreshold(v); byte >= 0) {
