@@ -361,34 +361,6 @@ Status InspectPane::saveSnapshot(const QString& path)
     return viewer_->saveSnapshot(path);
 }
 
-Status InspectPane::openWithMap(const QString& scan, const QString& map, int threshold,
-                                const QString& truth)
-{
-    if (const Status s = openScan(scan); !s)
-        return s;
-    OverlayStyle style;
-    style.threshold = std::clamp(threshold, 0, 256);
-    if (const Status s = viewer_->addOverlay(map, QFileInfo(map).completeBaseName(), style); !s)
-        return s;
-    layers_->setCurrentRow(viewer_->overlayCount() - 1);
-    if (!truth.isEmpty())
-        if (const Status s = attachTruth(truth); !s)
-            return s;
-    truth_->setThreshold(threshold);
-    syncMeasureThreshold();
-    if (truth_->truthPath().isEmpty())
-        return {};
-    // Inspect opens on the map: the truth layer waits hidden and the comparison is computed in
-    // the background, one click ("Show the comparison") away.
-    for (int i = 0; i < viewer_->overlayCount(); ++i)
-        if (truth_->isTruthLayer(i)) {
-            OverlayStyle st = viewer_->overlayStyle(i);
-            st.visible = false;
-            viewer_->setOverlayStyle(i, st);
-        }
-    return truth_->compare(map, false);
-}
-
 Status InspectPane::attachTruth(const QString& path)
 {
     const Status s = truth_->attachTruth(path);
@@ -427,23 +399,6 @@ void InspectPane::measureCracks()
     const int i = mapLayer();
     measure_->measure(i >= 0 ? viewer_->overlayPath(i) : QString(),
                       i >= 0 ? viewer_->overlayStyle(i).threshold : -1);
-}
-
-void InspectPane::onComparisonThreshold(int threshold)
-{
-    // The compared map's own layer follows the comparison threshold (and the other way round in
-    // applyLayerControls), so both sliders always agree.
-    for (int i = 0; i < viewer_->overlayCount(); ++i)
-        if (viewer_->overlayPath(i) == truth_->comparedMap() &&
-            viewer_->overlayStyle(i).threshold != threshold) {
-            OverlayStyle s = viewer_->overlayStyle(i);
-            s.threshold = threshold;
-            viewer_->setOverlayStyle(i, s);
-        }
-    if (second_->isVisible())
-        for (int i = 0; i < viewer_->overlayCount(); ++i)
-            second_->setOverlayStyle(i, viewer_->overlayStyle(i));
-    showLayerControls();
 }
 
 void InspectPane::reportError(const Status& s)
