@@ -7,10 +7,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli_lang.h"
 #include "command.h"
 #include "commands.h"
 #include "common_flags.h"
-#include "cli_lang.h"
 #include "fisura/measure.h"
 #include "image_limit_args.h"
 #include "input_notices.h"

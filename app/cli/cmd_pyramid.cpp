@@ -49,9 +49,9 @@ void run(const PyramidArgs& a)
     if (!r)
         fail(r.status(), "pyramid failed");
     if (a.json) {
-        nlohmann::json j{{"output", bytesToUtf8(a.out)},      {"width", r->width},
-                         {"height", r->height},  {"channels", r->channels},
-                         {"levels", r->levels},  {"bytes", r->bytesWritten},
+        nlohmann::json j{{"output", bytesToUtf8(a.out)}, {"width", r->width},
+                         {"height", r->height},          {"channels", r->channels},
+                         {"levels", r->levels},          {"bytes", r->bytesWritten},
                          {"seconds", r->seconds}};
         std::cout << j.dump(2) << "\n";
     } else {

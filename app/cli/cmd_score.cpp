@@ -11,10 +11,10 @@
 #include "commands.h"
 #include "common_flags.h"
 #include "fisura/score.h"
+#include "fisura/threshold.h"
 #include "image_limit_args.h"
 #include "input_notices.h"
 #include "signals.h"
-#include "fisura/threshold.h"
 #include "terminal_progress.h"
 #include "threshold_option.h"
 

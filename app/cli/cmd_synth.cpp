@@ -32,7 +32,8 @@ void run(const SynthArgs& a)
 {
     CancelToken& cancel = cancelOnSignals();
     TerminalProgress progress;
-    auto r = synth::writeTrainingDataset(a.dir, a.o, cancel, a.json || a.quiet ? nullptr : &progress);
+    auto r =
+        synth::writeTrainingDataset(a.dir, a.o, cancel, a.json || a.quiet ? nullptr : &progress);
     if (!r)
         fail(r.status(), "synth-data failed");
     if (a.json)

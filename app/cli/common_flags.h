@@ -22,8 +22,9 @@ CLI::Option* addQuietFlag(CLI::App* cmd, bool& quiet,
 CLI::Option* addCpuFlag(CLI::App* cmd, bool& cpu,
                         const std::string& help = "Use the CPU even when a GPU is usable");
 
-/// --model (required unless the caller says otherwise, an existing file), --max-model-size and --allow-torchscript: the options
-/// of every command that loads a model file (infer, propose, rank, evaluate).
+/// --model (required unless the caller says otherwise, an existing file), --max-model-size and
+/// --allow-torchscript: the options of every command that loads a model file (infer, propose, rank,
+/// evaluate).
 CLI::Option* addModelOptions(
     CLI::App* cmd, std::string& model, ModelLoadOptions& load,
     const std::string& help = "Fisura model, or TorchScript module with a JSON sidecar");

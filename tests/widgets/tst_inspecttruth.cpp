@@ -1,4 +1,5 @@
 // The Inspect pane's ground-truth comparison: a small scan, map and mask with known counts.
+#include <QDoubleSpinBox>
 #include <QtTest>
 
 #include <QLabel>
@@ -11,6 +12,7 @@
 #include "common/statusmeta.h"
 #include "fisura/image.h"
 #include "fisura/score.h"
+#include "fisura/threshold.h"
 #include "inspect/comparisonsummary.h"
 #include "inspect/inspectpane.h"
 #include "inspect/measurepanel.h"
@@ -456,14 +458,16 @@ private Q_SLOTS:
         pane.resize(1000, 700);
         pane.show();
         QVERIFY(pane.openWithMap(scan_, map_, 214).isOk());
-        QSpinBox* measure = pane.measurePanel()->thresholdBox();
+        QDoubleSpinBox* measure = pane.measurePanel()->thresholdBox();
+        // The field shows a crack probability; the layer keeps the map byte it stands for.
+        auto byte = [measure] { return mapByteThreshold(measure->value()); };
         ui::TiledViewer* v = pane.viewer();
         QCOMPARE(v->overlayStyle(0).threshold, 214);
-        QCOMPARE(measure->value(), 214);
+        QCOMPARE(byte(), 214);
         pane.layerList()->setCurrentRow(0);
         pane.thresholdSlider()->setValue(90);
-        QCOMPARE(measure->value(), 90);
-        measure->setValue(170);
+        QCOMPARE(byte(), 90);
+        measure->setValue(probabilityOfMapByte(170));
         QCOMPARE(v->overlayStyle(0).threshold, 170);
         QCOMPARE(pane.thresholdSlider()->value(), 170);
         // With a comparison the three agree as well.
@@ -472,8 +476,8 @@ private Q_SLOTS:
         QTRY_VERIFY(pane.comparison() != nullptr);
         pane.truthPanel()->setThreshold(120);
         QCOMPARE(v->overlayStyle(0).threshold, 120);
-        QCOMPARE(measure->value(), 120);
-        measure->setValue(140);
+        QCOMPARE(byte(), 120);
+        measure->setValue(probabilityOfMapByte(140));
         QCOMPARE(pane.truthPanel()->threshold(), 140);
     }
 

@@ -24,6 +24,7 @@
 #include "common/languagemanager.h"
 #include "demoproject.h"
 #include "fisura/project.h"
+#include "fisura/threshold.h"
 #include "fisura/train.h"
 #include "inspect/inspectpane.h"
 #include "inspect/measurepanel.h"
@@ -171,7 +172,7 @@ private Q_SLOTS:
         QVERIFY(map >= 0);
         QVERIFY(viewer->overlayStyle(map).visible);
         // The measurement field shows the overlay's threshold before anything is measured.
-        QCOMPARE(w.inspectPane()->measurePanel()->thresholdBox()->value(),
+        QCOMPARE(mapByteThreshold(w.inspectPane()->measurePanel()->thresholdBox()->value()),
                  viewer->overlayStyle(map).threshold);
         // The comparison with the demo scan's ground truth is one click away.
         ui::TruthPanel* truth = w.inspectPane()->truthPanel();

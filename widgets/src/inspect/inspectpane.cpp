@@ -16,6 +16,7 @@
 #include <QProgressBar>
 #include <QScrollArea>
 #include <QSlider>
+#include <QDoubleSpinBox>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStandardPaths>
@@ -139,7 +140,7 @@ InspectPane::InspectPane(QWidget* parent)
     connect(measure_, &MeasurePanel::statusMessage, this, &Pane::statusMessage);
     connect(measure_, &MeasurePanel::measureRequested, this, &InspectPane::measureCracks);
     // One threshold: the map layer's. The measurement field shows it and edits it.
-    connect(measure_->thresholdBox(), &QSpinBox::valueChanged, this,
+    connect(measure_->thresholdBox(), &QDoubleSpinBox::valueChanged, this,
             &InspectPane::onMeasureThreshold);
     connect(labelMode_, &LabelModeController::statusMessage, this, &Pane::statusMessage);
     connect(labelMode_, &LabelModeController::busyChanged, this, &Pane::busyChanged);

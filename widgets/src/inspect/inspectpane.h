@@ -131,7 +131,7 @@ private:
     void showReadout(QPoint at, const QString& values);
     /// Takes the cursor readout off the status bar (cursor gone, pane hidden).
     void clearReadout();
-    void onMeasureThreshold(int threshold);
+    void onMeasureThreshold(double probability);
 
     TiledViewer* viewer_;
     TiledViewer* second_;

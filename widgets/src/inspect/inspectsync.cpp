@@ -2,14 +2,15 @@
 // comparison with the truth one click away), the cursor readout on the status bar (only while
 // Inspect is shown) and the one threshold that the map layer, the comparison and the measurement
 // field share.
+#include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QListWidget>
 #include <QLocale>
-#include <QSpinBox>
 
 #include <algorithm>
 #include <utility>
 
+#include "fisura/threshold.h"
 #include "inspect/inspectpane.h"
 #include "inspect/measurepanel.h"
 #include "inspect/truthpanel.h"
@@ -101,12 +102,15 @@ void InspectPane::syncMeasureThreshold()
     if (i < 0 || thresholdSync_)
         return;
     thresholdSync_ = true;
-    measure_->thresholdBox()->setValue(std::clamp(viewer_->overlayStyle(i).threshold, 1, 255));
+    // The layer keeps a map byte; the field shows the crack probability that stands for it.
+    measure_->thresholdBox()->setValue(
+        probabilityOfMapByte(std::clamp(viewer_->overlayStyle(i).threshold, 1, 255)));
     thresholdSync_ = false;
 }
 
-void InspectPane::onMeasureThreshold(int threshold)
+void InspectPane::onMeasureThreshold(double probability)
 {
+    const int threshold = std::clamp(mapByteThreshold(probability), 1, 255);
     const int i = mapLayer();
     if (i < 0 || thresholdSync_ || viewer_->overlayStyle(i).threshold == threshold)
         return;
