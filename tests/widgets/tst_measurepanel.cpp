@@ -13,8 +13,6 @@
 
 #include "common/languagemanager.h"
 #include "common/statusmeta.h"
-#include "viewer/tiledviewer.h"
-#include "viewer/viewerruler.h"
 #include "fisura/image.h"
 #include "fisura/measure.h"
 #include "fisura/measuremap.h"
@@ -27,6 +25,8 @@
 #include "inspect/measureplots.h"
 #include "inspect/measuretext.h"
 #include "inspect/report.h"
+#include "viewer/tiledviewer.h"
+#include "viewer/viewerruler.h"
 
 using namespace fisura;
 using fisura::ui::CrackTableModel;
@@ -175,7 +175,8 @@ private Q_SLOTS:
         pane.resize(1100, 800);
         QVERIFY(pane.openWithMap(scan_, map_, 150).isOk());
         MeasurePanel* panel = pane.measurePanel();
-        QCOMPARE(panel->thresholdBox()->value(), 0.5); // before: the default
+        // One threshold: the field shows the overlay's before anything is measured.
+        QCOMPARE(panel->thresholdBox()->value(), 0.588);
         pane.measureCracks();
         QCOMPARE(panel->thresholdBox()->value(), 0.588);
         QCOMPARE(mapByteThreshold(panel->options().threshold), 150);

@@ -77,7 +77,11 @@ QString pdfText(const QString& pdf)
 {
     QProcess p;
     p.start(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), pdf, QStringLiteral("-")});
-    return p.waitForFinished(60000) ? QString::fromUtf8(p.readAllStandardOutput()) : QString();
+    QString text =
+        p.waitForFinished(60000) ? QString::fromUtf8(p.readAllStandardOutput()) : QString();
+    // The PDF's text shaping may set "fi" and "fl" as ligatures; read them as letters.
+    return text.replace(QChar(0xFB01), QStringLiteral("fi"))
+        .replace(QChar(0xFB02), QStringLiteral("fl"));
 }
 
 } // namespace

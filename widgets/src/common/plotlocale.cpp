@@ -20,7 +20,8 @@ public:
 protected:
     bool eventFilter(QObject* watched, QEvent* e) override
     {
-        if (e->type() == QEvent::LanguageChange || e->type() == QEvent::LocaleChange) {
+        // Not LocaleChange: a plot given its own locale (setLocale sends that event) keeps it.
+        if (e->type() == QEvent::LanguageChange) {
             auto* plot = static_cast<QCustomPlot*>(watched);
             if (plot->locale() != plotLocale()) {
                 plot->setLocale(plotLocale());

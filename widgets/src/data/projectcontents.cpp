@@ -138,8 +138,6 @@ void ProjectContents::fill()
         details << (map ? tr("crack map") : tr("no map"));
         if (!s.truthPath.empty())
             details << tr("ground truth");
-        if (const QString t = when(s.analysedAt); !t.isEmpty())
-            details << tr("analysed %1").arg(t);
         const bool there = QFileInfo::exists(path);
         if (!there)
             details << tr("file not found");
@@ -152,7 +150,11 @@ void ProjectContents::fill()
             tip += QLatin1Char('\n') +
                    tr("Map: %1").arg(QDir::toNativeSeparators(QString::fromStdString(s.mapPath)));
         it->setToolTip(0, tip);
-        it->setToolTip(1, there ? tr("Double-click to open the scan in Inspect") : tip);
+        // The date is in the tooltip: in the column it cut the details short at 1280 px.
+        QString detailTip = there ? tr("Double-click to open the scan in Inspect") : tip;
+        if (const QString t = when(s.analysedAt); !t.isEmpty())
+            detailTip += QLatin1Char('\n') + tr("analysed %1").arg(t);
+        it->setToolTip(1, detailTip);
         if (!there) {
             missing(it);
             it->setFlags(Qt::ItemIsEnabled);

@@ -72,8 +72,9 @@ void RunsList::setRuns(const std::vector<ProjectRun>& runs,
 {
     runs_ = runs;
     datasets_ = datasets;
-    std::stable_sort(runs_.begin(), runs_.end(), [](const ProjectRun& a, const ProjectRun& b) {
-        return a.startedAt > b.startedAt;
+    // Newest first, in the order RunName numbers them (runs started in the same second by id).
+    std::sort(runs_.begin(), runs_.end(), [](const ProjectRun& a, const ProjectRun& b) {
+        return a.startedAt > b.startedAt || (a.startedAt == b.startedAt && a.id > b.id);
     });
     fill();
 }
