@@ -322,8 +322,10 @@ void MainWindow::retranslateUi()
 
 void MainWindow::changeEvent(QEvent* e)
 {
-    if (e->type() == QEvent::LanguageChange)
+    if (e->type() == QEvent::LanguageChange) {
         retranslateUi();
+        statusBar()->clearMessage(); // a message shown before the switch is in the old language
+    }
     QMainWindow::changeEvent(e);
 }
 
