@@ -67,7 +67,7 @@ for ds in datasets:
 W, H, pad = 380, 260, 44
 xs = [s for s in order if s != "0"]
 svg = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" '
-       'font-size="11">' % (W * max(1, len(datasets)), H + 30)]
+       'font-size="11">' % (W * max(1, len(datasets)), H + 46)]
 colours = {"scratch": "#E69F00", "starter": "#0072B2"}  # Okabe-Ito
 for p, ds in enumerate(datasets):
     ox = p * W
@@ -103,8 +103,9 @@ for p, ds in enumerate(datasets):
                    % (ox + pad, ox + W - 16, y(0.9 * full["ods"]), y(0.9 * full["ods"])))
 legend = ('<text x="%d" y="%d"><tspan fill="%s">&#9632; from scratch</tspan>  '
           '<tspan fill="%s">&#9632; from the starter (dashed: zero-shot)</tspan>  '
-          '<tspan fill="#999">grey: 90 %% of scratch on all images</tspan>  %s</text>'
-          % (pad, H + 22, colours["scratch"], colours["starter"], budget))
+          '<tspan fill="#999">grey: 90 %% of scratch on all images</tspan></text>'
+          '<text x="%d" y="%d">%s</text>'  # the budget on its own line: it does not fit beside
+          % (pad, H + 22, colours["scratch"], colours["starter"], pad, H + 38, budget))
 svg.append(legend)
 svg.append("</svg>")
 open(os.path.join(out, "few_shot.svg"), "w").write("\n".join(svg) + "\n")
