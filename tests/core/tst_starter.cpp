@@ -16,31 +16,14 @@
 #include "fisura/starter.h"
 #include "fisura/synth.h"
 #include "fisura/train.h"
+#include "scoped_env.h"
 
 using namespace fisura;
 
 namespace
 {
 
-/// Sets an environment variable for the scope of a test.
-struct ScopedEnv {
-    ScopedEnv(const char* name, const QByteArray& value) : name_(name)
-    {
-        had_ = qEnvironmentVariableIsSet(name);
-        old_ = qgetenv(name);
-        qputenv(name, value);
-    }
-    ~ScopedEnv()
-    {
-        if (had_)
-            qputenv(name_, old_);
-        else
-            qunsetenv(name_);
-    }
-    const char* name_;
-    bool had_;
-    QByteArray old_;
-};
+using test::ScopedEnv;
 
 /// Crack probability map of `image` by `model` (CPU), through the tiled inference.
 Result<Image> predict(Model model, const Image& image)

@@ -15,6 +15,7 @@
 #include "fisura/synth.h"
 #include "fisura/train.h"
 #include "models/model_impl.h"
+#include "scoped_env.h"
 
 using namespace fisura;
 
@@ -62,25 +63,7 @@ double maxDiff(const Model& a, const Model& b, bool buffers)
     return d;
 }
 
-/// Sets an environment variable for the scope of a test.
-struct ScopedEnv {
-    ScopedEnv(const char* name, const QByteArray& value) : name_(name)
-    {
-        had_ = qEnvironmentVariableIsSet(name);
-        old_ = qgetenv(name);
-        qputenv(name, value);
-    }
-    ~ScopedEnv()
-    {
-        if (had_)
-            qputenv(name_, old_);
-        else
-            qunsetenv(name_);
-    }
-    const char* name_;
-    bool had_;
-    QByteArray old_;
-};
+using test::ScopedEnv;
 
 } // namespace
 
