@@ -161,9 +161,9 @@ void TestVectorExport::centreLines()
         for (size_t i = 1; i < b.centreLine.size(); ++i)
             len += std::hypot(b.centreLine[i].x - b.centreLine[i - 1].x,
                               b.centreLine[i].y - b.centreLine[i - 1].y);
-        // A straight crack simplifies to its two ends (and perhaps a bent end), as long as the drawn crack (1 %); the
-        // measured length (chain code) is within its own 3 %.
-        // (Thinning may bend the last pixel or two of a diagonal end.)
+        // A straight crack simplifies to its two ends (and perhaps a bent end), as long as the
+        // drawn crack (1 %); the measured length (chain code) is within its own 3 %. (Thinning may
+        // bend the last pixel or two of a diagonal end.)
         QVERIFY2(b.centreLine.size() <= 4,
                  qPrintable(QStringLiteral("%1 vertices").arg(b.centreLine.size())));
         bool drawn = false;
@@ -255,7 +255,8 @@ void TestVectorExport::roundTrip()
     std::unique_ptr<GDALDataset> other;
     OGRLayer* cracks = ds->GetLayerByName("cracks");
     if (!cracks) {
-        const QString sibling = QString(file).replace(QLatin1String("."), QLatin1String("_cracks."));
+        const QString sibling =
+            QString(file).replace(QLatin1String("."), QLatin1String("_cracks."));
         other = openVector(dir.filePath(sibling).toStdString());
         QVERIFY(other);
         cracks = other->GetLayer(0);
@@ -263,8 +264,10 @@ void TestVectorExport::roundTrip()
     QVERIFY(cracks);
     QCOMPARE(int(cracks->GetFeatureCount()), 3);
     if (file.endsWith(QLatin1String(".gpkg"))) {
-        QCOMPARE(QString::fromUtf8(ds->GetMetadataItem("FISURA_COORDINATES")), QString::fromUtf8(geo ? "map" : "mm"));
-        QVERIFY(QString::fromUtf8(ds->GetMetadataItem("FISURA_THRESHOLD")).startsWith(QLatin1String("0.5")));
+        QCOMPARE(QString::fromUtf8(ds->GetMetadataItem("FISURA_COORDINATES")),
+                 QString::fromUtf8(geo ? "map" : "mm"));
+        QVERIFY(QString::fromUtf8(ds->GetMetadataItem("FISURA_THRESHOLD"))
+                    .startsWith(QLatin1String("0.5")));
     }
 }
 
@@ -346,7 +349,8 @@ void TestVectorExport::errorsLeaveNothing()
         QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot);
     auto bad = exportCrackVectors(r, dir.filePath(QStringLiteral("cracks.kml")).toStdString());
     QCOMPARE(bad.status().code(), ErrorCode::Unsupported);
-    auto missing = exportCrackVectors(r, dir.filePath(QStringLiteral("no/such/folder/cracks.gpkg")).toStdString());
+    auto missing = exportCrackVectors(
+        r, dir.filePath(QStringLiteral("no/such/folder/cracks.gpkg")).toStdString());
     QCOMPARE(missing.status().code(), ErrorCode::IoError);
     QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("ro")));
     QFile::setPermissions(dir.filePath(QStringLiteral("ro")), QFile::ReadOwner | QFile::ExeOwner);
@@ -408,8 +412,9 @@ void TestVectorExport::overlay()
     QCOMPARE(off[3], uint8_t(0));
     MeasureResult noLayer = *r;
     noLayer.widthLayerPath.clear();
-    QCOMPARE(writeCrackOverlay(noLayer, dir.filePath(QStringLiteral("o2.tif")).toStdString()).code(),
-             ErrorCode::InvalidArgument);
+    QCOMPARE(
+        writeCrackOverlay(noLayer, dir.filePath(QStringLiteral("o2.tif")).toStdString()).code(),
+        ErrorCode::InvalidArgument);
     QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("o2.tif"))));
 }
 

@@ -36,8 +36,11 @@ std::vector<std::array<uint8_t, 4>> palette(const MeasureResult& r)
 
 Status georeference(GDALDataset& out, const MeasureResult& r, const VectorExportOptions& o)
 {
-    std::string geo = o.georeferencePath.empty() ? r.options.scanPath : o.georeferencePath;
-    if (geo.empty())
+    std::string geo = o.georeferencePath;
+    if (geo.empty()) // as for vectors: the scan, else the map itself
+        geo = !r.options.scanPath.empty() ? r.options.scanPath : r.mapPath;
+    std::error_code ec;
+    if (geo.empty() || (o.georeferencePath.empty() && !std::filesystem::exists(geo, ec)))
         return Status::ok();
     auto g = readGeoreference(geo);
     if (!g)
