@@ -155,6 +155,7 @@ Status writeGisOutputs(const MeasureArgs& a, const fisura::MeasureResult& r, Can
 
 void run(const MeasureArgs& a, const std::string& pdf)
 {
+    setOutputLanguage(a.lang); // its own --lang (it also picks the report's language)
     CancelToken& cancel = cancelOnSignals();
     refuseOverwritingMapOrScan(a, pdf);
     printInputNotices(a.map);
