@@ -76,13 +76,12 @@ void printSummary(const fisura::MeasureResult& r, const std::string& lang)
                        : "  %-10s %6s..%-6s mm: %5d cracks, %9s mm\n",
                     k.id.c_str(), num(k.fromMm, 2).c_str(),
                     k.toMm < 0 ? "" : num(k.toMm, 2).c_str(), k.cracks, num(k.lengthMm, 1).c_str());
-    if (!r.classes.empty()) {
-        const auto preset = fisura::widthClassPreset(r.options.classes.preset);
-        std::printf(es ? "  Clases de ancho: %s\n" : "  Width classes: %s\n",
-                    preset ? preset->source.c_str()
-                    : es   ? "límites propios"
-                           : "custom limits");
-    }
+    if (const auto preset = fisura::widthClassPreset(r.options.classes.preset);
+        preset && !preset->citation.empty() && !r.classes.empty())
+        std::printf(es ? "  Norma: %s (%s), ancho tolerable %s mm\n"
+                       : "  Standard: %s (%s), tolerable width %s mm\n",
+                    preset->citation.c_str(), preset->id.c_str(),
+                    num(r.options.classes.tolerableMm, 2).c_str());
     if (r.options.classes.tolerableMm > 0 && !r.classes.empty()) {
         std::string ids;
         for (const auto& c : r.cracks)
@@ -145,9 +144,11 @@ Status writeGisOutputs(const MeasureArgs& a, const fisura::MeasureResult& r, Can
         if (!v)
             return v.status();
         if (!a.quiet && a.json != "-")
-            std::printf("%s: %d branches, %d cracks (%s%s%s)\n", a.vector.c_str(), v->branches,
-                        v->cracks, fisura::coordinateKindName(v->coordinates),
-                        v->crsCode.empty() ? "" : ", ", v->crsCode.c_str());
+            std::printf(a.lang == "es" ? "%s: %d ramas, %d fisuras (%s%s%s)\n"
+                                       : "%s: %d branches, %d cracks (%s%s%s)\n",
+                        a.vector.c_str(), v->branches, v->cracks,
+                        fisura::coordinateKindName(v->coordinates), v->crsCode.empty() ? "" : ", ",
+                        v->crsCode.c_str());
     }
     failed = a.overlay;
     return a.overlay.empty() ? Status::ok() : fisura::writeCrackOverlay(r, a.overlay, vo, cancel);

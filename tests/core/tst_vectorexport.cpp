@@ -315,6 +315,9 @@ void TestVectorExport::presets()
     QVERIFY(aci.isOk());
     QCOMPARE(aci->classes.tolerableMm, 0.30);
     QVERIFY(aci->source.find("ACI 224R-01") != std::string::npos);
+    QCOMPARE(aci->citation, std::string("ACI 224R-01 Table 4.1"));
+    QCOMPARE(widthClassPreset("en1992-xc1")->citation, std::string("EN 1992-1-1 Table 7.1N"));
+    QVERIFY(widthClassPreset("default")->citation.empty());
     QCOMPARE(widthClassPreset("en1992-xc1")->classes.tolerableMm, 0.4);
     QCOMPARE(widthClassPreset("en1992-prestressed")->classes.tolerableMm, 0.2);
     QCOMPARE(widthClassPreset("aci224r-water-retaining")->classes.tolerableMm, 0.10);

@@ -71,7 +71,9 @@ struct WidthClasses {
 /// Width-class limits as a standard (or Fisura's default) sets them.
 struct WidthClassPreset {
     std::string id;     ///< stable code: "default", "aci224r-dry", "en1992-xc1", ...
-    std::string source; ///< the standard and table it comes from (English citation)
+    std::string source; ///< the standard and table it comes from, with the case (English)
+    std::string
+        citation; ///< the standard and table only ("ACI 224R-01 Table 4.1"); empty: Fisura's
     WidthClasses classes;
 };
 

@@ -19,6 +19,7 @@ WidthClassPreset standard(const char* id, const char* source, double tolerableMm
     WidthClassPreset p;
     p.id = id;
     p.source = source;
+    p.citation = p.source.substr(0, p.source.find(':'));
     p.classes.upperLimitsMm = {tolerableMm};
     p.classes.ids = {"within_limit", "over_limit"};
     p.classes.preset = id;
