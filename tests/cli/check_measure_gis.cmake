@@ -95,6 +95,7 @@ msp = doc.modelspace()
 lines = [e for e in msp if e.dxftype() == "LWPOLYLINE"]
 hatches = [e for e in msp if e.dxftype() == "HATCH"]
 print("lines", len(lines), "hatches", len(hatches))
+print("insunits", doc.header.get("$INSUNITS"), "measurement", doc.header.get("$MEASUREMENT"))
 print("layers", sorted({e.dxf.layer for e in msp}), sorted(l.dxf.name for l in doc.layers))
 iso = [0, 5, 9, 13, 15, 18, 20, 25, 30, 35, 40, 50, 53, 60, 70, 80, 90, 100, 106, 120, 140, 158,
        200, 211]
@@ -111,6 +112,7 @@ print("outline widths", extents, "for", widths, "ok" if ok else "BAD")
 ]=] "${WORK}/cracks.dxf" ${widths})
     expect("rc EQUAL 0" "ezdxf cannot read the DXF: ${err}")
     expect("out MATCHES \"lines 2 hatches 2\"" "DXF entities: ${out}")
+    expect("out MATCHES \"insunits 4 measurement 1\"" "DXF not in millimetres: ${out}")
     expect("out MATCHES \"fisura_medium_outline\"" "CAD layer per class: ${out}")
     expect("out MATCHES \"weights [^\\n]* ok\"" "lineweights: ${out}")
     # The outlines draw the widths to scale.

@@ -8,7 +8,8 @@
 // branch's mean width as its lineweight (DXF group 370, hundredths of a millimetre: OGR's DXF
 // writer in GDAL 3.6 writes a pen width there and has no polyline constant width), and an
 // outline of the crack at that width (the centre line buffered by half the width) is drawn on
-// "fisura_<class id>_outline" so that CAD shows the width to scale.
+// "fisura_<class id>_outline" so that CAD shows the width to scale. The drawing's $INSUNITS says
+// millimetres, metres (a projected CRS in metres) or unitless (pixels, other map units).
 //
 // Coordinates (CoordinateKind):
 //  - Map: the scan (or the map) is georeferenced (a GeoTIFF geotransform): map coordinates in

@@ -5,7 +5,10 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <memory>
+#include <regex>
+#include <sstream>
 
 #include <gdal_priv.h>
 #include <ogrsf_frmts.h>
@@ -13,6 +16,7 @@
 #include "fisura/threshold.h"
 #include "gis/gdal_session.h"
 #include "gis/vector_files.h"
+#include "util/atomic_file.h"
 
 namespace fisura
 {
@@ -257,13 +261,17 @@ Status writeCracks(OGRLayer& layer, const MeasureResult& r, const Placement& p,
 using DatasetPtr = std::unique_ptr<GDALDataset>;
 
 Result<DatasetPtr> createDataset(VectorFormat format, const std::string& path,
-                                 const gis::QuietGdalErrors& quiet)
+                                 const gis::QuietGdalErrors& quiet,
+                                 const std::string& dxfHeader = {})
 {
+    const std::string header = "HEADER=" + dxfHeader;
+    const char* const opts[] = {header.c_str(), nullptr};
     GDALDriver* driver = GetGDALDriverManager()->GetDriverByName(vectorDriverName(format));
     if (!driver)
         return Status(ErrorCode::Unsupported,
                       std::string("this GDAL has no ") + vectorDriverName(format) + " driver");
-    DatasetPtr ds(driver->Create(path.c_str(), 0, 0, 0, GDT_Unknown, nullptr));
+    DatasetPtr ds(driver->Create(path.c_str(), 0, 0, 0, GDT_Unknown,
+                                 dxfHeader.empty() ? nullptr : const_cast<char**>(opts)));
     if (!ds)
         return gdalFailure(quiet, "cannot create " + path);
     return ds;
@@ -386,17 +394,48 @@ Status writeLayers(GDALDataset& ds, const Job& j, bool branches, bool cracks,
     return Status::ok();
 }
 
-Status writeFile(const Job& j, const std::string& staged, bool branches, bool cracks,
-                 const gis::QuietGdalErrors& quiet)
+// The drawing's units ($INSUNITS: 0 unitless, 4 mm, 6 m) and metric measurement: OGR's DXF
+// writer (GDAL 3.6) has no option for them, so GDAL's own header template is written with them
+// set, beside the target (never in the staging folder, whose files all move into place).
+// Empty when GDAL's template cannot be found: OGR's default header then.
+std::string dxfHeader(const Job& j, const std::string& target)
 {
-    auto ds = createDataset(j.format, staged, quiet);
-    if (!ds)
-        return ds.status();
-    Status s = j.format == VectorFormat::Dxf ? writeDxf(**ds, j.r, j.place, quiet)
-                                             : writeLayers(**ds, j, branches, cracks, quiet);
-    if (!s)
-        return s;
-    return closeDataset(*ds, staged, quiet);
+    const char* found = CPLFindFile("GDAL", "header.dxf");
+    std::ifstream in(found ? found : "");
+    if (!found || !in)
+        return {};
+    std::stringstream text;
+    text << in.rdbuf();
+    int units = 0;
+    if (j.place.kind == CoordinateKind::Millimetres)
+        units = 4;
+    else if (j.place.kind == CoordinateKind::Map && j.srs && j.srs->IsProjected() &&
+             std::abs(j.srs->GetLinearUnits() - 1.0) < 1e-9)
+        units = 6;
+    std::string h = std::regex_replace(text.str(), std::regex(R"((\$INSUNITS\r?\n *70\r?\n *)\d+)"),
+                                       "$01" + std::to_string(units));
+    h = std::regex_replace(h, std::regex(R"((\$MEASUREMENT\r?\n *70\r?\n *)\d+)"), "$011");
+    const std::string path = temporaryPathFor(target) + ".header.dxf";
+    std::ofstream out(path, std::ios::binary);
+    out << h;
+    return out.good() ? path : std::string();
+}
+
+Status writeFile(const Job& j, const std::string& staged, bool branches, bool cracks,
+                 const gis::QuietGdalErrors& quiet, const std::string& target)
+{
+    const std::string header = j.format == VectorFormat::Dxf ? dxfHeader(j, target) : "";
+    auto ds = createDataset(j.format, staged, quiet, header);
+    Status s = ds ? Status::ok() : ds.status();
+    if (s)
+        s = j.format == VectorFormat::Dxf ? writeDxf(**ds, j.r, j.place, quiet)
+                                          : writeLayers(**ds, j, branches, cracks, quiet);
+    if (s)
+        s = closeDataset(*ds, staged, quiet);
+    std::error_code ec;
+    if (!header.empty())
+        fs::remove(header, ec);
+    return s;
 }
 
 } // namespace
@@ -464,10 +503,12 @@ Result<VectorExportSummary> exportCrackVectors(const MeasureResult& r, const std
         return staging.status();
     const bool oneLayerPerFile =
         *format == VectorFormat::GeoJson || *format == VectorFormat::Shapefile;
-    if (Status s = writeFile(job, staging->staged(path), true, !oneLayerPerFile, quiet); !s)
+    if (Status s = writeFile(job, staging->staged(path), true, !oneLayerPerFile, quiet, path); !s)
         return s;
     if (oneLayerPerFile)
-        if (Status s = writeFile(job, staging->staged(crackSibling(path)), false, true, quiet); !s)
+        if (Status s =
+                writeFile(job, staging->staged(crackSibling(path)), false, true, quiet, path);
+            !s)
             return s;
     auto files = staging->commit();
     if (!files)
