@@ -178,8 +178,10 @@ void StartOptions::showMapResults(const QCommandLineParser& parser, MainWindow& 
     if (parser.isSet(compare_))
         QObject::connect(inspect->truthPanel(), &ui::TruthPanel::comparisonFinished, inspect,
                          [inspect](const Status& s) {
-                             if (s)
-                                 inspect->truthPanel()->setComparisonShown(true);
+                             if (s) // after the pane has taken the new layers in
+                                 QTimer::singleShot(0, inspect, [inspect] {
+                                     inspect->truthPanel()->setComparisonShown(true);
+                                 });
                          });
     if (parser.isSet(measure_))
         QTimer::singleShot(0, inspect, [inspect] { inspect->measureCracks(); });
