@@ -91,6 +91,7 @@ void refuseOverwritingMapOrScan(const MeasureArgs& a, const std::string& pdf)
 
 void run(const MeasureArgs& a, const std::string& pdf)
 {
+    setOutputLanguage(a.lang); // its own --lang (it also picks the report's language)
     CancelToken& cancel = cancelOnSignals();
     refuseOverwritingMapOrScan(a, pdf);
     printInputNotices(a.map);
