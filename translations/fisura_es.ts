@@ -4646,10 +4646,6 @@ Predicha: %2</translation>
         <translation>Con --map: la probabilidad de fisura a partir de la cual un píxel es fisura, de 0 a 1 (por defecto 0.5).</translation>
     </message>
     <message>
-        <source>With --map: show the comparison with the ground truth once it is computed.</source>
-        <translation>Con --map: muestra la comparación con la referencia en cuanto está calculada.</translation>
-    </message>
-    <message>
         <source>With --map: measure the cracks of the map.</source>
         <translation>Con --map: mide las fisuras del mapa.</translation>
     </message>

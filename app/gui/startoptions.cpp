@@ -15,7 +15,6 @@
 #include "data/datapane.h"
 #include "fisura/threshold.h"
 #include "inspect/inspectpane.h"
-#include "inspect/truthpanel.h"
 #include "mainwindow.h"
 #include "project/projectactions.h"
 #include "project/projectsession.h"
@@ -87,9 +86,6 @@ StartOptions::StartOptions()
                  QApplication::translate("main", "With --map: the crack probability from which a "
                                                  "pixel is crack, 0 to 1 (default 0.5)."),
                  QStringLiteral("probability"), QStringLiteral("0.5")),
-      compare_(QStringLiteral("compare"),
-               QApplication::translate("main", "With --map: show the comparison with the ground "
-                                               "truth once it is computed.")),
       measure_(QStringLiteral("measure"),
                QApplication::translate("main", "With --map: measure the cracks of the map.")),
       label_(QStringLiteral("label"),
@@ -101,7 +97,7 @@ StartOptions::StartOptions()
 void StartOptions::addTo(QCommandLineParser& parser) const
 {
     parser.addOptions({demo_, demoProject_, quit_, project_, pane_, lang_, startTraining_, analyze_,
-                       inspect_, map_, threshold_, compare_, measure_, label_});
+                       inspect_, map_, threshold_, measure_, label_});
     parser.addPositionalArgument(
         QStringLiteral("file"),
         QApplication::translate("main",
@@ -171,18 +167,10 @@ bool StartOptions::applyTo(const QCommandLineParser& parser, MainWindow& window)
     return true;
 }
 
-/// --compare and --measure: what a person does next with a map open in Inspect.
+/// --measure: what a person does next with a map open in Inspect.
 void StartOptions::showMapResults(const QCommandLineParser& parser, MainWindow& window) const
 {
     ui::InspectPane* inspect = window.inspectPane();
-    if (parser.isSet(compare_))
-        QObject::connect(inspect->truthPanel(), &ui::TruthPanel::comparisonFinished, inspect,
-                         [inspect](const Status& s) {
-                             if (s) // after the pane has taken the new layers in
-                                 QTimer::singleShot(0, inspect, [inspect] {
-                                     inspect->truthPanel()->setComparisonShown(true);
-                                 });
-                         });
     if (parser.isSet(measure_))
         QTimer::singleShot(0, inspect, [inspect] { inspect->measureCracks(); });
 }

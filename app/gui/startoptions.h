@@ -38,7 +38,7 @@ private:
     void openPositional(const QString& path, MainWindow& window) const;
 
     QCommandLineOption demo_, demoProject_, quit_, project_, pane_, lang_, startTraining_, analyze_,
-        inspect_, map_, threshold_, compare_, measure_, label_;
+        inspect_, map_, threshold_, measure_, label_;
 };
 
 } // namespace fisura::app
