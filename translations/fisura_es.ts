@@ -4670,6 +4670,10 @@ Predicha: %2</translation>
         <translation>Con --map: la probabilidad de fisura a partir de la cual un píxel es fisura, de 0 a 1 (por defecto 0.5).</translation>
     </message>
     <message>
+        <source>With --map: measure the cracks of the map.</source>
+        <translation>Con --map: mide las fisuras del mapa.</translation>
+    </message>
+    <message>
         <source>--threshold %1 is a map byte; use --threshold %2 (a crack probability from 0 to 1).</source>
         <translation>--threshold %1 es un byte del mapa; use --threshold %2 (una probabilidad de fisura de 0 a 1).</translation>
     </message>

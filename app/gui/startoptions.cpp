@@ -86,6 +86,8 @@ StartOptions::StartOptions()
                  QApplication::translate("main", "With --map: the crack probability from which a "
                                                  "pixel is crack, 0 to 1 (default 0.5)."),
                  QStringLiteral("probability"), QStringLiteral("0.5")),
+      measure_(QStringLiteral("measure"),
+               QApplication::translate("main", "With --map: measure the cracks of the map.")),
       label_(QStringLiteral("label"),
              QApplication::translate("main", "Start labelling this image in Inspect."),
              QStringLiteral("image"))
@@ -95,7 +97,7 @@ StartOptions::StartOptions()
 void StartOptions::addTo(QCommandLineParser& parser) const
 {
     parser.addOptions({demo_, demoProject_, quit_, project_, pane_, lang_, startTraining_, analyze_,
-                       inspect_, map_, threshold_, label_});
+                       inspect_, map_, threshold_, measure_, label_});
     parser.addPositionalArgument(
         QStringLiteral("file"),
         QApplication::translate("main",
@@ -146,6 +148,8 @@ bool StartOptions::applyTo(const QCommandLineParser& parser, MainWindow& window)
         if (!s)
             std::fprintf(stderr, "fisura: cannot open %s: %s\n", qPrintable(scan),
                          s.toString().c_str());
+        if (s && parser.isSet(map_))
+            showMapResults(parser, window);
     }
     if (const QStringList files = parser.positionalArguments(); !files.isEmpty())
         openPositional(files.first(), window);
@@ -161,6 +165,14 @@ bool StartOptions::applyTo(const QCommandLineParser& parser, MainWindow& window)
     if (parser.isSet(quit_))
         QTimer::singleShot(parser.value(quit_).toInt(), qApp, &QApplication::quit);
     return true;
+}
+
+/// --measure: what a person does next with a map open in Inspect.
+void StartOptions::showMapResults(const QCommandLineParser& parser, MainWindow& window) const
+{
+    ui::InspectPane* inspect = window.inspectPane();
+    if (parser.isSet(measure_))
+        QTimer::singleShot(0, inspect, [inspect] { inspect->measureCracks(); });
 }
 
 void StartOptions::openPositional(const QString& path, MainWindow& window) const

@@ -31,13 +31,14 @@ public:
 
 private:
     void openDemo(MainWindow& window, const QString& dir) const;
+    void showMapResults(const QCommandLineParser& parser, MainWindow& window) const;
     /// `fisura FILE` (how a desktop opens a project.json or a scan with Fisura): a project
     /// folder or its project.json opens the project, anything else opens in Inspect. A failure
     /// is shown in the window, since a desktop start has no terminal.
     void openPositional(const QString& path, MainWindow& window) const;
 
     QCommandLineOption demo_, demoProject_, quit_, project_, pane_, lang_, startTraining_, analyze_,
-        inspect_, map_, threshold_, label_;
+        inspect_, map_, threshold_, measure_, label_;
 };
 
 } // namespace fisura::app

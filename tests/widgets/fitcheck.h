@@ -18,6 +18,7 @@
 #include <QStyleOptionComboBox>
 #include <QStyleOptionHeader>
 #include <QTabBar>
+#include <QTableView>
 #include <QTextDocument>
 #include <QToolButton>
 #include <QTreeView>
@@ -235,6 +236,24 @@ inline QStringList columnProblems(const QAbstractItemView* v)
         }
     }
     return bad;
+}
+
+/// A view whose columns reach past its right edge (a sideways scroll away); empty when they fit.
+inline QStringList sidewaysScroll(const QAbstractItemView* v)
+{
+    const auto* tree = qobject_cast<const QTreeView*>(v);
+    const auto* table = qobject_cast<const QTableView*>(v);
+    const QHeaderView* h = tree ? tree->header() : table ? table->horizontalHeader() : nullptr;
+    if (!v->isVisible() || !h)
+        return {};
+    const int need = h->length();
+    const int have = v->viewport()->width();
+    if (need <= have)
+        return {};
+    return {QStringLiteral("%1: columns need %2 px, the view shows %3 (sideways scroll)")
+                .arg(name(v))
+                .arg(need)
+                .arg(have)};
 }
 
 /// Every problem under `root` that a person would see: one line each.

@@ -60,6 +60,9 @@ AdvancedOptionsWidget::AdvancedOptionsWidget(QWidget* parent)
     policy_->setMaximumHeight(170);
     policy_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
 
+    // In a narrow side panel (a small screen, longer Spanish labels) a long value goes under its
+    // label instead of widening the panel.
+    form_->setRowWrapPolicy(QFormLayout::WrapLongRows);
     form_->addRow(tileLabel_, tile_);
     form_->addRow(overlapLabel_, overlap_);
     form_->addRow(batchLabel_, batch_);

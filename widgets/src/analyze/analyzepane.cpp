@@ -19,12 +19,15 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 #include "analyze/advancedoptions.h"
 #include "analyze/analyzecontroller.h"
 #include "analyze/analyzequeue.h"
 #include "analyze/modelchooser.h"
 #include "analyze/modelfacts.h"
 #include "common/errortext.h"
+#include "common/flowlayout.h"
 #include "common/preference.h"
 #include "common/screenfit.h"
 #include "project/projectsession.h"
@@ -131,9 +134,9 @@ void AnalyzePane::buildUi()
     folderButton_->setObjectName(QStringLiteral("addFolderButton"));
     removeButton_ = new QPushButton(this);
     removeButton_->setObjectName(QStringLiteral("removeScansButton"));
-    auto* addRow = new QHBoxLayout;
+    auto* addRow = new FlowLayout; // the buttons go below the heading when the pane is narrow
     addRow->addWidget(scansHeading_);
-    addRow->addStretch(1);
+    addRow->addStretch();
     addRow->addWidget(addButton_);
     addRow->addWidget(folderButton_);
     addRow->addWidget(removeButton_);
@@ -154,23 +157,12 @@ void AnalyzePane::buildUi()
     message_->setStyleSheet(QStringLiteral("color: #b00020;"));
     message_->hide();
 
-    table_ = new QTableView(this);
+    table_ = new ScanQueueView(queue_, this);
     table_->setObjectName(QStringLiteral("scanQueue"));
-    table_->setModel(queue_);
-    table_->setItemDelegateForColumn(AnalyzeQueueModel::ProgressColumn,
-                                     new ScanProgressDelegate(table_));
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->verticalHeader()->hide();
-    table_->horizontalHeader()->setStretchLastSection(true);
-    QHeaderView* header = table_->horizontalHeader();
-    for (int c : {AnalyzeQueueModel::SizeColumn, AnalyzeQueueModel::PixelColumn,
-                  AnalyzeQueueModel::StateColumn})
-        header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
-    table_->setColumnWidth(AnalyzeQueueModel::ScanColumn, 150);
-    table_->setColumnWidth(AnalyzeQueueModel::ProgressColumn, 200);
-    table_->setColumnWidth(AnalyzeQueueModel::MapColumn, 170);
     dropHint_ = new QLabel(this);
     dropHint_->setAlignment(Qt::AlignCenter);
     dropHint_->setWordWrap(true);
@@ -185,11 +177,11 @@ void AnalyzePane::buildUi()
     cancelAllButton_->setObjectName(QStringLiteral("cancelAllButton"));
     openButton_ = new QPushButton(this);
     openButton_->setObjectName(QStringLiteral("openInInspectButton"));
-    auto* actions = new QHBoxLayout;
+    auto* actions = new FlowLayout;
     actions->addWidget(runButton_);
     actions->addWidget(cancelButton_);
     actions->addWidget(cancelAllButton_);
-    actions->addStretch(1);
+    actions->addStretch();
     actions->addWidget(openButton_);
 
     auto* right = new QWidget(this);
@@ -207,7 +199,9 @@ void AnalyzePane::buildUi()
     splitter_->addWidget(right);
     splitter_->setStretchFactor(1, 1);
     splitter_->setCollapsible(0, false);
-    splitter_->setSizes({scroll->minimumSizeHint().width(), 800});
+    // At first the facts sit beside their labels where the window allows; the queue takes the
+    // rest, and on a small window the side panel gives way down to its minimum.
+    splitter_->setSizes({std::max(scroll->minimumSizeHint().width(), 480), 800});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter_);

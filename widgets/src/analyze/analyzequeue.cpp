@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QJsonArray>
 #include <QLocale>
 #include <QPainter>
@@ -131,6 +132,10 @@ QVariant AnalyzeQueueModel::data(const QModelIndex& index, int role) const
             return QDir::toNativeSeparators(r.input);
         case MapColumn:
             return QDir::toNativeSeparators(r.output);
+        case ProgressColumn: { // the column shrinks on a small window; its text may elide
+            const QString text = progressText(r);
+            return text.isEmpty() ? QVariant() : QVariant(text);
+        }
         case StateColumn:
         case ErrorColumn:
             return r.error.isEmpty() ? QVariant() : QVariant(r.error);
@@ -339,12 +344,60 @@ void ScanProgressDelegate::paint(QPainter* painter, const QStyleOptionViewItem& 
     bar.minimum = 0;
     bar.maximum = 1000;
     bar.progress = int(std::lround(std::clamp(fraction, 0.0, 1.0) * 1000));
-    bar.text = index.data(Qt::DisplayRole).toString();
+    // A narrow column elides the text rather than cutting it (the tool tip has all of it).
+    bar.text = option.fontMetrics.elidedText(index.data(Qt::DisplayRole).toString(), Qt::ElideRight,
+                                             bar.rect.width() - 8);
     bar.textVisible = true;
     bar.state = option.state | QStyle::State_Horizontal;
     const QWidget* w = option.widget;
     QStyle* style = w ? w->style() : QApplication::style();
     style->drawControl(QStyle::CE_ProgressBar, &bar, painter, w);
+}
+
+ScanQueueView::ScanQueueView(AnalyzeQueueModel* model, QWidget* parent) : QTableView(parent)
+{
+    setModel(model);
+    setItemDelegateForColumn(AnalyzeQueueModel::ProgressColumn, new ScanProgressDelegate(this));
+    setTextElideMode(Qt::ElideMiddle); // a path keeps its start and its file name's end
+    setWordWrap(false);
+    QHeaderView* h = horizontalHeader();
+    h->setMinimumSectionSize(48);
+    // The error column only while a scan has failed: otherwise its width goes to the paths.
+    auto showErrors = [this, model] {
+        const bool hide = model->count(QueueRowState::Failed) == 0;
+        if (isColumnHidden(AnalyzeQueueModel::ErrorColumn) != hide) {
+            setColumnHidden(AnalyzeQueueModel::ErrorColumn, hide);
+            updateGeometry();
+        }
+    };
+    for (auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+        connect(model, signal, this, showErrors);
+    connect(model, &QAbstractItemModel::modelReset, this, showErrors);
+    connect(model, &QAbstractItemModel::dataChanged, this, showErrors);
+    showErrors();
+    for (int c = 0; c < AnalyzeQueueModel::ColumnCount; ++c)
+        h->setSectionResizeMode(c, QHeaderView::Stretch);
+    for (int c : {AnalyzeQueueModel::SizeColumn, AnalyzeQueueModel::PixelColumn,
+                  AnalyzeQueueModel::StateColumn})
+        h->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    // Longer values (a language switch, a larger scan) widen what the table asks for.
+    connect(h, &QHeaderView::sectionResized, this, [this](int column) {
+        if (horizontalHeader()->sectionResizeMode(column) == QHeaderView::ResizeToContents)
+            updateGeometry();
+    });
+}
+
+QSize ScanQueueView::minimumSizeHint() const
+{
+    const QHeaderView* h = horizontalHeader();
+    int w = 2 * frameWidth() + style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, this);
+    // A path or a progress text shows at least a few characters at each end.
+    const int shared = std::max(h->minimumSectionSize(), fontMetrics().averageCharWidth() * 11);
+    for (int c = 0; c < h->count(); ++c)
+        if (!h->isSectionHidden(c))
+            w += h->sectionResizeMode(c) == QHeaderView::ResizeToContents ? h->sectionSize(c)
+                                                                          : shared;
+    return {w, QTableView::minimumSizeHint().height()};
 }
 
 } // namespace fisura::ui

@@ -7,6 +7,7 @@
 #include <QJsonObject>
 #include <QString>
 #include <QStyledItemDelegate>
+#include <QTableView>
 #include <QVector>
 
 #include <functional>
@@ -109,6 +110,18 @@ public:
     using QStyledItemDelegate::QStyledItemDelegate;
     void paint(QPainter* painter, const QStyleOptionViewItem& option,
                const QModelIndex& index) const override;
+};
+
+/// The queue's table: every column within its width (no sideways scrolling). Size, pixel size
+/// and state take what their values need; the scan, the progress bar, the map and the error share
+/// the rest, paths elided in the middle (their tool tip has the whole path). It asks for enough
+/// width to show the measured columns whole beside the shared ones at their narrowest.
+class ScanQueueView : public QTableView
+{
+    Q_OBJECT
+public:
+    explicit ScanQueueView(AnalyzeQueueModel* model, QWidget* parent = nullptr);
+    QSize minimumSizeHint() const override;
 };
 
 } // namespace fisura::ui

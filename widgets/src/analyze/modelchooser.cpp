@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "analyze/modelfacts.h"
+#include "common/flowlayout.h"
 #include "common/modelconsent.h"
 #include "common/provenancetext.h"
 #include "fisura/project.h"
@@ -39,9 +40,11 @@ ModelChooser::ModelChooser(QWidget* parent)
     box_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     box_->setMinimumContentsLength(18);
     label_->setBuddy(box_);
-    auto* row = new QHBoxLayout;
+    // The button goes under the model box when the side panel is narrow.
+    box_->setSizePolicy(QSizePolicy::Expanding, box_->sizePolicy().verticalPolicy());
+    auto* row = new FlowLayout;
     row->addWidget(label_);
-    row->addWidget(box_, 1);
+    row->addWidget(box_);
     row->addWidget(chooseButton_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -61,7 +64,7 @@ ModelChooser::ModelChooser(QWidget* parent)
 void ModelChooser::setCompact(bool compact)
 {
     auto* layout = qobject_cast<QVBoxLayout*>(this->layout());
-    auto* row = layout ? qobject_cast<QHBoxLayout*>(layout->itemAt(0)->layout()) : nullptr;
+    QLayout* row = layout ? layout->itemAt(0)->layout() : nullptr;
     if (!row)
         return;
     row->removeWidget(chooseButton_);

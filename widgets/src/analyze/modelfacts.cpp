@@ -97,6 +97,9 @@ ModelFactsWidget::ModelFactsWidget(QWidget* parent)
     sidecar_->setMaximumHeight(110);
     sidecar_->setLineWrapMode(QPlainTextEdit::NoWrap);
 
+    // In a narrow side panel (a small screen, longer Spanish labels) a long value goes under its
+    // label instead of widening the panel.
+    form_->setRowWrapPolicy(QFormLayout::WrapLongRows);
     form_->setContentsMargins(0, 0, 0, 0);
     form_->addRow(fileLabel_, file_);
     form_->addRow(typeLabel_, type_);

@@ -11,6 +11,11 @@ OutsideLegend::OutsideLegend(QCustomPlot* plot, QCPLegend* legend, int row)
     : QObject(plot), plot_(plot), legend_(legend), margins_(6, 2, 6, 2)
 {
     plot->plotLayout()->addElement(row, 0, legend);
+    // The legend's row is as high as its lines; spare height goes to the axis rects.
+    plot->plotLayout()->setRowStretchFactor(row, 0.001);
+    // The legend re-wraps to the plot's width; its columns of the moment must not hold the plot
+    // (and the window) wide, so the plot states its own minimum instead of the layout's.
+    plot->setMinimumWidth(std::max(plot->minimumWidth(), 240));
     plot->plotLayout()->setRowStretchFactor(row, 0.001); // as tall as its entries, no more
     legend->setLayer(QStringLiteral("legend"));
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
@@ -60,13 +65,17 @@ void OutsideLegend::fit()
     // Empty: no box, and no height either (an empty grid is only its margins tall).
     legend_->setVisible(n > 0);
     legend_->setMargins(n > 0 ? margins_ : QMargins());
-    if (n == 0)
+    if (n == 0) {
+        extraHeight_ = 0;
         return;
+    }
     int widest = 1;
+    int tallest = 0;
     for (int k = 0; k < legend_->itemCount(); ++k)
         if (QCPAbstractLegendItem* it = legend_->item(k)) {
             const int w = it->minimumOuterSizeHint().width();
             widest = std::max(widest, w);
+            tallest = std::max(tallest, it->minimumOuterSizeHint().height());
             it->setMaximumSize(w, QWIDGETSIZE_MAX); // entries side by side from the left
         }
     const int spacing = legend_->columnSpacing();
@@ -76,6 +85,18 @@ void OutsideLegend::fit()
         legend_->setWrap(columns);
         legend_->setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // re-wrap the entries
     }
+    // More lines of legend need more height: the plot asks for it rather than clip its axes
+    // (every legend of the plot adds its own; the plot's minimum without them is kept aside).
+    const char* base = "fisuraMinimumHeight";
+    if (!plot_->property(base).isValid())
+        plot_->setProperty(base, plot_->minimumHeight());
+    const int lines = (n + columns - 1) / columns;
+    extraHeight_ = (lines - 1) * tallest;
+    int extra = 0;
+    for (const OutsideLegend* l : plot_->findChildren<OutsideLegend*>(Qt::FindDirectChildrenOnly))
+        extra += l->extraHeight_;
+    if (const int min = plot_->property(base).toInt(); min > 0)
+        plot_->setMinimumHeight(min + extra);
 }
 
 } // namespace fisura::ui

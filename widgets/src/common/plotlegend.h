@@ -38,6 +38,7 @@ private:
     QCustomPlot* plot_;
     QCPLegend* legend_;
     QMargins margins_;
+    int extraHeight_ = 0; ///< what the legend's second and further lines add to the plot
 };
 
 } // namespace fisura::ui

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/flowlayout.h"
 #include "common/plotlocale.h"
 #include "common/qcp.h"
 #include "train/galleryview.h"
@@ -102,17 +103,24 @@ TrainResultsView::TrainResultsView(QWidget* parent)
     tl->addWidget(slider_, 1);
     tl->addWidget(spin_);
 
-    auto* left = new QVBoxLayout;
+    // Metrics beside the chart, or above it when the pane is narrow (a small screen).
+    auto* metricsPart = new QWidget(this);
+    auto* left = new QVBoxLayout(metricsPart);
+    left->setContentsMargins(0, 0, 0, 0);
     left->addWidget(metricsTitle_);
     left->addWidget(metrics_, 1);
-    auto* right = new QVBoxLayout;
+    auto* chartPart = new QWidget(this);
+    auto* right = new QVBoxLayout(chartPart);
+    right->setContentsMargins(0, 0, 0, 0);
     right->addWidget(chartTitle_);
     right->addWidget(charts_, 1);
     right->addWidget(thresholdRow_);
     right->addWidget(readout_);
-    auto* top = new QHBoxLayout;
-    top->addLayout(left, 2);
-    top->addLayout(right, 3);
+    auto* top = new FlowLayout;
+    for (QWidget* part : {metricsPart, chartPart}) {
+        part->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+        top->addWidget(part);
+    }
     auto* scroll = new QScrollArea(this);
     scroll->setObjectName(QStringLiteral("galleryScroll"));
     scroll->setWidget(gallery_);

@@ -16,6 +16,7 @@
 #include <QVBoxLayout>
 
 #include "common/errortext.h"
+#include "common/flowlayout.h"
 #include "common/jobrunner.h"
 #include "common/screenfit.h"
 #include "fisura/evaluate.h"
@@ -93,7 +94,7 @@ TrainPane::~TrainPane()
 QWidget* TrainPane::buildLeft()
 {
     auto* inner = new QWidget(this);
-    auto* buttons = new QHBoxLayout;
+    auto* buttons = new FlowLayout; // wraps in a narrow panel (long Spanish texts)
     for (QPushButton* b : {start_, pause_, resume_, cancel_})
         buttons->addWidget(b);
     auto* layout = new QVBoxLayout(inner);
@@ -125,8 +126,8 @@ QWidget* TrainPane::buildRight()
     resultsLayout->setContentsMargins(0, 0, 0, 0);
     // Metrics, charts and the gallery need more height than a 720-line screen leaves: they scroll.
     resultsLayout->addWidget(scrollingPanel(results_, resultsPage), 1);
-    auto* resultButtons = new QHBoxLayout;
-    resultButtons->addStretch(1);
+    auto* resultButtons = new FlowLayout; // right-aligned, one under the other when narrow
+    resultButtons->addStretch();
     resultButtons->addWidget(labelNext_);
     resultButtons->addWidget(analyze_);
     resultsLayout->addLayout(resultButtons);
