@@ -126,8 +126,8 @@ int runLoop(app::MainWindow& w, const QString& dir, int epochs, int idleSeconds)
     w.trainPane()->setupPanel()->setEpochs(epochs);
     w.trainPane()->setupPanel()->setPreferCpu(true);
     QSignalSpy trained(w.trainPane()->controller(), &ui::TrainController::finished);
-    if (!w.trainPane()->startTraining() || !waitFor([&] { return trained.count() == 1; }, 7200,
-                                                    "training"))
+    if (!w.trainPane()->startTraining() ||
+        !waitFor([&] { return trained.count() == 1; }, 7200, "training"))
         return 1;
     report("train", lap());
 
