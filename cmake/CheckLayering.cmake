@@ -1,8 +1,8 @@
 # Layering check (run by ctest): fails when
 #  - anything under core/ includes Qt,
-#  - a facade header (core/include/fisura) includes torch, ATen, c10, OpenCV, libtiff or the
+#  - a facade header (core/include/fisura) includes torch, ATen, c10, OpenCV, libtiff, GDAL/OGR or the
 #    testing hooks,
-#  - widgets/ or app/ include torch, OpenCV, libtiff or core internals (a header of any folder
+#  - widgets/ or app/ include torch, OpenCV, libtiff, GDAL/OGR or core internals (a header of any folder
 #    of core/src, found at check time),
 #  - widgets/ or app/ include the testing hooks (fisura/testing.h: tests and benchmarks only),
 #  - app/cli includes Qt (the CLI links core only).
@@ -53,7 +53,7 @@ foreach(a IN LISTS areas)
 endforeach()
 
 set(qt "[<\"](Q[A-Z][A-Za-z]*|Qt[A-Za-z]*/[A-Za-z]*|qcustomplot\\.h)[>\"]")
-set(thirdparty "[<\"](torch/|ATen/|c10/|opencv2/|tiffio|tiff\\.h|cuda_runtime)")
+set(thirdparty "[<\"](torch/|ATen/|c10/|opencv2/|tiffio|tiff\\.h|cuda_runtime|gdal|ogr_|ogrsf_|cpl_)")
 set(hooks "[<\"]fisura/testing\\.h[>\"]")
 
 foreach(ext h hpp cpp)

@@ -53,6 +53,13 @@ if(TARGET opencv_ximgproc)
 endif()
 
 find_package(TIFF 4.5 REQUIRED)
+# GDAL/OGR (libgdal-dev): vector export of measured cracks (GeoPackage, GeoJSON, Shapefile, DXF)
+# and GeoTIFF georeferencing. GDAL 3.5+ installs its own package file; CMake's FindGDAL module
+# is the fallback. Both define GDAL::GDAL.
+find_package(GDAL 3.6 CONFIG QUIET)
+if(NOT GDAL_FOUND)
+    find_package(GDAL 3.6 REQUIRED)
+endif()
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 QUIET CONFIG)
 if(NOT CLI11_FOUND)

@@ -2,8 +2,9 @@
 # Fisura quick start on Debian 12 (root or sudo). Idempotent: run it again at any time.
 #
 #   installer/quickstart.sh demo   install what is missing, build the application (not the
-#                                  tests) and start Fisura on the demo project (generated on
-#                                  first use into Documents/Fisura/demo-project, a visible folder)
+#                                  tests; fisura-cli only with two or more GPUs) and start Fisura
+#                                  on the demo project (generated on first use into
+#                                  Documents/Fisura/demo-project, a visible folder)
 #   installer/quickstart.sh test   install what is missing, build and run the whole test suite
 #                                  (but the `cluster` label: ctest -L cluster runs it)
 #   installer/quickstart.sh package  install what is missing, build and write the Debian
@@ -23,9 +24,17 @@ build="${FISURA_BUILD_DIR:-$root/build}"
 jobs="${FISURA_JOBS:-$(nproc)}"
 start=$(date +%s)
 
-# What each mode builds: the demo only the two programs it runs (the tests are `test`'s job).
+# What each mode builds: the demo only what it runs (the tests are `test`'s job): the application,
+# and fisura-cli where the application starts it (training on two or more GPUs).
+gpus=$( (nvidia-smi -L 2>/dev/null || true) | grep -c '^GPU' || true)
 case "$mode" in
-demo) targets=(--target fisura fisura-cli); steps=4; what="the application and fisura-cli" ;;
+demo)
+    steps=4
+    if [ "${gpus:-0}" -ge 2 ]; then
+        targets=(--target fisura fisura-cli); what="the application and fisura-cli (it trains on the other GPUs)"
+    else
+        targets=(--target fisura); what="the application"
+    fi ;;
 *) targets=(); steps=3; what="everything, tests included" ;;
 esac
 step() { echo "quickstart: [$1/$steps] $2 ($(( $(date +%s) - start )) s so far)"; }
@@ -34,7 +43,9 @@ step 1 "installing what is missing (Debian packages, QCustomPlot source)"
 "$root/installer/setup-debian.sh"
 
 step 2 "configuring in $build"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+# A one-shot build: core's LibTorch sources in batches (FISURA_UNITY_BUILD, a third less compile
+# time); a development build configured by hand leaves it off.
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFISURA_UNITY_BUILD=ON >/dev/null
 step 3 "building $what with $jobs jobs"
 cmake --build "$build" -j "$jobs" "${targets[@]}"
 echo "quickstart: built in $(( $(date +%s) - start )) s (set-up included)"

@@ -17,7 +17,8 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 pkgs=(build-essential cmake ninja-build ccache git pkg-config python3
-      libtorch-dev libgloo-dev libopencv-dev libtiff-dev libtiff-tools libzstd-dev zlib1g-dev libdeflate-dev nlohmann-json3-dev libcli11-dev libtbb-dev)
+      libtorch-dev libgloo-dev libopencv-dev libtiff-dev libtiff-tools libzstd-dev zlib1g-dev libdeflate-dev nlohmann-json3-dev libcli11-dev libtbb-dev
+      libgdal-dev gdal-bin python3-ezdxf) # GDAL/OGR: vector and GeoTIFF export; gdal-bin, ezdxf: its tests
 if [ "$gui" = 1 ]; then
     pkgs+=(qt6-base-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n libgl-dev dpkg-dev
            help2man debootstrap appstream desktop-file-utils)

@@ -2374,6 +2374,30 @@
         <source>The width classes could not be shown: %1</source>
         <translation>No se pudieron mostrar las clases de anchura: %1</translation>
     </message>
+    <message>
+        <source>GIS / CAD…</source>
+        <translation>SIG / CAD…</translation>
+    </message>
+    <message>
+        <source>Crack centre lines with widths and width classes for GIS and CAD: GeoPackage, GeoJSON, Shapefile or DXF (georeferenced when the scan is a GeoTIFF)</source>
+        <translation>Ejes de las fisuras con anchos y clases de anchura para SIG y CAD: GeoPackage, GeoJSON, Shapefile o DXF (georreferenciados cuando el escaneo es un GeoTIFF)</translation>
+    </message>
+    <message>
+        <source>GeoPackage</source>
+        <translation>GeoPackage</translation>
+    </message>
+    <message>
+        <source>GeoJSON</source>
+        <translation>GeoJSON</translation>
+    </message>
+    <message>
+        <source>Shapefile</source>
+        <translation>Shapefile</translation>
+    </message>
+    <message>
+        <source>DXF drawing</source>
+        <translation>Dibujo DXF</translation>
+    </message>
 </context>
 <context>
     <name>fisura::ui::MeasurePlots</name>

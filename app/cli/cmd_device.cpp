@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_lang.h"
 #include "command.h"
 #include "commands.h"
 #include "common_flags.h"
@@ -30,17 +31,17 @@ std::string pct(double v)
     char buf[16];
     if (v < 0)
         return "  -  ";
-    std::snprintf(buf, sizeof buf, "%5.1f%%", v);
+    std::snprintf(buf, sizeof buf, "%5s%%", num(v, 1).c_str());
     return buf;
 }
 
 void printSampleText(const TelemetrySample& s)
 {
     char head[128];
-    std::snprintf(head, sizeof head, "%7.1f s  CPU proc %s sys %s  RSS %s  RAM %s/%s", s.seconds,
-                  pct(s.processCpuPercent).c_str(), pct(s.systemCpuPercent).c_str(),
-                  mib(s.processRssBytes).c_str(), mib(s.ramUsedBytes).c_str(),
-                  mib(s.ramTotalBytes).c_str());
+    std::snprintf(head, sizeof head, "%7s s  CPU proc %s sys %s  RSS %s  RAM %s/%s",
+                  num(s.seconds, 1).c_str(), pct(s.processCpuPercent).c_str(),
+                  pct(s.systemCpuPercent).c_str(), mib(s.processRssBytes).c_str(),
+                  mib(s.ramUsedBytes).c_str(), mib(s.ramTotalBytes).c_str());
     std::cout << head;
     for (const auto& g : s.gpus) {
         char buf[200];

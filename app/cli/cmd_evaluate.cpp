@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cli_lang.h"
 #include "command.h"
 #include "commands.h"
 #include "common_flags.h"
@@ -116,34 +117,39 @@ void printCrackScores(const fisura::CrackScores& c)
 {
     std::printf("Crack protocol over %d whole images, tolerance %d px (Euclidean):\n", c.images,
                 c.tolerancePx);
-    std::printf("  at the model's threshold %.2f: precision %.3f, recall %.3f, F1 %.3f\n",
-                c.threshold, c.precision, c.recall, c.f1);
-    std::printf("  ODS F1 %.3f (threshold %.2f: precision %.3f, recall %.3f)\n", c.odsF1,
-                c.odsThreshold, c.odsPrecision, c.odsRecall);
-    std::printf("  OIS F1 %.3f (precision %.3f, recall %.3f)\n", c.oisF1, c.oisPrecision,
-                c.oisRecall);
-    std::printf("  mIoU %.3f, crack IoU %.3f (pixel-exact, at the ODS threshold)\n", c.miou,
-                c.crackIou);
+    std::printf("  at the model's threshold %s: precision %s, recall %s, F1 %s\n",
+                num(c.threshold, 2).c_str(), num(c.precision, 3).c_str(), num(c.recall, 3).c_str(),
+                num(c.f1, 3).c_str());
+    std::printf("  ODS F1 %s (threshold %s: precision %s, recall %s)\n", num(c.odsF1, 3).c_str(),
+                num(c.odsThreshold, 2).c_str(), num(c.odsPrecision, 3).c_str(),
+                num(c.odsRecall, 3).c_str());
+    std::printf("  OIS F1 %s (precision %s, recall %s)\n", num(c.oisF1, 3).c_str(),
+                num(c.oisPrecision, 3).c_str(), num(c.oisRecall, 3).c_str());
+    std::printf("  mIoU %s, crack IoU %s (pixel-exact, at the ODS threshold)\n",
+                num(c.miou, 3).c_str(), num(c.crackIou, 3).c_str());
 }
 
 void printText(const fisura::EvaluationReport& r, bool wholeFolder)
 {
-    std::printf("Evaluated %d %simages (%s) in %.1f s; threshold %.4g\n", r.items,
-                wholeFolder ? "" : "validation ", fisura::taskName(r.task), r.seconds, r.threshold);
+    std::printf("Evaluated %d %simages (%s) in %s s; threshold %s\n", r.items,
+                wholeFolder ? "" : "validation ", fisura::taskName(r.task),
+                num(r.seconds, 1).c_str(), numg(r.threshold, 4).c_str());
     if (r.hasCrackScores)
         printCrackScores(r.crack);
     if (wholeFolder)
         return;
     if (r.task == fisura::TaskKind::Segment) {
         if (const auto* p = pointAt(r))
-            std::printf("At threshold %.2f: precision %.3f, recall %.3f, F1 %.3f, IoU %.3f\n",
-                        p->threshold, p->precision, p->recall, p->f1, p->iou);
+            std::printf("At threshold %s: precision %s, recall %s, F1 %s, IoU %s\n",
+                        num(p->threshold, 2).c_str(), num(p->precision, 3).c_str(),
+                        num(p->recall, 3).c_str(), num(p->f1, 3).c_str(), num(p->iou, 3).c_str());
         const fisura::PrPoint* top = nullptr;
         for (const auto& p : r.prCurve)
             if (!top || p.f1 > top->f1)
                 top = &p;
         if (top)
-            std::printf("Best F1 %.3f at threshold %.2f\n", top->f1, top->threshold);
+            std::printf("Best F1 %s at threshold %s\n", num(top->f1, 3).c_str(),
+                        num(top->threshold, 2).c_str());
     } else if (r.task == fisura::TaskKind::Classify) {
         std::printf("Confusion matrix (rows: true class, columns: predicted)\n");
         for (size_t t = 0; t < r.confusion.size(); ++t) {
@@ -156,13 +162,14 @@ void printText(const fisura::EvaluationReport& r, bool wholeFolder)
         std::printf("Reconstruction error histogram (%zu bins):\n", r.histogram.size());
         for (size_t i = 0; i < r.histogram.size(); ++i)
             if (r.histogram[i] > 0)
-                std::printf("  %.4g .. %.4g: %lld\n", r.histogramEdges[i], r.histogramEdges[i + 1],
+                std::printf("  %s .. %s: %lld\n", numg(r.histogramEdges[i], 4).c_str(),
+                            numg(r.histogramEdges[i + 1], 4).c_str(),
                             static_cast<long long>(r.histogram[i]));
     }
     auto list = [](const char* title, const std::vector<fisura::GallerySample>& v) {
         std::printf("%s:\n", title);
         for (const auto& s : v)
-            std::printf("  %.4f  %s\n", s.quality, s.image.c_str());
+            std::printf("  %s  %s\n", num(s.quality, 4).c_str(), s.image.c_str());
     };
     list("Best", r.best);
     list("Worst", r.worst);

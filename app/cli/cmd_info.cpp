@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli_lang.h"
 #include "commands.h"
 #include "common_flags.h"
 #include "fisura/sysinfo.h"
@@ -18,9 +19,7 @@ namespace
 
 std::string gib(uint64_t bytes)
 {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / 1073741824.0);
-    return buf;
+    return num(bytes / 1073741824.0, 1) + " GiB";
 }
 
 void printInfoText(const MachineInfo& m)

@@ -1,7 +1,10 @@
-// `fisura-cli measure --map MAP [--pixel-size MM] [--threshold T] [--csv F] [--json F]`: the
-// cracks of a map (or mask) as numbers: count, length, width, position and width class.
+// `fisura-cli measure --map MAP [--pixel-size MM] [--threshold T] [--csv F] [--json F]
+// [--classes PRESET] [--vector F.gpkg|.geojson|.shp|.dxf] [--overlay F.tif]`: the cracks of a map
+// (or mask) as numbers: count, length, width, position and width class; as centre lines for GIS
+// and CAD; as a classified overlay raster.
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -12,6 +15,7 @@
 #include "commands.h"
 #include "common_flags.h"
 #include "fisura/measure.h"
+#include "fisura/vectorexport.h"
 #include "image_limit_args.h"
 #include "input_notices.h"
 #include "report_pdf.h"
@@ -31,7 +35,7 @@ constexpr double kMaxClassLimitMm = 1e4;
 
 struct MeasureArgs {
     std::string map, scan, csv, json, layer, lang = fisura::cli::languageFromEnvironment(),
-                                             classBy = "median";
+                                             classBy = "median", classes, vector, overlay, model;
     double pixelSize = 0;
     double threshold = 0.5;
     int closing = 1;
@@ -72,6 +76,22 @@ void printSummary(const fisura::MeasureResult& r, const std::string& lang)
                        : "  %-10s %6s..%-6s mm: %5d cracks, %9s mm\n",
                     k.id.c_str(), num(k.fromMm, 2).c_str(),
                     k.toMm < 0 ? "" : num(k.toMm, 2).c_str(), k.cracks, num(k.lengthMm, 1).c_str());
+    if (const auto preset = fisura::widthClassPreset(r.options.classes.preset);
+        preset && !preset->citation.empty() && !r.classes.empty())
+        std::printf(es ? "  Norma: %s (%s), ancho tolerable %s mm\n"
+                       : "  Standard: %s (%s), tolerable width %s mm\n",
+                    preset->citation.c_str(), preset->id.c_str(),
+                    num(r.options.classes.tolerableMm, 2).c_str());
+    if (r.options.classes.tolerableMm > 0 && !r.classes.empty()) {
+        std::string ids;
+        for (const auto& c : r.cracks)
+            if (c.exceedsLimit)
+                ids += (ids.empty() ? "" : ", ") + std::to_string(c.id);
+        std::printf(es ? "  Fisuras por encima de %s mm: %d%s%s\n"
+                       : "  Cracks over %s mm: %d%s%s\n",
+                    num(r.options.classes.tolerableMm, 2).c_str(), r.flaggedCracks,
+                    ids.empty() ? "" : " (", ids.empty() ? "" : (ids + ")").c_str());
+    }
     if (!r.classes.empty())
         std::printf(es ? "  Nota: %s\n" : "  Note: %s\n",
                     es ? "los límites de las clases de ancho dependen de la norma vigente; "
@@ -82,15 +102,61 @@ void printSummary(const fisura::MeasureResult& r, const std::string& lang)
 /// Everything measure writes (the PDF too) must leave its map and scan alone.
 void refuseOverwritingMapOrScan(const MeasureArgs& a, const std::string& pdf)
 {
-    std::vector<std::string> outputs{a.json == "-" ? std::string() : a.json, a.layer, pdf};
+    std::vector<std::string> outputs{a.json == "-" ? std::string() : a.json, a.layer, pdf, a.vector,
+                                     a.overlay};
     if (!a.csv.empty())
         for (const auto& p : measureCsvPaths(a.csv))
             outputs.push_back(p);
     refuseOverwriting(outputs, {a.map, a.scan});
 }
 
+// The width classes of --classes (a preset) or --class-limits (custom).
+fisura::WidthClasses classesFrom(const MeasureArgs& a)
+{
+    if (a.classes == "custom" || (a.classes.empty() && !a.limits.empty())) {
+        if (a.limits.empty())
+            fail(Status(ErrorCode::InvalidArgument, "--classes custom needs --class-limits"),
+                 "cannot measure " + a.map);
+        fisura::WidthClasses c;
+        c.upperLimitsMm = a.limits;
+        c.preset = "custom";
+        return c;
+    }
+    if (!a.limits.empty())
+        fail(Status(ErrorCode::InvalidArgument,
+                    "--class-limits go with --classes custom, not with --classes " + a.classes),
+             "cannot measure " + a.map);
+    auto p = fisura::widthClassPreset(a.classes.empty() ? "default" : a.classes);
+    if (!p)
+        fail(p.status(), "cannot measure " + a.map);
+    return p->classes;
+}
+
+// The vector file and the overlay, after the measurement; `failed` names the one that failed.
+Status writeGisOutputs(const MeasureArgs& a, const fisura::MeasureResult& r, CancelToken& cancel,
+                       std::string& failed)
+{
+    fisura::VectorExportOptions vo;
+    vo.model = a.model;
+    if (!a.vector.empty()) {
+        failed = a.vector;
+        auto v = fisura::exportCrackVectors(r, a.vector, vo);
+        if (!v)
+            return v.status();
+        if (!a.quiet && a.json != "-")
+            std::printf(a.lang == "es" ? "%s: %d ramas, %d fisuras (%s%s%s)\n"
+                                       : "%s: %d branches, %d cracks (%s%s%s)\n",
+                        a.vector.c_str(), v->branches, v->cracks,
+                        fisura::coordinateKindName(v->coordinates), v->crsCode.empty() ? "" : ", ",
+                        v->crsCode.c_str());
+    }
+    failed = a.overlay;
+    return a.overlay.empty() ? Status::ok() : fisura::writeCrackOverlay(r, a.overlay, vo, cancel);
+}
+
 void run(const MeasureArgs& a, const std::string& pdf)
 {
+    setOutputLanguage(a.lang); // its own --lang (it also picks the report's language)
     CancelToken& cancel = cancelOnSignals();
     refuseOverwritingMapOrScan(a, pdf);
     printInputNotices(a.map);
@@ -103,17 +169,39 @@ void run(const MeasureArgs& a, const std::string& pdf)
     o.pixelSizeMm = a.pixelSize;
     o.scanPath = a.scan;
     o.widthLayerPath = a.layer;
+    // The overlay is made from the width-class layer: a temporary one unless asked for.
+    std::string tempLayer;
+    if (!a.overlay.empty() && a.layer.empty())
+        o.widthLayerPath = tempLayer = a.overlay + ".layer.tif";
+    if (!a.vector.empty())
+        if (auto f = fisura::vectorFormatFor(a.vector); !f)
+            fail(f.status(), "cannot write " + a.vector);
     o.limits = a.imageLimits;
-    if (!a.limits.empty())
-        o.classes.upperLimitsMm = a.limits;
+    o.classes = classesFrom(a);
     o.classBy = a.classBy == "mean"  ? fisura::ClassBy::Mean
                 : a.classBy == "max" ? fisura::ClassBy::Max
                                      : fisura::ClassBy::Median;
     TerminalProgress progress;
     const bool jsonOut = a.json == "-";
     auto r = fisura::measureCracks(a.map, o, cancel, a.quiet || jsonOut ? nullptr : &progress);
-    if (!r)
+    const auto dropTempLayer = [&tempLayer] {
+        std::error_code ec;
+        if (!tempLayer.empty())
+            std::filesystem::remove(tempLayer, ec);
+    };
+    if (!r) {
+        dropTempLayer();
         fail(r.status(), "cannot measure " + a.map);
+    }
+    if (!a.vector.empty() || !a.overlay.empty()) {
+        std::string failed;
+        const Status s = writeGisOutputs(a, *r, cancel, failed);
+        dropTempLayer();
+        if (!tempLayer.empty())
+            r->widthLayerPath.clear();
+        if (!s)
+            fail(s, "cannot write " + failed);
+    }
     if (!a.csv.empty())
         if (auto s = fisura::writeMeasureCsv(*r, a.csv); !s)
             fail(s, "cannot write " + a.csv);
@@ -158,6 +246,18 @@ void registerMeasureCommand(CLI::App& app)
                     "Upper limits of the width classes in mm (default 0.1 0.3 1)")
         ->expected(3)
         ->check(PositiveUpTo(kMaxClassLimitMm));
+    std::string presets;
+    std::vector<std::string> presetIds;
+    for (const auto& p : fisura::widthClassPresets()) {
+        presets += "\n  " + p.id + ": " + p.source;
+        presetIds.push_back(p.id);
+    }
+    presetIds.push_back("custom");
+    cmd->add_option("--classes", a->classes,
+                    "Width classes: a preset (default 'default') or 'custom' with --class-limits; "
+                    "a standard's preset flags cracks over its tolerable width:" +
+                        presets)
+        ->check(CLI::IsMember(presetIds));
     cmd->add_option("--class-by", a->classBy, "Width statistic that decides the class")
         ->capture_default_str()
         ->check(CLI::IsMember({"median", "mean", "max"}));
@@ -169,6 +269,12 @@ void registerMeasureCommand(CLI::App& app)
     wantJsonErrorsWhen([json] { return json->count() > 0 && json->as<std::string>() == "-"; });
     cmd->add_option("--width-layer", a->layer,
                     "Also write a width-class layer (TIFF: 0 background, 1 + class on cracks)");
+    cmd->add_option("--vector", a->vector,
+                    "Crack centre lines for GIS / CAD: .gpkg, .geojson, .shp or .dxf (format from "
+                    "the extension; map coordinates when the scan is a GeoTIFF)");
+    cmd->add_option("--overlay", a->overlay,
+                    "Crack overlay raster: RGBA GeoTIFF of the width classes on the map's grid");
+    cmd->add_option("--model-name", a->model, "Model named in the vector file's metadata");
     auto pdf = std::make_shared<std::string>();
     cmd->add_option("--pdf", *pdf, "PDF inspection report (written by the `fisura` program)");
     cmd->add_option("--lang", a->lang,

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli_lang.h"
 #include "command.h"
 #include "commands.h"
 #include "common_flags.h"
@@ -35,9 +36,7 @@ struct ScoreArgs {
 
 std::string fixed(double v, int decimals)
 {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
+    return num(v, decimals); // the output language's decimal separator
 }
 
 void printText(const fisura::ScoreCurve& curve, int threshold)

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli_lang.h"
 #include "command.h"
 #include "commands.h"
 #include "fisura/bytetext.h"
@@ -65,10 +66,11 @@ public:
         if (quiet_ || (b.batch != b.batches && now - last_ < std::chrono::milliseconds(500)))
             return;
         last_ = now;
-        std::fprintf(
-            stderr, "epoch %d/%d batch %d/%d  loss %.4f  lr %.2e  %.1f img/s  ETA %.0f s  batch %d",
-            b.epoch + 1, b.epochs, b.batch, b.batches, b.loss, b.learningRate, b.imagesPerSecond,
-            b.etaSeconds, b.batchSize);
+        std::fprintf(stderr,
+                     "epoch %d/%d batch %d/%d  loss %s  lr %s  %s img/s  ETA %.0f s  batch %d",
+                     b.epoch + 1, b.epochs, b.batch, b.batches, num(b.loss, 4).c_str(),
+                     numg(b.learningRate, 3).c_str(), num(b.imagesPerSecond, 1).c_str(),
+                     b.etaSeconds, b.batchSize);
         if (b.gpuReservedBytes)
             std::fprintf(stderr, "  GPU %.0f MiB (peak %.0f, reserved %.0f)",
                          mib(b.gpuAllocatedBytes), mib(b.gpuPeakBytes), mib(b.gpuReservedBytes));

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli_lang.h"
 #include "command.h"
 #include "commands.h"
 #include "fisura/process.h"
@@ -21,6 +22,15 @@ int main(int argc, char** argv)
                    fisura::torchVersion() + ")";
         },
         "Print the version and exit");
+    // The language of the text output, for every command: before or after the command's name
+    // (fallthrough, which the commands inherit); `measure` has its own --lang for its report.
+    fisura::cli::setOutputLanguage(fisura::cli::languageFromEnvironment());
+    app.fallthrough();
+    app.add_option_function<std::string>(
+           "--lang", [](const std::string& lang) { fisura::cli::setOutputLanguage(lang); },
+           "Language of the text output: es (decimal comma) or en; default: LC_ALL, LC_MESSAGES "
+           "or LANG. CSV and JSON always use a decimal point")
+        ->check(CLI::IsMember({"es", "en"}));
     fisura::cli::registerCommands(app);
     return fisura::cli::runCommandLine(app, argc, argv);
 }

@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include "cli_lang.h"
 #include "fisura/job.h"
 
 namespace fisura::cli
@@ -20,9 +21,9 @@ public:
     {
         const std::string eta =
             p.etaSeconds < 0 ? "--" : std::to_string(std::lround(p.etaSeconds)) + " s";
-        std::fprintf(stderr, "%s%5.1f%%  ETA %s  %s%s", tty_ ? "\r" : "",
-                     100.0 * std::max(0.0, p.fraction), eta.c_str(), p.message.c_str(),
-                     tty_ ? "\x1b[K" : "\n");
+        std::fprintf(stderr, "%s%5s%%  ETA %s  %s%s", tty_ ? "\r" : "",
+                     num(100.0 * std::max(0.0, p.fraction), 1).c_str(), eta.c_str(),
+                     p.message.c_str(), tty_ ? "\x1b[K" : "\n");
         if (tty_ && p.fraction >= 1.0)
             std::fputc('\n', stderr);
     }

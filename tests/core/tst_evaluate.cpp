@@ -17,6 +17,7 @@
 #include "fisura/image.h"
 #include "fisura/synth.h"
 #include "fisura/train.h"
+#include "train_fixtures.h"
 
 using namespace fisura;
 
@@ -101,18 +102,7 @@ class TstEvaluate : public QObject
 
     std::string trainTiny(TaskKind task, const std::string& dir, const QString& name)
     {
-        TrainOptions o;
-        o.task = task;
-        o.dataDir = dir;
-        o.outPath = s(data_.filePath(name));
-        o.epochs = 1;
-        o.batchSize = 4;
-        o.preferCpu = true;
-        o.model.inputSize = 32;
-        o.model.depth = 2;
-        o.model.width = 4;
-        o.loaderThreads = 1;
-        o.patience = 0;
+        TrainOptions o = test::tinyOptions(task, dir, data_.filePath(name), 1);
         o.valFraction = 0.4;
         auto r = train(o);
         if (!r)
@@ -143,15 +133,11 @@ class TstEvaluate : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        synth::DemoDatasetOptions demo;
-        demo.segmentationImages = 10;
-        demo.classificationImages = 8;
-        demo.patchSize = 64;
-        demo.scanSize = 0;
-        QVERIFY(synth::writeDemoDataset(s(data_.path()), demo));
-        seg_ = s(data_.path()) + "/segmentation";
-        cls_ = s(data_.path()) + "/classification";
-        clean_ = s(data_.path()) + "/classification/uncracked";
+        test::TinyDemo demo;
+        QVERIFY(test::writeTinyDemo(data_.path(), 10, 8, &demo));
+        seg_ = demo.segmentation;
+        cls_ = demo.classification;
+        clean_ = demo.uncracked;
         segModel_ = trainTiny(TaskKind::Segment, seg_, QStringLiteral("seg.fisura"));
         clsModel_ = trainTiny(TaskKind::Classify, cls_, QStringLiteral("cls.fisura"));
         aeModel_ = trainTiny(TaskKind::Anomaly, clean_, QStringLiteral("ae.fisura"));

@@ -16,6 +16,7 @@
 #include "fisura/sysinfo.h"
 #include "fisura/testing.h"
 #include "fisura/train.h"
+#include "train_fixtures.h"
 
 using namespace fisura;
 
@@ -82,33 +83,17 @@ class TstTrain : public QObject
 
     TrainOptions segOptions(const QString& out) const
     {
-        TrainOptions o;
-        o.task = TaskKind::Segment;
-        o.dataDir = seg_;
-        o.outPath = s(out);
-        o.epochs = 2;
-        o.batchSize = 4;
-        o.preferCpu = true;
-        o.model.inputSize = 32;
-        o.model.depth = 2;
-        o.model.width = 4;
-        o.loaderThreads = 1;
-        o.patience = 0;
-        return o;
+        return test::tinyOptions(TaskKind::Segment, seg_, out, 2);
     }
 
 private Q_SLOTS:
     void initTestCase()
     {
-        synth::DemoDatasetOptions demo;
-        demo.segmentationImages = 12;
-        demo.classificationImages = 8;
-        demo.patchSize = 64;
-        demo.scanSize = 0;
-        QVERIFY(synth::writeDemoDataset(s(data_.path()), demo));
-        seg_ = s(data_.path()) + "/segmentation";
-        cls_ = s(data_.path()) + "/classification";
-        clean_ = s(data_.path()) + "/classification/uncracked";
+        test::TinyDemo demo;
+        QVERIFY(test::writeTinyDemo(data_.path(), 12, 8, &demo));
+        seg_ = demo.segmentation;
+        cls_ = demo.classification;
+        clean_ = demo.uncracked;
     }
 
     void modelRoundTrip_data()

@@ -16,6 +16,7 @@
 #include "fisura/train.h"
 #include "models/model_impl.h"
 #include "scoped_env.h"
+#include "train_fixtures.h"
 
 using namespace fisura;
 
@@ -75,32 +76,16 @@ class TstTrainStart : public QObject
 
     TrainOptions segOptions(const QString& out) const
     {
-        TrainOptions o;
-        o.task = TaskKind::Segment;
-        o.dataDir = seg_;
-        o.outPath = s(out);
-        o.epochs = 1;
-        o.batchSize = 4;
-        o.preferCpu = true;
-        o.model.inputSize = 32;
-        o.model.depth = 2;
-        o.model.width = 4;
-        o.loaderThreads = 1;
-        o.patience = 0;
-        return o;
+        return test::tinyOptions(TaskKind::Segment, seg_, out, 1);
     }
 
 private Q_SLOTS:
     void initTestCase()
     {
-        synth::DemoDatasetOptions demo;
-        demo.segmentationImages = 8;
-        demo.classificationImages = 4;
-        demo.patchSize = 64;
-        demo.scanSize = 0;
-        QVERIFY(synth::writeDemoDataset(s(data_.path()), demo));
-        seg_ = s(data_.path()) + "/segmentation";
-        cls_ = s(data_.path()) + "/classification";
+        test::TinyDemo demo;
+        QVERIFY(test::writeTinyDemo(data_.path(), 8, 4, &demo));
+        seg_ = demo.segmentation;
+        cls_ = demo.classification;
         auto r = train(segOptions(data_.filePath(QStringLiteral("base.fisura"))));
         QVERIFY2(r, r.status().toString().c_str());
         base_ = r->modelPath;

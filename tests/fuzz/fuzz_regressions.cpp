@@ -22,6 +22,7 @@ FISURA_FUZZ_TARGET(manifest);
 FISURA_FUZZ_TARGET(options);
 FISURA_FUZZ_TARGET(container);
 FISURA_FUZZ_TARGET(jsontext);
+FISURA_FUZZ_TARGET(labels);
 
 namespace fs = std::filesystem;
 
@@ -32,7 +33,8 @@ int main(int argc, char** argv)
         {"tiff", &fisuraFuzz_tiff},           {"model_meta", &fisuraFuzz_model_meta},
         {"project", &fisuraFuzz_project},     {"split", &fisuraFuzz_split},
         {"manifest", &fisuraFuzz_manifest},   {"options", &fisuraFuzz_options},
-        {"container", &fisuraFuzz_container}, {"jsontext", &fisuraFuzz_jsontext}};
+        {"container", &fisuraFuzz_container}, {"jsontext", &fisuraFuzz_jsontext},
+        {"labels", &fisuraFuzz_labels}};
     int files = 0;
     for (int a = 1; a < argc; ++a) {
         for (const auto& [name, entry] : targets) {

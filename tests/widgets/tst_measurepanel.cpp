@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QTableView>
 
@@ -386,6 +387,28 @@ private Q_SLOTS:
         QCOMPARE(failed.at(0).at(0).value<Status>().code(), ErrorCode::IoError);
         QVERIFY(!panel->message().isEmpty());
         QVERIFY(!QFile::exists(bad));
+    }
+
+    void vectorExport()
+    {
+        InspectPane pane;
+        pane.resize(1100, 800);
+        QVERIFY(pane.openWithMap(scan_, map_, 128).isOk());
+        MeasurePanel* panel = pane.measurePanel();
+        auto* button = panel->findChild<QPushButton*>(QStringLiteral("exportVectorButton"));
+        QVERIFY(button);
+        QVERIFY(!button->isEnabled());
+        const QString gpkg = dir_.filePath(QStringLiteral("deck_cracks.gpkg"));
+        QCOMPARE(panel->exportVectors(gpkg).code(), ErrorCode::InvalidArgument);
+        pane.measureAction()->trigger();
+        QVERIFY(measured(panel).isOk());
+        QVERIFY(button->isEnabled());
+        QVERIFY(!button->text().isEmpty() && !button->toolTip().isEmpty());
+        QVERIFY(panel->exportVectors(gpkg).isOk());
+        QVERIFY(QFileInfo(gpkg).size() > 0);
+        const QString kml = dir_.filePath(QStringLiteral("deck_cracks.kml"));
+        QCOMPARE(panel->exportVectors(kml).code(), ErrorCode::Unsupported);
+        QVERIFY(!QFile::exists(kml));
     }
 
     void errorsAndCancel()

@@ -28,7 +28,8 @@
 // + map width x 26 bytes                                 (labels of the rows between tile rows)
 // + with a width layer, one row of tiles of it (map width x tileSize bytes)
 // + about 2 KB per crack or branch still open at the current tile row
-// + the results (about 200 bytes per crack and per branch).
+// + the results (about 200 bytes per crack and per branch, and 24 bytes per centre-line vertex;
+//   while a branch is open, 16 bytes per skeleton pixel of it).
 // Cracks and branches that cross tile borders are merged (union-find over border pixels), so
 // every crack is counted once, whatever the tile size. The skeleton and the widths are exact
 // (equal to those of the whole map at once) where a crack is narrower than about the margin.
@@ -55,12 +56,36 @@ namespace fisura
 struct WidthClasses {
     std::vector<double> upperLimitsMm = {0.1, 0.3, 1.0};
     std::vector<std::string> ids = {"hairline", "fine", "medium", "wide"};
+    /// Where the limits come from: a preset id of widthClassPresets() or "custom".
+    std::string preset = "default";
+    /// > 0: the tolerable width of the standard in force (mm). Cracks and branches whose class
+    /// width is not below it are flagged (Crack::exceedsLimit). 0: nothing is flagged.
+    double tolerableMm = 0;
 
     /// Class index of a width in mm, or -1 when widthMm is negative (no pixel size).
     int classOf(double widthMm) const;
     /// InvalidArgument when the limits are not positive and ascending or the ids do not match.
     Status validate() const;
 };
+
+/// Width-class limits as a standard (or Fisura's default) sets them.
+struct WidthClassPreset {
+    std::string id;     ///< stable code: "default", "aci224r-dry", "en1992-xc1", ...
+    std::string source; ///< the standard and table it comes from, with the case (English)
+    std::string
+        citation; ///< the standard and table only ("ACI 224R-01 Table 4.1"); empty: Fisura's
+    WidthClasses classes;
+};
+
+/// The presets, "default" first: Fisura's hairline / fine / medium / wide classes; ACI 224R-01
+/// Table 4.1 tolerable crack widths (dry air 0.41 mm, humidity / moist air / soil 0.30, de-icing
+/// chemicals 0.18, seawater and seawater spray / wetting and drying 0.15, water-retaining
+/// structures 0.10); EN 1992-1-1 Table 7.1N w_max (0.4 mm X0, XC1; 0.3 mm XC2-XC4, XD, XS for
+/// reinforced members; 0.2 mm prestressed members with bonded tendons). A standard's preset has
+/// two classes, "within_limit" and "over_limit", split at its tolerable width.
+const std::vector<WidthClassPreset>& widthClassPresets();
+/// The preset with this id; NotFound (detail lists the ids) otherwise.
+Result<WidthClassPreset> widthClassPreset(const std::string& id);
 
 /// Stable code of the note that must accompany width classes (the GUI translates it).
 inline constexpr const char* kWidthClassNote = "width_class_limits_depend_on_standard";
@@ -103,6 +128,14 @@ struct WidthStats {
     double meanMm = -1, medianMm = -1, maxMm = -1;
 };
 
+/// A vertex of a branch's centre line: the centre of a skeleton pixel (map pixels, the map's
+/// top-left corner at 0, 0, so pixel (i, j) has its centre at i + 0.5, j + 0.5) and the crack's
+/// width there.
+struct CentrePoint {
+    double x = 0, y = 0;
+    double widthPx = 0;
+};
+
 struct CrackBranch {
     int id = 0;      ///< 1..n over the scan, ordered by crack, then top-left corner
     int crackId = 0; ///< the crack it belongs to
@@ -113,6 +146,12 @@ struct CrackBranch {
     PixelBox box;              ///< of its skeleton pixels
     double centroidX = 0, centroidY = 0; ///< of its skeleton pixels
     int widthClass = -1;                 ///< index into WidthClasses, -1 without pixel size
+    bool exceedsLimit = false; ///< class width not below WidthClasses::tolerableMm (if set)
+    /// The skeleton from one end to the other (a closed loop repeats its first vertex), thinned
+    /// to the vertices that keep it within half a pixel (Douglas-Peucker); at a crack's free end
+    /// it goes on as far as the length does (see the top of this file). It stops at the junction
+    /// pixels, so the branches of a crack leave gaps of a pixel or two there.
+    std::vector<CentrePoint> centreLine;
 };
 
 struct Crack {
@@ -127,6 +166,7 @@ struct Crack {
     double areaMm2 = -1;
     int branches = 0, junctions = 0, ends = 0; ///< its skeleton graph
     int widthClass = -1;
+    bool exceedsLimit = false; ///< class width not below WidthClasses::tolerableMm (if set)
 };
 
 struct WidthClassTotals {
@@ -157,6 +197,7 @@ struct MeasureResult {
     std::vector<Crack> cracks;
     std::vector<CrackBranch> branches;
     MeasureTotals totals;
+    int flaggedCracks = 0;                 ///< cracks with exceedsLimit
     std::vector<WidthClassTotals> classes; ///< one per WidthClasses id (empty without pixel size)
     /// Widths of all skeleton pixels (length-weighted histogram): bin k counts widths in
     /// [k, k+1) x widthHistogramBinPx.

@@ -170,6 +170,12 @@ double classWidth(const WidthStats& w, ClassBy by)
     return by == ClassBy::Mean ? w.meanMm : by == ClassBy::Max ? w.maxMm : w.medianMm;
 }
 
+// A standard's tolerable width: the class boundary, so flags and classes agree.
+bool overLimit(const WidthClasses& classes, double widthMm)
+{
+    return classes.tolerableMm > 0 && widthMm >= classes.tolerableMm;
+}
+
 // Numbers cracks and branches, converts to mm, assigns classes, adds the totals.
 void finish(MeasureResult& r, std::vector<analysis::FinishedCrack>&& done)
 {
@@ -204,6 +210,7 @@ void finish(MeasureResult& r, std::vector<analysis::FinishedCrack>&& done)
             if (px > 0) {
                 b.lengthMm = b.lengthPx * px;
                 b.widthClass = classes.classOf(classWidth(b.width, r.options.classBy));
+                b.exceedsLimit = overLimit(classes, classWidth(b.width, r.options.classBy));
                 auto& k = r.classes[size_t(b.widthClass)];
                 ++k.branches;
                 k.lengthPx += b.lengthPx;
@@ -217,6 +224,8 @@ void finish(MeasureResult& r, std::vector<analysis::FinishedCrack>&& done)
             c.areaMm2 = double(c.areaPx) * px * px;
             c.widthClass = classes.classOf(classWidth(c.width, r.options.classBy));
             ++r.classes[size_t(c.widthClass)].cracks;
+            c.exceedsLimit = overLimit(classes, classWidth(c.width, r.options.classBy));
+            r.flaggedCracks += c.exceedsLimit ? 1 : 0;
         }
         if (r.widthHistogram.size() < f.hist.size())
             r.widthHistogram.resize(f.hist.size(), 0);

@@ -15,6 +15,13 @@ namespace fisura::analysis
 inline constexpr double kWidthBinPx = 0.25;
 inline constexpr int kWidthBins = 4096; // widths up to 1024 px; wider ones share the last bin
 
+/// A skeleton pixel of a branch, for its centre line: map position, width, and how far the crack
+/// goes on beyond it when it is a free end (0 elsewhere).
+struct PathPixel {
+    int x = 0, y = 0;
+    float width = 0, endExtension = 0;
+};
+
 struct Accum {
     double length = 0; // corner-corrected chain-code length (px)
     uint64_t skeletonPixels = 0;
@@ -28,6 +35,7 @@ struct Accum {
     int ends = 0, junctions = 0, branches = 0;
     int crack = 0;                     // branches and junctions: the crack they belong to
     std::vector<CrackBranch> finished; // cracks: their complete branches
+    std::vector<PathPixel> path;       // branches: their skeleton pixels, in no order
 
     void addBox(int x0, int y0, int x1, int y1)
     {
@@ -75,6 +83,10 @@ struct Accum {
         ends += o.ends;
         junctions += o.junctions;
         branches += o.branches;
+        if (path.empty())
+            path = std::move(o.path);
+        else
+            path.insert(path.end(), o.path.begin(), o.path.end());
         if (finished.empty())
             finished = std::move(o.finished);
         else
@@ -83,6 +95,10 @@ struct Accum {
         o = Accum();
     }
 };
+
+/// The pixels of one branch (an m-connected chain) as a centre line from one end to the other,
+/// free ends extended, simplified to within half a pixel (see CrackBranch::centreLine).
+std::vector<CentrePoint> orderCentreLine(std::vector<PathPixel>&& pixels);
 
 /// Width statistics in px from an accumulator (mm fields left for the caller).
 WidthStats widthStatsPx(const Accum& a);

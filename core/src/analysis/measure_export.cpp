@@ -31,6 +31,8 @@ Status WidthClasses::validate() const
                                                       std::to_string(ids.size()) + " names, " +
                                                       std::to_string(upperLimitsMm.size()) +
                                                       " limits)");
+    if (!(tolerableMm >= 0) || !std::isfinite(tolerableMm))
+        return Status(ErrorCode::InvalidArgument, "tolerable crack width must not be negative");
     for (size_t k = 0; k < upperLimitsMm.size(); ++k) {
         const double v = upperLimitsMm[k];
         if (!(v > 0) || !std::isfinite(v) || (k > 0 && !(v > upperLimitsMm[k - 1])))
@@ -102,7 +104,8 @@ std::string cracksCsv(const MeasureResult& r)
     std::ostringstream out;
     out << "id,length_px,length_mm,mean_width_px,median_width_px,max_width_px,mean_width_mm,"
            "median_width_mm,max_width_mm,width_class,orientation_deg,box_x,box_y,box_width,"
-           "box_height,centroid_x,centroid_y,area_px,area_mm2,branches,junctions,ends\n";
+           "box_height,centroid_x,centroid_y,area_px,area_mm2,branches,junctions,ends,exceeds_"
+           "limit\n";
     for (const auto& c : r.cracks)
         out << c.id << ',' << num(c.lengthPx, 2) << ',' << num(c.lengthMm) << ','
             << num(c.width.meanPx, 2) << ',' << num(c.width.medianPx, 2) << ','
@@ -111,7 +114,8 @@ std::string cracksCsv(const MeasureResult& r)
             << classId(r, c.widthClass) << ',' << num(c.orientationDeg, 1) << ',' << c.box.x << ','
             << c.box.y << ',' << c.box.width << ',' << c.box.height << ',' << num(c.centroidX, 1)
             << ',' << num(c.centroidY, 1) << ',' << c.areaPx << ',' << num(c.areaMm2, 4) << ','
-            << c.branches << ',' << c.junctions << ',' << c.ends << '\n';
+            << c.branches << ',' << c.junctions << ',' << c.ends << ',' << int(c.exceedsLimit)
+            << '\n';
     return out.str();
 }
 
@@ -120,7 +124,7 @@ std::string branchesCsv(const MeasureResult& r)
     std::ostringstream out;
     out << "id,crack_id,length_px,length_mm,mean_width_px,median_width_px,max_width_px,"
            "mean_width_mm,median_width_mm,max_width_mm,width_class,orientation_deg,box_x,box_y,"
-           "box_width,box_height,centroid_x,centroid_y\n";
+           "box_width,box_height,centroid_x,centroid_y,exceeds_limit\n";
     for (const auto& b : r.branches)
         out << b.id << ',' << b.crackId << ',' << num(b.lengthPx, 2) << ',' << num(b.lengthMm)
             << ',' << num(b.width.meanPx, 2) << ',' << num(b.width.medianPx, 2) << ','
@@ -128,7 +132,7 @@ std::string branchesCsv(const MeasureResult& r)
             << num(b.width.medianMm, 4) << ',' << num(b.width.maxMm, 4) << ','
             << classId(r, b.widthClass) << ',' << num(b.orientationDeg, 1) << ',' << b.box.x << ','
             << b.box.y << ',' << b.box.width << ',' << b.box.height << ',' << num(b.centroidX, 1)
-            << ',' << num(b.centroidY, 1) << '\n';
+            << ',' << num(b.centroidY, 1) << ',' << int(b.exceedsLimit) << '\n';
     return out.str();
 }
 
@@ -154,6 +158,10 @@ std::string scanCsv(const MeasureResult& r)
         << "cracked_area_fraction," << num(t.areaFraction, 6) << '\n'
         << "density_m_per_m2," << num(t.densityMPerM2, 4) << '\n'
         << "class_note," << quoted(kWidthClassNoteText) << '\n'
+        << "class_preset," << r.options.classes.preset << '\n'
+        << "tolerable_width_mm,"
+        << (r.options.classes.tolerableMm > 0 ? num(r.options.classes.tolerableMm, 3) : "") << '\n'
+        << "cracks_over_limit," << r.flaggedCracks << '\n'
         << "\nclass,from_mm,to_mm,cracks,branches,length_px,length_mm\n";
     for (const auto& k : r.classes)
         out << k.id << ',' << num(k.fromMm, 3) << ',' << (k.toMm < 0 ? "" : num(k.toMm, 3)) << ','
@@ -181,6 +189,10 @@ std::string toJson(const MeasureResult& r, int indent)
                     {"class_by", classByName(r.options.classBy)},
                     {"class_limits_mm", r.options.classes.upperLimitsMm},
                     {"class_ids", r.options.classes.ids},
+                    {"class_preset", r.options.classes.preset},
+                    {"tolerable_width_mm", r.options.classes.tolerableMm > 0
+                                               ? json(r.options.classes.tolerableMm)
+                                               : json(nullptr)},
                     {"tile_size", r.options.tileSize},
                     {"margin_px", r.options.marginPx}};
     json totals{{"cracks", t.cracks},
@@ -193,6 +205,7 @@ std::string toJson(const MeasureResult& r, int indent)
         totals["area_mm2"] = t.areaMm2;
         totals["density_m_per_m2"] = t.densityMPerM2;
     }
+    totals["cracks_over_limit"] = r.flaggedCracks;
     j["totals"] = totals;
     j["class_note"] = kWidthClassNoteText;
     j["classes"] = json::array();
@@ -216,7 +229,8 @@ std::string toJson(const MeasureResult& r, int indent)
                {"branches", c.branches},
                {"junctions", c.junctions},
                {"ends", c.ends},
-               {"width_class", classId(r, c.widthClass)}};
+               {"width_class", classId(r, c.widthClass)},
+               {"exceeds_limit", c.exceedsLimit}};
         if (c.lengthMm >= 0) {
             e["length_mm"] = c.lengthMm;
             e["area_mm2"] = c.areaMm2;
@@ -232,7 +246,8 @@ std::string toJson(const MeasureResult& r, int indent)
                {"orientation_deg", b.orientationDeg},
                {"box", boxJson(b.box)},
                {"centroid", {b.centroidX, b.centroidY}},
-               {"width_class", classId(r, b.widthClass)}};
+               {"width_class", classId(r, b.widthClass)},
+               {"exceeds_limit", b.exceedsLimit}};
         if (b.lengthMm >= 0)
             e["length_mm"] = b.lengthMm;
         j["branches"].push_back(std::move(e));

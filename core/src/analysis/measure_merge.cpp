@@ -256,6 +256,7 @@ void CrackMerger::endRow(bool last)
         b.box = {a.minX, a.minY, a.maxX - a.minX + 1, a.maxY - a.minY + 1};
         b.centroidX = a.sx / double(std::max<uint64_t>(1, a.skeletonPixels));
         b.centroidY = a.sy / double(std::max<uint64_t>(1, a.skeletonPixels));
+        b.centreLine = orderCentreLine(std::move(a.path));
         Accum& c = cracks_.accum(a.crack);
         c.finished.push_back(b);
         ++c.branches;

@@ -22,6 +22,7 @@ struct SkelPixel {
     int x, y;         // core coordinates
     float halfLength; // half of its edges, corner correction included
     float width;
+    float endExtension; // a free end: how far the crack goes on beyond the pixel's centre
     uint8_t degree;
 };
 
@@ -130,10 +131,12 @@ std::vector<SkelPixel> skeletonPixels(const cv::Mat& skel, const cv::Mat& dt, co
             double half = 0.5 * (kStraightStep * straight + kDiagonalStep * diagonal);
             if (degree == 2 && straight == 1)
                 half -= kCorner;
+            double extension = 0;
             if (degree == 1) // the crack goes on to the mask's edge beyond a skeleton end
-                half += std::max(0.0, double(dt.at<float>(y, x)) - 0.5);
+                extension = std::max(0.0, double(dt.at<float>(y, x)) - 0.5);
+            half += extension;
             out.push_back({cx, cy, float(half), float(widthFromDistance(dt.at<float>(y, x))),
-                           uint8_t(degree)});
+                           float(extension), uint8_t(degree)});
             state.at<uint8_t>(cy, cx) = degree >= 3 ? kJunction : kSkeleton;
         }
     }
@@ -321,6 +324,7 @@ TileResult analyzeTile(const cv::Mat& region, const cv::Rect& core, const cv::Po
             a.addSkeletonPixel(gx, gy, p.width);
             a.addBox(gx, gy, gx, gy);
             a.crack = crack;
+            a.path.push_back({gx, gy, p.width, p.endExtension});
         } else if (const int j = junctionLabels.at<int>(p.y, p.x); j > 0) {
             r.junctions[size_t(j - 1)].crack = crack;
         }

@@ -10,7 +10,9 @@ list(APPEND FISURA_CORE_SOURCES
     src/analysis/measure_tile.cpp
     src/analysis/measure_merge.cpp
     src/analysis/measure.cpp
-    src/analysis/measure_export.cpp)
+    src/analysis/measure_export.cpp
+    src/analysis/centre_line.cpp
+    src/analysis/width_presets.cpp)
 
 # Width classes of measured cracks as a class-coded map (no torch).
 list(APPEND FISURA_CORE_SOURCES src/analysis/measure_classmap.cpp)

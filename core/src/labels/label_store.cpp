@@ -1,13 +1,9 @@
 // Tiles of a label layer; see label_store.h.
 #include "label_store.h"
-#include "util/json_bounded.h"
-#include "util/json_int.h"
 
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
-
-#include <nlohmann/json.hpp>
 
 #include "fisura/raster.h"
 
@@ -33,35 +29,6 @@ void binarize(std::vector<uint8_t>& v)
 }
 
 } // namespace
-
-std::string provenanceJson(const LabelProvenance& p)
-{
-    nlohmann::json j{{"fisura_labels", 1},
-                     {"provenance",
-                      {{"labelled", p.labelled},
-                       {"from_proposal", p.fromProposal},
-                       {"user_added", p.userAdded},
-                       {"proposal_erased", p.proposalErased}}}};
-    return util::dumpJson(j);
-}
-
-bool parseProvenanceJson(const std::string& text, LabelProvenance& out)
-{
-    const auto j = util::parseJsonOrNull(text);
-    if (!j.is_object() || !j.contains("fisura_labels") || !j.contains("provenance") ||
-        !j["provenance"].is_object())
-        return false;
-    const auto& p = j["provenance"];
-    try { // counts as floats (1e300) would convert with undefined behaviour
-        out.labelled = util::jsonUInt64(p, "labelled", 0);
-        out.fromProposal = util::jsonUInt64(p, "from_proposal", 0);
-        out.userAdded = util::jsonUInt64(p, "user_added", 0);
-        out.proposalErased = util::jsonUInt64(p, "proposal_erased", 0);
-    } catch (const nlohmann::json::exception&) {
-        return false;
-    }
-    return true;
-}
 
 Result<MaskSource> openMaskSource(const std::string& path, int width, int height, int tile)
 {

@@ -13,6 +13,7 @@
 #include "fisura/labels.h"
 #include "fisura/tiledimage.h"
 #include "io/tiff_handle.h"
+#include "label_provenance.h"
 
 namespace fisura::labels
 {
@@ -38,10 +39,6 @@ struct MaskSource {
 
 /// Opens the mask at `path` for a layer of width x height with `tile`; None when absent.
 Result<MaskSource> openMaskSource(const std::string& path, int width, int height, int tile);
-
-/// The provenance JSON kept in a TIFF mask's ImageDescription, and its parser.
-std::string provenanceJson(const LabelProvenance& p);
-bool parseProvenanceJson(const std::string& text, LabelProvenance& out);
 
 struct TileData {
     std::vector<uint8_t> pix;    ///< 0/255, tw x th

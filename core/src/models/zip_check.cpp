@@ -321,7 +321,7 @@ Status verifyZipFile(const std::string& path)
 Status verifyZipBytes(const uint8_t* data, size_t size)
 {
     const ReadAt read = [data, size](uint64_t offset, void* out, size_t n) {
-        if (offset > size)
+        if (offset >= size || n == 0) // nothing to copy (`out` may be an empty buffer's null)
             return size_t(0);
         n = std::min<size_t>(n, size - size_t(offset));
         std::memcpy(out, data + offset, n);

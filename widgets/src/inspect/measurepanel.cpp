@@ -26,6 +26,7 @@
 #include "common/jobrunner.h"
 #include "fisura/measuremap.h"
 #include "fisura/threshold.h"
+#include "fisura/vectorexport.h"
 #include "inspect/crackoverlay.h"
 #include "inspect/cracktable.h"
 #include "inspect/measureplots.h"
@@ -46,8 +47,9 @@ MeasurePanel::MeasurePanel(TiledViewer* viewer, QWidget* parent)
       progress_(new QProgressBar(this)), message_(new QLabel(this)), summary_(new QLabel(this)),
       classLayer_(new QCheckBox(this)), csvButton_(new QPushButton(this)),
       jsonButton_(new QPushButton(this)), pdfButton_(new QPushButton(this)),
-      results_(new QTabWidget), table_(new CrackTable(results_)),
-      plots_(new MeasurePlots(results_)), overlay_(new CrackOverlay(viewer))
+      vectorButton_(new QPushButton(this)), results_(new QTabWidget),
+      table_(new CrackTable(results_)), plots_(new MeasurePlots(results_)),
+      overlay_(new CrackOverlay(viewer))
 {
     setObjectName(QStringLiteral("measurePanel"));
     results_->setObjectName(QStringLiteral("measureResults"));
@@ -70,6 +72,7 @@ MeasurePanel::MeasurePanel(TiledViewer* viewer, QWidget* parent)
     connect(classLayer_, &QCheckBox::toggled, this, &MeasurePanel::showClassLayer);
     connect(csvButton_, &QPushButton::clicked, this, [this] { chooseExport(0); });
     connect(jsonButton_, &QPushButton::clicked, this, [this] { chooseExport(1); });
+    connect(vectorButton_, &QPushButton::clicked, this, [this] { chooseExport(3); });
     connect(pdfButton_, &QPushButton::clicked, this, [this] { chooseExport(2); });
     connect(table_, &CrackTable::crackSelected, this, &MeasurePanel::selectCrack);
     connect(overlay_, &CrackOverlay::crackHovered, table_, &CrackTable::highlightCrack);
@@ -131,12 +134,14 @@ void MeasurePanel::buildForm()
     csvButton_->setObjectName(QStringLiteral("exportCsvButton"));
     jsonButton_->setObjectName(QStringLiteral("exportJsonButton"));
     pdfButton_->setObjectName(QStringLiteral("exportPdfButton"));
+    vectorButton_->setObjectName(QStringLiteral("exportVectorButton"));
     auto* run = new QHBoxLayout;
     run->addWidget(measureButton_, 1);
     run->addWidget(cancelButton_);
     auto* exports = new QHBoxLayout;
     exports->addWidget(csvButton_);
     exports->addWidget(jsonButton_);
+    exports->addWidget(vectorButton_);
     exports->addWidget(pdfButton_);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(mapLabel_);
@@ -188,6 +193,10 @@ void MeasurePanel::retranslateUi()
     csvButton_->setToolTip(tr("Cracks, branches and totals as CSV"));
     jsonButton_->setText(tr("JSON…"));
     jsonButton_->setToolTip(tr("Everything measured as JSON"));
+    vectorButton_->setText(tr("GIS / CAD…"));
+    vectorButton_->setToolTip(tr("Crack centre lines with widths and width classes for GIS and "
+                                 "CAD: GeoPackage, GeoJSON, Shapefile or DXF (georeferenced when "
+                                 "the scan is a GeoTIFF)"));
     pdfButton_->setText(tr("PDF report…"));
     pdfButton_->setToolTip(tr("An inspection report in the language in force"));
     results_->setTabText(0, tr("Cracks"));
@@ -375,6 +384,7 @@ void MeasurePanel::updateEnabled()
     const bool has = bool(result_);
     csvButton_->setEnabled(has);
     jsonButton_->setEnabled(has);
+    vectorButton_->setEnabled(has);
     pdfButton_->setEnabled(has && !reporter_->isRunning());
     classLayer_->setEnabled(has && result_->pixelSizeMm > 0);
 }
@@ -399,6 +409,16 @@ Status MeasurePanel::exportJson(const QString& path) const
     if (!result_)
         return Status(ErrorCode::InvalidArgument, "nothing measured yet");
     return writeMeasureJson(*result_, path.toStdString());
+}
+
+Status MeasurePanel::exportVectors(const QString& path) const
+{
+    if (!result_)
+        return Status(ErrorCode::InvalidArgument, "nothing measured yet");
+    VectorExportOptions o;
+    o.model = MeasureReport::modelFor(mapPath_).toStdString();
+    auto written = exportCrackVectors(*result_, path.toStdString(), o);
+    return written ? Status::ok() : written.status();
 }
 
 Status MeasurePanel::writeReport(const QString& path)
@@ -446,19 +466,28 @@ void MeasurePanel::chooseExport(int kind)
     const QFileInfo map(mapPath_);
     const QString suffix = kind == 0   ? QStringLiteral("_cracks.csv")
                            : kind == 1 ? QStringLiteral("_cracks.json")
+                           : kind == 3 ? QStringLiteral("_cracks.gpkg")
                                        : QStringLiteral("_report.pdf");
+    const QString vectors = tr("GeoPackage") + QStringLiteral(" (*.gpkg);;") + tr("GeoJSON") +
+                            QStringLiteral(" (*.geojson);;") + tr("Shapefile") +
+                            QStringLiteral(" (*.shp);;") + tr("DXF drawing") +
+                            QStringLiteral(" (*.dxf)");
     const QString filter = kind == 0   ? tr("CSV files") + QStringLiteral(" (*.csv)")
                            : kind == 1 ? tr("JSON files") + QStringLiteral(" (*.json)")
+                           : kind == 3 ? vectors
                                        : tr("PDF files") + QStringLiteral(" (*.pdf)");
     const QString path =
         QFileDialog::getSaveFileName(this, tr("Export measurement"),
                                      map.dir().filePath(map.completeBaseName() + suffix), filter);
     if (path.isEmpty())
         return;
-    const Status s = kind == 0 ? exportCsv(path) : kind == 1 ? exportJson(path) : writeReport(path);
+    const Status s = kind == 0   ? exportCsv(path)
+                     : kind == 1 ? exportJson(path)
+                     : kind == 3 ? exportVectors(path)
+                                 : writeReport(path);
     if (!s)
         showMessage(tr("The export failed: %1").arg(errorMessage(s)));
-    else if (kind < 2)
+    else if (kind != 2)
         Q_EMIT statusMessage(tr("Saved %1.").arg(QDir::toNativeSeparators(path)), 5000);
 }
 

@@ -54,6 +54,8 @@ public:
 
     Status exportCsv(const QString& path) const;
     Status exportJson(const QString& path) const;
+    /// Crack centre lines for GIS / CAD (format from the extension: fisura/vectorexport.h).
+    Status exportVectors(const QString& path) const;
     /// Reads the overview picture in the background, then writes the PDF (reportWritten).
     Status writeReport(const QString& path);
 
@@ -124,6 +126,7 @@ private:
     QPushButton* csvButton_;
     QPushButton* jsonButton_;
     QPushButton* pdfButton_;
+    QPushButton* vectorButton_;
     QPointer<QTabWidget> results_; ///< in the pane's layout once placed there
     CrackTable* table_;
     MeasurePlots* plots_;

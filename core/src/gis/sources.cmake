@@ -1,0 +1,7 @@
+# GIS and CAD: crack vectors and the crack overlay through GDAL/OGR (no torch, no Qt).
+list(APPEND FISURA_CORE_SOURCES
+    src/gis/gdal_session.cpp
+    src/gis/georeference.cpp
+    src/gis/vector_files.cpp
+    src/gis/vector_export.cpp)
+list(APPEND FISURA_CORE_SOURCES src/gis/overlay_export.cpp)
