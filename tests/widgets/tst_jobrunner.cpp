@@ -1,10 +1,13 @@
 #include <QtTest>
 
+#include <cstdlib>
 #include <optional>
 #include <thread>
 #include <vector>
 
 #include "common/jobrunner.h"
+#include "fisura/policy.h"
+#include "fisura/process.h"
 
 using namespace fisura;
 using namespace fisura::ui;
@@ -195,6 +198,39 @@ private Q_SLOTS:
                              [&](Result<int> v) { got.emplace(std::move(v)); }));
         QTRY_VERIFY(got.has_value());
         QCOMPARE(**got, 8);
+    }
+
+    // A finished job's memory goes back to the system. Under the heap settings every tensor job
+    // applies (freed blocks stay in the heap, which is trimmed only above 1 GiB free), what a job
+    // allocated and freed would otherwise stay resident for as long as the window stays open.
+    void finishedJobGivesItsMemoryBack()
+    {
+        applyCpuSettings(ExecutionPolicy{}); // the malloc settings of a training or a scan
+        constexpr size_t kBlock = 4u << 20, kBlocks = 64; // 256 MiB in blocks a tensor may take
+        JobRunner r;
+        QSignalSpy done(&r, &JobRunner::finished);
+        const uint64_t before = processMemory().resident;
+        uint64_t during = 0;
+        QVERIFY(r.start([&](const CancelToken&, ProgressSink*) {
+            std::vector<char*> blocks;
+            for (size_t i = 0; i < kBlocks; ++i) {
+                auto* b = static_cast<volatile char*>(std::malloc(kBlock));
+                for (size_t k = 0; k < kBlock; k += 4096)
+                    b[k] = 1; // resident, not just reserved
+                blocks.push_back(const_cast<char*>(b));
+            }
+            during = processMemory().resident;
+            for (char* b : blocks)
+                std::free(b);
+            return Status::ok();
+        }));
+        QTRY_COMPARE(done.count(), 1);
+        QVERIFY2(during >= before + kBlock * kBlocks * 3 / 4, "the job's blocks were not resident");
+        const uint64_t after = processMemory().resident;
+        QVERIFY2(after < before + (64u << 20),
+                 qPrintable(QStringLiteral("%1 MiB still resident after the job, %2 before")
+                                .arg(after >> 20)
+                                .arg(before >> 20)));
     }
 
     void destructorCancelsAndJoins()

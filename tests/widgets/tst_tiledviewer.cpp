@@ -13,6 +13,7 @@
 #include "inspect/inspectpane.h"
 #include "viewer/overviewmap.h"
 #include "viewer/tiledviewer.h"
+#include "viewer/viewerbudgets.h"
 
 using namespace fisura;
 using fisura::ui::OverlayStyle;
@@ -423,6 +424,16 @@ private Q_SLOTS:
                 QVERIFY2(cs.bytes <= budget, qPrintable(QString::number(cs.bytes)));
             }
         QVERIFY(cache->stats().evictions > 0);
+    }
+
+    // A viewer made as the panes make it runs under the budgets the README states.
+    void defaultViewerHasTheStatedBudgets()
+    {
+        TiledViewer v;
+        QCOMPARE(qint64(v.tileCache()->stats().budget), ui::kViewerBlockCacheBytes);
+        QCOMPARE(v.stats().pixmapBudget, ui::kViewerPixmapBudgetBytes);
+        TiledViewer second(nullptr, v.tileCache()); // Inspect's second viewer shares the blocks
+        QCOMPARE(second.tileCache().get(), v.tileCache().get());
     }
 
     void flatScanOverviewBuiltAndCached()

@@ -2,6 +2,7 @@
 
 #include "common/modelconsent.h"
 #include "common/progressrelay.h"
+#include "fisura/process.h"
 
 #include <QDateTime>
 #include <QFileInfo>
@@ -65,6 +66,7 @@ bool AnalyzeRunner::start(const AnalyzeTask& task)
         } catch (const std::exception& e) {
             out.status = Status(ErrorCode::Internal, e.what());
         }
+        releaseFreedMemory(); // the scan's tiles and batches are gone: give them back
         QMetaObject::invokeMethod(
             this,
             [this, out, gen, id = task.rowId] {

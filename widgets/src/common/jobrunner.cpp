@@ -3,6 +3,7 @@
 #include <QMetaObject>
 
 #include "common/progressrelay.h"
+#include "fisura/process.h"
 
 namespace fisura::ui
 {
@@ -41,6 +42,9 @@ bool JobRunner::run(Job job, std::function<void(const Status&)> done)
         } catch (const std::exception& e) {
             s = Status(ErrorCode::Internal, e.what());
         }
+        // What the job freed goes back to the system now, not when the heap next fills
+        // (a window stays open long after its jobs; fisura/process.h).
+        releaseFreedMemory();
         QMetaObject::invokeMethod(
             this,
             [this, s] {

@@ -145,7 +145,7 @@ void SystemPane::retranslateUi()
 void SystemPane::startTelemetry(double hz)
 {
     hz_ = hz;
-    const double rate = isVisible() ? hz : std::min(hz, 1.0);
+    const double rate = isVisible() ? hz : std::min(hz, kHiddenHz);
     if (!sampler_) {
         TelemetryOptions o;
         o.hz = hz; // the history holds the plot's longest window at the full rate
@@ -212,8 +212,8 @@ void SystemPane::showEvent(QShowEvent* e)
 void SystemPane::hideEvent(QHideEvent* e)
 {
     Pane::hideEvent(e);
-    // Hidden: the gauge in the status bar and the Train pane's curves need one sample a second.
-    setTelemetryRate(std::min(hz_, 1.0));
+    // Hidden: only the gauge in the status bar (and the Train pane's CPU curve) reads samples.
+    setTelemetryRate(std::min(hz_, kHiddenHz));
 }
 
 void SystemPane::showSamples(const std::vector<TelemetrySample>& samples)

@@ -44,8 +44,11 @@ public:
     QString summary() const;
 
     /// Start sampling (NVML when present, /proc always) and refresh the plots from it. While the
-    /// pane is hidden it samples at most once a second and only the status bar's gauge follows.
-    void startTelemetry(double hz = 2.0);
+    /// pane is hidden it samples at kHiddenHz and only the status bar's gauge follows (no copy of
+    /// the history, no replot): the idle window's CPU (README "Memory and CPU").
+    void startTelemetry(double hz = 1.0);
+    /// The sampling rate while the pane is hidden: the sampler's slowest.
+    static constexpr double kHiddenHz = TelemetrySampler::kMinHz;
     void stopTelemetry();
     /// Samples a second now (0 before startTelemetry()).
     double telemetryRate() const;
@@ -93,7 +96,7 @@ private:
     QTimer* poll_;
     std::unique_ptr<TelemetrySampler> sampler_;
     uint64_t seen_ = 0;
-    double hz_ = 2.0; ///< the rate asked for; hidden, the pane samples at most once a second
+    double hz_ = 1.0; ///< the rate asked for; hidden, the pane samples at kHiddenHz
 };
 
 } // namespace fisura::ui

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "fisura/distributed.h"
+#include "fisura/process.h"
 #include "project/projectsession.h"
 #include "train/peerranks.h"
 
@@ -239,6 +240,7 @@ Status TrainController::launch(const TrainOptions& given)
     Relay* relay = relay_.get();
     thread_ = std::thread([this, options, cancel, relay] {
         Result<TrainResult> r = train(options, cancel, relay);
+        releaseFreedMemory(); // the model, batches and optimiser state are gone: give them back
         {
             std::lock_guard<std::mutex> lock(mutex_);
             result_.emplace(std::move(r));

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "viewer/viewerbudgets.h"
+
 namespace fisura::ui
 {
 
@@ -27,7 +29,7 @@ EditableLayer::EditableLayer(std::shared_ptr<EditableOverlaySource> source,
                              const OverlayStyle& style)
     : source_(std::move(source)), colours_(style)
 {
-    tiles_.setMaxCost(96ll << 20);
+    tiles_.setMaxCost(kEditableTileCacheBytes);
 }
 
 void EditableLayer::changed(const QRect& region)

@@ -6,7 +6,7 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/viewer/tiledviewerinput.cpp src/viewer/tiledviewerload.cpp src/viewer/tiledviewerpaint.cpp
     src/viewer/viewertool.h src/viewer/viewtransform.h
     src/viewer/tileloadscheduler.cpp src/viewer/tileloadscheduler.h
-    src/viewer/viewtilecache.cpp src/viewer/viewtilecache.h
+    src/viewer/viewtilecache.cpp src/viewer/viewtilecache.h src/viewer/viewerbudgets.h
     src/viewer/tiledecode.cpp src/viewer/tiledecode.h
     src/viewer/overlaystack.cpp src/viewer/overlaystack.h
     src/viewer/overlaystyle.cpp src/viewer/overlaystyle.h

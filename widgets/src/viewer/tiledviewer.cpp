@@ -21,8 +21,8 @@ ViewerDecoration::ViewerDecoration(TiledViewer* viewer) : QObject(viewer)
 }
 
 TiledViewer::TiledViewer(QWidget* parent, std::shared_ptr<TileCache> cache)
-    : QWidget(parent),
-      cache_(cache ? std::move(cache) : std::make_shared<TileCache>(size_t(128) << 20)),
+    : QWidget(parent), cache_(cache ? std::move(cache)
+                                    : std::make_shared<TileCache>(size_t(kViewerBlockCacheBytes))),
       loader_(std::make_unique<TileLoadScheduler>()), layers_(std::make_unique<OverlayStack>())
 {
     setObjectName(QStringLiteral("tiledViewer"));

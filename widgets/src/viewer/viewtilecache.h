@@ -11,6 +11,8 @@
 #include <list>
 #include <unordered_map>
 
+#include "viewer/viewerbudgets.h"
+
 namespace fisura::ui
 {
 
@@ -37,7 +39,7 @@ struct LoadedTile {
 class ViewTileCache
 {
 public:
-    explicit ViewTileCache(qint64 budgetBytes = 256ll << 20);
+    explicit ViewTileCache(qint64 budgetBytes = kViewerPixmapBudgetBytes);
 
     /// Changes the budget; shrinking evicts at once.
     void setBudget(qint64 bytes);
