@@ -3661,6 +3661,30 @@ Predicha: %2</translation>
         <translation>Reanudado desde el punto de control tras la época %1.</translation>
     </message>
     <message>
+        <source>Starts from %1: its network is kept (width %2, depth %3).</source>
+        <translation>Parte de %1: se conserva su red (anchura %2, profundidad %3).</translation>
+    </message>
+    <message>
+        <source>The BatchNorm statistics of %1 layers were re-estimated on %2 training crops.</source>
+        <translation>Las estadísticas de BatchNorm de %1 capas se han vuelto a estimar con %2 recortes de entrenamiento.</translation>
+    </message>
+    <message>
+        <source>The checkpoint&apos;s batch of %1 does not divide among %2 processes: %3 each.</source>
+        <translation>El lote de %1 del punto de control no se reparte entre %2 procesos: %3 en cada uno.</translation>
+    </message>
+    <message>
+        <source>The patch statistics are computed on the GPU: they fit in its free memory.</source>
+        <translation>Las estadísticas de parches se calculan en la GPU: caben en su memoria libre.</translation>
+    </message>
+    <message>
+        <source>The shrunk covariance is singular (a feature never varies): Ledoit-Wolf shrinkage is used instead.</source>
+        <translation>La covarianza contraída es singular (una característica no varía nunca): se usa en su lugar la contracción de Ledoit-Wolf.</translation>
+    </message>
+    <message>
+        <source>No validation images: the threshold comes from the training images.</source>
+        <translation>No hay imágenes de validación: el umbral sale de las imágenes de entrenamiento.</translation>
+    </message>
+    <message>
         <source>Paused after epoch %1; the checkpoint is kept for resuming.</source>
         <translation>En pausa tras la época %1; se conserva el punto de control para reanudar.</translation>
     </message>

@@ -685,6 +685,20 @@ private Q_SLOTS:
         QVERIFY(TrainLog::noticeText(QStringLiteral("early_stop"),
                                      QStringLiteral("no improvement for 5 epochs"))
                     .contains(QStringLiteral("5")));
+        // Every notice core sends has a sentence of its own, never "code: English message";
+        // starting from a model names the file, not the folder it was found in.
+        const QString start = TrainLog::noticeText(
+            QStringLiteral("start_from"),
+            QStringLiteral("/some/where/models/starter-crack-unet.fisura: unet, width 16, depth 4 "
+                           "(the architecture of the model training starts from)"));
+        QCOMPARE(start, QStringLiteral("Starts from starter-crack-unet.fisura: its network is "
+                                       "kept (width 16, depth 4)."));
+        for (const char* code : {"batchnorm_adapted", "batch_rounded", "patch_memory", "shrinkage",
+                                 "threshold_from_training", "split_reused"}) {
+            const QString text =
+                TrainLog::noticeText(QLatin1String(code), QStringLiteral("7 and 8 and 9"));
+            QVERIFY2(!text.startsWith(QLatin1String(code)), qPrintable(text));
+        }
     }
 
     void remembersShapeAndEpochs()

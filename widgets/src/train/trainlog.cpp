@@ -168,6 +168,28 @@ QString TrainLog::noticeText(const QString& code, const QString& message)
         return tr("The training step could not be captured as a CUDA graph (%1); it runs op by "
                   "op, at a little less speed.")
             .arg(message);
+    if (code == QStringLiteral("start_from")) {
+        // "PATH: unet, width 16, depth 4 (...)": the file's name, not the folder it lives in.
+        static const QRegularExpression re(QStringLiteral(": \\w+, width (\\d+), depth (\\d+)"));
+        const QRegularExpressionMatch m = re.match(message);
+        if (m.hasMatch())
+            return tr("Starts from %1: its network is kept (width %2, depth %3).")
+                .arg(QFileInfo(message.left(m.capturedStart())).fileName(),
+                     loc.toString(m.captured(1).toInt()), loc.toString(m.captured(2).toInt()));
+    }
+    if (code == QStringLiteral("batchnorm_adapted"))
+        return tr("The BatchNorm statistics of %1 layers were re-estimated on %2 training crops.")
+            .arg(num(0), num(1));
+    if (code == QStringLiteral("batch_rounded"))
+        return tr("The checkpoint's batch of %1 does not divide among %2 processes: %3 each.")
+            .arg(num(0), num(1), num(2));
+    if (code == QStringLiteral("patch_memory"))
+        return tr("The patch statistics are computed on the GPU: they fit in its free memory.");
+    if (code == QStringLiteral("shrinkage"))
+        return tr("The shrunk covariance is singular (a feature never varies): Ledoit-Wolf "
+                  "shrinkage is used instead.");
+    if (code == QStringLiteral("threshold_from_training"))
+        return tr("No validation images: the threshold comes from the training images.");
     if (code == QStringLiteral("split_reused"))
         return tr("The run's saved split of training and validation images is used again.");
     if (code == QStringLiteral("skipped_file")) {
