@@ -864,6 +864,14 @@
         <source>--class-limits must be three rising numbers of millimetres.</source>
         <translation>--class-limits deben ser tres números crecientes de milímetros.</translation>
     </message>
+    <message>
+        <source>Width classes: a standard&apos;s preset (aci224r-humid, en1992-xc1, ...) whose tolerable width the report flags, default, or custom (--class-limits).</source>
+        <translation>Clases de anchura: el preajuste de una norma (aci224r-humid, en1992-xc1, ...) cuya anchura tolerable señala el informe, default, o custom (--class-limits).</translation>
+    </message>
+    <message>
+        <source>--classes: unknown preset %1.</source>
+        <translation>--classes: preajuste desconocido %1.</translation>
+    </message>
 </context>
 <context>
     <name>fisura::ui::AdvancedOptionsWidget</name>
