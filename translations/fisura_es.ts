@@ -2773,9 +2773,12 @@
         <source>Over the tolerable width</source>
         <translation>Por encima de la anchura tolerable</translation>
     </message>
-    <message>
-        <source>%1 of %2 cracks (marked OVER in the crack table)</source>
-        <translation>%1 de %2 fisuras (marcadas SUPERA en la tabla de fisuras)</translation>
+    <message numerus="yes">
+        <source>%1 of %Ln crack(s) (marked OVER in the crack table)</source>
+        <translation>
+            <numerusform>%1 de %Ln fisura (marcada SUPERA en la tabla de fisuras)</numerusform>
+            <numerusform>%1 de %Ln fisuras (marcadas SUPERA en la tabla de fisuras)</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -267,9 +267,10 @@ QString MeasureReport::standard(const MeasureResult& r)
     const QLocale l;
     QString h = QStringLiteral("<table>");
     h += row(tr("Standard"), MeasureText::presetSource(*preset));
-    h += row(tr("Over the tolerable width"),
-             tr("%1 of %2 cracks (marked OVER in the crack table)")
-                 .arg(l.toString(r.flaggedCracks), l.toString(qulonglong(r.cracks.size()))));
+    h +=
+        row(tr("Over the tolerable width"),
+            tr("%1 of %Ln crack(s) (marked OVER in the crack table)", nullptr, int(r.cracks.size()))
+                .arg(l.toString(r.flaggedCracks)));
     return h + QStringLiteral("</table>");
 }
 
