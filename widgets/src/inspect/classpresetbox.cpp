@@ -20,6 +20,9 @@ ClassPresetBox::ClassPresetBox(QWidget* parent)
     : QWidget(parent), combo_(new QComboBox(this)), source_(new QLabel(this))
 {
     combo_->setObjectName(QStringLiteral("measureClassPreset"));
+    // Long entries (a standard's case) must not widen the side pane; the list shows them whole.
+    combo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    combo_->setMinimumContentsLength(16);
     source_->setObjectName(QStringLiteral("measureClassSource"));
     source_->setWordWrap(true);
     source_->setTextInteractionFlags(Qt::TextSelectableByMouse);
