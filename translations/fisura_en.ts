@@ -156,6 +156,16 @@
     </message>
 </context>
 <context>
+    <name>fisura::ui::MeasureReport</name>
+    <message numerus="yes">
+        <source>%1 of %Ln crack(s) (marked OVER in the crack table)</source>
+        <translation>
+            <numerusform>%1 of %Ln crack (marked OVER in the crack table)</numerusform>
+            <numerusform>%1 of %Ln cracks (marked OVER in the crack table)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>fisura::ui::ModelFactsWidget</name>
     <message numerus="yes">
         <source>%1 × %1 px, %n channel(s)</source>

@@ -682,6 +682,36 @@
     </message>
 </context>
 <context>
+    <name>ProvenanceText</name>
+    <message>
+        <source>procedural scenes</source>
+        <translation>escenas procedurales</translation>
+    </message>
+    <message>
+        <source>Starter model</source>
+        <translation>Modelo inicial</translation>
+    </message>
+    <message>
+        <source>Starter model (trained on %1)</source>
+        <translation>Modelo inicial (entrenado con %1)</translation>
+    </message>
+    <message>
+        <source>Starter model (%1)</source>
+        <translation>Modelo inicial (%1)</translation>
+    </message>
+    <message>
+        <source>Starter model (trained on %1, %2)</source>
+        <translation>Modelo inicial (entrenado con %1, %2)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%Ln image(s)): ODS F1 %2 · OIS F1 %3 · mIoU %4 at %5 px</source>
+        <translation>
+            <numerusform>%1 (%Ln imagen): F1 ODS %2 · F1 OIS %3 · mIoU %4 a %5 px</numerusform>
+            <numerusform>%1 (%Ln imágenes): F1 ODS %2 · F1 OIS %3 · mIoU %4 a %5 px</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>fisura::app::MainWindow</name>
     <message>
         <source>Fisura — crack inspection workbench</source>
@@ -833,6 +863,14 @@
     <message>
         <source>--class-limits must be three rising numbers of millimetres.</source>
         <translation>--class-limits deben ser tres números crecientes de milímetros.</translation>
+    </message>
+    <message>
+        <source>Width classes: a standard&apos;s preset (aci224r-humid, en1992-xc1, ...) whose tolerable width the report flags, default, or custom (--class-limits).</source>
+        <translation>Clases de anchura: el preajuste de una norma (aci224r-humid, en1992-xc1, ...) cuya anchura tolerable señala el informe, default, o custom (--class-limits).</translation>
+    </message>
+    <message>
+        <source>--classes: unknown preset %1.</source>
+        <translation>--classes: preajuste desconocido %1.</translation>
     </message>
 </context>
 <context>
@@ -1116,6 +1154,17 @@
     </message>
 </context>
 <context>
+    <name>fisura::ui::ClassPresetBox</name>
+    <message>
+        <source>Where the width class limits come from: Fisura&apos;s classes, a standard&apos;s tolerable crack width, or your own limits</source>
+        <translation>De dónde vienen los límites de las clases de anchura: las clases de Fisura, la anchura de fisura tolerable de una norma o sus propios límites</translation>
+    </message>
+    <message>
+        <source>Your own upper limits, below.</source>
+        <translation>Sus propios límites superiores, aquí debajo.</translation>
+    </message>
+</context>
+<context>
     <name>fisura::ui::ComparisonSummary</name>
     <message>
         <source>True positives</source>
@@ -1254,6 +1303,14 @@
     <message>
         <source>Position (px)</source>
         <translation>Posición (px)</translation>
+    </message>
+    <message>
+        <source>⚠ Over limit</source>
+        <translation>⚠ Supera el límite</translation>
+    </message>
+    <message>
+        <source>Over limit</source>
+        <translation>Supera el límite</translation>
     </message>
 </context>
 <context>
@@ -2238,7 +2295,7 @@
     </message>
     <message>
         <source>Width classes (upper limits):</source>
-        <translation>Clases de anchura (límites superiores):</translation>
+        <translation type="vanished">Clases de anchura (límites superiores):</translation>
     </message>
     <message>
         <source>%1 below</source>
@@ -2397,6 +2454,10 @@
     <message>
         <source>DXF drawing</source>
         <translation>Dibujo DXF</translation>
+    </message>
+    <message>
+        <source>Upper limits:</source>
+        <translation>Límites superiores:</translation>
     </message>
 </context>
 <context>
@@ -2696,6 +2757,29 @@
         <source>Software</source>
         <translation>Programa</translation>
     </message>
+    <message>
+        <source>Over limit</source>
+        <translation>Supera el límite</translation>
+    </message>
+    <message>
+        <source>OVER</source>
+        <translation>SUPERA</translation>
+    </message>
+    <message>
+        <source>Standard</source>
+        <translation>Norma</translation>
+    </message>
+    <message>
+        <source>Over the tolerable width</source>
+        <translation>Por encima de la anchura tolerable</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %Ln crack(s) (marked OVER in the crack table)</source>
+        <translation>
+            <numerusform>%1 de %Ln fisura (marcada SUPERA en la tabla de fisuras)</numerusform>
+            <numerusform>%1 de %Ln fisuras (marcadas SUPERA en la tabla de fisuras)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>fisura::ui::MeasureText</name>
@@ -2738,6 +2822,78 @@
     <message>
         <source>%1 px</source>
         <translation>%1 px</translation>
+    </message>
+    <message>
+        <source>Within limit</source>
+        <translation>Dentro del límite</translation>
+    </message>
+    <message>
+        <source>Over limit</source>
+        <translation>Supera el límite</translation>
+    </message>
+    <message>
+        <source>dry air or protective membrane</source>
+        <translation>aire seco o membrana protectora</translation>
+    </message>
+    <message>
+        <source>humidity, moist air, soil</source>
+        <translation>humedad, aire húmedo, suelo</translation>
+    </message>
+    <message>
+        <source>de-icing chemicals</source>
+        <translation>productos químicos descongelantes</translation>
+    </message>
+    <message>
+        <source>seawater and seawater spray, wetting and drying</source>
+        <translation>agua de mar y salpicaduras de agua de mar, humectación y secado</translation>
+    </message>
+    <message>
+        <source>water-retaining structures</source>
+        <translation>estructuras de retención de agua</translation>
+    </message>
+    <message>
+        <source>exposure X0, XC1</source>
+        <translation>exposición X0, XC1</translation>
+    </message>
+    <message>
+        <source>exposure XC2–XC4, XD, XS, reinforced members</source>
+        <translation>exposición XC2–XC4, XD, XS, elementos armados</translation>
+    </message>
+    <message>
+        <source>prestressed members with bonded tendons</source>
+        <translation>elementos pretensados con armaduras adherentes</translation>
+    </message>
+    <message>
+        <source>ACI 224R-01, Table 4.1</source>
+        <translation>ACI 224R-01, tabla 4.1</translation>
+    </message>
+    <message>
+        <source>EN 1992-1-1, Table 7.1N</source>
+        <translation>EN 1992-1-1, tabla 7.1N</translation>
+    </message>
+    <message>
+        <source>Fisura (hairline, fine, medium, wide)</source>
+        <translation>Fisura (capilar, fina, media, ancha)</translation>
+    </message>
+    <message>
+        <source>Custom limits</source>
+        <translation>Límites propios</translation>
+    </message>
+    <message>
+        <source>ACI 224R-01: %1</source>
+        <translation>ACI 224R-01: %1</translation>
+    </message>
+    <message>
+        <source>EN 1992-1-1: %1</source>
+        <translation>EN 1992-1-1: %1</translation>
+    </message>
+    <message>
+        <source>Fisura&apos;s classes: hairline below %1 mm, fine below %2 mm, medium below %3 mm, wide from there</source>
+        <translation>Clases de Fisura: capilar por debajo de %1 mm, fina por debajo de %2 mm, media por debajo de %3 mm, ancha a partir de ahí</translation>
+    </message>
+    <message>
+        <source>%1: tolerable %2 mm (%3)</source>
+        <translation>%1: anchura tolerable %2 mm (%3)</translation>
     </message>
 </context>
 <context>
@@ -2782,7 +2938,7 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
         <translation>Aún no hay un modelo entrenado: elija un archivo de modelo</translation>
     </message>
     <message>
-        <source>No model of this project is chosen: Fisura's starter model is used. Label a few of your images and train starting from it to make it your own.</source>
+        <source>No model of this project is chosen: Fisura&apos;s starter model is used. Label a few of your images and train starting from it to make it your own.</source>
         <translation>No hay ningún modelo del proyecto elegido: se usa el modelo inicial de Fisura. Etiquete algunas de sus imágenes y entrene partiendo de él para hacerlo suyo.</translation>
     </message>
 </context>
@@ -3255,6 +3411,53 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
     </message>
 </context>
 <context>
+    <name>fisura::ui::StartFromBox</name>
+    <message>
+        <source>This model cannot be read: %1</source>
+        <translation>Este modelo no se puede leer: %1</translation>
+    </message>
+    <message>
+        <source>Fine-tunes Fisura&apos;s starter model: keeps its network (width %1, depth %2), adapts its normalisation to your images and trains %3 epochs at a lower learning rate. A handful of labelled images is enough to make it your own.</source>
+        <translation>Ajusta el modelo inicial de Fisura: conserva su red (anchura %1, profundidad %2), adapta su normalización a sus imágenes y entrena %3 épocas con una tasa de aprendizaje menor. Unas pocas imágenes etiquetadas bastan para hacerlo suyo.</translation>
+    </message>
+    <message>
+        <source>Random weights: no starter model is installed. Learning from your images alone needs many labelled images and more epochs.</source>
+        <translation>Pesos aleatorios: no hay ningún modelo inicial instalado. Aprender solo de sus imágenes requiere muchas imágenes etiquetadas y más épocas.</translation>
+    </message>
+    <message>
+        <source>Random weights: the network learns from your images alone. Needs many labelled images and more epochs.</source>
+        <translation>Pesos aleatorios: la red aprende solo de sus imágenes. Requiere muchas imágenes etiquetadas y más épocas.</translation>
+    </message>
+    <message>
+        <source>Continues from this run&apos;s model: keeps its network (width %1, depth %2), adapts its normalisation to the data and trains %3 epochs at a lower learning rate.</source>
+        <translation>Continúa desde el modelo de esta ejecución: conserva su red (anchura %1, profundidad %2), adapta su normalización a los datos y entrena %3 épocas con una tasa de aprendizaje menor.</translation>
+    </message>
+    <message>
+        <source>Start from</source>
+        <translation>Partir de</translation>
+    </message>
+    <message>
+        <source>The weights training starts from: a model that already knows cracks needs far fewer labelled images than random weights</source>
+        <translation>Los pesos de los que parte el entrenamiento: un modelo que ya conoce las fisuras necesita muchas menos imágenes etiquetadas que unos pesos aleatorios</translation>
+    </message>
+    <message>
+        <source>Starter model</source>
+        <translation>Modelo inicial</translation>
+    </message>
+    <message>
+        <source>Scratch (random weights)</source>
+        <translation>Desde cero (pesos aleatorios)</translation>
+    </message>
+    <message>
+        <source>Run %1</source>
+        <translation>Ejecución %1</translation>
+    </message>
+    <message>
+        <source>Run %1 (%2)</source>
+        <translation>Ejecución %1 (%2)</translation>
+    </message>
+</context>
+<context>
     <name>fisura::ui::SystemPane</name>
     <message>
         <source>System</source>
@@ -3519,11 +3722,11 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
     </message>
     <message>
         <source>−%1 min</source>
-        <translation>−%1 min</translation>
+        <translation type="vanished">−%1 min</translation>
     </message>
     <message>
         <source>−%1 s</source>
-        <translation>−%1 s</translation>
+        <translation type="vanished">−%1 s</translation>
     </message>
     <message>
         <source>%1 s ago</source>
@@ -4724,83 +4927,6 @@ Predicha: %2</translation>
     <message>
         <source>Open the demo project (Documents/Fisura/demo-project), generating it first if needed.</source>
         <translation>Abre el proyecto de demostración (Documents/Fisura/demo-project) y lo genera antes si hace falta.</translation>
-    </message>
-</context>
-<context>
-    <name>ProvenanceText</name>
-    <message>
-        <source>procedural scenes</source>
-        <translation>escenas procedurales</translation>
-    </message>
-    <message>
-        <source>Starter model</source>
-        <translation>Modelo inicial</translation>
-    </message>
-    <message>
-        <source>Starter model (trained on %1)</source>
-        <translation>Modelo inicial (entrenado con %1)</translation>
-    </message>
-    <message>
-        <source>Starter model (%1)</source>
-        <translation>Modelo inicial (%1)</translation>
-    </message>
-    <message>
-        <source>Starter model (trained on %1, %2)</source>
-        <translation>Modelo inicial (entrenado con %1, %2)</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1 (%Ln image(s)): ODS F1 %2 · OIS F1 %3 · mIoU %4 at %5 px</source>
-        <translation>
-            <numerusform>%1 (%Ln imagen): F1 ODS %2 · F1 OIS %3 · mIoU %4 a %5 px</numerusform>
-            <numerusform>%1 (%Ln imágenes): F1 ODS %2 · F1 OIS %3 · mIoU %4 a %5 px</numerusform>
-        </translation>
-    </message>
-</context>
-<context>
-    <name>fisura::ui::StartFromBox</name>
-    <message>
-        <source>This model cannot be read: %1</source>
-        <translation>Este modelo no se puede leer: %1</translation>
-    </message>
-    <message>
-        <source>Fine-tunes Fisura's starter model: keeps its network (width %1, depth %2), adapts its normalisation to your images and trains %3 epochs at a lower learning rate. A handful of labelled images is enough to make it your own.</source>
-        <translation>Ajusta el modelo inicial de Fisura: conserva su red (anchura %1, profundidad %2), adapta su normalización a sus imágenes y entrena %3 épocas con una tasa de aprendizaje menor. Unas pocas imágenes etiquetadas bastan para hacerlo suyo.</translation>
-    </message>
-    <message>
-        <source>Random weights: no starter model is installed. Learning from your images alone needs many labelled images and more epochs.</source>
-        <translation>Pesos aleatorios: no hay ningún modelo inicial instalado. Aprender solo de sus imágenes requiere muchas imágenes etiquetadas y más épocas.</translation>
-    </message>
-    <message>
-        <source>Random weights: the network learns from your images alone. Needs many labelled images and more epochs.</source>
-        <translation>Pesos aleatorios: la red aprende solo de sus imágenes. Requiere muchas imágenes etiquetadas y más épocas.</translation>
-    </message>
-    <message>
-        <source>Continues from this run's model: keeps its network (width %1, depth %2), adapts its normalisation to the data and trains %3 epochs at a lower learning rate.</source>
-        <translation>Continúa desde el modelo de esta ejecución: conserva su red (anchura %1, profundidad %2), adapta su normalización a los datos y entrena %3 épocas con una tasa de aprendizaje menor.</translation>
-    </message>
-    <message>
-        <source>Start from</source>
-        <translation>Partir de</translation>
-    </message>
-    <message>
-        <source>The weights training starts from: a model that already knows cracks needs far fewer labelled images than random weights</source>
-        <translation>Los pesos de los que parte el entrenamiento: un modelo que ya conoce las fisuras necesita muchas menos imágenes etiquetadas que unos pesos aleatorios</translation>
-    </message>
-    <message>
-        <source>Starter model</source>
-        <translation>Modelo inicial</translation>
-    </message>
-    <message>
-        <source>Scratch (random weights)</source>
-        <translation>Desde cero (pesos aleatorios)</translation>
-    </message>
-    <message>
-        <source>Run %1</source>
-        <translation>Ejecución %1</translation>
-    </message>
-    <message>
-        <source>Run %1 (%2)</source>
-        <translation>Ejecución %1 (%2)</translation>
     </message>
 </context>
 </TS>

@@ -214,7 +214,7 @@ void run(const MeasureArgs& a, const std::string& pdf)
         printSummary(*r, a.lang);
     if (!pdf.empty())
         if (int rc = writeReportPdf(
-                {pdf, a.map, a.scan, a.lang, {}, a.pixelSize, a.threshold, a.limits}))
+                {pdf, a.map, a.scan, a.lang, {}, a.pixelSize, a.threshold, a.limits, a.classes}))
             exitWith(rc);
 }
 

@@ -82,6 +82,8 @@ int writeReportPdf(const ReportPdfArgs& a)
             limits += (limits.empty() ? "" : ",") + formatNumber(v);
         args.insert(args.end(), {"--class-limits", limits});
     }
+    if (!a.classes.empty())
+        args.insert(args.end(), {"--classes", a.classes});
     if (!a.model.empty())
         args.insert(args.end(), {"--model", a.model});
     std::vector<char*> argv;

@@ -14,6 +14,7 @@ struct ReportPdfArgs {
     double pixelSize = 0;              ///< 0: from the files
     double threshold = 0.5;            ///< crack probability
     std::vector<double> classLimitsMm; ///< empty: the defaults
+    std::string classes;               ///< a width-class preset id; empty: the defaults
 };
 
 /// The `fisura` executable beside this one (installed layout), in the build tree's app/gui,

@@ -42,11 +42,15 @@ ReportMode::ReportMode(QCommandLineParser& parser)
              QStringLiteral("name")),
       limits_(QStringLiteral("class-limits"),
               tr("Upper limits of the width classes in mm, comma-separated (default 0.1,0.3,1)."),
-              QStringLiteral("mm"))
+              QStringLiteral("mm")),
+      classes_(QStringLiteral("classes"),
+               tr("Width classes: a standard's preset (aci224r-humid, en1992-xc1, ...) whose "
+                  "tolerable width the report flags, default, or custom (--class-limits)."),
+               QStringLiteral("preset"))
 {
     // --map, --threshold and --lang are the start options' own (same names, same meaning):
     // values are read through these objects by name.
-    parser.addOptions({pdf_, scan_, pixelSize_, model_, limits_});
+    parser.addOptions({pdf_, scan_, pixelSize_, model_, limits_, classes_});
 }
 
 void ReportMode::prepare(int argc, char** argv)
@@ -96,8 +100,18 @@ int ReportMode::run(const QCommandLineParser& parser) const
             return 2;
         }
     }
+    if (const QString preset = parser.value(classes_);
+        !preset.isEmpty() && preset != QLatin1String("custom")) {
+        const auto p = widthClassPreset(preset.toStdString());
+        if (!p) {
+            printError(tr("--classes: unknown preset %1.").arg(preset));
+            return 2;
+        }
+        o.classes = p->classes;
+    }
     if (parser.isSet(limits_)) {
         o.classes.upperLimitsMm.clear();
+        o.classes.preset = "custom";
         for (const QString& v : parser.value(limits_).split(QLatin1Char(',')))
             o.classes.upperLimitsMm.push_back(v.toDouble(&ok));
         if (!ok || !o.classes.validate()) {

@@ -25,7 +25,7 @@ public:
     int run(const QCommandLineParser& parser) const;
 
 private:
-    QCommandLineOption pdf_, map_, scan_, pixelSize_, threshold_, lang_, model_, limits_;
+    QCommandLineOption pdf_, map_, scan_, pixelSize_, threshold_, lang_, model_, limits_, classes_;
 };
 
 } // namespace fisura::app

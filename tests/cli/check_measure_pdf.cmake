@@ -29,6 +29,34 @@ foreach(lang en es)
     expect("size GREATER 20000" "${pdf} is only ${size} bytes")
 endforeach()
 
+# --classes: the report names the standard with its tolerable width and flags the cracks over
+# it (read back with poppler's pdftotext where it is installed).
+find_program(PDFTOTEXT pdftotext)
+foreach(lang en es)
+    set(pdf "${WORK}/standard-${lang}.pdf")
+    execute_process(COMMAND "${CLI}" measure --map "${mask}" --scan "${image}" --pixel-size 0.2
+                            --classes aci224r-humid --pdf "${pdf}" --lang ${lang} --quiet
+                    OUTPUT_QUIET ERROR_VARIABLE err RESULT_VARIABLE rc)
+    expect("rc EQUAL 0" "measure --classes --pdf (${lang}) exited ${rc}: ${err}")
+    if(PDFTOTEXT)
+        execute_process(COMMAND "${PDFTOTEXT}" "${pdf}" - OUTPUT_VARIABLE text RESULT_VARIABLE rc)
+        expect("rc EQUAL 0" "pdftotext ${pdf} exited ${rc}")
+        string(REGEX REPLACE "[ \t\r\n]+" " " text "${text}")
+        if(lang STREQUAL "es")
+            set(standard "ACI 224R-01, tabla 4.1: anchura tolerable 0,30 mm")
+            set(flag "SUPERA")
+        else()
+            set(standard "ACI 224R-01, Table 4.1: tolerable 0.30 mm")
+            set(flag "OVER")
+        endif()
+        string(FIND "${text}" "${standard}" at)
+        expect("at GREATER -1" "${pdf} does not name the standard: ${text}")
+        string(REGEX MATCHALL "${flag}" flags "${text}")
+        list(LENGTH flags n)
+        expect("n GREATER 1" "${pdf} flags no crack (${n}): ${text}")
+    endif()
+endforeach()
+
 # A PNG map: measure reads it, and so must the report (it once failed with "Not a TIFF").
 if(PYTHON)
     set(png "${WORK}/map.png")

@@ -18,6 +18,7 @@
 #include "fisura/measure.h"
 #include "fisura/measuremap.h"
 #include "fisura/threshold.h"
+#include "inspect/classpresetbox.h"
 #include "inspect/crackoverlay.h"
 #include "inspect/cracktable.h"
 #include "inspect/cracktablemodel.h"
@@ -345,6 +346,103 @@ private Q_SLOTS:
         QCOMPARE(writeClassMap(*r, dir_.filePath(QStringLiteral("x.tif")).toStdString()).code(),
                  ErrorCode::InvalidArgument);
         QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("x.tif"))));
+    }
+
+    // A standard's preset: the options carry it, its source shows under the list in the
+    // language's notation, the table and the report flag the cracks over its tolerable width
+    // (0.30 mm: the medium and wide cracks), and Fisura's classes bring the limits back.
+    void standardFlagsCracks_data()
+    {
+        QTest::addColumn<int>("language");
+        QTest::addColumn<QString>("tolerable");
+        QTest::newRow("en") << int(ui::LanguageManager::Language::English) << "0.30 mm";
+        QTest::newRow("es") << int(ui::LanguageManager::Language::Spanish) << "0,30 mm";
+    }
+    void standardFlagsCracks()
+    {
+        QFETCH(int, language);
+        QFETCH(QString, tolerable);
+        ui::LanguageManager::instance().applyForSession(ui::LanguageManager::Language(language));
+        InspectPane pane;
+        pane.resize(1100, 800);
+        pane.show();
+        QVERIFY(pane.openWithMap(scan_, map_, 128).isOk());
+        MeasurePanel* panel = pane.measurePanel();
+        auto* presets = pane.findChild<QComboBox*>(QStringLiteral("measureClassPreset"));
+        auto* source = pane.findChild<QLabel*>(QStringLiteral("measureClassSource"));
+        QVERIFY(presets && source);
+        QCOMPARE(presets->count(), int(widthClassPresets().size()) + 1); // and custom
+        QCOMPARE(panel->options().classes.preset, std::string("default"));
+        const int humid = presets->findData(QStringLiteral("aci224r-humid"));
+        QVERIFY(humid > 0);
+        presets->setCurrentIndex(humid);
+        QCOMPARE(panel->options().classes.preset, std::string("aci224r-humid"));
+        QCOMPARE(panel->options().classes.tolerableMm, 0.30);
+        QVERIFY(!panel->classLimitBox(0)->isVisible()); // one tolerable width, named below
+        QVERIFY2(source->text().contains(QStringLiteral("ACI 224R-01")),
+                 qPrintable(source->text()));
+        QVERIFY2(source->text().contains(tolerable), qPrintable(source->text()));
+        const bool es = language == int(ui::LanguageManager::Language::Spanish);
+        QVERIFY2(
+            source->text().contains(es ? QStringLiteral("humedad") : QStringLiteral("humidity")),
+            qPrintable(source->text()));
+
+        pane.measureCracks();
+        QVERIFY(measured(panel).isOk());
+        QCOMPARE(panel->result()->flaggedCracks, 2);
+        const auto* view = panel->table()->view();
+        QVERIFY(!view->isColumnHidden(CrackTableModel::OverLimit));
+        int flagged = 0;
+        for (int row = 0; row < view->model()->rowCount(); ++row) {
+            const QModelIndex i = view->model()->index(row, CrackTableModel::OverLimit);
+            const int k = i.data(CrackTableModel::IndexRole).toInt();
+            const Crack& c = panel->result()->cracks[size_t(k)];
+            QCOMPARE(c.exceedsLimit, c.width.medianMm >= 0.30);
+            QCOMPARE(i.data().toString().contains(CrackTableModel::tr("Over limit")),
+                     c.exceedsLimit);
+            flagged += c.exceedsLimit;
+        }
+        QCOMPARE(flagged, 2);
+        ui::ReportInput in;
+        in.result = panel->result();
+        const QString html = ui::MeasureReport::html(in);
+        const QString standard = source->text();
+        QVERIFY(html.contains(standard.toHtmlEscaped()));
+        QCOMPARE(html.count(QStringLiteral(">%1</b>").arg(ui::MeasureReport::tr("OVER"))), 2);
+
+        // Settings keep the choice; Fisura's classes show their limits and flag nothing.
+        QSettings settings(dir_.filePath(QStringLiteral("preset.ini")), QSettings::IniFormat);
+        panel->saveState(settings);
+        presets->setCurrentIndex(0);
+        QCOMPARE(panel->options().classes.tolerableMm, 0.0);
+        QCOMPARE(panel->classLimitBox(2)->value(), 1.0);
+        QVERIFY(panel->classLimitBox(0)->isVisible());
+        panel->restoreState(settings);
+        QCOMPARE(panel->options().classes.preset, std::string("aci224r-humid"));
+        presets->setCurrentIndex(0);
+        pane.measureCracks();
+        QVERIFY(measured(panel).isOk());
+        QVERIFY(view->isColumnHidden(CrackTableModel::OverLimit));
+        QCOMPARE(panel->result()->flaggedCracks, 0);
+        in.result = panel->result();
+        QVERIFY(!ui::MeasureReport::html(in).contains(standard.toHtmlEscaped()));
+        QVERIFY(!ui::MeasureReport::html(in).contains(ui::MeasureReport::tr("Over limit")));
+    }
+
+    // Custom limits are the fields' values; editing Fisura's limits makes them custom.
+    void customLimits()
+    {
+        InspectPane pane;
+        QVERIFY(pane.openWithMap(scan_, map_, 128).isOk());
+        MeasurePanel* panel = pane.measurePanel();
+        QVERIFY(!panel->classPresetBox()->setPresetId("no-such-standard"));
+        QCOMPARE(panel->classPresetBox()->presetId(), std::string("default"));
+        panel->classLimitBox(1)->setValue(0.25);
+        QCOMPARE(panel->classPresetBox()->presetId(), std::string("custom"));
+        const MeasureOptions o = panel->options();
+        QCOMPARE(o.classes.preset, std::string("custom"));
+        QCOMPARE(o.classes.upperLimitsMm, (std::vector<double>{0.1, 0.25, 1.0}));
+        QCOMPARE(o.classes.tolerableMm, 0.0);
     }
 
     void reportInBothLanguages_data()

@@ -100,10 +100,12 @@ class TestReport : public QObject
     }
 
     // Measures `mask` at 0.2 mm a pixel and writes the report in the language in force.
-    QString report(const QString& mask, const QString& name, const QString& model = {})
+    QString report(const QString& mask, const QString& name, const QString& model = {},
+                   const std::string& preset = "default")
     {
         fisura::MeasureOptions o;
         o.pixelSizeMm = 0.2;
+        o.classes = fisura::widthClassPreset(preset)->classes;
         auto r = fisura::measureCracks(mask.toStdString(), o);
         if (!r)
             return QStringLiteral("measure: ") + fisura::ui::errorMessage(r.status());
@@ -183,6 +185,49 @@ private Q_SLOTS:
         QVERIFY2(
             pages.last().words.size() > 40,
             qPrintable(QStringLiteral("last page has %1 words").arg(pages.last().words.size())));
+    }
+
+    // A standard in force: the report names it with its tolerable width in the language's
+    // notation and marks the cracks over it in the crack table, as many as core flagged.
+    void standardInForce_data()
+    {
+        QTest::addColumn<QString>("lang");
+        QTest::addColumn<QString>("standard");
+        QTest::addColumn<QString>("flag");
+        QTest::newRow("en") << "en"
+                            << "EN 1992-1-1, Table 7.1N: tolerable 0.40 mm"
+                            << "OVER";
+        QTest::newRow("es") << "es"
+                            << "EN 1992-1-1, tabla 7.1N: anchura tolerable 0,40 mm"
+                            << "SUPERA";
+    }
+    void standardInForce()
+    {
+        QFETCH(QString, lang);
+        QFETCH(QString, standard);
+        QFETCH(QString, flag);
+        language(lang);
+        const QString mask = writeMask(dir_.filePath(QStringLiteral("std.png")), 20);
+        const QString pdf =
+            report(mask, QStringLiteral("std-") + lang + QStringLiteral(".pdf"), {}, "en1992-xc1");
+        QVERIFY2(pdf.endsWith(QStringLiteral(".pdf")), qPrintable(pdf));
+        fisura::MeasureOptions o;
+        o.pixelSizeMm = 0.2;
+        o.classes = fisura::widthClassPreset("en1992-xc1")->classes;
+        const auto r = fisura::measureCracks(mask.toStdString(), o);
+        QVERIFY(r.isOk());
+        QVERIFY(r->flaggedCracks > 0 && r->flaggedCracks < int(r->cracks.size()));
+        if (QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty())
+            QSKIP("pdftotext (poppler-utils) is not installed");
+        const QString text = pdfText(pdf).simplified();
+        QVERIFY2(text.contains(standard), qPrintable(text.left(3000)));
+        // The flag in each flagged row, and once in the line that explains it.
+        const QRegularExpression word(QStringLiteral("\\b%1\\b").arg(flag));
+        QCOMPARE(int(text.count(word)), r->flaggedCracks + 1);
+        // Without a standard there is nothing to flag.
+        const QString plain = pdfText(report(mask, QStringLiteral("plain.pdf")));
+        QVERIFY(!plain.isEmpty());
+        QVERIFY(!plain.contains(flag) && !plain.contains(QStringLiteral("7.1N")));
     }
 
     // The model is read from the project that made the map.

@@ -86,6 +86,8 @@ void CrackTable::setResult(std::shared_ptr<const MeasureResult> result)
 {
     highlighted_ = -1;
     model_->setResult(std::move(result));
+    // The flag column only where a standard's tolerable width is in force.
+    view_->setColumnHidden(CrackTableModel::OverLimit, !model_->hasLimit());
     fillClasses();
     view_->resizeColumnsToContents();
     retranslateUi();

@@ -82,6 +82,8 @@ QVariant CrackTableModel::display(const Crack& c, int column) const
         return l.toString(c.orientationDeg, 'f', 0);
     case Position:
         return QStringLiteral("%1, %2").arg(l.toString(c.box.x), l.toString(c.box.y));
+    case OverLimit:
+        return hasLimit() && c.exceedsLimit ? tr("⚠ Over limit") : QString();
     default:
         return {};
     }
@@ -108,6 +110,8 @@ QVariant CrackTableModel::sortValue(const Crack& c, int column) const
         return c.orientationDeg;
     case Position:
         return qint64(c.box.y) * 1000000 + c.box.x;
+    case OverLimit:
+        return int(hasLimit() && c.exceedsLimit);
     default:
         return {};
     }
@@ -126,11 +130,14 @@ QVariant CrackTableModel::data(const QModelIndex& index, int role) const
     case IndexRole:
         return index.row();
     case Qt::TextAlignmentRole:
-        return index.column() == Class ? int(Qt::AlignLeft | Qt::AlignVCenter)
-                                       : int(Qt::AlignRight | Qt::AlignVCenter);
+        return index.column() == Class || index.column() == OverLimit
+                   ? int(Qt::AlignLeft | Qt::AlignVCenter)
+                   : int(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::BackgroundRole:
         if (c.id == highlighted_)
             return QColor(255, 220, 90, 140);
+        if (index.column() == OverLimit && hasLimit() && c.exceedsLimit)
+            return QColor(215, 30, 40, 70);
         return {};
     case Qt::DecorationRole:
         if (index.column() == Class && c.widthClass >= 0)
@@ -165,6 +172,8 @@ QVariant CrackTableModel::headerData(int section, Qt::Orientation o, int role) c
         return tr("Angle (°)");
     case Position:
         return tr("Position (px)");
+    case OverLimit:
+        return tr("Over limit");
     default:
         return {};
     }

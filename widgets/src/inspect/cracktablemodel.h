@@ -27,6 +27,7 @@ public:
         Area,
         Orientation,
         Position,
+        OverLimit, ///< "Over limit" where a standard's tolerable width is exceeded
         ColumnCount
     };
     /// Numeric value for sorting and filtering.
@@ -39,6 +40,8 @@ public:
     void setResult(std::shared_ptr<const MeasureResult> result);
     const MeasureResult* result() const { return result_.get(); }
     bool hasMm() const { return result_ && result_->pixelSizeMm > 0; }
+    /// A standard's tolerable width is in force (and widths are in mm).
+    bool hasLimit() const { return hasMm() && result_->options.classes.tolerableMm > 0; }
     /// Row of the crack with this id, or -1.
     int rowOfCrack(int crackId) const;
     /// Shades the row of this crack (the one under the mouse in the viewer); -1: none.

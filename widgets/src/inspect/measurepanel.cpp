@@ -27,6 +27,7 @@
 #include "fisura/measuremap.h"
 #include "fisura/threshold.h"
 #include "fisura/vectorexport.h"
+#include "inspect/classpresetbox.h"
 #include "inspect/crackoverlay.h"
 #include "inspect/cracktable.h"
 #include "inspect/measureplots.h"
@@ -42,7 +43,8 @@ MeasurePanel::MeasurePanel(TiledViewer* viewer, QWidget* parent)
       reporter_(new JobRunner(this)), classMapper_(new JobRunner(this)),
       mapLabel_(new QLabel(this)), pixelSizeLabel_(new QLabel(this)),
       pixelSize_(new QDoubleSpinBox(this)), thresholdLabel_(new QLabel(this)),
-      threshold_(new QDoubleSpinBox(this)), limitsLabel_(new QLabel(this)), note_(new QLabel(this)),
+      threshold_(new QDoubleSpinBox(this)), presetLabel_(new QLabel(this)),
+      presets_(new ClassPresetBox(this)), limitsLabel_(new QLabel(this)), note_(new QLabel(this)),
       measureButton_(new QPushButton(this)), cancelButton_(new QPushButton(this)),
       progress_(new QProgressBar(this)), message_(new QLabel(this)), summary_(new QLabel(this)),
       classLayer_(new QCheckBox(this)), csvButton_(new QPushButton(this)),
@@ -69,6 +71,7 @@ MeasurePanel::MeasurePanel(TiledViewer* viewer, QWidget* parent)
         updateEnabled();
     });
     connect(classMapper_, &JobRunner::finished, this, &MeasurePanel::onClassMap);
+    connect(presets_, &ClassPresetBox::presetChanged, this, &MeasurePanel::onPresetChanged);
     connect(classLayer_, &QCheckBox::toggled, this, &MeasurePanel::showClassLayer);
     connect(csvButton_, &QPushButton::clicked, this, [this] { chooseExport(0); });
     connect(jsonButton_, &QPushButton::clicked, this, [this] { chooseExport(1); });
@@ -108,6 +111,7 @@ void MeasurePanel::buildForm()
     auto* form = new QFormLayout;
     form->addRow(pixelSizeLabel_, pixelSize_);
     form->addRow(thresholdLabel_, threshold_);
+    form->addRow(presetLabel_, presets_);
     form->addRow(limitsLabel_);
     for (size_t k = 0; k < limits_.size(); ++k) {
         limitLabels_[k] = new QLabel(this);
@@ -117,8 +121,14 @@ void MeasurePanel::buildForm()
         limits_[k]->setRange(0.001, 1000);
         limits_[k]->setSingleStep(0.05);
         limits_[k]->setValue(defaults.upperLimitsMm[k]);
+        // Editing Fisura's limits makes them custom ones.
+        connect(limits_[k], &QDoubleSpinBox::valueChanged, this, [this] {
+            if (presets_->presetId() == "default")
+                presets_->setPresetId("custom");
+        });
         form->addRow(limitLabels_[k], limits_[k]);
     }
+    onPresetChanged();
     note_->setObjectName(QStringLiteral("measureClassNote"));
     note_->setWordWrap(true);
     note_->setStyleSheet(QStringLiteral("color: #8a5a00; font-style: italic;"));
@@ -174,7 +184,8 @@ void MeasurePanel::retranslateUi()
                               "tags. Without it lengths stay in pixels and there are no classes."));
     thresholdLabel_->setText(tr("Threshold"));
     threshold_->setToolTip(tr("The crack probability from which a pixel is crack"));
-    limitsLabel_->setText(tr("Width classes (upper limits):"));
+    presetLabel_->setText(tr("Width classes"));
+    limitsLabel_->setText(tr("Upper limits:"));
     const WidthClasses ids;
     for (size_t k = 0; k < limits_.size(); ++k) {
         limitLabels_[k]->setText(tr("%1 below").arg(MeasureText::className(ids.ids[k])));
@@ -210,6 +221,8 @@ void MeasurePanel::saveState(QSettings& s) const
     for (auto* b : limits_)
         limits << b->value();
     s.setValue(QStringLiteral("inspect/measure/classLimits"), limits);
+    s.setValue(QStringLiteral("inspect/measure/classPreset"),
+               QString::fromStdString(presets_->presetId()));
 }
 
 void MeasurePanel::restoreState(QSettings& s)
@@ -218,6 +231,29 @@ void MeasurePanel::restoreState(QSettings& s)
     if (limits.size() == int(limits_.size()))
         for (size_t k = 0; k < limits_.size(); ++k)
             limits_[k]->setValue(limits[int(k)].toDouble());
+    // Settings written before the presets: limits other than Fisura's have made them custom.
+    const QString preset = s.value(QStringLiteral("inspect/measure/classPreset")).toString();
+    if (!preset.isEmpty())
+        presets_->setPresetId(preset.toStdString());
+}
+
+// The limit fields are the custom classes; a preset shows Fisura's limits or hides them (a
+// standard has a single tolerable width, named under the list).
+void MeasurePanel::onPresetChanged()
+{
+    const std::string id = presets_->presetId();
+    const auto preset = widthClassPreset(id);
+    const bool standard = preset && preset->classes.tolerableMm > 0;
+    if (preset && !standard)
+        for (size_t k = 0; k < limits_.size(); ++k) {
+            const QSignalBlocker block(limits_[k]); // not an edit: stays Fisura's
+            limits_[k]->setValue(preset->classes.upperLimitsMm[k]);
+        }
+    limitsLabel_->setVisible(!standard);
+    for (size_t k = 0; k < limits_.size(); ++k) {
+        limitLabels_[k]->setVisible(!standard);
+        limits_[k]->setVisible(!standard);
+    }
 }
 
 void MeasurePanel::reset()
@@ -256,8 +292,14 @@ MeasureOptions MeasurePanel::options() const
         if (tags > 0 && std::abs(o.pixelSizeMm - shown) < 1e-9)
             o.pixelSizeMm = 0;
     }
+    const std::string id = presets_->presetId();
+    if (const auto preset = widthClassPreset(id)) {
+        o.classes = preset->classes;
+        return o;
+    }
     for (size_t k = 0; k < limits_.size(); ++k)
         o.classes.upperLimitsMm[k] = limits_[k]->value();
+    o.classes.preset = id;
     return o;
 }
 

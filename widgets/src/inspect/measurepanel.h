@@ -27,6 +27,7 @@ class QSpinBox;
 namespace fisura::ui
 {
 
+class ClassPresetBox;
 class CrackOverlay;
 class CrackTable;
 class JobRunner;
@@ -67,6 +68,8 @@ public:
     QDoubleSpinBox* pixelSizeBox() const { return pixelSize_; }
     QDoubleSpinBox* thresholdBox() const { return threshold_; }
     QDoubleSpinBox* classLimitBox(int k) const { return limits_[size_t(k)]; }
+    /// Fisura's classes, a standard's preset or custom limits (the limit fields).
+    ClassPresetBox* classPresetBox() const { return presets_; }
     QCheckBox* classOverlayBox() const { return classLayer_; }
     QString message() const;
 
@@ -95,6 +98,7 @@ private:
     void showClassLayer(bool on);
     void selectCrack(int id);
     void onClassMap(const Status& s);
+    void onPresetChanged();
     int classLayerIndex() const;
 
     TiledViewer* viewer_;
@@ -113,6 +117,8 @@ private:
     QDoubleSpinBox* pixelSize_;
     QLabel* thresholdLabel_;
     QDoubleSpinBox* threshold_; ///< crack probability
+    QLabel* presetLabel_;
+    ClassPresetBox* presets_;
     QLabel* limitsLabel_;
     std::array<QLabel*, 3> limitLabels_{};
     std::array<QDoubleSpinBox*, 3> limits_{};

@@ -21,6 +21,11 @@ public:
     static QString className(const std::string& id);
     /// The class of index `k` of `classes`, or "—" when k < 0 (no pixel size).
     static QString className(const WidthClasses& classes, int k);
+    /// The list entry of a width-class preset id of core ("custom": the user's own limits).
+    static QString presetName(const std::string& id);
+    /// Where a preset's limits come from, e.g. "ACI 224R-01, Table 4.1: tolerable 0.30 mm
+    /// (humidity, moist air, soil)", numbers through QLocale.
+    static QString presetSource(const WidthClassPreset& preset);
     /// The translated kWidthClassNote.
     static QString classNote();
     /// "< 0.1 mm", "0.1 – 0.3 mm", "≥ 1 mm".

@@ -171,7 +171,9 @@ QString MeasureReport::html(const ReportInput& in, int layout)
                          esc(MeasureText::classRange(c.fromMm, c.toMm)), l.toString(c.cracks),
                          l.toString(c.branches), esc(len(c.lengthPx, c.lengthMm)));
         }
-        h += QStringLiteral("</table><p class='note'>%1</p>").arg(esc(MeasureText::classNote()));
+        h += QStringLiteral("</table>");
+        h += standard(r);
+        h += QStringLiteral("<p class='note'>%1</p>").arg(esc(MeasureText::classNote()));
     }
     if (!in.histogram.isNull())
         h += QStringLiteral("<h2>%1</h2><table width='100%'><tr><td><img src='fisura:histogram' "
@@ -202,9 +204,19 @@ QString MeasureReport::crackTable(const ReportInput& in, int layout)
                  esc(tr("Cracks")));
     h += QStringLiteral("<table class='grid%1' width='100%'><thead><tr>")
              .arg(compact > 0 ? QStringLiteral(" c%1").arg(compact) : QString());
-    for (const QString& c :
-         {tr("No."), tr("Class"), tr("Length (%1)").arg(unit), tr("Width (%1)").arg(unit),
-          tr("Max. width (%1)").arg(unit), tr("Branches"), tr("Angle (°)"), tr("Position (px)")})
+    // A standard in force adds the flag column: text, not colour alone.
+    const bool limit = mm && r.options.classes.tolerableMm > 0;
+    QStringList headers{tr("No."),
+                        tr("Class"),
+                        tr("Length (%1)").arg(unit),
+                        tr("Width (%1)").arg(unit),
+                        tr("Max. width (%1)").arg(unit),
+                        tr("Branches"),
+                        tr("Angle (°)"),
+                        tr("Position (px)")};
+    if (limit)
+        headers << tr("Over limit");
+    for (const QString& c : headers)
         h += QStringLiteral("<th>%1</th>").arg(esc(c));
     h += QStringLiteral("</tr></thead>");
     const int n = std::min<int>(int(r.cracks.size()), kMaxRows);
@@ -224,6 +236,15 @@ QString MeasureReport::crackTable(const ReportInput& in, int layout)
                       mm ? num(c.width.maxMm, 2) : num(c.width.maxPx, 1), l.toString(c.branches),
                       num(c.orientationDeg, 0),
                       QStringLiteral("%1, %2").arg(l.toString(c.box.x), l.toString(c.box.y)));
+        if (limit) {
+            h.chop(5); // "</tr>": the flag cell goes before it
+            h +=
+                QStringLiteral("<td>%1</td></tr>")
+                    .arg(
+                        c.exceedsLimit
+                            ? QStringLiteral("<b style='color:#b01020'>%1</b>").arg(esc(tr("OVER")))
+                            : QString());
+        }
     }
     h += QStringLiteral("</table>");
     if (int(r.cracks.size()) > n)
@@ -236,6 +257,21 @@ QString MeasureReport::crackTable(const ReportInput& in, int layout)
              .arg(esc(tr("Width: median over the crack's centre line. Angle: 0° horizontal, "
                          "counter-clockwise. Position: top-left corner of the crack's box.")));
     return h;
+}
+
+QString MeasureReport::standard(const MeasureResult& r)
+{
+    const auto preset = widthClassPreset(r.options.classes.preset);
+    if (!preset || r.options.classes.tolerableMm <= 0)
+        return {};
+    const QLocale l;
+    QString h = QStringLiteral("<table>");
+    h += row(tr("Standard"), MeasureText::presetSource(*preset));
+    h +=
+        row(tr("Over the tolerable width"),
+            tr("%1 of %Ln crack(s) (marked OVER in the crack table)", nullptr, int(r.cracks.size()))
+                .arg(l.toString(r.flaggedCracks)));
+    return h + QStringLiteral("</table>");
 }
 
 QString MeasureReport::settings(const ReportInput& in)

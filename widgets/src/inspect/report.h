@@ -59,6 +59,8 @@ public:
 private:
     static QString crackTable(const ReportInput& in, int layout);
     static QString settings(const ReportInput& in);
+    /// The standard in force with its tolerable width and the cracks over it; empty without.
+    static QString standard(const MeasureResult& r);
 };
 
 } // namespace fisura::ui

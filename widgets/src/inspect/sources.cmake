@@ -12,6 +12,7 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/inspect/measurepanel.cpp src/inspect/measurepanel.h
     src/inspect/measureplots.cpp src/inspect/measureplots.h
     src/inspect/measuretext.cpp src/inspect/measuretext.h
+    src/inspect/classpresetbox.cpp src/inspect/classpresetbox.h
     src/inspect/report.cpp src/inspect/report.h src/inspect/reportmodel.cpp
     src/inspect/reportpicture.cpp
 )
