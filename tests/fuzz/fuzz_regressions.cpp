@@ -23,6 +23,9 @@ FISURA_FUZZ_TARGET(options);
 FISURA_FUZZ_TARGET(container);
 FISURA_FUZZ_TARGET(jsontext);
 FISURA_FUZZ_TARGET(labels);
+#ifdef FISURA_FUZZ_QUEUE
+FISURA_FUZZ_TARGET(queue);
+#endif
 
 namespace fs = std::filesystem;
 
@@ -34,7 +37,11 @@ int main(int argc, char** argv)
         {"project", &fisuraFuzz_project},     {"split", &fisuraFuzz_split},
         {"manifest", &fisuraFuzz_manifest},   {"options", &fisuraFuzz_options},
         {"container", &fisuraFuzz_container}, {"jsontext", &fisuraFuzz_jsontext},
-        {"labels", &fisuraFuzz_labels}};
+        {"labels", &fisuraFuzz_labels},
+#ifdef FISURA_FUZZ_QUEUE
+        {"queue", &fisuraFuzz_queue},
+#endif
+    };
     int files = 0;
     for (int a = 1; a < argc; ++a) {
         for (const auto& [name, entry] : targets) {

@@ -11,7 +11,7 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 shared="$src/../shared/data"
 
 # FISURA_FUZZ_TARGETS: a subset, e.g. "project manifest" (default: all).
-names=${FISURA_FUZZ_TARGETS:-"tiff model_meta project split manifest options container jsontext labels"}
+names=${FISURA_FUZZ_TARGETS:-"tiff model_meta project split manifest options container jsontext labels queue"}
 targets=""
 for t in $names; do targets="$targets fuzz_$t"; done
 

@@ -359,14 +359,14 @@ int AnalyzeController::restoreQueue()
     lastQueueModel_.clear();
     lastQueueRun_.clear();
     QFile f(queuePath_.isEmpty() ? queueFile() : queuePath_);
-    if (!f.open(QIODevice::ReadOnly)) {
+    if (!f.open(QIODevice::ReadOnly) || f.size() > kMaxQueueFileBytes) {
         queue_->clear();
         return 0;
     }
-    const QJsonObject json = QJsonDocument::fromJson(f.readAll()).object();
-    lastQueueModel_ = json.value(QStringLiteral("model")).toString();
-    lastQueueRun_ = json.value(QStringLiteral("run")).toString();
-    return queue_->fromJson(json);
+    const QueueFile saved = readQueueFile(f.readAll());
+    lastQueueModel_ = saved.model;
+    lastQueueRun_ = saved.run;
+    return queue_->fromFile(saved);
 }
 
 } // namespace fisura::ui

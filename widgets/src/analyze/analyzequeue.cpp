@@ -276,32 +276,29 @@ QJsonObject AnalyzeQueueModel::toJson() const
             {QStringLiteral("rows"), rows}};
 }
 
-int AnalyzeQueueModel::fromJson(const QJsonObject& json)
+int AnalyzeQueueModel::fromFile(const QueueFile& file)
 {
     beginResetModel();
     rows_.clear();
     int waiting = 0;
-    for (const QJsonValue& v : json.value(QStringLiteral("rows")).toArray()) {
-        const QJsonObject o = v.toObject();
+    for (const QueueFileRow& f : file.rows) {
         ScanRow r;
-        r.id = o.value(QStringLiteral("id")).toString();
-        r.input = o.value(QStringLiteral("input")).toString();
-        if (r.input.isEmpty())
-            continue;
-        r.output = o.value(QStringLiteral("output")).toString();
-        r.width = o.value(QStringLiteral("width")).toInt();
-        r.height = o.value(QStringLiteral("height")).toInt();
-        r.pixelSizeMm = o.value(QStringLiteral("pixel_size_mm")).toDouble();
-        if (!parseQueueRowState(o.value(QStringLiteral("state")).toString(), r.state))
+        r.id = f.id;
+        r.input = f.input;
+        r.output = f.output;
+        r.width = f.width;
+        r.height = f.height;
+        r.pixelSizeMm = f.pixelSizeMm;
+        if (!parseQueueRowState(f.state, r.state))
             r.state = QueueRowState::Waiting;
         if (r.state == QueueRowState::Running) // the application stopped during this scan
             r.state = QueueRowState::Waiting;
-        r.modelPath = o.value(QStringLiteral("model")).toString();
-        r.runId = o.value(QStringLiteral("run")).toString();
-        r.threshold = o.value(QStringLiteral("threshold")).toInt(128);
-        r.seconds = o.value(QStringLiteral("seconds")).toDouble();
-        r.megapixelsPerSecond = o.value(QStringLiteral("megapixels_per_second")).toDouble();
-        r.error = o.value(QStringLiteral("error")).toString();
+        r.modelPath = f.model;
+        r.runId = f.run;
+        r.threshold = f.threshold;
+        r.seconds = f.seconds;
+        r.megapixelsPerSecond = f.megapixelsPerSecond;
+        r.error = f.error;
         if (r.state == QueueRowState::Done)
             r.fraction = 1.0;
         waiting += r.state == QueueRowState::Waiting;
@@ -311,8 +308,8 @@ int AnalyzeQueueModel::fromJson(const QJsonObject& json)
     }
     // Fresh ids never collide with restored ones.
     for (const ScanRow& r : rows_)
-        if (r.id.startsWith(QStringLiteral("scan-")))
-            nextId_ = std::max(nextId_, r.id.mid(5).toInt() + 1);
+        if (const int n = queueIdNumber(r.id); n >= 0)
+            nextId_ = std::max(nextId_, n + 1);
     endResetModel();
     return waiting;
 }

@@ -12,6 +12,8 @@
 
 #include <functional>
 
+#include "analyze/queuefile.h"
+
 namespace fisura::ui
 {
 
@@ -85,10 +87,10 @@ public:
     int firstWaiting() const;
     int count(QueueRowState state) const;
 
-    /// The queue file's content, and back. fromJson() turns running rows into waiting ones
+    /// The queue file's content, and back. fromFile() turns running rows into waiting ones
     /// (an interrupted queue) and returns how many rows wait.
     QJsonObject toJson() const;
-    int fromJson(const QJsonObject& json);
+    int fromFile(const QueueFile& file);
     void clear();
 
     /// Headers and state texts in the current language.

@@ -5,6 +5,7 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/analyze/analyzecontroller.cpp src/analyze/analyzecontroller.h
     src/analyze/analyzepane.cpp src/analyze/analyzepane.h
     src/analyze/analyzequeue.cpp src/analyze/analyzequeue.h
+    src/analyze/queuefile.cpp src/analyze/queuefile.h
     src/analyze/analyzerunner.cpp src/analyze/analyzerunner.h
     src/analyze/modelchooser.cpp src/analyze/modelchooser.h
     src/analyze/modelfacts.cpp src/analyze/modelfacts.h
