@@ -4,7 +4,6 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QLocale>
-#include <QResizeEvent>
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
@@ -119,21 +118,6 @@ void StartFromBox::onChosen()
     Q_EMIT changed();
 }
 
-void StartFromBox::resizeEvent(QResizeEvent* e)
-{
-    QWidget::resizeEvent(e);
-    keepReasonWhole();
-}
-
-// The form row takes this box's minimum height, not its height for the width it gets, so the
-// wrapped explanation would overlap the combo box and be cut below; its minimum follows the width.
-void StartFromBox::keepReasonWhole()
-{
-    const int h = reason_->heightForWidth(width());
-    if (h > 0 && reason_->minimumHeight() != h)
-        reason_->setMinimumHeight(h);
-}
-
 void StartFromBox::describe()
 {
     const QString key = box_->currentData(kKeyRole).toString();
@@ -161,7 +145,6 @@ void StartFromBox::describe()
                              .arg(loc.toString(config_.width), loc.toString(config_.depth),
                                   loc.toString(FineTuneDefaults::epochs)));
     }
-    keepReasonWhole();
 }
 
 void StartFromBox::retranslateUi()

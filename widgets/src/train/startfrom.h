@@ -44,13 +44,9 @@ public:
 Q_SIGNALS:
     void changed();
 
-protected:
-    void resizeEvent(QResizeEvent* e) override;
-
 private:
     void onChosen();
     void describe();
-    void keepReasonWhole();
 
     QLabel* label_;
     QComboBox* box_;
