@@ -16,6 +16,7 @@
 #include <ogrsf_frmts.h>
 #include <opencv2/imgproc.hpp>
 
+#include "drawn_cracks.h"
 #include "fisura/image.h"
 #include "fisura/measure.h"
 #include "fisura/vectorexport.h"
@@ -37,17 +38,7 @@ constexpr double kPixelMm = 0.2;
 // The GeoTIFF scan: ETRS89 / UTM 30N, 0.05 m pixels, top-left corner at (440000, 4474000).
 constexpr double kX0 = 440000, kY0 = 4474000, kGeoPixel = 0.05;
 
-// A straight crack of exactly `width` px across (as tst_measure draws them).
-void bar(cv::Mat& m, cv::Point2d a, cv::Point2d b, double width)
-{
-    const cv::Point2d d = (b - a) / cv::norm(b - a);
-    const cv::Point2d n(-d.y * (width - 1) / 2, d.x * (width - 1) / 2);
-    const cv::Point2d c[4] = {a + n, b + n, b - n, a - n};
-    cv::Point p[4];
-    for (int k = 0; k < 4; ++k)
-        p[k] = cv::Point(cvRound(c[k].x * 16), cvRound(c[k].y * 16));
-    cv::fillConvexPoly(m, p, 4, 255, cv::LINE_8, 4);
-}
+using test::bar;
 
 Image drawnMap()
 {
