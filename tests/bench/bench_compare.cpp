@@ -2,7 +2,8 @@
 //   bench_compare make DIR N     writes DIR/before.tif + before_map.tif (N x N, tiles of the
 //                                procedural scene) and DIR/after.tif + after_map.tif (the same
 //                                surface rotated 5 deg and scaled 1.04, through warpMapToBefore)
-//   bench_compare run DIR        alignScans + warpMapToBefore + compareCrackMaps, with timings
+//   bench_compare run DIR        alignScans + warpMapToBefore + compareCrackMaps, with timings;
+//                              DIR/change.json
 // Run each under /usr/bin/time -v (separate processes: the peak RSS of `run` is the job's).
 #include <chrono>
 #include <cmath>
@@ -95,6 +96,8 @@ int run(const std::string& dir)
     auto r = compareCrackMaps(dir + "/before_map.tif", dir + "/aligned.tif", *al, {});
     if (!r)
         return die(r.status());
+    if (auto st = writeChangeJson(*r, dir + "/change.json"); !st)
+        return die(st);
     std::printf("%d x %d: model %s, scale %.4f, rotation %.3f deg, %d/%d inliers, %d/%d windows, "
                 "rms %.3f px, overlap %.3f\n",
                 al->beforeWidth, al->beforeHeight, alignModelName(al->model), al->scale,

@@ -117,11 +117,14 @@ struct CompareOptions {
     double minCoveredFraction = 0.3; ///< a crack is matched when this much of it is near another
 };
 
-/// One crack's change. Lengths and widths are on the before scan's grid (the after map
-/// aligned); *Mm fields are -1 without a pixel size.
+/// One crack's change: a crack of the after map, new, or compared with the before cracks it runs
+/// along; linked cracks are compared as a group (a crack the later map shows in pieces, cracks
+/// that grew together), lengths summed. Lengths and widths are on the before scan's grid (the after
+/// map aligned); *Mm fields are -1 without a pixel size.
 struct CrackChange {
     ChangeKind kind = ChangeKind::Unchanged;
-    int afterId = 0;            ///< crack id in the aligned after map (0: gone or outside)
+    int afterId = 0; ///< the (longest) after crack in the aligned map (0: gone or outside)
+    std::vector<int> afterIds;  ///< every after crack of the change (a crack seen in pieces)
     std::vector<int> beforeIds; ///< matched before cracks (empty: new)
     double beforeLengthPx = 0, afterLengthPx = 0, lengthGainPx = 0, lengthGainMm = -1;
     double beforeWidthPx = 0, afterWidthPx = 0; ///< mean widths: area / length (of all for several)

@@ -58,6 +58,7 @@ json changeItem(const ChangeResult& r, const CrackChange& c)
     const auto& ids = r.before.options.classes.ids;
     return {{"change", changeKindName(c.kind)},
             {"after_id", c.afterId},
+            {"after_ids", c.afterIds},
             {"before_ids", c.beforeIds},
             {"before_length_px", c.beforeLengthPx},
             {"after_length_px", c.afterLengthPx},

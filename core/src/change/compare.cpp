@@ -131,54 +131,114 @@ double areaWidth(double areaPx, double lengthPx)
     return lengthPx > 0 ? areaPx / lengthPx : 0.0;
 }
 
-const Crack* findCrack(const MeasureResult& m, int id)
+/// The before cracks an after crack runs along: those that share a good part of it. Empty when
+/// too little of it is near any before crack (a new crack).
+std::vector<int> linksOf(const Crack& a, const Coverage& ca, const CompareOptions& o)
 {
-    // Ids are 1..n in order (measure.h).
-    return id >= 1 && id <= int(m.cracks.size()) ? &m.cracks[size_t(id - 1)] : nullptr;
-}
-
-/// The change of after crack `a`, matched to the before cracks that share enough of it.
-CrackChange afterChange(const Crack& a, const Coverage& ca, const MeasureResult& before,
-                        const CompareOptions& o, double px)
-{
-    CrackChange c;
-    c.afterId = a.id;
-    c.afterLengthPx = a.lengthPx;
-    c.afterWidthPx = areaWidth(a.areaPx, a.lengthPx);
-    c.afterMaxWidthPx = a.width.maxPx;
-    c.afterMaxWidthMm = mm(a.width.maxPx, px);
-    c.widthClass = a.widthClass;
-    c.box = a.box;
     const auto sampled = ca.sampled.count(a.id) ? ca.sampled.at(a.id) : 0.0;
     const auto covered = ca.covered.count(a.id) ? ca.covered.at(a.id) : 0.0;
-    if (sampled <= 0 || covered < o.minCoveredFraction * sampled) {
-        c.kind = ChangeKind::New;
-        c.lengthGainPx = a.lengthPx;
-        c.lengthGainMm = mm(c.lengthGainPx, px);
-        return c;
-    }
-    double areaSum = 0;
+    std::vector<int> links;
+    if (sampled <= 0 || covered < o.minCoveredFraction * sampled)
+        return links;
     for (auto it = ca.shared.lower_bound({a.id, 0});
-         it != ca.shared.end() && it->first.first == a.id; ++it) {
-        // A before crack belongs to this one when a good part of this one runs along it.
-        if (it->second < 0.2 * covered)
-            continue;
-        const Crack* b = findCrack(before, it->first.second);
-        if (!b)
-            continue;
+         it != ca.shared.end() && it->first.first == a.id; ++it)
+        if (it->second >= 0.2 * covered)
+            links.push_back(it->first.second);
+    return links;
+}
+
+PixelBox unite(const PixelBox& a, const PixelBox& b)
+{
+    if (a.width <= 0)
+        return b;
+    const int x0 = std::min(a.x, b.x), y0 = std::min(a.y, b.y);
+    const int x1 = std::max(a.x + a.width, b.x + b.width);
+    const int y1 = std::max(a.y + a.height, b.y + b.height);
+    return {x0, y0, x1 - x0, y1 - y0};
+}
+
+/// The change of a group of linked cracks: after cracks (a crack the later map shows in pieces,
+/// or pieces that grew together) against the before cracks they run along, compared as wholes
+/// (lengths summed, widths as total area over total length).
+CrackChange groupChange(const std::vector<const Crack*>& after,
+                        const std::vector<const Crack*>& before, const CompareOptions& o, double px)
+{
+    CrackChange c;
+    double areaA = 0, areaB = 0;
+    const Crack* longest = nullptr;
+    for (const Crack* a : after) {
+        c.afterIds.push_back(a->id);
+        c.afterLengthPx += a->lengthPx;
+        areaA += double(a->areaPx);
+        c.afterMaxWidthPx = std::max(c.afterMaxWidthPx, a->width.maxPx);
+        c.box = unite(c.box, a->box);
+        if (!longest || a->lengthPx > longest->lengthPx)
+            longest = a;
+    }
+    for (const Crack* b : before) {
         c.beforeIds.push_back(b->id);
         c.beforeLengthPx += b->lengthPx;
-        areaSum += double(b->areaPx);
+        areaB += double(b->areaPx);
+        c.box = unite(c.box, b->box);
     }
-    c.beforeWidthPx = areaWidth(areaSum, c.beforeLengthPx);
-    c.lengthGainPx = a.lengthPx - c.beforeLengthPx;
-    c.widthChangePx = c.afterWidthPx - c.beforeWidthPx;
+    c.afterId = longest ? longest->id : 0;
+    c.widthClass = longest ? longest->widthClass : -1;
+    c.afterWidthPx = areaWidth(areaA, c.afterLengthPx);
+    c.beforeWidthPx = areaWidth(areaB, c.beforeLengthPx);
+    c.afterMaxWidthMm = mm(c.afterMaxWidthPx, px);
+    c.lengthGainPx = c.afterLengthPx - c.beforeLengthPx;
+    c.widthChangePx = before.empty() ? 0 : c.afterWidthPx - c.beforeWidthPx;
     c.lengthGainMm = mm(c.lengthGainPx, px);
     c.widthChangeMm = mm(c.widthChangePx, px);
-    c.kind = c.lengthGainPx >= o.minLengthGainPx || c.widthChangePx >= o.minWidthGainPx
-                 ? ChangeKind::Grown
-                 : ChangeKind::Unchanged;
+    if (before.empty())
+        c.kind = ChangeKind::New;
+    else
+        c.kind = c.lengthGainPx >= o.minLengthGainPx || c.widthChangePx >= o.minWidthGainPx
+                     ? ChangeKind::Grown
+                     : ChangeKind::Unchanged;
     return c;
+}
+
+/// Union-find over after cracks (0..na-1) and before cracks (na..na+nb-1).
+int root(std::vector<int>& parent, int i)
+{
+    while (parent[size_t(i)] != i)
+        i = parent[size_t(i)] = parent[size_t(parent[size_t(i)])];
+    return i;
+}
+
+/// New cracks one by one, linked cracks group by group; marks the before cracks used.
+void afterChanges(ChangeResult& r, const Coverage& ca, const CompareOptions& o, double px,
+                  std::vector<bool>& matched)
+{
+    const int na = int(r.after.cracks.size()), nb = int(r.before.cracks.size());
+    std::vector<int> parent(static_cast<size_t>(na + nb));
+    for (int i = 0; i < na + nb; ++i)
+        parent[size_t(i)] = i;
+    std::vector<std::vector<int>> links(static_cast<size_t>(na));
+    for (int i = 0; i < na; ++i) {
+        links[size_t(i)] = linksOf(r.after.cracks[size_t(i)], ca, o);
+        for (int id : links[size_t(i)])
+            if (id >= 1 && id <= nb)
+                parent[size_t(root(parent, i))] = root(parent, na + id - 1);
+    }
+    std::map<int, std::pair<std::vector<const Crack*>, std::vector<const Crack*>>> groups;
+    for (int i = 0; i < na; ++i) {
+        if (links[size_t(i)].empty()) {
+            r.changes.push_back(groupChange({&r.after.cracks[size_t(i)]}, {}, o, px));
+            continue;
+        }
+        groups[root(parent, i)].first.push_back(&r.after.cracks[size_t(i)]);
+    }
+    for (int j = 0; j < nb; ++j) {
+        const auto it = groups.find(root(parent, na + j));
+        if (it == groups.end())
+            continue;
+        it->second.second.push_back(&r.before.cracks[size_t(j)]);
+        matched[size_t(j + 1)] = true;
+    }
+    for (const auto& g : groups)
+        r.changes.push_back(groupChange(g.second.first, g.second.second, o, px));
 }
 
 /// A before crack no after crack runs along: gone, or outside the after scan.
@@ -260,13 +320,9 @@ Result<ChangeResult> compareCrackMaps(const std::string& beforeMap, const std::s
     const Coverage ca = coverageOf(sa, ib, o.tolerancePx);
     const Coverage cb = coverageOf(sb, ia, o.tolerancePx);
     std::vector<bool> matched(r.before.cracks.size() + 1, false);
-    for (const auto& a : r.after.cracks) {
-        if (cancel.isCancelled())
-            return Status(ErrorCode::Cancelled, "comparison cancelled");
-        r.changes.push_back(afterChange(a, ca, r.before, o, px));
-        for (int id : r.changes.back().beforeIds)
-            matched[size_t(id)] = true;
-    }
+    if (cancel.isCancelled())
+        return Status(ErrorCode::Cancelled, "comparison cancelled");
+    afterChanges(r, ca, o, px, matched);
     for (const auto& b : r.before.cracks) {
         const double s = cb.sampled.count(b.id) ? cb.sampled.at(b.id) : 0.0;
         const double cov = cb.covered.count(b.id) ? cb.covered.at(b.id) : 0.0;
