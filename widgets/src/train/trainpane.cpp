@@ -17,6 +17,7 @@
 
 #include "common/errortext.h"
 #include "common/flowlayout.h"
+#include "common/integertext.h"
 #include "common/jobrunner.h"
 #include "common/screenfit.h"
 #include "common/wrappedlabel.h"
@@ -220,7 +221,7 @@ void TrainPane::connectController()
             return tr("%1 training and %2 validation images, %3 batches per epoch, %4 "
                       "parameters.")
                 .arg(loc.toString(s.trainItems), loc.toString(s.valItems),
-                     loc.toString(s.batchesPerEpoch), loc.toString(qint64(s.parameters)));
+                     loc.toString(s.batchesPerEpoch), integerText(qint64(s.parameters), loc));
         });
     });
     connect(controller_, &TrainController::batchDone, this, &TrainPane::onBatch);
