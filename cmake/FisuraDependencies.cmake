@@ -28,7 +28,8 @@ if(FISURA_TORCH_CUDA AND FISURA_ENABLE_CUDA_KERNELS)
     endif()
 endif()
 
-find_package(OpenCV REQUIRED COMPONENTS core imgproc OPTIONAL_COMPONENTS imgcodecs ximgproc)
+find_package(OpenCV REQUIRED COMPONENTS core imgproc
+             OPTIONAL_COMPONENTS imgcodecs ximgproc features2d calib3d video)
 # A trimmed OpenCV (only core and imgproc installed) may still declare every module's target:
 # trust imgcodecs only when its library file is really there.
 set(FISURA_HAVE_IMGCODECS OFF)
@@ -50,6 +51,28 @@ if(TARGET opencv_ximgproc)
             set(FISURA_HAVE_XIMGPROC ON)
         endif()
     endforeach()
+endif()
+
+# features2d, calib3d and video (Debian's libopencv-dev has them) register two scans of the same
+# surface (change/: ORB matching, RANSAC fits, ECC refinement). Without them (the trimmed OpenCV
+# of the GPU host's .device-deps) core builds, and alignScans answers Unsupported.
+set(FISURA_HAVE_ALIGNMENT ON)
+foreach(module features2d calib3d video flann)
+    set(found OFF)
+    if(TARGET opencv_${module})
+        foreach(prop IMPORTED_LOCATION_RELEASE IMPORTED_LOCATION_NONE IMPORTED_LOCATION)
+            get_target_property(loc opencv_${module} ${prop})
+            if(loc AND EXISTS "${loc}")
+                set(found ON)
+            endif()
+        endforeach()
+    endif()
+    if(NOT found)
+        set(FISURA_HAVE_ALIGNMENT OFF)
+    endif()
+endforeach()
+if(NOT FISURA_HAVE_ALIGNMENT)
+    message(STATUS "Fisura: OpenCV features2d/calib3d/video missing: no scan alignment (compare)")
 endif()
 
 find_package(TIFF 4.5 REQUIRED)

@@ -8,11 +8,12 @@ void registerCommands(CLI::App& app)
 {
     using Register = void (*)(CLI::App&);
     static const Register all[] = {
-        registerInfoCommand,    registerDemoDataCommand,       registerPyramidCommand,
-        registerInferCommand,   registerMergeManifestsCommand, registerEvaluateCommand,
-        registerMeasureCommand, registerScoreCommand,          registerTrainCommand,
-        registerProjectCommand, registerProposeCommand,        registerRankCommand,
-        registerDeviceCommands, registerSynthDataCommand,      registerModelInfoCommand,
+        registerInfoCommand,      registerDemoDataCommand,       registerPyramidCommand,
+        registerInferCommand,     registerMergeManifestsCommand, registerEvaluateCommand,
+        registerMeasureCommand,   registerCompareCommand,        registerScoreCommand,
+        registerTrainCommand,     registerProjectCommand,        registerProposeCommand,
+        registerRankCommand,      registerDeviceCommands,        registerSynthDataCommand,
+        registerModelInfoCommand,
     };
     for (Register add : all)
         add(app);

@@ -15,6 +15,7 @@ void registerInferCommand(CLI::App& app);          // cmd_infer.cpp
 void registerMergeManifestsCommand(CLI::App& app); // cmd_merge_manifests.cpp
 void registerEvaluateCommand(CLI::App& app);       // cmd_evaluate.cpp
 void registerMeasureCommand(CLI::App& app);        // cmd_measure.cpp
+void registerCompareCommand(CLI::App& app);        // cmd_compare.cpp
 void registerScoreCommand(CLI::App& app);          // cmd_score.cpp
 void registerTrainCommand(CLI::App& app);          // cmd_train.cpp
 void registerProjectCommand(CLI::App& app);        // cmd_project.cpp

@@ -1,0 +1,181 @@
+// `fisura-cli compare --before SCAN_A --before-map MAP_A --after SCAN_B --after-map MAP_B
+// [--pixel-size MM] [--model auto|similarity|affine|homography] [--tolerance PX] [--json F]
+// [--csv F] [--aligned-map OUT.tif]`: two inspections of the same surface: the later scan
+// aligned to the earlier one, its map brought onto the earlier grid, and each crack classified
+// as new, grown, unchanged or gone.
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+
+#include "cli_lang.h"
+#include "command.h"
+#include "commands.h"
+#include "common_flags.h"
+#include "fisura/change.h"
+#include "fisura/raster.h"
+#include "image_limit_args.h"
+#include "signals.h"
+#include "terminal_progress.h"
+#include "threshold_option.h"
+
+namespace fisura::cli
+{
+
+namespace
+{
+
+constexpr double kMaxPixelSizeMm = 1e5;
+
+struct CompareArgs {
+    std::string before, beforeMap, after, afterMap, json, csv, aligned,
+        model = "auto", lang = languageFromEnvironment();
+    double pixelSize = 0, tolerance = 6, threshold = 0.5;
+    bool quiet = false;
+    ImageLimits imageLimits;
+};
+
+void printSummary(const ChangeResult& r, const std::string& lang)
+{
+    const bool es = lang == "es";
+    const auto num = [&](double v, int d) { return formatNumber(v, d, lang); };
+    const auto& a = r.alignment;
+    std::printf(es ? "Alineación: modelo %s, %d de %d correspondencias coherentes, %d de %d "
+                     "ventanas, residuo %s px, solape %s %%\n"
+                   : "Alignment: %s model, %d of %d matches consistent, %d of %d windows, "
+                     "residual %s px, overlap %s %%\n",
+                alignModelName(a.model), a.inliers, a.matches, a.refined, a.windows,
+                num(a.rmsPx, 2).c_str(), num(a.overlap * 100, 1).c_str());
+    const char* en[] = {"new", "grown", "unchanged", "gone", "outside the later scan"};
+    const char* sp[] = {"nuevas", "crecidas", "sin cambios", "desaparecidas",
+                        "fuera del escaneo posterior"};
+    const bool mm = r.totals[0].lengthMm >= 0;
+    for (int k = 0; k < 5; ++k) {
+        const auto& t = r.totals[size_t(k)];
+        std::printf(es ? "  %-28s %5d fisuras, %s %s\n" : "  %-28s %5d cracks, %s %s\n",
+                    es ? sp[k] : en[k], t.count, num(mm ? t.lengthMm : t.lengthPx, 1).c_str(),
+                    mm ? "mm" : "px");
+    }
+    if (r.widestIndex >= 0) {
+        const auto& w = r.changes[size_t(r.widestIndex)];
+        std::printf(es ? "  Fisura más ancha: %s %s, cambio de ancho %s %s (%s)\n"
+                       : "  Widest crack: %s %s, width change %s %s (%s)\n",
+                    num(mm ? w.afterMaxWidthMm : w.afterMaxWidthPx, 2).c_str(), mm ? "mm" : "px",
+                    num(mm ? w.widthChangeMm : w.widthChangePx, 2).c_str(), mm ? "mm" : "px",
+                    es ? sp[int(w.kind)] : en[int(w.kind)]);
+    }
+}
+
+/// The pixel size: the option, else the before scan's resolution tags (0: unknown).
+double pixelSizeOf(const CompareArgs& a)
+{
+    if (a.pixelSize > 0)
+        return a.pixelSize;
+    auto info = probeRaster(a.before, a.imageLimits);
+    return info ? info->pixelSizeXmm : 0.0;
+}
+
+void run(const CompareArgs& a)
+{
+    setOutputLanguage(a.lang);
+    CancelToken& cancel = cancelOnSignals();
+    refuseOverwriting({a.json == "-" ? std::string() : a.json, a.csv, a.aligned},
+                      {a.before, a.beforeMap, a.after, a.afterMap});
+    const bool jsonOut = a.json == "-";
+    TerminalProgress progress;
+    ProgressSink* sink = a.quiet || jsonOut ? nullptr : &progress;
+    AlignOptions ao;
+    ao.model = *alignModelFromName(a.model);
+    ao.limits = a.imageLimits;
+    auto al = alignScans(a.before, a.after, ao, cancel, sink);
+    if (!al)
+        fail(al.status(), "cannot align " + a.after + " to " + a.before);
+    // Without --aligned-map the aligned map is a temporary, removed at the end.
+    const std::string aligned = !a.aligned.empty()
+                                    ? a.aligned
+                                    : (std::filesystem::temp_directory_path() /
+                                       ("fisura-compare-" + std::to_string(getpid()) + ".tif"))
+                                          .string();
+    const auto dropTemporary = [&] {
+        std::error_code ec;
+        if (a.aligned.empty())
+            std::filesystem::remove(aligned, ec);
+    };
+    WarpMapOptions wo;
+    wo.pixelSizeMm = pixelSizeOf(a);
+    wo.limits = a.imageLimits;
+    if (auto s = warpMapToBefore(a.afterMap, *al, aligned, wo, cancel, sink); !s)
+        fail(s, "cannot write " + (a.aligned.empty() ? std::string("the aligned map") : aligned));
+    CompareOptions co;
+    co.tolerancePx = a.tolerance;
+    co.measure.pixelSizeMm = wo.pixelSizeMm;
+    co.measure.threshold = a.threshold;
+    co.measure.limits = a.imageLimits;
+    auto r = compareCrackMaps(a.beforeMap, aligned, *al, co, cancel, sink);
+    dropTemporary();
+    if (!r)
+        fail(r.status(), "cannot compare " + a.beforeMap + " with " + a.afterMap);
+    if (a.aligned.empty())
+        r->alignedMapPath.clear();
+    if (!a.csv.empty())
+        if (auto s = writeChangeCsv(*r, a.csv); !s)
+            fail(s, "cannot write " + a.csv);
+    if (jsonOut)
+        std::cout << changeJson(*r) << "\n";
+    else if (!a.json.empty())
+        if (auto s = writeChangeJson(*r, a.json); !s)
+            fail(s, "cannot write " + a.json);
+    if (!jsonOut)
+        printSummary(*r, a.lang);
+}
+
+} // namespace
+
+void registerCompareCommand(CLI::App& app)
+{
+    auto a = std::make_shared<CompareArgs>();
+    auto* cmd = app.add_subcommand(
+        "compare", "Compare two inspections of one surface: align the later scan to the earlier "
+                   "one and classify each crack as new, grown, unchanged or gone");
+    cmd->add_option("--before", a->before, "The earlier scan")->required();
+    cmd->add_option("--before-map", a->beforeMap, "The earlier scan's crack map (or mask)")
+        ->required();
+    cmd->add_option("--after", a->after, "The later scan")->required();
+    cmd->add_option("--after-map", a->afterMap, "The later scan's crack map (or mask)")->required();
+    cmd->add_option("--pixel-size", a->pixelSize,
+                    "Pixel size in mm (default: the earlier scan's resolution tags)")
+        ->check(PositiveUpTo(kMaxPixelSizeMm));
+    cmd->add_option("--model", a->model,
+                    "Alignment model; auto picks the simplest one the residuals allow")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"auto", "similarity", "affine", "homography"}));
+    cmd->add_option("--tolerance", a->tolerance,
+                    "Centre lines closer than this (px of the earlier scan) are the same crack")
+        ->capture_default_str()
+        ->check(PositiveUpTo(1000));
+    cmd->add_option("--threshold", a->threshold,
+                    "Crack probability from which a map pixel is crack (above 0, at most 1)")
+        ->capture_default_str()
+        ->check(probabilityThreshold());
+    cmd->add_option("--csv", a->csv, "CSV, one row per crack change");
+    auto* json = cmd->add_option("--json", a->json,
+                                 "JSON with the alignment, the totals and every change ('-' = "
+                                 "stdout; a failure then prints its JSON error there)");
+    wantJsonErrorsWhen([json] { return json->count() > 0 && json->as<std::string>() == "-"; });
+    cmd->add_option("--aligned-map", a->aligned,
+                    "Write the later map aligned onto the earlier scan's grid (tiled TIFF)");
+    cmd->add_option("--lang", a->lang,
+                    "Language of the summary (default: from LC_ALL, LC_MESSAGES or LANG); CSV "
+                    "and JSON always use a decimal point")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"es", "en"}));
+    addQuietFlag(cmd, a->quiet);
+    addImageLimitOptions(cmd, a->imageLimits);
+    cmd->callback([a] { run(*a); });
+}
+
+} // namespace fisura::cli

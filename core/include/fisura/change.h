@@ -1,0 +1,171 @@
+// Inspections over time: register a later scan of a surface to an earlier one, bring the later
+// crack map onto the earlier scan's grid, and say how each crack changed (new, grown, unchanged,
+// gone).
+//
+// Alignment, with bounded memory on scans of any size:
+//   coarse:  both scans read as overviews (a pyramid level when the TIFF has one, else a
+//            streamed area reduction) of at most `overviewSide` px, illumination normalised
+//            (CLAHE), ORB features matched with Lowe's ratio test and a robust fit (RANSAC) of a
+//            similarity, affine or homography model;
+//   refine:  at full resolution, a grid of windows over the overlap: each window of the later
+//            scan is warped by the coarse model onto the earlier one and its remaining shift is
+//            found by ECC (enhanced correlation coefficient, Evangelidis & Psarakis 2008), which
+//            ignores brightness and contrast; the final model is fitted to those shifts.
+// The model maps pixel centres of the later ("after") scan to the earlier ("before") scan.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "fisura/job.h"
+#include "fisura/measure.h"
+#include "fisura/status.h"
+
+namespace fisura
+{
+
+enum class AlignModel { Auto, Similarity, Affine, Homography };
+const char* alignModelName(AlignModel m); ///< "auto", "similarity", "affine", "homography"
+/// The model named `name`; InvalidArgument otherwise.
+Result<AlignModel> alignModelFromName(const std::string& name);
+
+struct AlignOptions {
+    AlignModel model = AlignModel::Auto; ///< Auto: the simplest one the residuals do not refute
+    int overviewSide = 2048;             ///< long side of the coarse overviews (256..8192)
+    int features = 6000;                 ///< ORB keypoints per overview
+    double ratio = 0.8;                  ///< Lowe's ratio test
+    int minInliers = 20;                 ///< fewer coarse inliers: alignment_failed
+    int regionGrid = 3;                  ///< residuals reported per region of a regionGrid^2 grid
+    int windowsPerRegion = 3;            ///< refinement windows along each side of a region
+    int windowPx = 256;                  ///< refinement window edge at full resolution (64..2048)
+    double minOverlap = 0.05;            ///< of the before scan's area; less: no_overlap
+    double maxScaleChange = 4.0;         ///< scales outside [1/x, x]: degenerate_model
+    double maxAnisotropy = 1.5;          ///< ratio of the singular values (shear, squash)
+    ImageLimits limits;                  ///< what the scans may claim
+};
+
+/// Residual of the refined correspondences in one region of the before scan.
+struct RegionResidual {
+    int column = 0, row = 0; ///< in the regionGrid x regionGrid grid
+    PixelBox box;            ///< before-scan pixels
+    int count = 0;           ///< windows that matched here
+    double rmsPx = -1;       ///< -1 when none did
+};
+
+struct AlignResult {
+    AlignModel model = AlignModel::Similarity; ///< the model used (never Auto)
+    /// Row-major 3x3: after-scan pixel (x, y, 1) -> before-scan pixel (homogeneous).
+    std::array<double, 9> matrix{1, 0, 0, 0, 1, 0, 0, 0, 1};
+    int beforeWidth = 0, beforeHeight = 0, afterWidth = 0, afterHeight = 0;
+    int matches = 0;        ///< coarse matches that passed the ratio test
+    int inliers = 0;        ///< of them, consistent with the coarse model
+    double coarseRmsPx = 0; ///< coarse inliers' residual, in full-resolution px
+    int windows = 0;        ///< refinement windows tried
+    int refined = 0;        ///< of them, matched and consistent with the final model
+    double rmsPx = 0;       ///< refined correspondences against the final model (px)
+    std::vector<RegionResidual> regions;
+    double overlap = 0;                ///< fraction of the before scan the after scan covers
+    double scale = 1, rotationDeg = 0; ///< of the final model's linear part (information)
+    double coarseSeconds = 0, refineSeconds = 0;
+};
+
+/// Why two scans could not be aligned: InvalidArgument whose detail starts with one of these
+/// stable ids and a colon (as IoError's "disk_full:"), for the GUI to translate:
+///   alignment_failed  too few matches or inliers, or too few refinement windows matched: the
+///                     scans do not show the same surface
+///   no_overlap        the after scan covers less than AlignOptions::minOverlap of the before scan
+///   degenerate_model  the fitted scale, shear or perspective is out of range
+inline constexpr const char* kAlignmentFailed = "alignment_failed";
+inline constexpr const char* kNoOverlap = "no_overlap";
+inline constexpr const char* kDegenerateModel = "degenerate_model";
+/// The id of an alignment failure (one of the three above), or "" for any other status.
+std::string alignmentFailureId(const Status& s);
+
+/// Aligns the scan at `afterPath` to the scan at `beforePath` (any raster of fisura/raster.h).
+/// Errors: the readers'; InvalidArgument with a detail id above, or for options out of range;
+/// Unsupported when Fisura was built without OpenCV's features2d, calib3d and video modules;
+/// Cancelled (checked between steps and windows).
+Result<AlignResult> alignScans(const std::string& beforePath, const std::string& afterPath,
+                               const AlignOptions& options = {}, const CancelToken& cancel = {},
+                               ProgressSink* progress = nullptr);
+
+struct WarpMapOptions {
+    bool nearest = false; ///< nearest neighbour (masks) instead of bilinear (probability maps)
+    int tileSize = 512;
+    double pixelSizeMm = 0; ///< > 0: resolution tags of the output (the before scan's)
+    ImageLimits limits;
+};
+
+/// Writes the map at `afterMapPath` (the after scan's grid, 1 channel or the brightest of
+/// several) resampled onto the before scan's grid (`alignment`), as a tiled pyramidal TIFF of
+/// beforeWidth x beforeHeight at `outPath`, one output tile at a time (only the source window
+/// under each tile is read). Outside the after map: 0. Written atomically.
+Status warpMapToBefore(const std::string& afterMapPath, const AlignResult& alignment,
+                       const std::string& outPath, const WarpMapOptions& options = {},
+                       const CancelToken& cancel = {}, ProgressSink* progress = nullptr);
+
+enum class ChangeKind { New, Grown, Unchanged, Gone, Outside };
+/// "new", "grown", "unchanged", "gone", "outside" (a before crack the after scan does not cover)
+const char* changeKindName(ChangeKind k);
+
+struct CompareOptions {
+    MeasureOptions measure;      ///< how both maps are measured (pixel size, threshold, classes)
+    double tolerancePx = 6;      ///< centre lines closer than this are the same crack
+    double minLengthGainPx = 10; ///< less gained length is "unchanged" (measurement noise)
+    double minWidthGainPx = 1.0; ///< less mean-width gain is "unchanged"
+    double minCoveredFraction = 0.3; ///< a crack is matched when this much of it is near another
+};
+
+/// One crack's change: a crack of the after map, new, or compared with the before cracks it runs
+/// along; linked cracks are compared as a group (a crack the later map shows in pieces, cracks
+/// that grew together), lengths summed. Lengths and widths are on the before scan's grid (the after
+/// map aligned); *Mm fields are -1 without a pixel size.
+struct CrackChange {
+    ChangeKind kind = ChangeKind::Unchanged;
+    int afterId = 0; ///< the (longest) after crack in the aligned map (0: gone or outside)
+    std::vector<int> afterIds;  ///< every after crack of the change (a crack seen in pieces)
+    std::vector<int> beforeIds; ///< matched before cracks (empty: new)
+    double beforeLengthPx = 0, afterLengthPx = 0, lengthGainPx = 0, lengthGainMm = -1;
+    double beforeWidthPx = 0, afterWidthPx = 0; ///< mean widths: area / length (of all for several)
+    double widthChangePx = 0, widthChangeMm = -1;
+    double afterMaxWidthPx = 0, afterMaxWidthMm = -1;
+    int widthClass = -1; ///< of the after crack (of the before crack when gone or outside)
+    PixelBox box;        ///< before-scan pixels
+};
+
+struct ChangeTotals {
+    int count = 0;
+    double lengthPx = 0, lengthMm = -1; ///< after length (before length for gone / outside)
+};
+
+struct ChangeResult {
+    AlignResult alignment;
+    MeasureResult before, after; ///< after: of the aligned map
+    std::vector<CrackChange> changes;
+    std::array<ChangeTotals, 5> totals; ///< indexed by ChangeKind
+    /// [width class][ChangeKind] counts (empty without pixel size)
+    std::vector<std::array<int, 5>> byWidthClass;
+    int widestIndex = -1; ///< into changes: the widest crack after (max width), -1 when none
+    std::string alignedMapPath;
+    double compareSeconds = 0;
+};
+
+/// Matches the cracks of two maps on the same grid (the after map already aligned) and
+/// classifies them. `alignment` is copied into the result (and decides which before cracks the
+/// after scan covers).
+Result<ChangeResult> compareCrackMaps(const std::string& beforeMap,
+                                      const std::string& alignedAfterMap,
+                                      const AlignResult& alignment, const CompareOptions& options,
+                                      const CancelToken& cancel = {},
+                                      ProgressSink* progress = nullptr);
+
+/// Everything as JSON (C locale): {"alignment", "pixel_size_mm", "totals", "by_width_class",
+/// "widest", "changes": [...]}.
+std::string changeJson(const ChangeResult& result, int indent = 2);
+/// CSV, one row per crack change (header first, C locale).
+std::string changeCsv(const ChangeResult& result);
+Status writeChangeJson(const ChangeResult& result, const std::string& path);
+Status writeChangeCsv(const ChangeResult& result, const std::string& path);
+
+} // namespace fisura

@@ -1,0 +1,244 @@
+// alignScans: coarse fit on overviews, refinement in windows at full resolution, checks.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "fisura/change.h"
+
+#ifdef FISURA_HAVE_ALIGNMENT
+#include <opencv2/core.hpp>
+
+#include "change/change_internal.h"
+#endif
+
+namespace fisura
+{
+
+const char* alignModelName(AlignModel m)
+{
+    switch (m) {
+    case AlignModel::Auto:
+        return "auto";
+    case AlignModel::Similarity:
+        return "similarity";
+    case AlignModel::Affine:
+        return "affine";
+    case AlignModel::Homography:
+        return "homography";
+    }
+    return "auto";
+}
+
+Result<AlignModel> alignModelFromName(const std::string& name)
+{
+    for (AlignModel m :
+         {AlignModel::Auto, AlignModel::Similarity, AlignModel::Affine, AlignModel::Homography})
+        if (name == alignModelName(m))
+            return m;
+    return Status(ErrorCode::InvalidArgument,
+                  "unknown alignment model '" + name + "' (auto, similarity, affine, homography)");
+}
+
+std::string alignmentFailureId(const Status& s)
+{
+    if (s.code() != ErrorCode::InvalidArgument)
+        return {};
+    for (const char* id : {kAlignmentFailed, kNoOverlap, kDegenerateModel})
+        if (s.detail().rfind(std::string(id) + ":", 0) == 0)
+            return id;
+    return {};
+}
+
+#ifndef FISURA_HAVE_ALIGNMENT
+
+Result<AlignResult> alignScans(const std::string&, const std::string&, const AlignOptions&,
+                               const CancelToken&, ProgressSink*)
+{
+    return Status(ErrorCode::Unsupported,
+                  "this build of Fisura has no scan alignment (OpenCV features2d, calib3d and "
+                  "video were missing when it was built)");
+}
+
+#else
+
+namespace
+{
+using namespace change_detail;
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t)
+{
+    return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+Status validate(const AlignOptions& o)
+{
+    if (o.overviewSide < 256 || o.overviewSide > 8192 || o.windowPx < 64 || o.windowPx > 2048 ||
+        o.regionGrid < 1 || o.regionGrid > 16 || o.windowsPerRegion < 1 ||
+        o.windowsPerRegion > 16 || o.features < 100 || o.minInliers < 4 || !(o.ratio > 0) ||
+        !(o.ratio < 1) || !(o.minOverlap >= 0) || !(o.maxScaleChange >= 1) ||
+        !(o.maxAnisotropy >= 1))
+        return Status(ErrorCode::InvalidArgument, "alignment options out of range");
+    return Status::ok();
+}
+
+/// degenerate_model unless the model's linear part is a plausible change of view: scale within
+/// [1/max, max], singular values within maxAnisotropy of each other, no mirroring, and a
+/// perspective term that tilts the scan by less than half its size.
+Status checkModel(const cv::Mat& H, int aw, int ah, const AlignOptions& o, AlignResult& r)
+{
+    const cv::Mat A = H(cv::Rect(0, 0, 2, 2)) / H.at<double>(2, 2);
+    cv::Mat w;
+    cv::SVD::compute(A, w, cv::SVD::NO_UV);
+    const double s1 = w.at<double>(0), s2 = w.at<double>(1);
+    r.scale = std::sqrt(std::abs(cv::determinant(A)));
+    r.rotationDeg = std::atan2(A.at<double>(1, 0) - A.at<double>(0, 1),
+                               A.at<double>(0, 0) + A.at<double>(1, 1)) *
+                    180.0 / CV_PI;
+    const double persp = (std::abs(H.at<double>(2, 0)) * aw + std::abs(H.at<double>(2, 1)) * ah) /
+                         std::abs(H.at<double>(2, 2));
+    char buf[200];
+    std::snprintf(buf, sizeof buf,
+                  "singular values %.4g and %.4g, determinant %.4g, perspective %.3g", s1, s2,
+                  cv::determinant(A), persp);
+    if (!(s2 > 0) || cv::determinant(A) <= 0 || s1 > o.maxScaleChange ||
+        s2 < 1.0 / o.maxScaleChange || s1 / s2 > o.maxAnisotropy || persp > 0.5)
+        return Status(ErrorCode::InvalidArgument, std::string(kDegenerateModel) + ": " + buf);
+    return Status::ok();
+}
+
+void regionResiduals(const cv::Mat& H, const Pairs& p, const std::vector<unsigned char>& mask,
+                     const AlignOptions& o, AlignResult& r)
+{
+    const int n = o.regionGrid;
+    std::vector<double> sum(size_t(n * n), 0.0);
+    std::vector<int> count(size_t(n * n), 0);
+    for (size_t i = 0; i < p.before.size(); ++i) {
+        if (!mask[i])
+            continue;
+        const int cx = std::clamp(int(p.before[i].x * n / r.beforeWidth), 0, n - 1);
+        const int cy = std::clamp(int(p.before[i].y * n / r.beforeHeight), 0, n - 1);
+        const cv::Point2d d = apply(H, p.after[i]) - p.before[i];
+        sum[size_t(cy * n + cx)] += d.dot(d);
+        ++count[size_t(cy * n + cx)];
+    }
+    for (int cy = 0; cy < n; ++cy)
+        for (int cx = 0; cx < n; ++cx) {
+            RegionResidual g;
+            g.column = cx, g.row = cy;
+            g.box = {cx * r.beforeWidth / n, cy * r.beforeHeight / n,
+                     (cx + 1) * r.beforeWidth / n - cx * r.beforeWidth / n,
+                     (cy + 1) * r.beforeHeight / n - cy * r.beforeHeight / n};
+            g.count = count[size_t(cy * n + cx)];
+            g.rmsPx = g.count ? std::sqrt(sum[size_t(cy * n + cx)] / g.count) : -1;
+            r.regions.push_back(g);
+        }
+}
+
+void storeMatrix(const cv::Mat& H, AlignResult& r)
+{
+    const cv::Mat h = H / H.at<double>(2, 2);
+    for (int i = 0; i < 9; ++i)
+        r.matrix[size_t(i)] = h.at<double>(i / 3, i % 3);
+}
+
+/// The coarse fit on the overviews; fills matches, inliers, coarseRmsPx and the model.
+Result<Fit> coarseFit(const RasterSource& before, const RasterSource& after, const AlignOptions& o,
+                      const CancelToken& cancel, AlignResult& r)
+{
+    auto ob = readOverview(before, o.overviewSide, cancel);
+    if (!ob)
+        return ob.status();
+    auto oa = readOverview(after, o.overviewSide, cancel);
+    if (!oa)
+        return oa.status();
+    auto pairs = matchOverviews(*ob, *oa, o);
+    if (!pairs)
+        return pairs.status();
+    r.matches = int(pairs->after.size());
+    // Three overview pixels of tolerance, in full-resolution pixels.
+    const double threshold = 3.0 * std::max(ob->sx, oa->sx);
+    Fit f = fitChosen(o.model, *pairs, threshold);
+    r.inliers = f.inlierCount;
+    if (f.H.empty() || f.inlierCount < o.minInliers)
+        return Status(ErrorCode::InvalidArgument,
+                      std::string(kAlignmentFailed) + ": too few matches: " +
+                          std::to_string(r.matches) + " matches, " + std::to_string(f.inlierCount) +
+                          " consistent (at least " + std::to_string(o.minInliers) + " needed)");
+    r.coarseRmsPx = f.rmsPx;
+    return f;
+}
+
+/// The final model fitted to the refined window correspondences.
+Status finalFit(const Pairs& refined, AlignModel model, const AlignOptions& o, AlignResult& r)
+{
+    const int needed = model == AlignModel::Similarity ? 3 : model == AlignModel::Affine ? 4 : 6;
+    Fit f = refined.after.size() >= size_t(needed) ? fitModel(model, refined, 2.0) : Fit{};
+    if (f.H.empty() || f.inlierCount < needed)
+        return Status(ErrorCode::InvalidArgument,
+                      std::string(kAlignmentFailed) +
+                          ": too few windows: " + std::to_string(refined.after.size()) + " of " +
+                          std::to_string(r.windows) + " full-resolution windows matched (" +
+                          std::to_string(needed) + " needed)");
+    r.refined = f.inlierCount;
+    r.rmsPx = f.rmsPx;
+    storeMatrix(f.H, r);
+    regionResiduals(f.H, refined, f.inliers, o, r);
+    return Status::ok();
+}
+} // namespace
+
+Result<AlignResult> alignScans(const std::string& beforePath, const std::string& afterPath,
+                               const AlignOptions& o, const CancelToken& cancel,
+                               ProgressSink* progress)
+{
+    if (auto s = validate(o); !s)
+        return s;
+    RasterOpenOptions ro;
+    ro.limits = o.limits;
+    ro.cache = std::make_shared<TileCache>(64u << 20);
+    auto before = RasterSource::open(beforePath, ro);
+    if (!before)
+        return before.status();
+    auto after = RasterSource::open(afterPath, ro);
+    if (!after)
+        return after.status();
+    ProgressTracker tracker(progress, 3);
+    AlignResult r;
+    r.beforeWidth = before->width(), r.beforeHeight = before->height();
+    r.afterWidth = after->width(), r.afterHeight = after->height();
+    const auto t0 = Clock::now();
+    auto coarse = coarseFit(*before, *after, o, cancel, r);
+    if (!coarse)
+        return coarse.status();
+    r.model = coarse->model;
+    if (auto s = checkModel(coarse->H, r.afterWidth, r.afterHeight, o, r); !s)
+        return s;
+    r.overlap =
+        overlapFraction(coarse->H, r.beforeWidth, r.beforeHeight, r.afterWidth, r.afterHeight);
+    if (r.overlap < o.minOverlap)
+        return Status(ErrorCode::InvalidArgument,
+                      std::string(kNoOverlap) + ": the after scan covers " +
+                          std::to_string(int(std::lround(r.overlap * 100))) +
+                          " % of the before scan");
+    r.coarseSeconds = since(t0);
+    tracker.update(1, "coarse alignment");
+    const auto t1 = Clock::now();
+    const Pairs refined = refineWindows(*before, *after, coarse->H, o, cancel, r.windows);
+    if (cancel.isCancelled())
+        return Status(ErrorCode::Cancelled, "alignment cancelled");
+    if (auto s = finalFit(refined, r.model, o, r); !s)
+        return s;
+    const cv::Mat H(3, 3, CV_64F, r.matrix.data());
+    if (auto s = checkModel(H.clone(), r.afterWidth, r.afterHeight, o, r); !s)
+        return s;
+    r.overlap =
+        overlapFraction(H.clone(), r.beforeWidth, r.beforeHeight, r.afterWidth, r.afterHeight);
+    r.refineSeconds = since(t1);
+    tracker.finish("aligned");
+    return r;
+}
+
+#endif // FISURA_HAVE_ALIGNMENT
+
+} // namespace fisura

@@ -1,0 +1,150 @@
+// Crack change as JSON and CSV (C locale: a decimal point, whatever the user's language).
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "fisura/change.h"
+#include "util/atomic_file.h"
+
+namespace fisura
+{
+
+namespace
+{
+using nlohmann::json;
+
+std::string num(double v, int decimals = 3)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+/// -1 (unknown without a pixel size) is null.
+json orNull(double v)
+{
+    return v == -1 ? json(nullptr) : json(v);
+}
+
+json alignmentJson(const AlignResult& a)
+{
+    json regions = json::array();
+    for (const auto& g : a.regions)
+        regions.push_back({{"column", g.column},
+                           {"row", g.row},
+                           {"box", {g.box.x, g.box.y, g.box.width, g.box.height}},
+                           {"count", g.count},
+                           {"rms_px", g.rmsPx < 0 ? json(nullptr) : json(g.rmsPx)}});
+    return {{"model", alignModelName(a.model)},
+            {"matrix_after_to_before", a.matrix},
+            {"before_size", {a.beforeWidth, a.beforeHeight}},
+            {"after_size", {a.afterWidth, a.afterHeight}},
+            {"matches", a.matches},
+            {"inliers", a.inliers},
+            {"coarse_rms_px", a.coarseRmsPx},
+            {"windows", a.windows},
+            {"windows_matched", a.refined},
+            {"rms_px", a.rmsPx},
+            {"regions", regions},
+            {"overlap", a.overlap},
+            {"scale", a.scale},
+            {"rotation_deg", a.rotationDeg},
+            {"coarse_seconds", a.coarseSeconds},
+            {"refine_seconds", a.refineSeconds}};
+}
+
+json changeItem(const ChangeResult& r, const CrackChange& c)
+{
+    const auto& ids = r.before.options.classes.ids;
+    return {{"change", changeKindName(c.kind)},
+            {"after_id", c.afterId},
+            {"after_ids", c.afterIds},
+            {"before_ids", c.beforeIds},
+            {"before_length_px", c.beforeLengthPx},
+            {"after_length_px", c.afterLengthPx},
+            {"length_gain_px", c.lengthGainPx},
+            {"length_gain_mm", orNull(c.lengthGainMm)},
+            {"before_width_px", c.beforeWidthPx},
+            {"after_width_px", c.afterWidthPx},
+            {"width_change_px", c.widthChangePx},
+            {"width_change_mm", orNull(c.widthChangeMm)},
+            {"after_max_width_px", c.afterMaxWidthPx},
+            {"after_max_width_mm", orNull(c.afterMaxWidthMm)},
+            {"width_class",
+             c.widthClass >= 0 && size_t(c.widthClass) < ids.size() && !r.before.classes.empty()
+                 ? json(ids[size_t(c.widthClass)])
+                 : json(nullptr)},
+            {"box", {c.box.x, c.box.y, c.box.width, c.box.height}}};
+}
+} // namespace
+
+std::string changeJson(const ChangeResult& r, int indent)
+{
+    json totals = json::object();
+    for (int k = 0; k < 5; ++k)
+        totals[changeKindName(ChangeKind(k))] = {
+            {"count", r.totals[size_t(k)].count},
+            {"length_px", r.totals[size_t(k)].lengthPx},
+            {"length_mm", orNull(r.totals[size_t(k)].lengthMm)}};
+    json byClass = json::array();
+    for (size_t i = 0; i < r.byWidthClass.size(); ++i) {
+        json row{{"class", r.before.options.classes.ids[i]}};
+        for (int k = 0; k < 5; ++k)
+            row[changeKindName(ChangeKind(k))] = r.byWidthClass[i][size_t(k)];
+        byClass.push_back(row);
+    }
+    json changes = json::array();
+    for (const auto& c : r.changes)
+        changes.push_back(changeItem(r, c));
+    const double px = r.before.pixelSizeMm > 0 ? r.before.pixelSizeMm : r.after.pixelSizeMm;
+    json j{{"alignment", alignmentJson(r.alignment)},
+           {"before_map", r.before.mapPath},
+           {"aligned_after_map", r.alignedMapPath},
+           {"pixel_size_mm", px > 0 ? json(px) : json(nullptr)},
+           {"totals", totals},
+           {"by_width_class", byClass},
+           {"class_note", kWidthClassNoteText},
+           {"widest",
+            r.widestIndex >= 0 ? changeItem(r, r.changes[size_t(r.widestIndex)]) : json(nullptr)},
+           {"changes", changes},
+           {"compare_seconds", r.compareSeconds}};
+    return j.dump(indent);
+}
+
+std::string changeCsv(const ChangeResult& r)
+{
+    std::string out = "change,after_id,before_ids,before_length_px,after_length_px,"
+                      "length_gain_px,length_gain_mm,before_width_px,after_width_px,"
+                      "width_change_px,width_change_mm,after_max_width_px,width_class,x,y,"
+                      "width,height\n";
+    const auto& ids = r.before.options.classes.ids;
+    for (const auto& c : r.changes) {
+        std::string before;
+        for (int id : c.beforeIds)
+            before += (before.empty() ? "" : " ") + std::to_string(id);
+        const bool mm = c.lengthGainMm != -1;
+        out += std::string(changeKindName(c.kind)) + "," + std::to_string(c.afterId) + "," +
+               before + "," + num(c.beforeLengthPx) + "," + num(c.afterLengthPx) + "," +
+               num(c.lengthGainPx) + "," + (mm ? num(c.lengthGainMm, 4) : "") + "," +
+               num(c.beforeWidthPx) + "," + num(c.afterWidthPx) + "," + num(c.widthChangePx) + "," +
+               (mm ? num(c.widthChangeMm, 4) : "") + "," + num(c.afterMaxWidthPx) + "," +
+               (c.widthClass >= 0 && size_t(c.widthClass) < ids.size() && !r.before.classes.empty()
+                    ? ids[size_t(c.widthClass)]
+                    : "") +
+               "," + std::to_string(c.box.x) + "," + std::to_string(c.box.y) + "," +
+               std::to_string(c.box.width) + "," + std::to_string(c.box.height) + "\n";
+    }
+    return out;
+}
+
+Status writeChangeJson(const ChangeResult& r, const std::string& path)
+{
+    return writeFileAtomic(path, changeJson(r) + "\n");
+}
+
+Status writeChangeCsv(const ChangeResult& r, const std::string& path)
+{
+    return writeFileAtomic(path, changeCsv(r));
+}
+
+} // namespace fisura

@@ -1,0 +1,69 @@
+// Shared pieces of change/: overviews, the coarse and refined fits, matrix helpers.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "fisura/change.h"
+#include "fisura/raster.h"
+
+namespace fisura::change_detail
+{
+
+/// A gray overview of a raster and the factor from its pixels to full resolution.
+struct Overview {
+    cv::Mat gray;    ///< CV_8UC1
+    double sx = 1.0; ///< full-resolution px per overview px, horizontally
+    double sy = 1.0;
+};
+
+/// Gray (brightest channel for masks is not wanted here: luminance) of any Fisura image.
+cv::Mat grayOf(const Image& image);
+/// The brightest channel (maps and masks).
+cv::Mat brightestOf(const Image& image);
+
+/// An overview with a long side of at most `maxSide`: the largest pyramid level that fits,
+/// reduced further by area averaging; without a fitting level, level 0 is read in bands of
+/// rows and each band reduced (memory: one band, not the image).
+Result<Overview> readOverview(const RasterSource& raster, int maxSide, const CancelToken& cancel);
+
+/// Contrast-limited adaptive histogram equalisation (Zuiderveld 1994, OpenCV's CLAHE): the
+/// same texture looks alike under other lighting and exposure.
+cv::Mat normalised(const cv::Mat& gray);
+
+/// Point pairs: after-scan pixel -> before-scan pixel (full resolution).
+struct Pairs {
+    std::vector<cv::Point2d> after, before;
+};
+
+/// The fitted 3x3 (CV_64F, after -> before) and its inlier mask over the pairs.
+struct Fit {
+    AlignModel model = AlignModel::Similarity;
+    cv::Mat H;
+    std::vector<unsigned char> inliers;
+    int inlierCount = 0;
+    double rmsPx = 0; ///< over the inliers
+};
+
+/// Robust fit of one model (RANSAC with `thresholdPx`); empty H when it could not be fitted.
+Fit fitModel(AlignModel model, const Pairs& pairs, double thresholdPx);
+/// Fits of `requested` (Auto: all three, the simplest whose residual is not clearly beaten).
+Fit fitChosen(AlignModel requested, const Pairs& pairs, double thresholdPx);
+
+/// ORB matches between the overviews, in full-resolution pixels.
+Result<Pairs> matchOverviews(const Overview& before, const Overview& after, const AlignOptions& o);
+
+/// Applies H to a point.
+cv::Point2d apply(const cv::Mat& H, cv::Point2d p);
+double rmsOf(const cv::Mat& H, const Pairs& pairs, const std::vector<unsigned char>& mask);
+
+/// Fraction of the before scan (bw x bh) covered by the after scan (aw x ah) mapped through H.
+double overlapFraction(const cv::Mat& H, int bw, int bh, int aw, int ah);
+
+/// Full-resolution refinement: window correspondences (ECC) over the overlap; `windows` tried.
+Pairs refineWindows(const RasterSource& before, const RasterSource& after, const cv::Mat& coarse,
+                    const AlignOptions& o, const CancelToken& cancel, int& windows);
+
+} // namespace fisura::change_detail

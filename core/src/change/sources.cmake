@@ -1,0 +1,9 @@
+# Inspections over time: scan registration, the aligned map, crack change (no torch).
+list(APPEND FISURA_CORE_SOURCES
+    src/change/overview.cpp
+    src/change/align_coarse.cpp
+    src/change/align_refine.cpp
+    src/change/align.cpp
+    src/change/warp_map.cpp
+    src/change/compare.cpp
+    src/change/change_export.cpp)

@@ -1,0 +1,357 @@
+// Inspections over time on generated pairs with known truth: a textured surface with cracks, and
+// a second date warped by a known similarity or homography with other lighting, where some cracks
+// grew longer, some wider and some are new. Registration within 1 px of the truth; every new
+// crack found and none invented; length growth within 3 px (or 3 %), width growth within 0.5 px.
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+#include <opencv2/imgproc.hpp>
+
+#include "drawn_cracks.h"
+#include "fisura/change.h"
+#include "fisura/synth.h"
+
+using namespace fisura;
+
+namespace
+{
+
+constexpr int kSize = 1600;
+constexpr double kWidth = 3.0;
+
+cv::Mat asMat(const Image& im)
+{
+    return cv::Mat(im.height, im.width, CV_8UC(im.channels), const_cast<uint8_t*>(im.pixels.data()),
+                   im.stride())
+        .clone();
+}
+
+Image toImage(const cv::Mat& m)
+{
+    Image im = Image::make(m.cols, m.rows, m.channels());
+    for (int y = 0; y < m.rows; ++y)
+        std::copy_n(m.ptr<uint8_t>(y), m.cols * m.channels(), im.row(y));
+    return im;
+}
+
+cv::Mat texture(uint64_t seed)
+{
+    synth::SceneOptions o;
+    o.width = o.height = kSize;
+    o.seed = seed;
+    o.cracks = 0;
+    auto s = synth::generateScene(o);
+    if (!s)
+        qFatal("synth failed: %s", s.status().toString().c_str());
+    return asMat(s->image);
+}
+
+/// One crack of the truth: a straight segment centred in a cell of a 4 x 4 grid.
+struct TruthCrack {
+    cv::Point2d a, b;
+    double extendPx = 0; ///< the second date: longer at b by this much
+    double widenPx = 0;  ///< the second date: this much wider
+    bool isNew = false;  ///< only in the second date
+    cv::Point2d mid() const { return (a + b) / 2; }
+};
+
+std::vector<TruthCrack> truthCracks()
+{
+    std::vector<TruthCrack> t;
+    for (int k = 0; k < 16; ++k) {
+        const cv::Point2d c(400 + 250 * (k % 4), 400 + 250 * (k / 4));
+        const double angle = (17 + 37 * k) % 180 * CV_PI / 180;
+        const cv::Point2d d(std::cos(angle), std::sin(angle));
+        TruthCrack tc{c - 60 * d, c + 60 * d};
+        if (k < 3)
+            tc.extendPx = 40 + 20 * k;
+        else if (k < 6)
+            tc.widenPx = 2;
+        else if (k >= 10)
+            tc.isNew = true;
+        t.push_back(tc);
+    }
+    return t;
+}
+
+/// Draws the cracks of one date into the scan (darkened) and the mask.
+void drawDate(cv::Mat& scan, cv::Mat& mask, const std::vector<TruthCrack>& cracks, bool second)
+{
+    mask = cv::Mat::zeros(scan.size(), CV_8UC1);
+    for (const auto& c : cracks) {
+        if (c.isNew && !second)
+            continue;
+        const cv::Point2d d = (c.b - c.a) / cv::norm(c.b - c.a);
+        const cv::Point2d b = second ? c.b + c.extendPx * d : c.b;
+        test::bar(mask, c.a, b, second ? kWidth + c.widenPx : kWidth);
+    }
+    cv::Mat dark = scan * 0.35;
+    dark.copyTo(scan, mask);
+}
+
+struct Warp {
+    double rotationDeg = 0, scale = 1, tx = 0, ty = 0, perspective = 0;
+    /// after -> before, about the image centre.
+    cv::Mat matrix() const
+    {
+        const double c = kSize / 2.0, a = rotationDeg * CV_PI / 180;
+        cv::Mat T = (cv::Mat_<double>(3, 3) << scale * std::cos(a), -scale * std::sin(a), 0,
+                     scale * std::sin(a), scale * std::cos(a), 0, perspective, 0, 1);
+        cv::Mat C = (cv::Mat_<double>(3, 3) << 1, 0, -c, 0, 1, -c, 0, 0, 1);
+        cv::Mat Cb = (cv::Mat_<double>(3, 3) << 1, 0, c + tx, 0, 1, c + ty, 0, 0, 1);
+        return Cb * T * C;
+    }
+};
+
+cv::Point2d applyH(const cv::Mat& H, cv::Point2d p)
+{
+    const double w = H.at<double>(2, 0) * p.x + H.at<double>(2, 1) * p.y + H.at<double>(2, 2);
+    return {(H.at<double>(0, 0) * p.x + H.at<double>(0, 1) * p.y + H.at<double>(0, 2)) / w,
+            (H.at<double>(1, 0) * p.x + H.at<double>(1, 1) * p.y + H.at<double>(1, 2)) / w};
+}
+
+/// The second date as the camera saw it: warped (after pixel x shows truth at T x), another
+/// exposure (contrast 0.75, +30) and a lighting gradient.
+cv::Mat secondDate(const cv::Mat& truth, const Warp& w, int interpolation)
+{
+    cv::Mat out;
+    cv::warpPerspective(truth, out, w.matrix(), truth.size(), interpolation | cv::WARP_INVERSE_MAP,
+                        cv::BORDER_REFLECT);
+    if (truth.channels() == 1)
+        return out;
+    cv::Mat f;
+    out.convertTo(f, CV_32F, 0.75, 30);
+    for (int y = 0; y < f.rows; ++y)
+        f.row(y) += cv::Scalar::all(20.0 * y / f.rows);
+    f.convertTo(out, CV_8U);
+    return out;
+}
+
+struct Pair {
+    QString before, beforeMap, after, afterMap;
+};
+
+Pair writePair(const QTemporaryDir& dir, const Warp& w, uint64_t seed)
+{
+    const auto cracks = truthCracks();
+    cv::Mat first = texture(seed), firstMask, second = first.clone(), secondMask;
+    drawDate(first, firstMask, cracks, false);
+    drawDate(second, secondMask, cracks, true);
+    Pair p{
+        dir.filePath(QStringLiteral("before.tif")), dir.filePath(QStringLiteral("before_map.tif")),
+        dir.filePath(QStringLiteral("after.tif")), dir.filePath(QStringLiteral("after_map.tif"))};
+    const auto write = [](const QString& path, const cv::Mat& m) {
+        if (!writeTiff(path.toStdString(), toImage(m)))
+            qFatal("cannot write %s", qPrintable(path));
+    };
+    write(p.before, first);
+    write(p.beforeMap, firstMask);
+    write(p.after, secondDate(second, w, cv::INTER_LINEAR));
+    write(p.afterMap, secondDate(secondMask, w, cv::INTER_LINEAR));
+    return p;
+}
+
+/// RMS distance between the found and the true model over the after pixels inside both scans.
+double registrationRms(const AlignResult& r, const cv::Mat& truth)
+{
+    const cv::Mat H(3, 3, CV_64F, const_cast<double*>(r.matrix.data()));
+    double sum = 0;
+    int n = 0;
+    for (int y = 0; y <= kSize; y += 100)
+        for (int x = 0; x <= kSize; x += 100) {
+            const cv::Point2d t = applyH(truth, {double(x), double(y)});
+            if (t.x < 0 || t.y < 0 || t.x >= kSize || t.y >= kSize)
+                continue;
+            const cv::Point2d d = applyH(H, {double(x), double(y)}) - t;
+            sum += d.dot(d), ++n;
+        }
+    return std::sqrt(sum / std::max(1, n));
+}
+
+const CrackChange* changeAt(const ChangeResult& r, cv::Point2d p, bool afterSide)
+{
+    for (const auto& c : r.changes)
+        if ((c.afterId > 0) == afterSide && p.x >= c.box.x - 2 && p.y >= c.box.y - 2 &&
+            p.x <= c.box.x + c.box.width + 2 && p.y <= c.box.y + c.box.height + 2)
+            return &c;
+    return nullptr;
+}
+
+} // namespace
+
+class TestChange : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void alignsAndClassifies_data();
+    void alignsAndClassifies();
+    void unrelatedScansFail();
+    void tooLittleOverlap();
+    void implausibleScaleIsDegenerate();
+    void cancelled();
+    void modelNames();
+};
+
+void TestChange::alignsAndClassifies_data()
+{
+    QTest::addColumn<double>("rotation");
+    QTest::addColumn<double>("scale");
+    QTest::addColumn<double>("tx");
+    QTest::addColumn<double>("ty");
+    QTest::addColumn<double>("perspective");
+    QTest::addColumn<QString>("model");
+    QTest::newRow("7 deg, +6 %, auto")
+        << 7.0 << 1.06 << 35.0 << -25.0 << 0.0 << QStringLiteral("auto");
+    QTest::newRow("-10 deg, -9 %, similarity")
+        << -10.0 << 0.91 << -20.0 << 40.0 << 0.0 << QStringLiteral("similarity");
+    QTest::newRow("3 deg, +4 %, tilted, homography")
+        << 3.0 << 1.04 << 10.0 << 15.0 << 2e-5 << QStringLiteral("homography");
+}
+
+void TestChange::alignsAndClassifies()
+{
+    QFETCH(double, rotation);
+    QFETCH(double, scale);
+    QFETCH(double, tx);
+    QFETCH(double, ty);
+    QFETCH(double, perspective);
+    QFETCH(QString, model);
+    QTemporaryDir dir;
+    const Warp w{rotation, scale, tx, ty, perspective};
+    const Pair p = writePair(dir, w, 7);
+
+    AlignOptions ao;
+    ao.model = *alignModelFromName(model.toStdString());
+    auto al = alignScans(p.before.toStdString(), p.after.toStdString(), ao);
+    QVERIFY2(al.isOk(), al.status().toString().c_str());
+    const double rms = registrationRms(*al, w.matrix());
+    qInfo("model %s, %d matches, %d inliers, %d/%d windows, fit rms %.3f px, truth rms %.3f px, "
+          "overlap %.2f",
+          alignModelName(al->model), al->matches, al->inliers, al->refined, al->windows, al->rmsPx,
+          rms, al->overlap);
+    QVERIFY(rms <= 1.0);
+    QVERIFY(al->inliers >= ao.minInliers);
+    QCOMPARE(int(al->regions.size()), ao.regionGrid * ao.regionGrid);
+    if (model == QLatin1String("auto"))
+        QCOMPARE(al->model, AlignModel::Similarity);
+
+    const std::string aligned = dir.filePath(QStringLiteral("aligned.tif")).toStdString();
+    QVERIFY(warpMapToBefore(p.afterMap.toStdString(), *al, aligned).isOk());
+    CompareOptions co;
+    co.measure.pixelSizeMm = 0.1;
+    auto r = compareCrackMaps(p.beforeMap.toStdString(), aligned, *al, co);
+    QVERIFY2(r.isOk(), r.status().toString().c_str());
+
+    int newFound = 0, newTruth = 0;
+    double worstGain = 0, worstWidth = 0;
+    for (const auto& t : truthCracks()) {
+        const CrackChange* c = changeAt(*r, t.mid(), true);
+        QVERIFY2(c, "a crack of the second date was not measured");
+        if (t.isNew) {
+            ++newTruth;
+            newFound += c->kind == ChangeKind::New;
+        } else if (t.extendPx > 0) {
+            QCOMPARE(c->kind, ChangeKind::Grown);
+            worstGain = std::max(worstGain, std::abs(c->lengthGainPx - t.extendPx));
+            QVERIFY2(std::abs(c->lengthGainPx - t.extendPx) <= std::max(3.0, 0.03 * t.extendPx),
+                     qPrintable(QStringLiteral("%1 vs %2").arg(c->lengthGainPx).arg(t.extendPx)));
+        } else if (t.widenPx > 0) {
+            QCOMPARE(c->kind, ChangeKind::Grown);
+            worstWidth = std::max(worstWidth, std::abs(c->widthChangePx - t.widenPx));
+            QVERIFY2(std::abs(c->widthChangePx - t.widenPx) <= 0.5,
+                     qPrintable(QString::number(c->widthChangePx)));
+        } else {
+            QCOMPARE(c->kind, ChangeKind::Unchanged);
+        }
+    }
+    const int reportedNew = r->totals[size_t(ChangeKind::New)].count;
+    qInfo("new: %d of %d found, %d reported; worst length-gain error %.2f px, worst width-change "
+          "error %.2f px",
+          newFound, newTruth, reportedNew, worstGain, worstWidth);
+    QVERIFY(newFound >= 0.95 * newTruth);
+    QVERIFY(reportedNew - newFound <= 0.05 * reportedNew);
+    QCOMPARE(r->totals[size_t(ChangeKind::Gone)].count, 0);
+    QVERIFY(r->widestIndex >= 0);
+    QVERIFY(r->changes[size_t(r->widestIndex)].afterMaxWidthPx >= kWidth + 1.5);
+    QVERIFY(changeJson(*r).find("\"grown\"") != std::string::npos);
+    QVERIFY(changeCsv(*r).rfind("change,after_id", 0) == 0);
+}
+
+void TestChange::unrelatedScansFail()
+{
+    QTemporaryDir dir;
+    const auto a = dir.filePath(QStringLiteral("a.tif")).toStdString(),
+               b = dir.filePath(QStringLiteral("b.tif")).toStdString();
+    QVERIFY(writeTiff(a, toImage(texture(1))).isOk());
+    QVERIFY(writeTiff(b, toImage(texture(2))).isOk());
+    auto r = alignScans(a, b);
+    QVERIFY(!r.isOk());
+    QCOMPARE(alignmentFailureId(r.status()), std::string("alignment_failed"));
+}
+
+void TestChange::tooLittleOverlap()
+{
+    QTemporaryDir dir;
+    const cv::Mat t = texture(3);
+    const auto a = dir.filePath(QStringLiteral("a.tif")).toStdString(),
+               b = dir.filePath(QStringLiteral("b.tif")).toStdString();
+    QVERIFY(writeTiff(a, toImage(t)).isOk());
+    QVERIFY(writeTiff(b, toImage(secondDate(t, Warp{0, 1, 1100, 0, 0}, cv::INTER_LINEAR))).isOk());
+    AlignOptions o;
+    QVERIFY(alignScans(a, b, o).isOk()); // about 30 % overlap: aligned
+    o.minOverlap = 0.5;
+    auto r = alignScans(a, b, o);
+    QVERIFY(!r.isOk());
+    QCOMPARE(alignmentFailureId(r.status()), std::string("no_overlap"));
+}
+
+void TestChange::implausibleScaleIsDegenerate()
+{
+    QTemporaryDir dir;
+    const cv::Mat t = texture(4);
+    const auto a = dir.filePath(QStringLiteral("a.tif")).toStdString(),
+               b = dir.filePath(QStringLiteral("b.tif")).toStdString();
+    QVERIFY(writeTiff(a, toImage(t)).isOk());
+    QVERIFY(writeTiff(b, toImage(secondDate(t, Warp{2, 1.08, 0, 0, 0}, cv::INTER_LINEAR))).isOk());
+    AlignOptions o;
+    o.maxScaleChange = 1.05;
+    auto r = alignScans(a, b, o);
+    QVERIFY(!r.isOk());
+    QCOMPARE(alignmentFailureId(r.status()), std::string("degenerate_model"));
+}
+
+void TestChange::cancelled()
+{
+    QTemporaryDir dir;
+    const Pair p = writePair(dir, Warp{5, 1.02, 10, 10, 0}, 9);
+    CancelToken cancel;
+    cancel.cancel();
+    auto al = alignScans(p.before.toStdString(), p.after.toStdString(), {}, cancel);
+    QCOMPARE(al.status().code(), ErrorCode::Cancelled);
+    auto ok = alignScans(p.before.toStdString(), p.after.toStdString());
+    QVERIFY(ok.isOk());
+    const std::string aligned = dir.filePath(QStringLiteral("aligned.tif")).toStdString();
+    QCOMPARE(warpMapToBefore(p.afterMap.toStdString(), *ok, aligned, {}, cancel).code(),
+             ErrorCode::Cancelled);
+    QVERIFY(!QFile::exists(QString::fromStdString(aligned)));
+    QVERIFY(warpMapToBefore(p.afterMap.toStdString(), *ok, aligned).isOk());
+    QCOMPARE(compareCrackMaps(p.beforeMap.toStdString(), aligned, *ok, {}, cancel).status().code(),
+             ErrorCode::Cancelled);
+}
+
+void TestChange::modelNames()
+{
+    QCOMPARE(*alignModelFromName("homography"), AlignModel::Homography);
+    QCOMPARE(alignModelFromName("rigid").status().code(), ErrorCode::InvalidArgument);
+    QCOMPARE(std::string(changeKindName(ChangeKind::Gone)), std::string("gone"));
+    QCOMPARE(alignmentFailureId(Status(ErrorCode::InvalidArgument, "no_overlap: 3 %")),
+             std::string("no_overlap"));
+    QCOMPARE(alignmentFailureId(Status(ErrorCode::IoError, "no_overlap: 3 %")), std::string());
+}
+
+QTEST_GUILESS_MAIN(TestChange)
+#include "tst_change.moc"
