@@ -13,6 +13,7 @@ void registerCommands(CLI::App& app)
         registerMeasureCommand, registerScoreCommand,          registerTrainCommand,
         registerProjectCommand, registerProposeCommand,        registerRankCommand,
         registerDeviceCommands, registerSynthDataCommand,      registerModelInfoCommand,
+        registerLabelsCommand,
     };
     for (Register add : all)
         add(app);

@@ -5,5 +5,6 @@ list(APPEND FISURA_CORE_SOURCES
     src/gis/vector_files.cpp
     src/gis/vector_common.cpp
     src/gis/vector_export.cpp
-    src/gis/dxf_export.cpp)
+    src/gis/dxf_export.cpp
+    src/gis/label_geojson.cpp)
 list(APPEND FISURA_CORE_SOURCES src/gis/overlay_export.cpp)
