@@ -58,6 +58,13 @@ MainWindow::MainWindow(QWidget* parent)
     nav_->setFixedWidth(150);
     nav_->setFrameShape(QFrame::NoFrame);
     connect(nav_, &QListWidget::currentRowChanged, stack_, &QStackedWidget::setCurrentIndex);
+    // A pane's message is about that pane: it leaves the status bar with it.
+    connect(stack_, &QStackedWidget::currentChanged, this, [this] {
+        if (messageFrom_ && messageFrom_ != currentPane()) {
+            statusBar()->clearMessage();
+            messageFrom_ = nullptr;
+        }
+    });
 
     addPane(data_);
     addPane(train_);
@@ -127,8 +134,10 @@ void MainWindow::addPane(ui::Pane* pane)
     auto* item = new QListWidgetItem(pane->icon(), pane->title(), nav_);
     item->setData(Qt::UserRole, pane->paneId());
     connect(pane, &ui::Pane::titleChanged, this, [item, pane] { item->setText(pane->title()); });
-    connect(pane, &ui::Pane::statusMessage, this,
-            [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
+    connect(pane, &ui::Pane::statusMessage, this, [this, pane](const QString& text, int ms) {
+        statusBar()->showMessage(text, ms);
+        messageFrom_ = pane;
+    });
     connect(pane, &ui::Pane::busyChanged, this, [this](bool busy) {
         if (!busy && closeWhenIdle_ && runningWork().isEmpty())
             close();

@@ -101,6 +101,7 @@ private:
     QAction* aboutAction_;
     QVector<QAction*> paneActions_;
     bool closeWhenIdle_ = false;
+    const ui::Pane* messageFrom_ = nullptr; ///< the pane whose message the status bar shows
 };
 
 } // namespace fisura::app

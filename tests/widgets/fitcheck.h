@@ -24,6 +24,8 @@
 #include <QTreeView>
 #include <QWidget>
 
+#include "common/qcp.h"
+
 namespace fitcheck
 {
 
@@ -256,6 +258,33 @@ inline QStringList sidewaysScroll(const QAbstractItemView* v)
                 .arg(have)};
 }
 
+/// A plot with less room than it needs: squeezed below its minimum height (its lowest axis title
+/// or tick labels are drawn past its edge), or a layout element reaching past the widget's edge.
+/// Empty when everything is inside.
+inline QString plotProblem(QCustomPlot* plot)
+{
+    if (plot->height() < plot->minimumHeight() || plot->width() < plot->minimumWidth())
+        return QStringLiteral("squeezed to %1x%2, needs %3x%4")
+            .arg(plot->width())
+            .arg(plot->height())
+            .arg(plot->minimumWidth())
+            .arg(plot->minimumHeight());
+    const QRect view = plot->viewport();
+    for (QCPLayoutElement* e : plot->plotLayout()->elements(true)) {
+        if (!e || !e->visible() || e->outerRect().isEmpty())
+            continue;
+        const QRect r = e->outerRect();
+        if (r.bottom() > view.bottom() + 1 || r.right() > view.right() + 1)
+            return QStringLiteral("plot element %1 reaches %2,%3, the plot is %4x%5")
+                .arg(QString::fromLatin1(e->metaObject()->className()))
+                .arg(r.right())
+                .arg(r.bottom())
+                .arg(view.width())
+                .arg(view.height());
+    }
+    return {};
+}
+
 /// Every problem under `root` that a person would see: one line each.
 inline QStringList problems(QWidget* root)
 {
@@ -283,6 +312,14 @@ inline QStringList problems(QWidget* root)
         if (auto* v = qobject_cast<QAbstractItemView*>(w))
             for (const QString& c : columnProblems(v))
                 bad << name(w) + QStringLiteral(": ") + c;
+        if (auto* plot = qobject_cast<QCustomPlot*>(w)) {
+            plot->replot(); // lays out for the size it has now
+            QString c = plotProblem(plot);
+            if (c.isEmpty())
+                c = cutOff(plot);
+            if (!c.isEmpty())
+                bad << name(w) + QStringLiteral(": ") + c;
+        }
     }
     return bad;
 }

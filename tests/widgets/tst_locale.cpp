@@ -8,6 +8,7 @@
 
 #include <algorithm>
 
+#include "common/integertext.h"
 #include "common/languagemanager.h"
 #include "common/plotlocale.h"
 #include "common/qcp.h"
@@ -60,6 +61,29 @@ private Q_SLOTS:
         QCOMPARE(box->value(), value); // the value is kept, only its text changes
         language(LanguageManager::Language::English);
         QTRY_COMPARE(box->text(), english);
+    }
+
+    // Whole numbers grouped as each language writes them (Qt 6.4 wrote 1942577 as "1942.577" in
+    // Spanish: its minimum grouping applied to the leading group).
+    void integersGroupedForTheReader_data()
+    {
+        QTest::addColumn<QString>("locale");
+        QTest::addColumn<qint64>("value");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("es 4 digits") << "es_ES" << qint64(1234) << "1234";
+        QTest::newRow("es 5 digits") << "es_ES" << qint64(12345) << "12.345";
+        QTest::newRow("es 7 digits") << "es_ES" << qint64(1942577) << "1.942.577";
+        QTest::newRow("es 10 digits") << "es_ES" << qint64(1234567890) << "1.234.567.890";
+        QTest::newRow("es negative") << "es_ES" << qint64(-1942577) << "-1.942.577";
+        QTest::newRow("en 7 digits") << "en_US" << qint64(1942577) << "1,942,577";
+        QTest::newRow("en 4 digits") << "en_US" << qint64(1234) << "1,234";
+    }
+    void integersGroupedForTheReader()
+    {
+        QFETCH(QString, locale);
+        QFETCH(qint64, value);
+        QFETCH(QString, text);
+        QCOMPARE(fisura::ui::integerText(value, QLocale(locale)), text);
     }
 
     void plotTicksFollowSwitch()

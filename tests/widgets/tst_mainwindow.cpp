@@ -6,6 +6,7 @@
 #include <QMenuBar>
 
 #include <QPushButton>
+#include <QStatusBar>
 
 #include "common/languagemanager.h"
 #include "common/pane.h"
@@ -71,6 +72,23 @@ private Q_SLOTS:
         auto* device = w.findChild<QLabel*>(QStringLiteral("deviceLabel"));
         QTRY_VERIFY_WITH_TIMEOUT(!device->text().contains(QStringLiteral("Detecting")), 20000);
         QVERIFY(!device->text().isEmpty());
+    }
+
+    // A pane's message leaves the status bar when another pane is shown; the window's own stay.
+    void paneMessageLeavesWithItsPane()
+    {
+        app::MainWindow w;
+        w.show();
+        w.showPane(QStringLiteral("inspect"));
+        Q_EMIT w.pane(QStringLiteral("inspect"))->statusMessage(QStringLiteral("F1 0.5"), 0);
+        QCOMPARE(w.statusBar()->currentMessage(), QStringLiteral("F1 0.5"));
+        w.showPane(QStringLiteral("train"));
+        QCOMPARE(w.statusBar()->currentMessage(), QString());
+        // A message from the pane being shown stays while it is shown.
+        Q_EMIT w.pane(QStringLiteral("train"))->statusMessage(QStringLiteral("Run saved"), 0);
+        QCOMPARE(w.statusBar()->currentMessage(), QStringLiteral("Run saved"));
+        w.showPane(QStringLiteral("analyze"));
+        QCOMPARE(w.statusBar()->currentMessage(), QString());
     }
 
     void languageSwitchesLiveEverywhere()

@@ -2,8 +2,10 @@
 list(APPEND FISURA_WIDGETS_SOURCES
     src/common/errortext.cpp src/common/errortext.h
     src/common/flowlayout.cpp src/common/flowlayout.h
+    src/common/wrappedlabel.cpp src/common/wrappedlabel.h
     src/common/imageconvert.cpp src/common/imageconvert.h
     src/common/imageprobe.cpp src/common/imageprobe.h
+    src/common/integertext.h
     src/common/jobrunner.cpp src/common/jobrunner.h
     src/common/languagemanager.cpp src/common/languagemanager.h
     src/common/modelconsent.cpp src/common/modelconsent.h

@@ -41,8 +41,12 @@ public:
 Q_SIGNALS:
     void selectionChanged(const QStringList& ids);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void fill();
+    void fitColumns();
 
     QTreeWidget* tree_;
     std::vector<ProjectRun> runs_;

@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "common/errortext.h"
+#include "common/wrappedlabel.h"
 #include "fisura/starter.h"
 #include "fisura/train.h"
 
@@ -25,7 +26,7 @@ const QString kScratch = QStringLiteral("scratch");
 
 StartFromBox::StartFromBox(QWidget* parent)
     : QWidget(parent), label_(new QLabel(parent)), box_(new QComboBox(this)),
-      reason_(new QLabel(this)), starterPath_(QString::fromStdString(findStarterModel()))
+      reason_(new WrappedLabel(parent)), starterPath_(QString::fromStdString(findStarterModel()))
 {
     box_->setObjectName(QStringLiteral("startFromBox"));
     reason_->setObjectName(QStringLiteral("startFromReason"));
@@ -34,7 +35,6 @@ StartFromBox::StartFromBox(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(box_);
-    layout->addWidget(reason_);
     connect(box_, &QComboBox::currentIndexChanged, this, &StartFromBox::onChosen);
     retranslateUi();
 }

@@ -1,7 +1,8 @@
 // "Start from" in the Train pane: Fisura's starter model (the default for segmentation, when
 // installed), a finished run of the project for the same task, or scratch; below it, what the
 // choice means. A choice of a model fixes the architecture (the size preset no longer applies)
-// and brings the fine-tuning defaults (FineTuneDefaults).
+// and brings the fine-tuning defaults (FineTuneDefaults). The explanation is its own label
+// (reasonLabel()), placed by the form that holds the box.
 #pragma once
 
 #include <QHash>
@@ -39,6 +40,9 @@ public:
     /// is offered; false otherwise.
     bool choose(const std::string& startFrom);
     QLabel* label() const { return label_; }
+    /// What the choice means, wrapped: a row of its own under the box in the form (inside the
+    /// box's own layout a form gave it less height than its wrapped lines need).
+    QLabel* reasonLabel() const { return reason_; }
     void retranslateUi();
 
 Q_SIGNALS:

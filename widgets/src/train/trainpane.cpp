@@ -17,8 +17,10 @@
 
 #include "common/errortext.h"
 #include "common/flowlayout.h"
+#include "common/integertext.h"
 #include "common/jobrunner.h"
 #include "common/screenfit.h"
+#include "common/wrappedlabel.h"
 #include "fisura/evaluate.h"
 #include "project/projectsession.h"
 #include "train/datasetpicker.h"
@@ -38,7 +40,7 @@ TrainPane::TrainPane(QWidget* parent)
     : Pane(parent), machineJob_(new JobRunner(this)), heading_(new QLabel(this)),
       setup_(new TrainSetupPanel(this)), preview_(new PolicyPreview(this)),
       start_(new QPushButton(this)), pause_(new QPushButton(this)), resume_(new QPushButton(this)),
-      cancel_(new QPushButton(this)), message_(new QLabel(this)), counters_(new QLabel(this)),
+      cancel_(new QPushButton(this)), message_(new QLabel(this)), counters_(new WrappedLabel(this)),
       progress_(new QProgressBar(this)), tabs_(new QTabWidget(this)), plot_(new TrainPlot(this)),
       log_(new TrainLog(this)), results_(new TrainResultsView(this)),
       analyze_(new QPushButton(this)), labelNext_(new QPushButton(this)),
@@ -219,7 +221,7 @@ void TrainPane::connectController()
             return tr("%1 training and %2 validation images, %3 batches per epoch, %4 "
                       "parameters.")
                 .arg(loc.toString(s.trainItems), loc.toString(s.valItems),
-                     loc.toString(s.batchesPerEpoch), loc.toString(qint64(s.parameters)));
+                     loc.toString(s.batchesPerEpoch), integerText(qint64(s.parameters), loc));
         });
     });
     connect(controller_, &TrainController::batchDone, this, &TrainPane::onBatch);

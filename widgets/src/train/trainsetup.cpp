@@ -57,6 +57,7 @@ TrainSetupPanel::TrainSetupPanel(QWidget* parent)
     auto* basic = new QFormLayout;
     basic->addRow(taskLabel_, task_);
     basic->addRow(startFrom_->label(), startFrom_);
+    basic->addRow(nullptr, startFrom_->reasonLabel());
     buildPatchRows(basic);
     basic->addRow(sizeLabel_, size_);
     basic->addRow(nullptr, sizeInfo_);
