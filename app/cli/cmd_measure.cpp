@@ -144,9 +144,9 @@ Status writeGisOutputs(const MeasureArgs& a, const fisura::MeasureResult& r, Can
         if (!v)
             return v.status();
         if (!a.quiet && a.json != "-")
-            std::printf(a.lang == "es" ? "%s: %d ramas, %d fisuras (%s%s%s)\n"
-                                       : "%s: %d branches, %d cracks (%s%s%s)\n",
-                        a.vector.c_str(), v->branches, v->cracks,
+            std::printf(a.lang == "es" ? "%s: %d ramas, %d fisuras, %d tramos de ancho (%s%s%s)\n"
+                                       : "%s: %d branches, %d cracks, %d width segments (%s%s%s)\n",
+                        a.vector.c_str(), v->branches, v->cracks, v->segments,
                         fisura::coordinateKindName(v->coordinates), v->crsCode.empty() ? "" : ", ",
                         v->crsCode.c_str());
     }

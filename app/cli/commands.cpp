@@ -13,7 +13,7 @@ void registerCommands(CLI::App& app)
         registerMeasureCommand,   registerCompareCommand,        registerScoreCommand,
         registerTrainCommand,     registerProjectCommand,        registerProposeCommand,
         registerRankCommand,      registerDeviceCommands,        registerSynthDataCommand,
-        registerModelInfoCommand,
+        registerModelInfoCommand, registerLabelsCommand,
     };
     for (Register add : all)
         add(app);

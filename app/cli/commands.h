@@ -24,6 +24,7 @@ void registerRankCommand(CLI::App& app);           // cmd_rank.cpp
 void registerDeviceCommands(CLI::App& app);        // cmd_device.cpp: monitor, policy
 void registerSynthDataCommand(CLI::App& app);      // cmd_synth.cpp
 void registerModelInfoCommand(CLI::App& app);      // cmd_model_info.cpp
+void registerLabelsCommand(CLI::App& app);         // cmd_labels.cpp
 
 /// Adds every command to `app`, in the order --help lists them.
 void registerCommands(CLI::App& app);

@@ -38,7 +38,8 @@ expect("rc EQUAL 0" "measure --vector exited ${rc}: ${err}")
 expect("out MATCHES \"Standard: ACI 224R-01 Table 4.1 [(]aci224r-dry[)], tolerable width 0.41\""
        "standard not named: ${out}")
 expect("out MATCHES \"Cracks over 0.41 mm: 2 [(]1, 2[)]\"" "flagged cracks not listed: ${out}")
-expect("out MATCHES \"2 branches, 2 cracks [(]map, EPSG:25830[)]\"" "vector summary: ${out}")
+expect("out MATCHES \"2 branches, 2 cracks, 2 width segments [(]map, EPSG:25830[)]\""
+       "vector summary: ${out}")
 expect("NOT EXISTS \"${WORK}/overlay.tif.layer.tif\"" "temporary width layer left behind")
 run("${CLI}" measure --map "${WORK}/scan.tif" --pixel-size 50 --classes en1992-xc2-xs --lang es)
 expect("out MATCHES \"Norma: EN 1992-1-1 Table 7.1N [(]en1992-xc2-xs[)], ancho tolerable 0,30 mm\""
@@ -47,7 +48,9 @@ expect("out MATCHES \"Fisuras por encima de 0,30 mm: 2\"" "flags in Spanish: ${o
 run("${OGRINFO}" -so -al "${WORK}/cracks.gpkg")
 expect("rc EQUAL 0" "ogrinfo: ${err}")
 string(REGEX MATCHALL "Feature Count: [0-9]+" counts "${out}")
-expect("counts STREQUAL \"Feature Count: 2;Feature Count: 2\"" "feature counts: ${counts}")
+# branches, cracks and width segments (each drawn crack has one width: one segment).
+expect("counts STREQUAL \"Feature Count: 2;Feature Count: 2;Feature Count: 2\""
+       "feature counts: ${counts}")
 expect("out MATCHES \"ID\\\\[.EPSG.,25830\\\\]\"" "CRS not EPSG:25830: ${out}")
 expect("out MATCHES \"FISURA_COORDINATES=map\" AND out MATCHES \"FISURA_MODEL=drawn\""
        "metadata: ${out}")

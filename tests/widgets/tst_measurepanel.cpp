@@ -429,6 +429,55 @@ private Q_SLOTS:
         QVERIFY(!ui::MeasureReport::html(in).contains(ui::MeasureReport::tr("Over limit")));
     }
 
+    // With a standard the class over its tolerable width is the alarming colour (vermillion,
+    // beside a blue within-limit class: apart for every kind of colour blindness) in the table,
+    // the report and the class layer; Fisura's own classes keep their green-to-red ramp.
+    void overLimitIsAlarming()
+    {
+        const QColor vermillion(0xD5, 0x5E, 0x00), blue(0x00, 0x72, 0xB2);
+        InspectPane pane;
+        pane.resize(1100, 800);
+        QVERIFY(pane.openWithMap(scan_, map_, 128).isOk());
+        MeasurePanel* panel = pane.measurePanel();
+        QVERIFY(panel->classPresetBox()->setPresetId("aci224r-humid"));
+        pane.measureCracks();
+        QVERIFY(measured(panel).isOk());
+        const auto& classes = panel->result()->options.classes;
+        QCOMPARE(ui::MeasureText::classColour(classes, 1), vermillion); // over_limit
+        QCOMPARE(ui::MeasureText::classColour(classes, 0), blue);
+        const auto* model = panel->table()->view()->model();
+        int over = 0;
+        for (int row = 0; row < model->rowCount(); ++row) {
+            const QModelIndex i = model->index(row, CrackTableModel::Class);
+            const Crack& c =
+                panel->result()->cracks[size_t(i.data(CrackTableModel::IndexRole).toInt())];
+            QCOMPARE(i.data(Qt::DecorationRole).value<QColor>(),
+                     c.exceedsLimit ? vermillion : blue);
+            over += c.exceedsLimit;
+        }
+        QCOMPARE(over, 2);
+        ui::ReportInput in;
+        in.result = panel->result();
+        QVERIFY(ui::MeasureReport::html(in).contains(vermillion.name()));
+        // The class layer: the over-limit code (2 classes: 255) in vermillion.
+        const int before = pane.viewer()->overlayCount();
+        panel->classOverlayBox()->setChecked(true);
+        QTRY_COMPARE(pane.viewer()->overlayCount(), before + 1);
+        const auto lut = ui::overlayLut(pane.viewer()->overlayStyle(before));
+        const QRgb overColour = qUnpremultiply(lut[classMapCode(1, 2)]);
+        const QRgb withinColour = qUnpremultiply(lut[classMapCode(0, 2)]);
+        QVERIFY2(std::abs(qRed(overColour) - 0xD5) <= 2 && std::abs(qGreen(overColour) - 0x5E) <= 2,
+                 qPrintable(QColor(overColour).name()));
+        QVERIFY2(std::abs(qBlue(withinColour) - 0xB2) <= 2,
+                 qPrintable(QColor(withinColour).name()));
+        panel->classOverlayBox()->setChecked(false);
+        // Fisura's classes: hairline green ... wide red, as before.
+        const WidthClasses fisura;
+        QCOMPARE(ui::MeasureText::classColour(fisura, 0), QColor(46, 160, 67));
+        QCOMPARE(ui::MeasureText::classColour(fisura, 3), QColor(215, 30, 40));
+        QCOMPARE(ui::MeasureText::classColour(fisura, -1), QColor(128, 128, 128));
+    }
+
     // Custom limits are the fields' values; editing Fisura's limits makes them custom.
     void customLimits()
     {

@@ -28,8 +28,8 @@
 // + map width x 26 bytes                                 (labels of the rows between tile rows)
 // + with a width layer, one row of tiles of it (map width x tileSize bytes)
 // + about 2 KB per crack or branch still open at the current tile row
-// + the results (about 200 bytes per crack and per branch, and 24 bytes per centre-line vertex;
-//   while a branch is open, 16 bytes per skeleton pixel of it).
+// + the results (about 200 bytes per crack, per branch and per width segment, and 24 bytes per
+//   centre-line vertex; while a branch is open, 16 bytes per skeleton pixel of it).
 // Cracks and branches that cross tile borders are merged (union-find over border pixels), so
 // every crack is counted once, whatever the tile size. The skeleton and the widths are exact
 // (equal to those of the whole map at once) where a crack is narrower than about the margin.
@@ -87,6 +87,13 @@ const std::vector<WidthClassPreset>& widthClassPresets();
 /// The preset with this id; NotFound (detail lists the ids) otherwise.
 Result<WidthClassPreset> widthClassPreset(const std::string& id);
 
+/// Colour (RGB) of width class k of `classes` wherever classes are drawn (overlays, tables, plots,
+/// reports, GIS and CAD exports): hairline green, fine yellow, medium orange, wide red (and red
+/// beyond); a standard's "within_limit" blue (#0072B2) and "over_limit" vermillion (#D55E00),
+/// Okabe and Ito's pair that stays apart for every kind of colour blindness, so the class over
+/// the tolerable width is the alarming one; grey for k < 0 (no pixel size).
+std::array<uint8_t, 3> widthClassColour(const WidthClasses& classes, int k);
+
 /// Stable code of the note that must accompany width classes (the GUI translates it).
 inline constexpr const char* kWidthClassNote = "width_class_limits_depend_on_standard";
 /// The note in English, for CSV / JSON exports.
@@ -136,6 +143,22 @@ struct CentrePoint {
     double widthPx = 0;
 };
 
+/// A piece of a branch's centre line along which the width stays in one width class, so that a
+/// GIS can colour a crack along its length. The widths of the skeleton pixels are smoothed by a
+/// running median over 7 pixels before their class is read, and a piece shorter than 8 skeleton
+/// pixels joins its longer neighbour (a pixel or two of noise at a class limit is not a
+/// segment). Without a pixel size there are no classes and a branch is one segment.
+struct BranchSegment {
+    int id = 0;                ///< 1..n over the scan, in branch order, then along the line
+    int firstVertex = 0;       ///< centreLine[firstVertex..lastVertex]: neighbours share
+    int lastVertex = 0;        ///< their end vertex
+    double lengthPx = 0;       ///< its share of the branch's length (by its line's length)
+    double lengthMm = -1;      ///< -1 without pixel size
+    WidthStats width;          ///< of the skeleton pixels along it
+    int widthClass = -1;       ///< by MeasureOptions::classBy of `width`; -1 without pixel size
+    bool exceedsLimit = false; ///< class width not below WidthClasses::tolerableMm (if set)
+};
+
 struct CrackBranch {
     int id = 0;      ///< 1..n over the scan, ordered by crack, then top-left corner
     int crackId = 0; ///< the crack it belongs to
@@ -152,6 +175,8 @@ struct CrackBranch {
     /// it goes on as far as the length does (see the top of this file). It stops at the junction
     /// pixels, so the branches of a crack leave gaps of a pixel or two there.
     std::vector<CentrePoint> centreLine;
+    /// The centre line cut where the width class changes (one segment when it never does).
+    std::vector<BranchSegment> segments;
 };
 
 struct Crack {

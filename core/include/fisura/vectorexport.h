@@ -1,14 +1,17 @@
 // Measured cracks as vector data for GIS and CAD: the centre line of every branch with its
 // widths, length and width class, written through GDAL/OGR.
 //
-// Layers: "branches" (one LineString per branch) and "cracks" (one MultiLineString per crack,
-// the union of its branches). GeoPackage holds both; GeoJSON and Shapefile hold one layer per
-// file, so the cracks go to "<stem>_cracks.<ext>" beside the branches. DXF holds the branches
-// only, on one CAD layer per width class ("fisura_<class id>"); each centre line carries the
-// branch's mean width as its lineweight (DXF group 370, hundredths of a millimetre: OGR's DXF
-// writer in GDAL 3.6 writes a pen width there and has no polyline constant width), and an
-// outline of the crack at that width (the centre line buffered by half the width) is drawn on
-// "fisura_<class id>_outline" so that CAD shows the width to scale. The drawing's $INSUNITS says
+// Layers: "branches" (one LineString per branch), "cracks" (one MultiLineString per crack, the
+// union of its branches) and "segments" (one LineString per width segment: a branch's centre
+// line cut where its width class changes, with the widths along that piece, so that a GIS
+// colours a crack along its length; see BranchSegment). GeoPackage holds all three; GeoJSON and
+// Shapefile hold one layer per file, so the cracks go to "<stem>_cracks.<ext>" and the segments
+// to "<stem>_segments.<ext>" beside the branches. DXF draws the segments, on one CAD layer per
+// width class ("fisura_<class id>"); each centre line carries the segment's mean width as its
+// lineweight (DXF group 370, hundredths of a millimetre: OGR's DXF writer in GDAL 3.6 writes a
+// pen width there and has no polyline constant width), and an outline of the crack at that width
+// (the centre line buffered by half the width) is drawn on "fisura_<class id>_outline" so that
+// CAD shows the width to scale. The drawing's $INSUNITS says
 // millimetres, metres (a projected CRS in metres) or unitless (pixels, other map units).
 //
 // Coordinates (CoordinateKind):
@@ -21,11 +24,12 @@
 // The file says which: metadata item FISURA_COORDINATES ("map", "mm" or "px") and a layer
 // description; GeoJSON without a CRS is not RFC 7946 (local coordinates) and says so there.
 //
-// Fields (names of at most 10 characters, for Shapefile): crack_id, branch_id (branches),
-// branches (cracks), len_px, len_mm, w_mean_px, w_max_px, w_mean_mm, w_max_mm, w_class,
-// over_limit (1 when not below the tolerable width of the standard in force). *_mm fields are
-// null without a pixel size. Dataset metadata (GeoPackage; DESCRIPTION elsewhere): the map, the
-// scan, the model, the threshold, the pixel size, the width-class preset and its limits.
+// Fields (names of at most 10 characters, for Shapefile): crack_id, branch_id (branches and
+// segments), segment_id (segments), branches (cracks), len_px, len_mm, w_mean_px, w_max_px,
+// w_mean_mm, w_max_mm, w_class, over_limit (1 when not below the tolerable width of the standard in
+// force). *_mm fields are null without a pixel size. Dataset metadata (GeoPackage; DESCRIPTION
+// elsewhere): the map, the scan, the model, the threshold, the pixel size, the width-class preset
+// and its limits.
 #pragma once
 
 #include <array>
@@ -80,7 +84,8 @@ struct VectorExportSummary {
     VectorFormat format = VectorFormat::GeoPackage;
     CoordinateKind coordinates = CoordinateKind::Pixels;
     std::string crsCode;            ///< of the written coordinates ("EPSG:4326" for GeoJSON)
-    int branches = 0, cracks = 0;   ///< features written
+    int branches = 0, cracks = 0;   ///< features written (DXF: no crack features)
+    int segments = 0;               ///< width segments written
     std::vector<std::string> files; ///< the files written (main file first)
 };
 
@@ -92,7 +97,7 @@ struct VectorExportSummary {
 Result<VectorExportSummary> exportCrackVectors(const MeasureResult& result, const std::string& path,
                                                const VectorExportOptions& options = {});
 
-/// Colour of width class k of n in the crack overlay (RGBA; "over_limit" is red).
+/// Colour of width class k in the crack overlay and the DXF layers: widthClassColour, opaque.
 std::array<uint8_t, 4> overlayColour(const WidthClasses& classes, int k);
 
 /// Writes the crack overlay for GIS: an RGBA GeoTIFF (GDAL's GTiff driver, 256 px tiles, DEFLATE)

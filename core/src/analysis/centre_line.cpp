@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "analysis/measure_accum.h"
+#include "analysis/width_segments.h"
 
 namespace fisura::analysis
 {
@@ -159,31 +160,18 @@ void douglasPeucker(const std::vector<CentrePoint>& in, size_t first, size_t las
     }
 }
 
-} // namespace
-
-std::vector<CentrePoint> orderCentreLine(std::vector<PathPixel>&& pixels)
+// The vertices kept by simplification: the ends, the cuts between segments and, on a loop, its
+// farthest vertex (a loop's ends coincide), with Douglas-Peucker between consecutive ones.
+std::vector<char> simplify(const std::vector<CentrePoint>& line, bool loop,
+                           const std::vector<size_t>& cuts)
 {
-    if (pixels.empty())
-        return {};
-    const PixelSet set(pixels);
-    const std::vector<int> order = walk(pixels, set, startPixel(pixels, set));
-    std::vector<CentrePoint> line;
-    line.reserve(order.size() + 2);
-    for (int i : order) {
-        const auto& p = pixels[size_t(i)];
-        line.push_back({p.x + 0.5, p.y + 0.5, double(p.width)});
-    }
-    const bool loop = order.size() > 2 && order.front() == order.back();
-    if (!loop) {
-        extend(line, true, pixels[size_t(order.front())].endExtension);
-        extend(line, false, pixels[size_t(order.back())].endExtension);
-    }
     std::vector<char> keep(line.size(), 0);
     keep.front() = keep.back() = 1;
-    // A loop's ends coincide: split it at its farthest vertex first.
-    size_t mid = 0;
+    for (size_t c : cuts)
+        keep[c] = 1;
     if (loop && line.size() > 3) {
         double far = -1;
+        size_t mid = 0;
         for (size_t i = 1; i + 1 < line.size(); ++i)
             if (const double d = std::hypot(line[i].x - line[0].x, line[i].y - line[0].y);
                 d > far) {
@@ -191,15 +179,71 @@ std::vector<CentrePoint> orderCentreLine(std::vector<PathPixel>&& pixels)
                 mid = i;
             }
         keep[mid] = 1;
-        douglasPeucker(line, 0, mid, keep);
-        douglasPeucker(line, mid, line.size() - 1, keep);
-    } else {
-        douglasPeucker(line, 0, line.size() - 1, keep);
     }
-    std::vector<CentrePoint> out;
+    std::vector<size_t> fixed;
     for (size_t i = 0; i < line.size(); ++i)
         if (keep[i])
-            out.push_back(line[i]);
+            fixed.push_back(i);
+    for (size_t k = 1; k < fixed.size(); ++k)
+        douglasPeucker(line, fixed[k - 1], fixed[k], keep);
+    return keep;
+}
+
+double polylineLength(const std::vector<CentrePoint>& v, int first, int last)
+{
+    double len = 0;
+    for (int i = first + 1; i <= last; ++i)
+        len += std::hypot(v[size_t(i)].x - v[size_t(i - 1)].x, v[size_t(i)].y - v[size_t(i - 1)].y);
+    return len;
+}
+
+} // namespace
+
+CentreLine orderCentreLine(std::vector<PathPixel>&& pixels,
+                           const std::vector<double>& classLimitsPx)
+{
+    if (pixels.empty())
+        return {};
+    const PixelSet set(pixels);
+    const std::vector<int> order = walk(pixels, set, startPixel(pixels, set));
+    std::vector<CentrePoint> line;
+    std::vector<float> widths;
+    line.reserve(order.size() + 2);
+    widths.reserve(order.size());
+    for (int i : order) {
+        const auto& p = pixels[size_t(i)];
+        line.push_back({p.x + 0.5, p.y + 0.5, double(p.width)});
+        widths.push_back(p.width);
+    }
+    const bool loop = order.size() > 2 && order.front() == order.back();
+    size_t front = 0; // vertices put before the first pixel
+    if (!loop) {
+        const size_t before = line.size();
+        extend(line, true, pixels[size_t(order.front())].endExtension);
+        front = line.size() - before;
+        extend(line, false, pixels[size_t(order.back())].endExtension);
+    }
+    const std::vector<WidthRun> runs = widthRuns(widths, classLimitsPx);
+    std::vector<size_t> cuts; // line indices where a segment begins (after the first)
+    for (size_t k = 1; k < runs.size(); ++k)
+        cuts.push_back(runs[k].begin + front);
+    const std::vector<char> keep = simplify(line, loop, cuts);
+    CentreLine out;
+    std::vector<int> index(line.size(), -1); // line index -> vertex of the simplified line
+    for (size_t i = 0; i < line.size(); ++i)
+        if (keep[i]) {
+            index[i] = int(out.line.size());
+            out.line.push_back(line[i]);
+        }
+    for (size_t k = 0; k < runs.size(); ++k) {
+        BranchSegment s;
+        s.firstVertex = k == 0 ? 0 : index[cuts[k - 1]];
+        s.lastVertex = k + 1 < runs.size() ? index[cuts[k]] : int(out.line.size()) - 1;
+        s.width = widthStatsOf(widths, runs[k].begin, runs[k].end);
+        s.widthClass = runs[k].widthClass;
+        s.lengthPx = polylineLength(out.line, s.firstVertex, s.lastVertex);
+        out.segments.push_back(s);
+    }
     return out;
 }
 

@@ -176,6 +176,22 @@ bool overLimit(const WidthClasses& classes, double widthMm)
     return classes.tolerableMm > 0 && widthMm >= classes.tolerableMm;
 }
 
+// The width segments of a branch: ids over the scan, mm, class and flag by the same rule as
+// branches (a branch of one segment gets the branch's).
+void numberSegments(CrackBranch& b, const MeasureResult& r, int& next)
+{
+    for (auto& s : b.segments) {
+        s.id = next++;
+        toMm(s.width, r.pixelSizeMm);
+        s.widthClass = -1;
+        if (r.pixelSizeMm > 0) {
+            s.lengthMm = s.lengthPx * r.pixelSizeMm;
+            s.widthClass = r.options.classes.classOf(classWidth(s.width, r.options.classBy));
+            s.exceedsLimit = overLimit(r.options.classes, classWidth(s.width, r.options.classBy));
+        }
+    }
+}
+
 // Numbers cracks and branches, converts to mm, assigns classes, adds the totals.
 void finish(MeasureResult& r, std::vector<analysis::FinishedCrack>&& done)
 {
@@ -196,6 +212,7 @@ void finish(MeasureResult& r, std::vector<analysis::FinishedCrack>&& done)
             r.classes.push_back(c);
         }
     auto& t = r.totals;
+    int nextSegment = 1;
     for (auto& f : done) {
         Crack c = f.crack;
         c.id = int(r.cracks.size()) + 1;
@@ -216,6 +233,7 @@ void finish(MeasureResult& r, std::vector<analysis::FinishedCrack>&& done)
                 k.lengthPx += b.lengthPx;
                 k.lengthMm = std::max(0.0, k.lengthMm) + b.lengthMm;
             }
+            numberSegments(b, r, nextSegment);
             r.branches.push_back(b);
         }
         toMm(c.width, px);
@@ -260,7 +278,11 @@ Result<MeasureResult> runTiles(const RegionReader& read, MeasureResult r, const 
                       ? o.threads
                       : int(std::min(8u, std::max(1u, std::thread::hardware_concurrency())));
     ProgressTracker tracker(progress, double(across) * down);
-    CrackMerger merger(r.width, o.minAreaPx);
+    std::vector<double> limitsPx; // where branches are cut into width segments
+    if (r.pixelSizeMm > 0)
+        for (double mm : o.classes.upperLimitsMm)
+            limitsPx.push_back(mm / r.pixelSizeMm);
+    CrackMerger merger(r.width, o.minAreaPx, limitsPx);
     analysis::TileParams params;
     params.threshold = mapByteThreshold(o.threshold);
     params.closingRadius = o.closingRadiusPx;
@@ -268,9 +290,7 @@ Result<MeasureResult> runTiles(const RegionReader& read, MeasureResult r, const 
     std::unique_ptr<TiledTiffWriter> layer;
     if (!o.widthLayerPath.empty()) {
         params.paintLayer = true;
-        if (r.pixelSizeMm > 0)
-            for (double mm : o.classes.upperLimitsMm)
-                params.classLimitsPx.push_back(mm / r.pixelSizeMm);
+        params.classLimitsPx = limitsPx;
         TiledWriteOptions wo;
         wo.pixelSizeXmm = wo.pixelSizeYmm = r.pixelSizeMm;
         auto w = TiledTiffWriter::create(o.widthLayerPath, r.width, r.height, 1, wo);

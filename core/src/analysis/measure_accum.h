@@ -96,9 +96,19 @@ struct Accum {
     }
 };
 
+struct CentreLine {
+    std::vector<CentrePoint> line;
+    /// Vertex ranges, class (of `classLimitsPx`) and px widths; lengthPx is the length of the
+    /// segment's line (the caller scales it to the branch's length). Ids and mm are set later.
+    std::vector<BranchSegment> segments;
+};
+
 /// The pixels of one branch (an m-connected chain) as a centre line from one end to the other,
-/// free ends extended, simplified to within half a pixel (see CrackBranch::centreLine).
-std::vector<CentrePoint> orderCentreLine(std::vector<PathPixel>&& pixels);
+/// free ends extended, simplified to within half a pixel (see CrackBranch::centreLine), cut into
+/// segments where the width class changes (`classLimitsPx`: the class limits in px, empty
+/// without a pixel size). The cuts are vertices of the simplified line.
+CentreLine orderCentreLine(std::vector<PathPixel>&& pixels,
+                           const std::vector<double>& classLimitsPx);
 
 /// Width statistics in px from an accumulator (mm fields left for the caller).
 WidthStats widthStatsPx(const Accum& a);

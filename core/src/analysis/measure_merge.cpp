@@ -94,7 +94,8 @@ void CrackMerger::Line::reset(size_t n)
     junction.assign(n, -1);
 }
 
-CrackMerger::CrackMerger(int mapWidth, int minAreaPx) : width_(mapWidth), minArea_(minAreaPx)
+CrackMerger::CrackMerger(int mapWidth, int minAreaPx, std::vector<double> classLimitsPx)
+    : width_(mapWidth), minArea_(minAreaPx), classLimitsPx_(std::move(classLimitsPx))
 {
     above_.reset(size_t(width_));
     below_.reset(size_t(width_));
@@ -201,6 +202,22 @@ void CrackMerger::addTile(TileResult&& t)
     rightY0_ = t.y0;
 }
 
+// The segments share the branch's length in proportion to their lines; a branch of one
+// segment gives it its own statistics (they are the same pixels).
+void CrackMerger::setCentreLine(CrackBranch& b, CentreLine&& c)
+{
+    b.centreLine = std::move(c.line);
+    b.segments = std::move(c.segments);
+    double lines = 0;
+    for (const auto& s : b.segments)
+        lines += s.lengthPx;
+    for (auto& s : b.segments)
+        s.lengthPx =
+            lines > 0 ? b.lengthPx * s.lengthPx / lines : b.lengthPx / double(b.segments.size());
+    if (b.segments.size() == 1)
+        b.segments.front().width = b.width;
+}
+
 void CrackMerger::finishCrack(Accum& a)
 {
     if (a.area < uint64_t(std::max(1, minArea_)))
@@ -256,7 +273,7 @@ void CrackMerger::endRow(bool last)
         b.box = {a.minX, a.minY, a.maxX - a.minX + 1, a.maxY - a.minY + 1};
         b.centroidX = a.sx / double(std::max<uint64_t>(1, a.skeletonPixels));
         b.centroidY = a.sy / double(std::max<uint64_t>(1, a.skeletonPixels));
-        b.centreLine = orderCentreLine(std::move(a.path));
+        setCentreLine(b, orderCentreLine(std::move(a.path), classLimitsPx_));
         Accum& c = cracks_.accum(a.crack);
         c.finished.push_back(b);
         ++c.branches;

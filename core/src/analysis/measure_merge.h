@@ -39,7 +39,9 @@ struct FinishedCrack {
 class CrackMerger
 {
 public:
-    CrackMerger(int mapWidth, int minAreaPx);
+    /// `classLimitsPx`: the width-class limits in px (empty without a pixel size), where the
+    /// branches' centre lines are cut into segments.
+    CrackMerger(int mapWidth, int minAreaPx, std::vector<double> classLimitsPx = {});
     /// Tiles of one row left to right; rows top to bottom.
     void addTile(TileResult&& tile);
     /// After the last tile of a row: closes what the next row cannot reach (all when `last`).
@@ -59,9 +61,11 @@ private:
     void joinPair(uint8_t s, int c, int b, int j, uint8_t os, int oc, int ob, int oj, bool diagonal,
                   bool cornersFree);
     void finishCrack(Accum& a);
+    void setCentreLine(CrackBranch& b, CentreLine&& c);
 
     int width_;
     int minArea_;
+    std::vector<double> classLimitsPx_;
     Layer cracks_, branches_, junctions_;
     Line above_, below_; // the row above the current tile row; the current row's last row
     Line right_;         // the right column of the previous tile in this row

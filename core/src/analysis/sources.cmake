@@ -12,6 +12,7 @@ list(APPEND FISURA_CORE_SOURCES
     src/analysis/measure.cpp
     src/analysis/measure_export.cpp
     src/analysis/centre_line.cpp
+    src/analysis/width_segments.cpp
     src/analysis/width_presets.cpp)
 
 # Width classes of measured cracks as a class-coded map (no torch).

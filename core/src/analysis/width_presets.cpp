@@ -4,6 +4,7 @@
 // Sources: ACI 224R-01 "Control of Cracking in Concrete Structures", Table 4.1 (tolerable crack
 // widths for reinforced concrete under service loads); EN 1992-1-1:2004 (Eurocode 2),
 // Table 7.1N (recommended values of w_max).
+#include <algorithm>
 #include <string>
 
 #include "fisura/measure.h"
@@ -76,6 +77,20 @@ Result<WidthClassPreset> widthClassPreset(const std::string& id)
         known += (known.empty() ? "" : ", ") + p.id;
     }
     return Status(ErrorCode::NotFound, "unknown width class preset '" + id + "' (" + known + ")");
+}
+
+std::array<uint8_t, 3> widthClassColour(const WidthClasses& classes, int k)
+{
+    const bool known = k >= 0 && size_t(k) < classes.ids.size();
+    if (known && classes.ids[size_t(k)] == "over_limit")
+        return {0xD5, 0x5E, 0x00}; // Okabe-Ito vermillion
+    if (known && classes.ids[size_t(k)] == "within_limit")
+        return {0x00, 0x72, 0xB2}; // Okabe-Ito blue
+    static const std::array<uint8_t, 3> ramp[] = {
+        {46, 160, 67}, {230, 190, 0}, {245, 120, 20}, {215, 30, 40}};
+    if (k < 0)
+        return {128, 128, 128};
+    return ramp[std::min(k, 3)];
 }
 
 } // namespace fisura

@@ -89,16 +89,8 @@ Status convert(GDALDataset& in, GDALDataset& out, const MeasureResult& r, const 
 
 std::array<uint8_t, 4> overlayColour(const WidthClasses& classes, int k)
 {
-    if (k >= 0 && size_t(k) < classes.ids.size() && classes.ids[size_t(k)] == "over_limit")
-        return {255, 0, 0, 255};
-    if (k >= 0 && size_t(k) < classes.ids.size() && classes.ids[size_t(k)] == "within_limit")
-        return {0, 160, 255, 255};
-    static const std::array<uint8_t, 4> ramp[] = {{0, 160, 255, 255},
-                                                  {0, 192, 0, 255},
-                                                  {255, 160, 0, 255},
-                                                  {255, 0, 0, 255},
-                                                  {192, 0, 192, 255}};
-    return ramp[size_t(std::max(0, k)) % 5];
+    const auto c = widthClassColour(classes, k);
+    return {c[0], c[1], c[2], 255};
 }
 
 Status writeCrackOverlay(const MeasureResult& r, const std::string& path,

@@ -3,5 +3,8 @@ list(APPEND FISURA_CORE_SOURCES
     src/gis/gdal_session.cpp
     src/gis/georeference.cpp
     src/gis/vector_files.cpp
-    src/gis/vector_export.cpp)
+    src/gis/vector_common.cpp
+    src/gis/vector_export.cpp
+    src/gis/dxf_export.cpp
+    src/gis/label_geojson.cpp)
 list(APPEND FISURA_CORE_SOURCES src/gis/overlay_export.cpp)

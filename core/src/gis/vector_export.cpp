@@ -1,22 +1,12 @@
-// exportCrackVectors: branches and cracks of a measurement as OGR features (see vectorexport.h).
+// exportCrackVectors: branches, cracks and width segments of a measurement as OGR features (see
+// vectorexport.h).
 #include "fisura/vectorexport.h"
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <memory>
-#include <regex>
-#include <sstream>
 
-#include <gdal_priv.h>
-#include <ogrsf_frmts.h>
-
-#include "fisura/threshold.h"
-#include "gis/gdal_session.h"
+#include "gis/vector_common.h"
 #include "gis/vector_files.h"
-#include "util/atomic_file.h"
 
 namespace fisura
 {
@@ -25,25 +15,13 @@ namespace
 {
 
 namespace fs = std::filesystem;
+using gis::FeaturePtr;
+using gis::gdalFailure;
+using gis::lineOf;
+using gis::number;
+using gis::Placement;
 
-struct OgrFeatureDeleter {
-    void operator()(OGRFeature* f) const { OGRFeature::DestroyFeature(f); }
-};
-using FeaturePtr = std::unique_ptr<OGRFeature, OgrFeatureDeleter>;
-
-// Where a map pixel position (x right, y down, from the top-left corner) goes in the file.
-struct Placement {
-    CoordinateKind kind = CoordinateKind::Pixels;
-    std::array<double, 6> gt{0, 1, 0, 0, 0, -1};
-    std::string crsWkt, crsCode, crsName;
-    double unitsPerPixel = 1; // drawing units per pixel (widths in CAD)
-
-    void apply(double x, double y, double& X, double& Y) const
-    {
-        X = gt[0] + x * gt[1] + y * gt[2];
-        Y = gt[3] + x * gt[4] + y * gt[5];
-    }
-};
+enum class LayerKind { Branches, Cracks, Segments };
 
 Result<Placement> placementFor(const MeasureResult& r, const VectorExportOptions& o)
 {
@@ -78,13 +56,6 @@ Result<Placement> placementFor(const MeasureResult& r, const VectorExportOptions
     p.gt = {0, s, 0, 0, 0, -s}; // y up: GIS and CAD draw y upwards
     p.unitsPerPixel = s;
     return p;
-}
-
-std::string number(double v, int decimals)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
 }
 
 std::string coordinateNote(const Placement& p, VectorFormat f)
@@ -143,34 +114,18 @@ std::string description(const MeasureResult& r, const Placement& p, VectorFormat
     return d + ".";
 }
 
-OGRLineString lineOf(const CrackBranch& b, const Placement& p)
-{
-    OGRLineString line;
-    for (const auto& v : b.centreLine) {
-        double X, Y;
-        p.apply(v.x, v.y, X, Y);
-        line.addPoint(X, Y);
-    }
-    if (line.getNumPoints() == 1) // a branch of one pixel: a line of length 0 there
-        line.addPoint(line.getX(0), line.getY(0));
-    return line;
-}
-
-Status gdalFailure(const gis::QuietGdalErrors& quiet, const std::string& what)
-{
-    return Status(ErrorCode::IoError, what + ": " + quiet.message("GDAL failed"));
-}
-
 // --- attribute layers (GeoPackage, GeoJSON, Shapefile) ---
 
-void addFields(OGRLayer& layer, bool branches)
+void addFields(OGRLayer& layer, LayerKind kind)
 {
     auto add = [&](const char* name, OGRFieldType type) {
         OGRFieldDefn f(name, type);
         layer.CreateField(&f);
     };
     add("crack_id", OFTInteger);
-    add(branches ? "branch_id" : "branches", OFTInteger);
+    add(kind == LayerKind::Cracks ? "branches" : "branch_id", OFTInteger);
+    if (kind == LayerKind::Segments)
+        add("segment_id", OFTInteger);
     for (const char* n : {"len_px", "len_mm", "w_mean_px", "w_max_px", "w_mean_mm", "w_max_mm"})
         add(n, OFTReal);
     add("w_class", OFTString);
@@ -197,31 +152,10 @@ template <class T> void setCommon(OGRFeature& f, const MeasureResult& r, const T
     f.SetField("over_limit", item.exceedsLimit ? 1 : 0);
 }
 
-struct LayerSpec {
-    std::string name;
-    OGRwkbGeometryType type;
-    const OGRSpatialReference* srs;
-    std::vector<std::string> options;
-};
-
-Result<OGRLayer*> createLayer(GDALDataset& ds, const LayerSpec& spec,
-                              const gis::QuietGdalErrors& quiet)
-{
-    std::vector<const char*> opts;
-    for (const auto& o : spec.options)
-        opts.push_back(o.c_str());
-    opts.push_back(nullptr);
-    OGRLayer* layer = ds.CreateLayer(spec.name.c_str(), const_cast<OGRSpatialReference*>(spec.srs),
-                                     spec.type, const_cast<char**>(opts.data()));
-    if (!layer)
-        return gdalFailure(quiet, "cannot create layer " + spec.name);
-    return layer;
-}
-
 Status writeBranches(OGRLayer& layer, const MeasureResult& r, const Placement& p,
                      const gis::QuietGdalErrors& quiet)
 {
-    addFields(layer, true);
+    addFields(layer, LayerKind::Branches);
     for (const auto& b : r.branches) {
         FeaturePtr f(OGRFeature::CreateFeature(layer.GetLayerDefn()));
         f->SetField("crack_id", b.crackId);
@@ -238,7 +172,7 @@ Status writeBranches(OGRLayer& layer, const MeasureResult& r, const Placement& p
 Status writeCracks(OGRLayer& layer, const MeasureResult& r, const Placement& p,
                    const gis::QuietGdalErrors& quiet)
 {
-    addFields(layer, false);
+    addFields(layer, LayerKind::Cracks);
     size_t next = 0; // branches are ordered by crack
     for (const auto& c : r.cracks) {
         OGRMultiLineString lines;
@@ -255,6 +189,26 @@ Status writeCracks(OGRLayer& layer, const MeasureResult& r, const Placement& p,
         if (layer.CreateFeature(f.get()) != OGRERR_NONE)
             return gdalFailure(quiet, "cannot write crack " + std::to_string(c.id));
     }
+    return Status::ok();
+}
+
+// A line per width segment: a GIS colours a crack along its length by w_class or the widths.
+Status writeSegments(OGRLayer& layer, const MeasureResult& r, const Placement& p,
+                     const gis::QuietGdalErrors& quiet)
+{
+    addFields(layer, LayerKind::Segments);
+    for (const auto& b : r.branches)
+        for (const auto& s : b.segments) {
+            FeaturePtr f(OGRFeature::CreateFeature(layer.GetLayerDefn()));
+            f->SetField("crack_id", b.crackId);
+            f->SetField("branch_id", b.id);
+            f->SetField("segment_id", s.id);
+            setCommon(*f, r, s);
+            OGRLineString line = lineOf(b, s, p);
+            f->SetGeometry(&line);
+            if (layer.CreateFeature(f.get()) != OGRERR_NONE)
+                return gdalFailure(quiet, "cannot write segment " + std::to_string(s.id));
+        }
     return Status::ok();
 }
 
@@ -287,73 +241,12 @@ Status closeDataset(DatasetPtr& ds, const std::string& path, const gis::QuietGda
     return Status::ok();
 }
 
-// --- DXF: one CAD layer per width class, lineweights and outlines (see vectorexport.h) ---
-
-// The ISO lineweights a DXF may carry (hundredths of a millimetre).
-int lineweightFor(double mm)
-{
-    static const int weights[] = {0,  5,  9,  13, 15, 18,  20,  25,  30,  35,  40,  50,
-                                  53, 60, 70, 80, 90, 100, 106, 120, 140, 158, 200, 211};
-    const int want = int(std::lround(mm * 100));
-    int best = weights[0];
-    for (int w : weights)
-        if (std::abs(w - want) < std::abs(best - want))
-            best = w;
-    return best;
-}
-
-std::string classColour(const MeasureResult& r, int k)
-{
-    const auto c = overlayColour(r.options.classes, k);
-    char buf[8];
-    std::snprintf(buf, sizeof buf, "#%02x%02x%02x", c[0], c[1], c[2]);
-    return buf;
-}
-
-std::string cadLayer(const MeasureResult& r, int k)
-{
-    const auto& ids = r.options.classes.ids;
-    return "fisura_" + (k >= 0 && size_t(k) < ids.size() ? ids[size_t(k)] : std::string("crack"));
-}
-
-Status writeDxf(GDALDataset& ds, const MeasureResult& r, const Placement& p,
-                const gis::QuietGdalErrors& quiet)
-{
-    auto layer = createLayer(ds, {"entities", wkbUnknown, nullptr, {}}, quiet);
-    if (!layer)
-        return layer.status();
-    for (const auto& b : r.branches) {
-        const std::string name = cadLayer(r, b.widthClass), colour = classColour(r, b.widthClass);
-        OGRLineString line = lineOf(b, p);
-        const double widthMm = r.pixelSizeMm > 0 ? b.width.meanMm : b.width.meanPx;
-        FeaturePtr f(OGRFeature::CreateFeature((*layer)->GetLayerDefn()));
-        f->SetField("Layer", name.c_str());
-        // The pen width is read in ground units and written x 100 as the lineweight.
-        const std::string pen =
-            "PEN(c:" + colour + ",w:" + number(lineweightFor(widthMm) / 100.0, 2) + "g)";
-        f->SetStyleString(pen.c_str());
-        f->SetGeometry(&line);
-        if ((*layer)->CreateFeature(f.get()) != OGRERR_NONE)
-            return gdalFailure(quiet, "cannot write branch " + std::to_string(b.id));
-        // The outline: the centre line widened to the mean width, in drawing units.
-        std::unique_ptr<OGRGeometry> outline(
-            line.Buffer(0.5 * b.width.meanPx * p.unitsPerPixel, 4));
-        if (!outline || outline->IsEmpty())
-            continue; // GDAL built without GEOS: centre lines only
-        FeaturePtr o(OGRFeature::CreateFeature((*layer)->GetLayerDefn()));
-        o->SetField("Layer", (name + "_outline").c_str());
-        o->SetStyleString(("BRUSH(fc:" + colour + ")").c_str());
-        o->SetGeometry(outline.get());
-        if ((*layer)->CreateFeature(o.get()) != OGRERR_NONE)
-            return gdalFailure(quiet, "cannot write the outline of branch " + std::to_string(b.id));
-    }
-    return Status::ok();
-}
-
-std::string crackSibling(const std::string& path)
+// "<stem>_cracks.<ext>" and "<stem>_segments.<ext>" beside the branches, for the formats of one
+// layer per file.
+std::string sibling(const std::string& path, const char* suffix)
 {
     const fs::path p(path);
-    return (p.parent_path() / (p.stem().string() + "_cracks" + p.extension().string())).string();
+    return (p.parent_path() / (p.stem().string() + suffix + p.extension().string())).string();
 }
 
 struct Job {
@@ -365,7 +258,28 @@ struct Job {
     std::string description;
 };
 
-Status writeLayers(GDALDataset& ds, const Job& j, bool branches, bool cracks,
+Status writeLayer(GDALDataset& ds, const Job& j, LayerKind kind,
+                  const std::vector<std::string>& opts, const gis::QuietGdalErrors& quiet)
+{
+    const char* name = kind == LayerKind::Branches ? "branches"
+                       : kind == LayerKind::Cracks ? "cracks"
+                                                   : "segments";
+    const auto type = kind == LayerKind::Cracks ? wkbMultiLineString : wkbLineString;
+    auto layer = gis::createLayer(ds, {name, type, j.srs, opts}, quiet);
+    if (!layer)
+        return layer.status();
+    switch (kind) {
+    case LayerKind::Branches:
+        return writeBranches(**layer, j.r, j.place, quiet);
+    case LayerKind::Cracks:
+        return writeCracks(**layer, j.r, j.place, quiet);
+    case LayerKind::Segments:
+        break;
+    }
+    return writeSegments(**layer, j.r, j.place, quiet);
+}
+
+Status writeLayers(GDALDataset& ds, const Job& j, const std::vector<LayerKind>& kinds,
                    const gis::QuietGdalErrors& quiet)
 {
     for (const auto& [k, v] : j.meta)
@@ -377,65 +291,46 @@ Status writeLayers(GDALDataset& ds, const Job& j, bool branches, bool cracks,
         opts = {"DESCRIPTION=" + j.description};
     else if (j.format == VectorFormat::Shapefile)
         opts = {"ENCODING=UTF-8"};
-    if (branches) {
-        auto layer = createLayer(ds, {"branches", wkbLineString, j.srs, opts}, quiet);
-        if (!layer)
-            return layer.status();
-        if (Status s = writeBranches(**layer, j.r, j.place, quiet); !s)
+    for (LayerKind kind : kinds)
+        if (Status s = writeLayer(ds, j, kind, opts, quiet); !s)
             return s;
-    }
-    if (cracks) {
-        auto layer = createLayer(ds, {"cracks", wkbMultiLineString, j.srs, opts}, quiet);
-        if (!layer)
-            return layer.status();
-        if (Status s = writeCracks(**layer, j.r, j.place, quiet); !s)
-            return s;
-    }
     return Status::ok();
 }
 
-// The drawing's units ($INSUNITS: 0 unitless, 4 mm, 6 m) and metric measurement: OGR's DXF
-// writer (GDAL 3.6) has no option for them, so GDAL's own header template is written with them
-// set, beside the target (never in the staging folder, whose files all move into place).
-// Empty when GDAL's template cannot be found: OGR's default header then.
-std::string dxfHeader(const Job& j, const std::string& target)
-{
-    const char* found = CPLFindFile("GDAL", "header.dxf");
-    std::ifstream in(found ? found : "");
-    if (!found || !in)
-        return {};
-    std::stringstream text;
-    text << in.rdbuf();
-    int units = 0;
-    if (j.place.kind == CoordinateKind::Millimetres)
-        units = 4;
-    else if (j.place.kind == CoordinateKind::Map && j.srs && j.srs->IsProjected() &&
-             std::abs(j.srs->GetLinearUnits() - 1.0) < 1e-9)
-        units = 6;
-    std::string h = std::regex_replace(text.str(), std::regex(R"((\$INSUNITS\r?\n *70\r?\n *)\d+)"),
-                                       "$01" + std::to_string(units));
-    h = std::regex_replace(h, std::regex(R"((\$MEASUREMENT\r?\n *70\r?\n *)\d+)"), "$011");
-    const std::string path = temporaryPathFor(target) + ".header.dxf";
-    std::ofstream out(path, std::ios::binary);
-    out << h;
-    return out.good() ? path : std::string();
-}
-
-Status writeFile(const Job& j, const std::string& staged, bool branches, bool cracks,
+Status writeFile(const Job& j, const std::string& staged, const std::vector<LayerKind>& kinds,
                  const gis::QuietGdalErrors& quiet, const std::string& target)
 {
-    const std::string header = j.format == VectorFormat::Dxf ? dxfHeader(j, target) : "";
+    const std::string header =
+        j.format == VectorFormat::Dxf ? gis::dxfHeader(j.place, j.srs, target) : "";
     auto ds = createDataset(j.format, staged, quiet, header);
     Status s = ds ? Status::ok() : ds.status();
     if (s)
-        s = j.format == VectorFormat::Dxf ? writeDxf(**ds, j.r, j.place, quiet)
-                                          : writeLayers(**ds, j, branches, cracks, quiet);
+        s = j.format == VectorFormat::Dxf ? gis::writeDxf(**ds, j.r, j.place, quiet)
+                                          : writeLayers(**ds, j, kinds, quiet);
     if (s)
         s = closeDataset(*ds, staged, quiet);
     std::error_code ec;
     if (!header.empty())
         fs::remove(header, ec);
     return s;
+}
+
+// Every file of the export: one dataset with every layer (GeoPackage; DXF draws the segments),
+// or a file per layer (GeoJSON, Shapefile).
+Status writeFiles(const Job& j, const gis::StagingFolder& staging, const std::string& path,
+                  const gis::QuietGdalErrors& quiet)
+{
+    using K = LayerKind;
+    if (j.format != VectorFormat::GeoJson && j.format != VectorFormat::Shapefile)
+        return writeFile(j, staging.staged(path), {K::Branches, K::Cracks, K::Segments}, quiet,
+                         path);
+    const std::pair<std::string, K> files[] = {{path, K::Branches},
+                                               {sibling(path, "_cracks"), K::Cracks},
+                                               {sibling(path, "_segments"), K::Segments}};
+    for (const auto& [file, kind] : files)
+        if (Status s = writeFile(j, staging.staged(file), {kind}, quiet, path); !s)
+            return s;
+    return Status::ok();
 }
 
 } // namespace
@@ -501,15 +396,8 @@ Result<VectorExportSummary> exportCrackVectors(const MeasureResult& r, const std
     auto staging = gis::StagingFolder::create(path);
     if (!staging)
         return staging.status();
-    const bool oneLayerPerFile =
-        *format == VectorFormat::GeoJson || *format == VectorFormat::Shapefile;
-    if (Status s = writeFile(job, staging->staged(path), true, !oneLayerPerFile, quiet, path); !s)
+    if (Status s = writeFiles(job, *staging, path, quiet); !s)
         return s;
-    if (oneLayerPerFile)
-        if (Status s =
-                writeFile(job, staging->staged(crackSibling(path)), false, true, quiet, path);
-            !s)
-            return s;
     auto files = staging->commit();
     if (!files)
         return files.status();
@@ -519,6 +407,8 @@ Result<VectorExportSummary> exportCrackVectors(const MeasureResult& r, const std
     sum.crsCode = *format == VectorFormat::GeoJson && hasCrs ? "EPSG:4326" : place->crsCode;
     sum.branches = int(r.branches.size());
     sum.cracks = *format == VectorFormat::Dxf ? 0 : int(r.cracks.size());
+    for (const auto& b : r.branches)
+        sum.segments += int(b.segments.size());
     const std::string main = fs::path(path).filename().string();
     std::stable_partition(files->begin(), files->end(), [&](const std::string& f) {
         return fs::path(f).filename().string() == main;

@@ -125,7 +125,7 @@ void CrackOverlay::paint(QPainter& p)
     // Its branches thin in the class colour, the crack's box bold around them.
     for (const CrackBranch& b : result_->branches)
         if (b.crackId == s->id) {
-            p.setPen(QPen(MeasureText::classColour(b.widthClass), 1));
+            p.setPen(QPen(MeasureText::classColour(result_->options.classes, b.widthClass), 1));
             p.drawRect(screenBox(b.box).adjusted(-1, -1, 1, 1));
         }
     const QRectF box = screenBox(s->box).adjusted(-5, -5, 5, 5);

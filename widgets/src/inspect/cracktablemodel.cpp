@@ -137,11 +137,11 @@ QVariant CrackTableModel::data(const QModelIndex& index, int role) const
         if (c.id == highlighted_)
             return QColor(255, 220, 90, 140);
         if (index.column() == OverLimit && hasLimit() && c.exceedsLimit)
-            return QColor(215, 30, 40, 70);
+            return QColor(0xD5, 0x5E, 0x00, 70); // the over-limit class colour, light
         return {};
     case Qt::DecorationRole:
         if (index.column() == Class && c.widthClass >= 0)
-            return MeasureText::classColour(c.widthClass);
+            return MeasureText::classColour(result_->options.classes, c.widthClass);
         return {};
     default:
         return {};

@@ -393,7 +393,7 @@ void MeasurePanel::showSummary()
         const WidthClassTotals& c = r.classes[k];
         h += QStringLiteral("<tr><td><span style='color:%1'>■</span> %2</td><td>%3</td>"
                             "<td align='right'>%4</td><td align='right'>%5</td></tr>")
-                 .arg(MeasureText::classColour(int(k)).name(),
+                 .arg(MeasureText::classColour(r.options.classes, int(k)).name(),
                       MeasureText::className(c.id).toHtmlEscaped(),
                       MeasureText::classRange(c.fromMm, c.toMm).toHtmlEscaped(),
                       tr("%n crack(s)", nullptr, c.cracks),
@@ -571,6 +571,9 @@ void MeasurePanel::onClassMap(const Status& s)
     if (s && classLayer_->isChecked()) {
         OverlayStyle style;
         style.colorMap = ColorMap::WidthClasses;
+        for (int k = 0; result_ && k < int(result_->options.classes.ids.size()); ++k)
+            style.classColours.push_back(
+                MeasureText::classColour(result_->options.classes, k).rgb());
         style.threshold = 1;
         style.opacity = 0.9;
         if (const Status a = viewer_->addOverlay(classMapPath_, tr("Width classes"), style); !a)

@@ -114,7 +114,7 @@ void MeasurePlots::showClasses()
     for (size_t k = 0; k < result_->classes.size(); ++k) {
         const auto& c = result_->classes[k];
         auto* bars = new QCPBars(classes_->xAxis, classes_->yAxis);
-        const QColor colour = MeasureText::classColour(int(k));
+        const QColor colour = MeasureText::classColour(result_->options.classes, int(k));
         bars->setPen(QPen(colour.darker(140)));
         bars->setBrush(colour);
         bars->setWidth(0.7);

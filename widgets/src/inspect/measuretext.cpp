@@ -123,13 +123,10 @@ QString MeasureText::width(double px, double mm)
     return tr("%1 px").arg(l.toString(px, 'f', 1));
 }
 
-QColor MeasureText::classColour(int k)
+QColor MeasureText::classColour(const WidthClasses& classes, int k)
 {
-    static const QColor colours[] = {QColor(46, 160, 67), QColor(230, 190, 0), QColor(245, 120, 20),
-                                     QColor(215, 30, 40)};
-    if (k < 0)
-        return QColor(128, 128, 128);
-    return colours[std::min(k, 3)];
+    const auto c = widthClassColour(classes, k);
+    return QColor(c[0], c[1], c[2]);
 }
 
 } // namespace fisura::ui

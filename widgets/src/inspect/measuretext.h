@@ -33,8 +33,10 @@ public:
     /// Length or width: in mm when known (mm >= 0), else in px.
     static QString length(double px, double mm, int decimals = 1);
     static QString width(double px, double mm);
-    /// Colour of class k in the overlay, the table and the plots (hairline green ... wide red).
-    static QColor classColour(int k);
+    /// Colour of class k of `classes` in the overlay, the table, the plots and the report
+    /// (fisura::widthClassColour: hairline green ... wide red; a standard's over-limit class
+    /// vermillion, the within-limit one blue).
+    static QColor classColour(const WidthClasses& classes, int k);
 };
 
 } // namespace fisura::ui

@@ -163,13 +163,13 @@ QString MeasureReport::html(const ReportInput& in, int layout)
                       esc(tr("Total length")));
         for (size_t k = 0; k < r.classes.size(); ++k) {
             const WidthClassTotals& c = r.classes[k];
-            h +=
-                QStringLiteral(
-                    "<tr><td><span style='color:%1'>■</span> %2</td><td>%3</td>"
-                    "<td class='n'>%4</td><td class='n'>%5</td><td class='n'>%6</td></tr>")
-                    .arg(MeasureText::classColour(int(k)).name(), esc(MeasureText::className(c.id)),
-                         esc(MeasureText::classRange(c.fromMm, c.toMm)), l.toString(c.cracks),
-                         l.toString(c.branches), esc(len(c.lengthPx, c.lengthMm)));
+            h += QStringLiteral(
+                     "<tr><td><span style='color:%1'>■</span> %2</td><td>%3</td>"
+                     "<td class='n'>%4</td><td class='n'>%5</td><td class='n'>%6</td></tr>")
+                     .arg(MeasureText::classColour(r.options.classes, int(k)).name(),
+                          esc(MeasureText::className(c.id)),
+                          esc(MeasureText::classRange(c.fromMm, c.toMm)), l.toString(c.cracks),
+                          l.toString(c.branches), esc(len(c.lengthPx, c.lengthMm)));
         }
         h += QStringLiteral("</table>");
         h += standard(r);
@@ -225,7 +225,7 @@ QString MeasureReport::crackTable(const ReportInput& in, int layout)
         const QString cls =
             c.widthClass >= 0
                 ? QStringLiteral("<span style='color:%1'>■</span> %2")
-                      .arg(MeasureText::classColour(c.widthClass).name(),
+                      .arg(MeasureText::classColour(r.options.classes, c.widthClass).name(),
                            esc(MeasureText::className(r.options.classes, c.widthClass)))
                 : QStringLiteral("—");
         h += QStringLiteral("<tr><td class='n'>%1</td><td>%2</td><td class='n'>%3</td>"

@@ -7,8 +7,8 @@
 #include <cmath>
 
 #include "common/imageconvert.h"
-#include "fisura/threshold.h"
 #include "fisura/image.h"
+#include "fisura/threshold.h"
 #include "fisura/tiledimage.h"
 #include "inspect/measuretext.h"
 #include "inspect/report.h"
@@ -154,7 +154,8 @@ Result<QImage> MeasureReport::overviewPicture(const QString& scanPath, const Mea
     for (const Crack& c : r.cracks) {
         const QRectF box(c.box.x * s - 2, c.box.y * s - 2, c.box.width * s + 4,
                          c.box.height * s + 4);
-        p.setPen(QPen(MeasureText::classColour(c.widthClass), std::max(1.5, map->width() / 600.0)));
+        p.setPen(QPen(MeasureText::classColour(r.options.classes, c.widthClass),
+                      std::max(1.5, map->width() / 600.0)));
         p.setBrush(Qt::NoBrush);
         p.drawRect(box);
         if (!numbers)

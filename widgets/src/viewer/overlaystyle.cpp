@@ -20,6 +20,18 @@ QRgb heat(int v)
     return qRgb(r, g, b);
 }
 
+// Class k of n coded 1..n, or as (k + 1) x 255 / n: the first class whose code reaches v.
+QRgb classColour(const QVector<QRgb>& colours, int v)
+{
+    const int n = int(colours.size());
+    if (v <= n)
+        return colours[std::max(0, v - 1)];
+    for (int k = 0; k < n; ++k)
+        if ((k + 1) * 255 / n >= v)
+            return colours[k];
+    return colours[n - 1];
+}
+
 QRgb baseColour(ColorMap m, int v)
 {
     switch (m) {
@@ -53,7 +65,10 @@ QVector<QRgb> overlayLut(const OverlayStyle& style)
     const int a = int(std::clamp(style.opacity, 0.0, 1.0) * 255 + 0.5);
     const QRgb custom = style.color.isValid() ? style.color.rgb() : qRgb(255, 32, 32);
     for (int v = std::clamp(style.threshold, 0, 256); v < 256; ++v) {
-        const QRgb c = style.colorMap == ColorMap::Custom ? custom : baseColour(style.colorMap, v);
+        const QRgb c = style.colorMap == ColorMap::Custom ? custom
+                       : style.colorMap == ColorMap::WidthClasses && !style.classColours.isEmpty()
+                           ? classColour(style.classColours, v)
+                           : baseColour(style.colorMap, v);
         lut[v] = qPremultiply(qRgba(qRed(c), qGreen(c), qBlue(c), a));
     }
     return lut;

@@ -11,16 +11,19 @@ namespace fisura::ui
 {
 
 /// Custom draws every shown value in OverlayStyle::color (comparison layers, user colours).
-/// WidthClasses colours width classes 0..3 green, yellow, orange and red, coded either 1..4 or
-/// as the quarters of 1..255 (class maps, fisura/measuremap.h).
+/// WidthClasses colours width classes in OverlayStyle::classColours (without them 0..3 green,
+/// yellow, orange and red), coded either 1..n or as classMapCode (class maps,
+/// fisura/measuremap.h: (k + 1) x 255 / n).
 enum class ColorMap { Red, Green, Blue, Yellow, Magenta, Heat, Custom, WidthClasses };
 
 struct OverlayStyle {
     ColorMap colorMap = ColorMap::Red;
     QColor color = QColor(255, 32, 32); ///< used by ColorMap::Custom
-    double opacity = 0.6;               ///< 0..1
-    int threshold = 128;                ///< values at or above are shown; 256 shows nothing
-    bool outline = false;               ///< draw only the boundary of the shown region
+    /// Used by ColorMap::WidthClasses: the colour of class k (empty: the default four classes).
+    QVector<QRgb> classColours;
+    double opacity = 0.6; ///< 0..1
+    int threshold = 128;  ///< values at or above are shown; 256 shows nothing
+    bool outline = false; ///< draw only the boundary of the shown region
     bool visible = true;
 };
 
