@@ -43,8 +43,8 @@ step 1 "installing what is missing (Debian packages, QCustomPlot source)"
 "$root/installer/setup-debian.sh"
 
 step 2 "configuring in $build"
-# A one-shot build: core's sources in batches (FISURA_UNITY_BUILD: what they share is compiled
-# once per batch); a development build configured by hand leaves it off.
+# A one-shot build: core's LibTorch sources in batches (FISURA_UNITY_BUILD: what they share is
+# compiled once per batch); a development build configured by hand leaves it off.
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFISURA_UNITY_BUILD=ON >/dev/null
 step 3 "building $what with $jobs jobs"
 cmake --build "$build" -j "$jobs" "${targets[@]}"
