@@ -13,29 +13,17 @@
 #include "drawn_cracks.h"
 #include "fisura/change.h"
 #include "fisura/synth.h"
+#include "image_mat.h"
 
 using namespace fisura;
+using fisura::testing_mat::asMat;
+using fisura::testing_mat::toImage;
 
 namespace
 {
 
 constexpr int kSize = 1600;
 constexpr double kWidth = 3.0;
-
-cv::Mat asMat(const Image& im)
-{
-    return cv::Mat(im.height, im.width, CV_8UC(im.channels), const_cast<uint8_t*>(im.pixels.data()),
-                   im.stride())
-        .clone();
-}
-
-Image toImage(const cv::Mat& m)
-{
-    Image im = Image::make(m.cols, m.rows, m.channels());
-    for (int y = 0; y < m.rows; ++y)
-        std::copy_n(m.ptr<uint8_t>(y), m.cols * m.channels(), im.row(y));
-    return im;
-}
 
 cv::Mat texture(uint64_t seed)
 {

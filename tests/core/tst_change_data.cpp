@@ -12,8 +12,11 @@
 
 #include "fisura/change.h"
 #include "fisura/image.h"
+#include "image_mat.h"
 
 using namespace fisura;
+using fisura::testing_mat::asMat;
+using fisura::testing_mat::toImage;
 
 namespace
 {
@@ -23,21 +26,6 @@ QString dataRoot()
     return qEnvironmentVariableIsSet("FISURA_SHARED_DATA")
                ? qEnvironmentVariable("FISURA_SHARED_DATA")
                : QStringLiteral(FISURA_SHARED_DATA);
-}
-
-cv::Mat asMat(const Image& im)
-{
-    return cv::Mat(im.height, im.width, CV_8UC(im.channels), const_cast<uint8_t*>(im.pixels.data()),
-                   im.stride())
-        .clone();
-}
-
-Image toImage(const cv::Mat& m)
-{
-    Image im = Image::make(m.cols, m.rows, m.channels());
-    for (int y = 0; y < m.rows; ++y)
-        std::copy_n(m.ptr<uint8_t>(y), m.cols * m.channels(), im.row(y));
-    return im;
 }
 
 /// after -> before: rotation about the centre, scale and shift.

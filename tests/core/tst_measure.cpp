@@ -13,19 +13,14 @@
 #include "analysis/thinning.h"
 #include "drawn_cracks.h"
 #include "fisura/measure.h"
+#include "image_mat.h"
 
 using namespace fisura;
+using fisura::testing_mat::asMat;
+using fisura::testing_mat::toImage;
 
 namespace
 {
-
-Image toImage(const cv::Mat& m)
-{
-    Image im = Image::make(m.cols, m.rows, 1);
-    for (int y = 0; y < m.rows; ++y)
-        std::copy_n(m.ptr<uint8_t>(y), m.cols, im.row(y));
-    return im;
-}
 
 MeasureResult measure(const cv::Mat& m, MeasureOptions o = {})
 {

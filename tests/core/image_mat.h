@@ -1,0 +1,29 @@
+// Fisura's Image and OpenCV's cv::Mat in the core tests: copies both ways (8-bit, any channels).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include <opencv2/core.hpp>
+
+#include "fisura/image.h"
+
+namespace fisura::testing_mat
+{
+
+inline cv::Mat asMat(const Image& im)
+{
+    return cv::Mat(im.height, im.width, CV_8UC(im.channels), const_cast<uint8_t*>(im.pixels.data()),
+                   im.stride())
+        .clone();
+}
+
+inline Image toImage(const cv::Mat& m)
+{
+    Image im = Image::make(m.cols, m.rows, m.channels());
+    for (int y = 0; y < m.rows; ++y)
+        std::copy_n(m.ptr<uint8_t>(y), size_t(m.cols) * m.channels(), im.row(y));
+    return im;
+}
+
+} // namespace fisura::testing_mat
