@@ -194,13 +194,10 @@ Result<AlignResult> alignScans(const std::string& beforePath, const std::string&
 {
     if (auto s = validate(o); !s)
         return s;
-    RasterOpenOptions ro;
-    ro.limits = o.limits;
-    ro.cache = std::make_shared<TileCache>(64u << 20);
-    auto before = RasterSource::open(beforePath, ro);
+    auto before = openForChange(beforePath, o.limits);
     if (!before)
         return before.status();
-    auto after = RasterSource::open(afterPath, ro);
+    auto after = openForChange(afterPath, o.limits);
     if (!after)
         return after.status();
     ProgressTracker tracker(progress, 3);

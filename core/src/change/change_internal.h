@@ -19,6 +19,10 @@ struct Overview {
     double sy = 1.0;
 };
 
+/// Opens a scan or map for alignment and warping: within `limits`, with a 64 MiB tile cache of
+/// its own.
+Result<RasterSource> openForChange(const std::string& path, const ImageLimits& limits);
+
 /// Gray (brightest channel for masks is not wanted here: luminance) of any Fisura image.
 cv::Mat grayOf(const Image& image);
 /// The brightest channel (maps and masks).

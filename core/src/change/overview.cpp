@@ -1,6 +1,7 @@
 // Overviews of scans of any size for the coarse alignment, in bounded memory.
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include <opencv2/imgproc.hpp>
 
@@ -41,6 +42,14 @@ Result<cv::Mat> reduceByBands(const RasterSource& raster, int outW, int outH,
     return out;
 }
 } // namespace
+
+Result<RasterSource> openForChange(const std::string& path, const ImageLimits& limits)
+{
+    RasterOpenOptions ro;
+    ro.limits = limits;
+    ro.cache = std::make_shared<TileCache>(64u << 20);
+    return RasterSource::open(path, ro);
+}
 
 cv::Mat grayOf(const Image& image)
 {

@@ -55,10 +55,7 @@ Status warpMapToBefore(const std::string& afterMapPath, const AlignResult& a,
 {
     if (a.beforeWidth <= 0 || a.beforeHeight <= 0)
         return Status(ErrorCode::InvalidArgument, "the alignment has no before-scan size");
-    RasterOpenOptions ro;
-    ro.limits = o.limits;
-    ro.cache = std::make_shared<TileCache>(64u << 20);
-    auto src = RasterSource::open(afterMapPath, ro);
+    auto src = change_detail::openForChange(afterMapPath, o.limits);
     if (!src)
         return src.status();
     if (src->width() != a.afterWidth || src->height() != a.afterHeight)
