@@ -2,12 +2,7 @@
 # exports to the same GeoJSON (the round trip is exact); refused input: a LineString, a polygon
 # outside the image, a missing --image.
 # -DCLI=<exe> -DWORK=<dir>
-macro(expect cond msg)
-    cmake_language(EVAL CODE "if(NOT (${cond}))\n message(FATAL_ERROR \"${msg}\")\nendif()")
-endmacro()
-macro(run)
-    execute_process(COMMAND ${ARGN} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
-endmacro()
+include("${CMAKE_CURRENT_LIST_DIR}/check_common.cmake")
 
 file(REMOVE_RECURSE "${WORK}")
 run("${CLI}" demo-data "${WORK}/demo" --segmentation 2 --classification 0 --patch 64 --scan 0)

@@ -2,12 +2,7 @@
 # gdalinfo) and the DXF by a second reader (python3-ezdxf, skipped when absent).
 # -DCLI=<exe> -DWORK=<dir> -DOGRINFO=<exe> -DGDALINFO=<exe> -DGDAL_CREATE=<exe>
 # -DGDAL_RASTERIZE=<exe> -DGDAL_TRANSLATE=<exe> -DPYTHON=<exe or empty>
-macro(expect cond msg)
-    cmake_language(EVAL CODE "if(NOT (${cond}))\n message(FATAL_ERROR \"${msg}\")\nendif()")
-endmacro()
-macro(run)
-    execute_process(COMMAND ${ARGN} OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
-endmacro()
+include("${CMAKE_CURRENT_LIST_DIR}/check_common.cmake")
 
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
