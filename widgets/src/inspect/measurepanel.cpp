@@ -24,6 +24,7 @@
 
 #include "common/errortext.h"
 #include "common/jobrunner.h"
+#include "common/optiontexts.h"
 #include "fisura/measuremap.h"
 #include "fisura/threshold.h"
 #include "fisura/vectorexport.h"
@@ -98,16 +99,15 @@ void MeasurePanel::buildForm()
 {
     mapLabel_->setObjectName(QStringLiteral("measureMapLabel"));
     mapLabel_->setWordWrap(true);
+    // Ranges, defaults, units and tooltips from the option schema (OptionSet::Measure).
     pixelSize_->setObjectName(QStringLiteral("measurePixelSize"));
     pixelSize_->setDecimals(4);
-    pixelSize_->setRange(0, 1000);
     pixelSize_->setSingleStep(0.01);
+    applyOption(pixelSize_, OptionSet::Measure, "pixel_size_mm");
     threshold_->setObjectName(QStringLiteral("measureThreshold"));
-    threshold_->setDecimals(3);     // every map byte has a probability of at most three places
-    threshold_->setRange(0.001, 1); // 0 would make the whole map one crack
+    threshold_->setDecimals(3); // every map byte has a probability of at most three places
     threshold_->setSingleStep(0.01);
-    threshold_->setValue(0.5);
-    const WidthClasses defaults;
+    applyOption(threshold_, OptionSet::Measure, "threshold");
     auto* form = new QFormLayout;
     form->addRow(pixelSizeLabel_, pixelSize_);
     form->addRow(thresholdLabel_, threshold_);
@@ -118,9 +118,8 @@ void MeasurePanel::buildForm()
         limits_[k] = new QDoubleSpinBox(this);
         limits_[k]->setObjectName(QStringLiteral("classLimit%1").arg(k));
         limits_[k]->setDecimals(3);
-        limits_[k]->setRange(0.001, 1000);
         limits_[k]->setSingleStep(0.05);
-        limits_[k]->setValue(defaults.upperLimitsMm[k]);
+        applyOptionItem(limits_[k], OptionSet::Measure, "classes.upper_limits_mm", int(k));
         // Editing Fisura's limits makes them custom ones.
         connect(limits_[k], &QDoubleSpinBox::valueChanged, this, [this] {
             if (presets_->presetId() == "default")
@@ -178,19 +177,14 @@ void MeasurePanel::retranslateUi()
     mapLabel_->setText(mapPath_.isEmpty() ? tr("Measures the selected map layer.")
                                           : tr("Map: %1").arg(QFileInfo(mapPath_).fileName()));
     pixelSizeLabel_->setText(tr("Pixel size"));
-    pixelSize_->setSuffix(tr(" mm"));
     pixelSize_->setSpecialValueText(tr("from the files"));
-    pixelSize_->setToolTip(tr("Millimetres per scan pixel; prefilled from the scan's resolution "
-                              "tags. Without it lengths stay in pixels and there are no classes."));
     thresholdLabel_->setText(tr("Threshold"));
-    threshold_->setToolTip(tr("The crack probability from which a pixel is crack"));
+    retranslateOptions(this); // the fields' tooltips and units
     presetLabel_->setText(tr("Width classes"));
     limitsLabel_->setText(tr("Upper limits:"));
     const WidthClasses ids;
-    for (size_t k = 0; k < limits_.size(); ++k) {
+    for (size_t k = 0; k < limits_.size(); ++k)
         limitLabels_[k]->setText(tr("%1 below").arg(MeasureText::className(ids.ids[k])));
-        limits_[k]->setSuffix(tr(" mm"));
-    }
     note_->setText(MeasureText::classNote());
     measureButton_->setText(tr("Measure cracks"));
     measureButton_->setToolTip(tr("Count the cracks of the selected map and measure their length "
