@@ -2423,6 +2423,14 @@
         <source>Upper limits:</source>
         <translation>Límites superiores:</translation>
     </message>
+    <message>
+        <source>Writing the crack overlay…</source>
+        <translation>Escribiendo la capa de fisuras…</translation>
+    </message>
+    <message>
+        <source>Crack overlay, RGBA GeoTIFF</source>
+        <translation>Capa de fisuras, GeoTIFF RGBA</translation>
+    </message>
 </context>
 <context>
     <name>fisura::ui::MeasurePlots</name>
