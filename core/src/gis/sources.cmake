@@ -8,3 +8,4 @@ list(APPEND FISURA_CORE_SOURCES
     src/gis/dxf_export.cpp
     src/gis/label_geojson.cpp)
 list(APPEND FISURA_CORE_SOURCES src/gis/overlay_export.cpp)
+list(APPEND FISURA_CORE_SOURCES src/gis/change_vectors.cpp)
