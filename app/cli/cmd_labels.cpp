@@ -84,7 +84,7 @@ void registerLabelsCommand(CLI::App& app)
         "import", "Fill a GeoJSON's polygons, and its lines with their width, into a label mask");
     im->add_option("geojson", a->geojson,
                    "GeoJSON: Polygon / MultiPolygon / LineString / MultiLineString annotations; a "
-                   "line's width: widths_px, width_px, a \"width_px\" or \"Width px\" "
+                   "line's width: width_px, else a \"width_px\" or \"Width px\" "
                    "measurement, else 1 px")
         ->required();
     im->add_option("--image", a->image, "The image the labels belong to (gives the mask's size)")

@@ -4,7 +4,7 @@
 // bare array, one Feature) are read, and bad input is refused with the feature named: not JSON,
 // not a FeatureCollection, a Point, coordinates outside the image, a bad size. Lines with a
 // width: a mask of drawn cracks of known width -> centre lines -> mask agrees within the stated
-// IoU, the width rule (widths_px, width_px, QuPath's measurements, 1 px) draws the right number
+// IoU, the width rule (width_px, QuPath's measurements, 1 px) draws the right number
 // of rows, and a bad width is refused with the feature named.
 #include <QTemporaryDir>
 #include <QTest>
@@ -184,12 +184,6 @@ void TestLabelGeoJson::refused_data()
         << line(R"({"measurements": {"Width px": "wide"}})") << 40 << invalid
         << QStringLiteral("feature 0: its width measurement is not a number");
     QTest::newRow("NaN width") << line(R"({"width_px": NaN})") << 40 << corrupt << QString();
-    QTest::newRow("widths per vertex miscounted")
-        << line(R"({"widths_px": [3, 3, 3]})") << 40 << invalid
-        << QStringLiteral("feature 0: its widths_px must give one width per vertex");
-    QTest::newRow("a width per vertex refused")
-        << line(R"({"widths_px": [3, -1]})") << 40 << invalid
-        << QStringLiteral("feature 0: its widths_px of -1 px");
     QTest::newRow("line outside") << line("{}") << 30 << invalid
                                   << QStringLiteral("feature 0 lies outside the 30 x 30 px image");
 }
@@ -230,12 +224,12 @@ void TestLabelGeoJson::lineRoundTrip_data()
     QTest::addColumn<double>("width");
     QTest::addColumn<double>("angleDeg");
     QTest::addColumn<double>("minIoU");
-    // Measured: IoU 0.96 to 0.99 along the axes; at 30 degrees 0.79 (3 px), 0.90 (5 px) and
-    // 0.87 (9 px), where the measured width is about 0.6 px short (measure.h: within 0.5 px
+    // Measured: IoU 0.96 to 0.99 along the axes; at 30 degrees 0.76 (3 px), 0.90 (5 px) and
+    // 0.92 (9 px), where the measured width is about 0.6 px short (measure.h: within 0.5 px
     // along the axes).
     for (double w : {3.0, 5.0, 9.0})
         for (double a : {0.0, 30.0, 90.0})
-            QTest::addRow("%g px at %g deg", w, a) << w << a << (a == 30.0 ? 0.75 : 0.95);
+            QTest::addRow("%g px at %g deg", w, a) << w << a << (a == 30.0 ? 0.7 : 0.95);
     QTest::newRow("1 px at 0 deg") << 1.0 << 0.0 << 0.95;
 }
 
@@ -312,8 +306,8 @@ void TestLabelGeoJson::lineWidthRule_data()
         << line << QStringLiteral(R"({"measurements": [{"name": "width_px", "value": 7}]})") << 7;
     QTest::newRow("width_px before the measurement")
         << line << QStringLiteral(R"({"width_px": 5, "measurements": {"width_px": 9}})") << 5;
-    QTest::newRow("widths_px before width_px")
-        << line << QStringLiteral(R"({"widths_px": [3, 3], "width_px": 9})") << 3;
+    QTest::newRow("widths_px not read")
+        << line << QStringLiteral(R"({"widths_px": [9, 9], "width_px": 3})") << 3;
     QTest::newRow("other measurements only")
         << line << QStringLiteral(R"({"measurements": {"Length px": 30}})") << 1;
     QTest::newRow("multi line")

@@ -2,7 +2,6 @@
 // mask, and lines drawn back with GEOS's buffer through OGR.
 #include "gis/label_lines.h"
 
-#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -98,27 +97,6 @@ Result<double> featureWidth(const Json& properties, const std::string& where)
     return 1.0; // QuPath's lines have no width
 }
 
-// One width per vertex of a LineString (Fisura's widths_px), empty when not given.
-Result<std::vector<double>> vertexWidths(const Json& properties, const OGRGeometry& g,
-                                         const std::string& where)
-{
-    if (!properties.is_object() || !properties.contains("widths_px"))
-        return std::vector<double>();
-    const Json& list = properties["widths_px"];
-    const bool line = wkbFlatten(g.getGeometryType()) == wkbLineString;
-    if (!list.is_array() || !line || list.size() != size_t(g.toLineString()->getNumPoints()))
-        return Status(ErrorCode::InvalidArgument,
-                      where + ": its widths_px must give one width per vertex of a LineString");
-    std::vector<double> out;
-    for (const Json& v : list) {
-        auto w = checkedWidth(v, where, "widths_px");
-        if (!w)
-            return w.status();
-        out.push_back(*w);
-    }
-    return out;
-}
-
 Result<GeometryPtr> buffered(const OGRGeometry& g, double widthPx, const std::string& where)
 {
     // Round caps and joins: the pixels whose centres lie within half the width of the line.
@@ -158,36 +136,14 @@ Result<Json> labelLineFeatures(const Image& mask, const LabelGeoJsonOptions& o)
 Result<std::vector<GeometryPtr>> labelLineAreas(const Json& feature, const OGRGeometry& line,
                                                 const std::string& where)
 {
-    const Json properties = feature.value("properties", Json());
-    auto widths = vertexWidths(properties, line, where);
-    if (!widths)
-        return widths.status();
+    auto w = featureWidth(feature.value("properties", Json()), where);
+    if (!w)
+        return w.status();
+    auto area = buffered(line, *w, where);
+    if (!area)
+        return area.status();
     std::vector<GeometryPtr> out;
-    if (widths->size() == 1) // a LineString of one position: a disc
-        widths->push_back(widths->front());
-    if (widths->empty()) {
-        auto w = featureWidth(properties, where);
-        if (!w)
-            return w.status();
-        auto area = buffered(line, *w, where);
-        if (!area)
-            return area.status();
-        out.push_back(std::move(*area));
-        return out;
-    }
-    // Each segment with the mean width of its ends; the rasterizer fills their union.
-    const OGRLineString& l = *line.toLineString();
-    for (size_t i = 0; i + 1 < widths->size(); ++i) {
-        const int a = std::min(int(i), l.getNumPoints() - 1),
-                  b = std::min(a + 1, l.getNumPoints() - 1);
-        OGRLineString segment;
-        segment.addPoint(l.getX(a), l.getY(a));
-        segment.addPoint(l.getX(b), l.getY(b));
-        auto area = buffered(segment, ((*widths)[i] + (*widths)[i + 1]) / 2, where);
-        if (!area)
-            return area.status();
-        out.push_back(std::move(*area));
-    }
+    out.push_back(std::move(*area));
     return out;
 }
 
