@@ -217,6 +217,11 @@ void TestLabelGeoJson::files()
              ErrorCode::NotFound);
     QCOMPARE(writeLabelGeoJson(dir.filePath(QStringLiteral("none.tif")).toStdString(), json).code(),
              ErrorCode::NotFound);
+    // From memory, as the label mode exports: the same text as from the file.
+    const std::string fromMemory = dir.filePath(QStringLiteral("memory.geojson")).toStdString();
+    QVERIFY(writeLabelGeoJson(drawnMask(), fromMemory).isOk());
+    QCOMPARE(readLabelGeoJson(fromMemory, kW, kH)->pixels, drawnMask().pixels);
+    QCOMPARE(writeLabelGeoJson(Image(), fromMemory).code(), ErrorCode::InvalidArgument);
 }
 
 void TestLabelGeoJson::lineRoundTrip_data()
