@@ -235,6 +235,22 @@
         <source> px</source>
         <translation> px</translation>
     </message>
+    <message>
+        <source>Millimetres per scan pixel; prefilled from the scan&apos;s resolution tags. Without it lengths stay in pixels and there are no classes.</source>
+        <translation>Milímetros por píxel de la imagen; se toma de las etiquetas de resolución de la imagen. Sin él las longitudes quedan en píxeles y no hay clases.</translation>
+    </message>
+    <message>
+        <source>The crack probability from which a pixel is crack</source>
+        <translation>La probabilidad de fisura a partir de la cual un píxel es fisura</translation>
+    </message>
+    <message>
+        <source>Your own class limits: a crack belongs to the first class whose limit its width is below.</source>
+        <translation>Sus propios límites de clase: una fisura pertenece a la primera clase cuyo límite supera su ancho.</translation>
+    </message>
+    <message>
+        <source> mm</source>
+        <translation> mm</translation>
+    </message>
 </context>
 <context>
     <name>PolicyText</name>
@@ -383,14 +399,6 @@
         <translation>un lote moderado para el procesador</translation>
     </message>
     <message>
-        <source>all cores but two decode images while the GPU computes</source>
-        <translation type="vanished">todos los núcleos menos dos decodifican imágenes mientras la GPU calcula</translation>
-    </message>
-    <message>
-        <source>half the cores decode images, the rest compute</source>
-        <translation type="vanished">la mitad de los núcleos decodifica imágenes y el resto calcula</translation>
-    </message>
-    <message>
         <source>Optimizer step</source>
         <translation>Paso del optimizador</translation>
     </message>
@@ -449,14 +457,6 @@
     <message>
         <source>measured: no gain in fp32 on the processor</source>
         <translation>medido: sin ganancia en fp32 en el procesador</translation>
-    </message>
-    <message>
-        <source>all but one in eight of the %1 cores compute; the rest decode</source>
-        <translation type="vanished">calculan todos los núcleos menos uno de cada ocho (de %1); el resto decodifica</translation>
-    </message>
-    <message>
-        <source>the cores the loader threads leave</source>
-        <translation type="vanished">los núcleos que dejan libres los hilos de carga</translation>
     </message>
     <message>
         <source>the networks are one chain of layers: nothing runs side by side</source>
@@ -900,10 +900,6 @@
         <translation>Ventana de fusión:</translation>
     </message>
     <message>
-        <source> px</source>
-        <translation type="vanished"> px</translation>
-    </message>
-    <message>
         <source>the model&apos;s (%1 px)</source>
         <translation>la del modelo (%1 px)</translation>
     </message>
@@ -914,18 +910,6 @@
     <message>
         <source>automatic</source>
         <translation>automático</translation>
-    </message>
-    <message>
-        <source>Edge of the square tiles the scan is cut into. Larger tiles waste less on overlap but need more memory.</source>
-        <translation type="vanished">Lado de las teselas cuadradas en que se divide el escaneo. Las teselas grandes desperdician menos en el solapamiento pero necesitan más memoria.</translation>
-    </message>
-    <message>
-        <source>Pixels shared by neighbouring tiles; their predictions are blended so no seams appear.</source>
-        <translation type="vanished">Píxeles que comparten las teselas vecinas; sus predicciones se mezclan para que no aparezcan costuras.</translation>
-    </message>
-    <message>
-        <source>Tiles computed at once. Automatic measures what fits on a GPU and keeps batches small on the processor so cancelling is prompt.</source>
-        <translation type="vanished">Teselas calculadas a la vez. En automático se mide lo que cabe en la GPU y en el procesador se usan lotes pequeños para que cancelar sea inmediato.</translation>
     </message>
     <message>
         <source>cosine</source>
@@ -970,10 +954,6 @@
     <message>
         <source>Compute threads:</source>
         <translation>Hilos de cálculo:</translation>
-    </message>
-    <message>
-        <source>Processor threads for the network. Automatic uses the cores the image readers leave; the setting applies to the whole program while a job runs.</source>
-        <translation type="vanished">Hilos del procesador para la red. Automático usa los núcleos que dejan libres los lectores de imagen; el ajuste vale para todo el programa mientras se ejecuta un trabajo.</translation>
     </message>
 </context>
 <context>
@@ -2361,28 +2341,12 @@
         <translation>Tamaño de píxel</translation>
     </message>
     <message>
-        <source> mm</source>
-        <translation> mm</translation>
-    </message>
-    <message>
         <source>from the files</source>
         <translation>de los archivos</translation>
     </message>
     <message>
-        <source>Millimetres per scan pixel; prefilled from the scan&apos;s resolution tags. Without it lengths stay in pixels and there are no classes.</source>
-        <translation>Milímetros por píxel de la imagen; se toma de las etiquetas de resolución de la imagen. Sin él las longitudes quedan en píxeles y no hay clases.</translation>
-    </message>
-    <message>
         <source>Threshold</source>
         <translation>Umbral</translation>
-    </message>
-    <message>
-        <source>The crack probability from which a pixel is crack</source>
-        <translation>La probabilidad de fisura a partir de la cual un píxel es fisura</translation>
-    </message>
-    <message>
-        <source>Width classes (upper limits):</source>
-        <translation type="vanished">Clases de anchura (límites superiores):</translation>
     </message>
     <message>
         <source>%1 below</source>
@@ -2545,6 +2509,14 @@
     <message>
         <source>Upper limits:</source>
         <translation>Límites superiores:</translation>
+    </message>
+    <message>
+        <source>Writing the crack overlay…</source>
+        <translation>Escribiendo la capa de fisuras…</translation>
+    </message>
+    <message>
+        <source>Crack overlay, RGBA GeoTIFF</source>
+        <translation>Capa de fisuras, GeoTIFF RGBA</translation>
     </message>
 </context>
 <context>
@@ -3808,14 +3780,6 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
         <translation>ahora</translation>
     </message>
     <message>
-        <source>−%1 min</source>
-        <translation type="vanished">−%1 min</translation>
-    </message>
-    <message>
-        <source>−%1 s</source>
-        <translation type="vanished">−%1 s</translation>
-    </message>
-    <message>
         <source>%1 s ago</source>
         <translation>hace %1 s</translation>
     </message>
@@ -4561,10 +4525,6 @@ Predicha: %2</translation>
         <translation>Semilla</translation>
     </message>
     <message>
-        <source>Crop size (px)</source>
-        <translation type="vanished">Tamaño del recorte (px)</translation>
-    </message>
-    <message>
         <source>Width (channels)</source>
         <translation>Anchura (canales)</translation>
     </message>
@@ -4585,20 +4545,12 @@ Predicha: %2</translation>
         <translation>no parar nunca antes</translation>
     </message>
     <message>
-        <source>Train on the processor even when a GPU is present</source>
-        <translation type="vanished">Entrenar en el procesador aunque haya una GPU</translation>
-    </message>
-    <message>
         <source>one cycle</source>
         <translation>un ciclo</translation>
     </message>
     <message>
         <source>cosine</source>
         <translation>coseno</translation>
-    </message>
-    <message>
-        <source>Flips, rotations, brightness and contrast</source>
-        <translation type="vanished">Volteos, giros, brillo y contraste</translation>
     </message>
     <message>
         <source>%1 million parameters · about %2 of memory to train with batches of %3</source>
@@ -4641,16 +4593,8 @@ Predicha: %2</translation>
         <translation>Una distribución por posición de la imagen</translation>
     </message>
     <message>
-        <source>For images that are aligned (the same object at the same place). Surfaces usually are not: leave it off.</source>
-        <translation type="vanished">Para imágenes alineadas (el mismo objeto en el mismo lugar). Las superficies no suelen estarlo: déjelo desactivado.</translation>
-    </message>
-    <message>
         <source>Compute threads</source>
         <translation>Hilos de cálculo</translation>
-    </message>
-    <message>
-        <source>Processor threads for the network. Automatic uses the cores the loader threads leave; the setting applies to the whole program while a job runs.</source>
-        <translation type="vanished">Hilos del procesador para la red. Automático usa los núcleos que dejan libres los hilos de carga; el ajuste vale para todo el programa mientras se ejecuta un trabajo.</translation>
     </message>
     <message numerus="yes">
         <source>%Ln distribution(s) of %1 features · about %2 of memory to fit, %3 in the model file</source>

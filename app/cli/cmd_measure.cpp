@@ -15,10 +15,11 @@
 #include "commands.h"
 #include "common_flags.h"
 #include "fisura/measure.h"
+#include "fisura/options.h"
 #include "fisura/vectorexport.h"
-#include "image_limit_args.h"
 #include "input_notices.h"
 #include "report_pdf.h"
+#include "schema_options.h"
 #include "signals.h"
 #include "terminal_progress.h"
 #include "threshold_option.h"
@@ -29,20 +30,13 @@ namespace fisura::cli
 namespace
 {
 
-// Pixel sizes Fisura accepts: from a micrometre (microscopy) to 100 m (satellite images).
-constexpr double kMaxPixelSizeMm = 1e5;
-constexpr double kMaxClassLimitMm = 1e4;
-
 struct MeasureArgs {
-    std::string map, scan, csv, json, layer, lang = fisura::cli::languageFromEnvironment(),
-                                             classBy = "median", classes, vector, overlay, model;
-    double pixelSize = 0;
-    double threshold = 0.5;
-    int closing = 1;
-    int minArea = 20;
-    std::vector<double> limits;
+    std::string map, csv, json, lang = fisura::cli::languageFromEnvironment(), vector, overlay,
+                                model;
+    /// Every measurement option, bound to its flag through the option schema (OptionSet::Measure).
+    fisura::MeasureOptions o;
+    bool limitsGiven = false; ///< --class-limits was given
     bool quiet = false;
-    fisura::ImageLimits imageLimits;
 };
 
 // The summary a person reads, in `lang` ("es" or "en"): words and decimal separators.
@@ -102,31 +96,32 @@ void printSummary(const fisura::MeasureResult& r, const std::string& lang)
 /// Everything measure writes (the PDF too) must leave its map and scan alone.
 void refuseOverwritingMapOrScan(const MeasureArgs& a, const std::string& pdf)
 {
-    std::vector<std::string> outputs{a.json == "-" ? std::string() : a.json, a.layer, pdf, a.vector,
-                                     a.overlay};
+    std::vector<std::string> outputs{a.json == "-" ? std::string() : a.json, a.o.widthLayerPath,
+                                     pdf, a.vector, a.overlay};
     if (!a.csv.empty())
         for (const auto& p : measureCsvPaths(a.csv))
             outputs.push_back(p);
-    refuseOverwriting(outputs, {a.map, a.scan});
+    refuseOverwriting(outputs, {a.map, a.o.scanPath});
 }
 
-// The width classes of --classes (a preset) or --class-limits (custom).
+// The width classes of --classes (a preset) or --class-limits (custom, or alone).
 fisura::WidthClasses classesFrom(const MeasureArgs& a)
 {
-    if (a.classes == "custom" || (a.classes.empty() && !a.limits.empty())) {
-        if (a.limits.empty())
+    const std::string& preset = a.o.classes.preset;
+    if (preset == "custom" || (preset == "default" && a.limitsGiven)) {
+        if (!a.limitsGiven)
             fail(Status(ErrorCode::InvalidArgument, "--classes custom needs --class-limits"),
                  "cannot measure " + a.map);
         fisura::WidthClasses c;
-        c.upperLimitsMm = a.limits;
+        c.upperLimitsMm = a.o.classes.upperLimitsMm;
         c.preset = "custom";
         return c;
     }
-    if (!a.limits.empty())
+    if (a.limitsGiven)
         fail(Status(ErrorCode::InvalidArgument,
-                    "--class-limits go with --classes custom, not with --classes " + a.classes),
+                    "--class-limits go with --classes custom, not with --classes " + preset),
              "cannot measure " + a.map);
-    auto p = fisura::widthClassPreset(a.classes.empty() ? "default" : a.classes);
+    auto p = fisura::widthClassPreset(preset);
     if (!p)
         fail(p.status(), "cannot measure " + a.map);
     return p->classes;
@@ -160,27 +155,17 @@ void run(const MeasureArgs& a, const std::string& pdf)
     CancelToken& cancel = cancelOnSignals();
     refuseOverwritingMapOrScan(a, pdf);
     printInputNotices(a.map);
-    fisura::MeasureOptions o;
-    o.threshold = a.threshold;
-    o.closingRadiusPx = a.closing;
+    fisura::MeasureOptions o = a.o;
     // A wide closing needs a wider overlap between tiles than the default.
-    o.marginPx = std::max(o.marginPx, minimumMarginPx(a.closing));
-    o.minAreaPx = a.minArea;
-    o.pixelSizeMm = a.pixelSize;
-    o.scanPath = a.scan;
-    o.widthLayerPath = a.layer;
+    o.marginPx = std::max(o.marginPx, minimumMarginPx(o.closingRadiusPx));
     // The overlay is made from the width-class layer: a temporary one unless asked for.
     std::string tempLayer;
-    if (!a.overlay.empty() && a.layer.empty())
+    if (!a.overlay.empty() && o.widthLayerPath.empty())
         o.widthLayerPath = tempLayer = a.overlay + ".layer.tif";
     if (!a.vector.empty())
         if (auto f = fisura::vectorFormatFor(a.vector); !f)
             fail(f.status(), "cannot write " + a.vector);
-    o.limits = a.imageLimits;
     o.classes = classesFrom(a);
-    o.classBy = a.classBy == "mean"  ? fisura::ClassBy::Mean
-                : a.classBy == "max" ? fisura::ClassBy::Max
-                                     : fisura::ClassBy::Median;
     TerminalProgress progress;
     const bool jsonOut = a.json == "-";
     auto r = fisura::measureCracks(a.map, o, cancel, a.quiet || jsonOut ? nullptr : &progress);
@@ -213,8 +198,16 @@ void run(const MeasureArgs& a, const std::string& pdf)
     if (!jsonOut)
         printSummary(*r, a.lang);
     if (!pdf.empty())
-        if (int rc = writeReportPdf(
-                {pdf, a.map, a.scan, a.lang, {}, a.pixelSize, a.threshold, a.limits, a.classes}))
+        if (int rc =
+                writeReportPdf({pdf,
+                                a.map,
+                                o.scanPath,
+                                a.lang,
+                                {},
+                                o.pixelSizeMm,
+                                o.threshold,
+                                a.limitsGiven ? o.classes.upperLimitsMm : std::vector<double>{},
+                                o.classes.preset}))
             exitWith(rc);
 }
 
@@ -227,48 +220,32 @@ void registerMeasureCommand(CLI::App& app)
         "measure", "Measure the cracks of a map (or mask): count, length, width, width class");
     cmd->add_option("--map", a->map, "Map written by infer, or any mask (TIFF, PNG, ...)")
         ->required();
-    cmd->add_option("--scan", a->scan, "The scan the map belongs to (pixel size, size check)");
-    cmd->add_option("--pixel-size", a->pixelSize,
-                    "Pixel size in mm (default: the map's or the scan's resolution tags)")
-        ->check(PositiveUpTo(kMaxPixelSizeMm));
-    cmd->add_option("--threshold", a->threshold,
-                    "Crack probability from which a pixel is crack (above 0, at most 1; map "
-                    "values b with b/255 >= t)")
+    // The measurement's options: flag, help, default and range from the option schema.
+    using fisura::measureOption;
+    addSchemaOption(cmd, measureOption("scan_path"), a->o.scanPath);
+    addSchemaOption(cmd, measureOption("pixel_size_mm"), a->o.pixelSizeMm);
+    // The schema's range, and the old map-byte form refused with the probability it means.
+    cmd->add_option("--threshold", a->o.threshold, schemaHelp(measureOption("threshold")))
         ->capture_default_str()
-        ->check(probabilityThreshold());
-    cmd->add_option("--closing", a->closing, "Close gaps with a disk of this radius (px)")
-        ->capture_default_str()
-        ->check(CLI::Range(0, 32));
-    cmd->add_option("--min-area", a->minArea, "Drop cracks with fewer pixels")
-        ->capture_default_str()
-        ->check(CLI::NonNegativeNumber);
-    cmd->add_option("--class-limits", a->limits,
-                    "Upper limits of the width classes in mm (default 0.1 0.3 1)")
-        ->expected(3)
-        ->check(PositiveUpTo(kMaxClassLimitMm));
+        ->check(probabilityThreshold(&measureOption("threshold")));
+    addSchemaOption(cmd, measureOption("closing_radius_px"), a->o.closingRadiusPx);
+    addSchemaOption(cmd, measureOption("min_area_px"), a->o.minAreaPx);
     std::string presets;
-    std::vector<std::string> presetIds;
-    for (const auto& p : fisura::widthClassPresets()) {
+    for (const auto& p : fisura::widthClassPresets())
         presets += "\n  " + p.id + ": " + p.source;
-        presetIds.push_back(p.id);
-    }
-    presetIds.push_back("custom");
-    cmd->add_option("--classes", a->classes,
-                    "Width classes: a preset (default 'default') or 'custom' with --class-limits; "
-                    "a standard's preset flags cracks over its tolerable width:" +
-                        presets)
-        ->check(CLI::IsMember(presetIds));
-    cmd->add_option("--class-by", a->classBy, "Width statistic that decides the class")
-        ->capture_default_str()
-        ->check(CLI::IsMember({"median", "mean", "max"}));
+    addSchemaTextChoice(cmd, measureOption("classes.preset"), a->o.classes.preset,
+                        "custom takes --class-limits:" + presets);
+    // Three limits: the four class names of Fisura's classes.
+    addSchemaList(cmd, measureOption("classes.upper_limits_mm"), a->o.classes.upperLimitsMm, 3)
+        ->each([a](const std::string&) { a->limitsGiven = true; });
+    addSchemaChoice(cmd, measureOption("class_by"), a->o.classBy, fisura::classByName);
+    addSchemaOption(cmd, measureOption("width_layer_path"), a->o.widthLayerPath);
     cmd->add_option("--csv", a->csv,
                     "Crack CSV (also writes <stem>.branches.csv and <stem>.scan.csv)");
     auto* json = cmd->add_option("--json", a->json,
                                  "JSON with cracks, branches and totals ('-' = stdout; a failure "
                                  "then prints its JSON error there)");
     wantJsonErrorsWhen([json] { return json->count() > 0 && json->as<std::string>() == "-"; });
-    cmd->add_option("--width-layer", a->layer,
-                    "Also write a width-class layer (TIFF: 0 background, 1 + class on cracks)");
     cmd->add_option("--vector", a->vector,
                     "Crack centre lines for GIS / CAD: .gpkg, .geojson, .shp or .dxf (format from "
                     "the extension; map coordinates when the scan is a GeoTIFF)");
@@ -283,7 +260,9 @@ void registerMeasureCommand(CLI::App& app)
         ->capture_default_str()
         ->check(CLI::IsMember({"es", "en"}));
     addQuietFlag(cmd, a->quiet);
-    addImageLimitOptions(cmd, a->imageLimits);
+    addSchemaOption(cmd, measureOption("input_limits.max_pixels"), a->o.limits.maxPixels);
+    addSchemaOption(cmd, measureOption("input_limits.max_pixels_per_byte"),
+                    a->o.limits.maxPixelsPerByte);
     cmd->callback([a, pdf] { run(*a, *pdf); });
 }
 

@@ -113,6 +113,26 @@ CLI::Option* addSchemaOption(CLI::App* cmd, const OptionDef& def, std::string& v
     return cmd->add_option(def.cli, value, schemaHelp(def, extra));
 }
 
+CLI::Option* addSchemaTextChoice(CLI::App* cmd, const OptionDef& def, std::string& value,
+                                 const std::string& extra)
+{
+    return cmd->add_option(def.cli, value, schemaHelp(def, extra))
+        ->check(CLI::IsMember(def.choices))
+        ->default_str(def.defaultText);
+}
+
+CLI::Option* addSchemaList(CLI::App* cmd, const OptionDef& def, std::vector<double>& value,
+                           int count, const std::string& extra)
+{
+    std::string defaults;
+    for (double v : def.defaultNumbers)
+        defaults += (defaults.empty() ? "" : " ") + optionNumberText(def, v);
+    return cmd->add_option(def.cli, value, schemaHelp(def, extra))
+        ->expected(count)
+        ->check(rangeCheck(def, {}))
+        ->default_str(defaults);
+}
+
 CLI::Option* addSchemaFlag(CLI::App* cmd, const OptionDef& def, bool& value,
                            const std::string& extra)
 {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -31,6 +32,12 @@ CLI::Option* addSchemaOption(CLI::App* cmd, const OptionDef& def, double& value,
 /// A text or path option.
 CLI::Option* addSchemaOption(CLI::App* cmd, const OptionDef& def, std::string& value,
                              const std::string& extra = {});
+/// A text option that is one of def.choices (checked while parsing).
+CLI::Option* addSchemaTextChoice(CLI::App* cmd, const OptionDef& def, std::string& value,
+                                 const std::string& extra = {});
+/// A list of `count` numbers (List options), each in the schema's range.
+CLI::Option* addSchemaList(CLI::App* cmd, const OptionDef& def, std::vector<double>& value,
+                           int count, const std::string& extra = {});
 /// A boolean option as a flag: it sets the option, or clears it for "--no-..." style flags
 /// (OptionDef::cliClears).
 CLI::Option* addSchemaFlag(CLI::App* cmd, const OptionDef& def, bool& value,

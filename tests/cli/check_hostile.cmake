@@ -90,8 +90,7 @@ elseif(CASE STREQUAL "nan_options")
     demo()
     foreach(bad "score;--threshold;nan" "score;--threshold;inf" "score;--threshold;-nan"
                 "measure;--pixel-size;nan" "measure;--pixel-size;1e300" "measure;--pixel-size;-inf"
-                "measure;--pixel-size;-1e-300"
-                "measure;--pixel-size;0" "rank;--band;nan" "propose;--threshold;nan"
+                "measure;--pixel-size;-1e-300" "measure;--closing;1e9" "rank;--band;nan" "propose;--threshold;nan"
                 "monitor;--hz;nan" "monitor;--seconds;inf")
         list(GET bad 0 cmd)
         list(GET bad 1 opt)
@@ -113,7 +112,8 @@ elseif(CASE STREQUAL "nan_options")
         json_error()
         expect(code STREQUAL "invalid_argument" AND detail MATCHES "${opt}"
                MESSAGE "${cmd} ${opt} ${value}: ${out}")
-        expect(detail MATCHES "finite|too large|too small"
+        # The range a schema option allows ("must be 0..100000 mm") says as much.
+        expect(detail MATCHES "finite|too large|too small|must be [-0-9.e]+\\.\\."
                MESSAGE "${cmd} ${opt} ${value}: unclear: ${detail}")
     endforeach()
     cli(measure --map "${mask}" --json - --class-limits 0.1 nan 1)
@@ -124,6 +124,11 @@ elseif(CASE STREQUAL "nan_options")
     expect(rc EQUAL 0 MESSAGE "--pixel-size 1e-3 exited ${rc}: ${err}")
     string(JSON px GET "${out}" pixel_size_mm)
     expect(px EQUAL 0.001 MESSAGE "pixel_size_mm = ${px}")
+    # 0 is the schema's "from the map's or the scan's tags" (the GUI's "from the files").
+    cli(measure --map "${mask}" --json - --pixel-size 0)
+    expect(rc EQUAL 0 MESSAGE "--pixel-size 0 exited ${rc}: ${err}")
+    string(JSON source GET "${out}" pixel_size_source)
+    expect(NOT source STREQUAL "option" MESSAGE "--pixel-size 0 taken as a size: ${source}")
 elseif(CASE STREQUAL "overwrite")
     demo()
     tiny_model("${WORK}/m.fisura")

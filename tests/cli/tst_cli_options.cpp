@@ -1,5 +1,5 @@
-// fisura-cli's engine options as its --help shows them, compared with the option schema
-// (fisura/options.h): every numeric option with a flag shows the schema's "[min - max]" and
+// fisura-cli's engine and measurement options as its --help shows them, compared with the option
+// schema (fisura/options.h): every numeric option with a flag shows the schema's "[min - max]" and
 // default, every choice the schema's values. Runs the real executable (argument 1).
 #include <QtTest>
 
@@ -70,19 +70,23 @@ private Q_SLOTS:
         QTest::addColumn<QString>("command");
         QTest::addColumn<int>("set");
         QTest::addColumn<QStringList>("flags"); ///< the schema's flags the command declares
-        QStringList train, infer;
+        QStringList train, infer, measure;
         for (const OptionDef& d : optionSchema(OptionSet::Train))
             if (!d.cli.empty() && d.key != "model.type" && d.key != "prefer_cpu")
                 train << QString::fromStdString(d.cli);
         for (const OptionDef& d : optionSchema(OptionSet::Infer))
             if (!d.cli.empty() && d.key != "prefer_cpu")
                 infer << QString::fromStdString(d.cli);
+        for (const OptionDef& d : optionSchema(OptionSet::Measure))
+            if (!d.cli.empty())
+                measure << QString::fromStdString(d.cli);
         const QStringList tileAndBatch{QStringLiteral("--tile"), QStringLiteral("--batch")};
         QTest::newRow("train") << QStringLiteral("train") << int(OptionSet::Train) << train;
         QTest::newRow("infer") << QStringLiteral("infer") << int(OptionSet::Infer) << infer;
         QTest::newRow("propose") << QStringLiteral("propose") << int(OptionSet::Infer)
                                  << tileAndBatch;
         QTest::newRow("rank") << QStringLiteral("rank") << int(OptionSet::Infer) << tileAndBatch;
+        QTest::newRow("measure") << QStringLiteral("measure") << int(OptionSet::Measure) << measure;
     }
 
     void helpShowsTheSchema()
@@ -142,6 +146,21 @@ private Q_SLOTS:
         QTest::newRow("overlap") << QStringList{QStringLiteral("infer"),
                                                 QStringLiteral("--overlap"), QStringLiteral("-2")}
                                  << QStringLiteral("--overlap: must be -1..2048 px");
+        QTest::newRow("closing") << QStringList{QStringLiteral("measure"),
+                                                QStringLiteral("--closing"), QStringLiteral("33")}
+                                 << QStringLiteral("--closing: must be 0..32 px");
+        QTest::newRow("class limit")
+            << QStringList{QStringLiteral("measure"), QStringLiteral("--class-limits"),
+                           QStringLiteral("0.1"), QStringLiteral("0"), QStringLiteral("1")}
+            << QStringLiteral("--class-limits: must be 0.001..10000 mm");
+        QTest::newRow("preset") << QStringList{QStringLiteral("measure"),
+                                               QStringLiteral("--classes"),
+                                               QStringLiteral("en1992-xc9")}
+                                << QStringLiteral("--classes: en1992-xc9 not in");
+        QTest::newRow("tiny threshold")
+            << QStringList{QStringLiteral("measure"), QStringLiteral("--threshold"),
+                           QStringLiteral("0.0001")}
+            << QStringLiteral("must be a crack probability 0.001..1");
     }
 
     void outOfRangeIsRefused()

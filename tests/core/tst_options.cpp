@@ -16,6 +16,7 @@
 
 #include "field_count.h"
 #include "fisura/infer.h"
+#include "fisura/measure.h"
 #include "fisura/options.h"
 #include "fisura/project.h"
 #include "fisura/train.h"
@@ -32,6 +33,8 @@ static_assert(test::fieldCount<ModelConfig>() == 9, "ModelConfig changed: see ab
 static_assert(test::fieldCount<ScanOptions>() == 3, "ScanOptions changed: see above");
 static_assert(test::fieldCount<InferOptions>() == 16, "InferOptions changed: see above");
 static_assert(test::fieldCount<TiledWriteOptions>() == 9, "TiledWriteOptions changed: see above");
+static_assert(test::fieldCount<MeasureOptions>() == 12, "MeasureOptions changed: see above");
+static_assert(test::fieldCount<WidthClasses>() == 4, "WidthClasses changed: see above");
 
 QString q(const std::string& s)
 {
@@ -117,7 +120,58 @@ const std::map<std::string, Access<InferOptions>>& inferNumbers()
     return m;
 }
 
+const std::map<std::string, Access<MeasureOptions>>& measureNumbers()
+{
+    static const std::map<std::string, Access<MeasureOptions>> m{
+        FISURA_FIELD("threshold", threshold),
+        FISURA_FIELD("closing_radius_px", closingRadiusPx),
+        FISURA_FIELD("min_area_px", minAreaPx),
+        FISURA_FIELD("pixel_size_mm", pixelSizeMm),
+        FISURA_FIELD("tile_size", tileSize),
+        FISURA_FIELD("margin_px", marginPx),
+        FISURA_FIELD("threads", threads),
+        FISURA_FIELD("input_limits.max_pixels", limits.maxPixels),
+        FISURA_FIELD("input_limits.max_pixels_per_byte", limits.maxPixelsPerByte),
+    };
+    return m;
+}
+
 #undef FISURA_FIELD
+
+/// Measurement options whose margin leaves every closing radius and margin in range valid
+/// (the rule between them aside), for checking one option's bounds at a time.
+MeasureOptions roomyMeasureOptions()
+{
+    MeasureOptions o;
+    o.closingRadiusPx = 0;
+    o.marginPx = 1024;
+    return o;
+}
+
+/// The option `key` of `set` at `value` in default options (roomy ones for measuring), validated.
+Status validateWith(OptionSet set, const std::string& key, double value)
+{
+    if (set == OptionSet::Train) {
+        TrainOptions o;
+        trainNumbers().at(key).set(o, value);
+        return validate(o);
+    }
+    if (set == OptionSet::Infer) {
+        InferOptions o;
+        inferNumbers().at(key).set(o, value);
+        return validate(o);
+    }
+    MeasureOptions o = roomyMeasureOptions();
+    measureNumbers().at(key).set(o, value);
+    return validate(o);
+}
+
+bool knowsNumber(OptionSet set, const std::string& key)
+{
+    return set == OptionSet::Train   ? trainNumbers().count(key) > 0
+           : set == OptionSet::Infer ? inferNumbers().count(key) > 0
+                                     : measureNumbers().count(key) > 0;
+}
 
 /// Every field of TrainOptions changed from its default (the excluded ones aside), values
 /// inside the schema's ranges.
@@ -218,6 +272,10 @@ private Q_SLOTS:
                                << int(test::fieldCount<InferOptions>() - 2 +
                                       test::fieldCount<TiledWriteOptions>() +
                                       test::fieldCount<ImageLimits>());
+        QTest::newRow("measure") << int(OptionSet::Measure)
+                                 << int(test::fieldCount<MeasureOptions>() - 2 +
+                                        test::fieldCount<WidthClasses>() +
+                                        test::fieldCount<ImageLimits>());
     }
 
     void everyFieldIsAnOptionOrExcluded()
@@ -262,11 +320,17 @@ private Q_SLOTS:
             QVERIFY2(d.isNumeric(), key.c_str());
             QCOMPARE(d.defaultNumber, access.get(i));
         }
+        const MeasureOptions m;
+        for (const auto& [key, access] : measureNumbers()) {
+            const OptionDef& d = measureOption(key);
+            QCOMPARE(q(d.key), q(key));
+            QVERIFY2(d.isNumeric(), key.c_str());
+            QCOMPARE(d.defaultNumber, access.get(m));
+        }
         // And the schema has no numeric option this test does not know.
-        for (const OptionDef& d : optionSchema(OptionSet::Train))
-            QVERIFY2(!d.isNumeric() || trainNumbers().count(d.key), d.key.c_str());
-        for (const OptionDef& d : optionSchema(OptionSet::Infer))
-            QVERIFY2(!d.isNumeric() || inferNumbers().count(d.key), d.key.c_str());
+        for (OptionSet set : {OptionSet::Train, OptionSet::Infer, OptionSet::Measure})
+            for (const OptionDef& d : optionSchema(set))
+                QVERIFY2(!d.isNumeric() || knowsNumber(set, d.key), d.key.c_str());
     }
 
     void otherDefaultsAreTheStructs()
@@ -284,6 +348,18 @@ private Q_SLOTS:
         QCOMPARE(q(inferOption("window").defaultText), QStringLiteral("cosine"));
         QCOMPARE(q(inferOption("output.compression").defaultText), QStringLiteral("zstd"));
         QCOMPARE(inferOption("output.pyramid").defaultBoolean, TiledWriteOptions().pyramid);
+        QCOMPARE(q(measureOption("class_by").defaultText), QStringLiteral("median"));
+        QCOMPARE(q(measureOption("classes.preset").defaultText), QStringLiteral("default"));
+        QCOMPARE(measureOption("classes.upper_limits_mm").type, OptionType::List);
+        QCOMPARE(measureOption("classes.upper_limits_mm").defaultNumbers,
+                 WidthClasses().upperLimitsMm);
+        QCOMPARE(measureOption("scan_path").type, OptionType::Path);
+        // Every preset is a choice, and the user's own limits.
+        const auto& presets = measureOption("classes.preset").choices;
+        QCOMPARE(presets.size(), widthClassPresets().size() + 1);
+        for (const WidthClassPreset& p : widthClassPresets())
+            QVERIFY2(std::count(presets.begin(), presets.end(), p.id) == 1, p.id.c_str());
+        QCOMPARE(q(presets.back()), QStringLiteral("custom"));
         // Every default as the JSON writer writes a default TrainOptions.
         const QJsonObject j =
             QJsonDocument::fromJson(QByteArray::fromStdString(toJson(TrainOptions()))).object();
@@ -307,6 +383,10 @@ private Q_SLOTS:
         QCOMPARE(q(optionRangeText(trainOption("task"))),
                  QStringLiteral("classify, segment or anomaly"));
         QCOMPARE(q(optionRangeText(inferOption("overlap"))), QStringLiteral("-1..2048 px"));
+        QCOMPARE(q(optionRangeText(measureOption("classes.upper_limits_mm"))),
+                 QStringLiteral("0.001..10000 mm"));
+        QCOMPARE(q(optionRangeText(measureOption("class_by"))),
+                 QStringLiteral("median, mean or max"));
     }
 
     void validateAcceptsDefaultsAndBounds()
@@ -328,6 +408,17 @@ private Q_SLOTS:
                 const Status s = validate(o);
                 QVERIFY2(s, (key + ": " + s.detail()).c_str());
             }
+        QVERIFY(validate(MeasureOptions()));
+        for (const auto& [key, access] : measureNumbers())
+            for (double v : {measureOption(key).min, measureOption(key).max}) {
+                const Status s = validateWith(OptionSet::Measure, key, v);
+                QVERIFY2(s, (key + ": " + s.detail()).c_str());
+            }
+        for (const WidthClassPreset& p : widthClassPresets()) {
+            MeasureOptions o;
+            o.classes = p.classes;
+            QVERIFY2(validate(o), p.id.c_str());
+        }
     }
 
     void validateRefusesOutOfRange_data()
@@ -337,13 +428,13 @@ private Q_SLOTS:
         QTest::addColumn<double>("value");
         const double nan = std::numeric_limits<double>::quiet_NaN();
         const double inf = std::numeric_limits<double>::infinity();
-        for (int set : {int(OptionSet::Train), int(OptionSet::Infer)})
+        const char* names[] = {"train ", "infer ", "measure "};
+        for (int set : {int(OptionSet::Train), int(OptionSet::Infer), int(OptionSet::Measure)})
             for (const OptionDef& d : optionSchema(OptionSet(set))) {
                 if (!d.isNumeric())
                     continue;
                 const QString k = q(d.key);
-                const QString name =
-                    (set ? QStringLiteral("infer ") : QStringLiteral("train ")) + k;
+                const QString name = QLatin1String(names[set]) + k;
                 const double step = d.type == OptionType::Integer ? 1 : d.max * 1e-3;
                 QTest::newRow(qPrintable(name + QStringLiteral(" below")))
                     << set << k << d.min - step;
@@ -362,18 +453,8 @@ private Q_SLOTS:
         QFETCH(QString, key);
         QFETCH(double, value);
         const std::string k = key.toStdString();
-        Status s;
-        if (OptionSet(set) == OptionSet::Train) {
-            TrainOptions o;
-            QVERIFY2(trainNumbers().count(k), k.c_str());
-            trainNumbers().at(k).set(o, value);
-            s = validate(o);
-        } else {
-            InferOptions o;
-            QVERIFY2(inferNumbers().count(k), k.c_str());
-            inferNumbers().at(k).set(o, value);
-            s = validate(o);
-        }
+        QVERIFY2(knowsNumber(OptionSet(set), k), k.c_str());
+        const Status s = validateWith(OptionSet(set), k, value);
         QVERIFY2(!s, k.c_str());
         QCOMPARE(s.code(), ErrorCode::InvalidArgument);
         const QString detail = q(s.detail());
@@ -432,6 +513,56 @@ private Q_SLOTS:
         QVERIFY(validate(i)); // zstd has 22 levels
         i.output.compression = TileCompression::Deflate;
         QVERIFY(q(validate(i).detail()).contains(QStringLiteral("level must be 1-9")));
+    }
+
+    void measureRulesAndLists()
+    {
+        MeasureOptions o;
+        o.closingRadiusPx = 8; // a closing by 8 px looks 16 px beyond a tile: 32 px of margin
+        o.marginPx = 31;
+        Status s = validate(o);
+        QCOMPARE(s.code(), ErrorCode::InvalidArgument);
+        QVERIFY2(q(s.detail()).startsWith(QStringLiteral("margin_px must be at least")),
+                 s.detail().c_str());
+        QVERIFY2(q(s.detail()).contains(QStringLiteral("= 32 px (got 31)")), s.detail().c_str());
+        o.marginPx = 32;
+        QVERIFY(validate(o));
+
+        o = {};
+        o.classes.preset = "en1992-xc9";
+        s = validate(o);
+        QVERIFY2(q(s.detail()).startsWith(QStringLiteral("classes.preset must be default, ")),
+                 s.detail().c_str());
+        QVERIFY(q(s.detail()).contains(QStringLiteral("or custom (got \"en1992-xc9\")")));
+
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        for (double bad : {0.0, -0.2, 2e4, nan}) {
+            o = {};
+            o.classes.upperLimitsMm = {0.1, bad, 1.0};
+            s = validate(o);
+            QVERIFY2(q(s.detail())
+                         .startsWith(QStringLiteral("classes.upper_limits_mm values "
+                                                    "must be ")),
+                     s.detail().c_str());
+            QVERIFY(q(s.detail()).contains(QStringLiteral("0.001..10000 mm")));
+        }
+        o = {};
+        o.classes.upperLimitsMm = {0.3, 0.1, 1.0}; // in range, not ascending
+        QVERIFY2(q(validate(o).detail()).contains(QStringLiteral("ascending")),
+                 validate(o).detail().c_str());
+        o = {};
+        o.classBy = ClassBy(5);
+        QVERIFY(q(validate(o).detail()).startsWith(QStringLiteral("class_by ")));
+    }
+
+    void measureValidatesFirst()
+    {
+        MeasureOptions o;
+        o.threshold = 0; // every pixel crack: refused before the (missing) map is opened
+        auto r = measureCracks("/nonexistent/map.tif", o, CancelToken());
+        QCOMPARE(r.status().code(), ErrorCode::InvalidArgument);
+        QVERIFY2(q(r.status().detail()).startsWith(QStringLiteral("threshold must be 0.001..1")),
+                 r.status().detail().c_str());
     }
 
     void trainAndInferenceValidateFirst()

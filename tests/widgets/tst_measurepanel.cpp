@@ -1,6 +1,7 @@
 // Crack measurement in the Inspect pane: a scan and a map with four drawn cracks of known
-// width class, measured in the background; the table, filters, plots, zoom to a crack, the
-// hover highlight, the ruler, the width-class layer and the PDF report in both languages.
+// width class (measure_fixture.h), measured in the background; the table, filters, plots, zoom
+// to a crack, the hover highlight, the ruler, the width-class layer, errors and cancelling. The
+// exports are tst_measureexport's.
 #include <QtTest>
 
 #include <QAction>
@@ -30,44 +31,13 @@
 #include "viewer/tiledviewer.h"
 #include "viewer/viewerruler.h"
 
+#include "measure_fixture.h"
+
 using namespace fisura;
+using namespace fisura::test;
 using fisura::ui::CrackTableModel;
 using fisura::ui::InspectPane;
 using fisura::ui::MeasurePanel;
-
-namespace
-{
-
-constexpr int kW = 400, kH = 300;
-constexpr double kPixelMm = 0.05;
-
-void fill(Image& m, int x0, int y0, int x1, int y1)
-{
-    for (int y = y0; y <= y1; ++y)
-        for (int x = x0; x <= x1; ++x)
-            m.row(y)[x] = 230;
-}
-
-// Widths 1, 4, 10 and 24 px at 0.05 mm: one crack in each default class.
-Image makeMap()
-{
-    Image m = Image::make(kW, kH, 1);
-    fill(m, 20, 40, 219, 40);    // hairline, 200 px long
-    fill(m, 300, 20, 303, 139);  // fine, 120 px
-    fill(m, 50, 200, 149, 209);  // medium, 100 px
-    fill(m, 250, 230, 369, 253); // wide, 120 px
-    return m;
-}
-
-Status measured(MeasurePanel* panel)
-{
-    QSignalSpy spy(panel, &MeasurePanel::measured);
-    if (!spy.wait(10000))
-        return Status(ErrorCode::Internal, "no result");
-    return spy.at(0).at(0).value<Status>();
-}
-
-} // namespace
 
 class TstMeasurePanel : public QObject
 {
@@ -77,12 +47,7 @@ private Q_SLOTS:
     {
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(dir_.isValid());
-        scan_ = dir_.filePath(QStringLiteral("deck.tif"));
-        map_ = dir_.filePath(QStringLiteral("deck.probability.tif"));
-        TiffWriteOptions o;
-        o.pixelSizeMm = kPixelMm;
-        QVERIFY(writeTiff(scan_.toStdString(), Image::make(kW, kH, 3, 150), o).isOk());
-        QVERIFY(writeTiff(map_.toStdString(), makeMap()).isOk());
+        QVERIFY(writeScanAndMap(dir_.path(), scan_, map_));
     }
 
     void init()
@@ -492,70 +457,6 @@ private Q_SLOTS:
         QCOMPARE(o.classes.preset, std::string("custom"));
         QCOMPARE(o.classes.upperLimitsMm, (std::vector<double>{0.1, 0.25, 1.0}));
         QCOMPARE(o.classes.tolerableMm, 0.0);
-    }
-
-    void reportInBothLanguages_data()
-    {
-        QTest::addColumn<int>("language");
-        QTest::newRow("en") << int(ui::LanguageManager::Language::English);
-        QTest::newRow("es") << int(ui::LanguageManager::Language::Spanish);
-    }
-
-    void reportInBothLanguages()
-    {
-        QFETCH(int, language);
-        ui::LanguageManager::instance().applyForSession(ui::LanguageManager::Language(language));
-        InspectPane pane;
-        pane.resize(1100, 800);
-        QVERIFY(pane.openWithMap(scan_, map_, 128).isOk());
-        MeasurePanel* panel = pane.measurePanel();
-        QCOMPARE(panel->writeReport(dir_.filePath(QStringLiteral("no.pdf"))).code(),
-                 ErrorCode::InvalidArgument); // nothing measured yet
-        pane.measureCracks();
-        QVERIFY(measured(panel).isOk());
-        const QString pdf = dir_.filePath(
-            QStringLiteral("report-%1.pdf").arg(QString::fromLatin1(QTest::currentDataTag())));
-        QSignalSpy written(panel, &MeasurePanel::reportWritten);
-        QVERIFY(panel->writeReport(pdf).isOk());
-        QVERIFY(written.wait(10000));
-        QVERIFY2(written.at(0).at(0).value<Status>().isOk(), qPrintable(panel->message()));
-        QFile f(pdf);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        QVERIFY(f.read(5).startsWith("%PDF-"));
-        QVERIFY2(f.size() > 20 * 1024, qPrintable(QString::number(f.size())));
-        if (qEnvironmentVariableIsSet("FISURA_KEEP_REPORTS"))
-            QFile::copy(pdf, qEnvironmentVariable("FISURA_KEEP_REPORTS") + QLatin1Char('/') +
-                                 QFileInfo(pdf).fileName());
-        // An unwritable place: an error, nothing left behind.
-        const QString bad = dir_.filePath(QStringLiteral("missing/folder/r.pdf"));
-        QSignalSpy failed(panel, &MeasurePanel::reportWritten);
-        QVERIFY(panel->writeReport(bad).isOk());
-        QVERIFY(failed.wait(10000));
-        QCOMPARE(failed.at(0).at(0).value<Status>().code(), ErrorCode::IoError);
-        QVERIFY(!panel->message().isEmpty());
-        QVERIFY(!QFile::exists(bad));
-    }
-
-    void vectorExport()
-    {
-        InspectPane pane;
-        pane.resize(1100, 800);
-        QVERIFY(pane.openWithMap(scan_, map_, 128).isOk());
-        MeasurePanel* panel = pane.measurePanel();
-        auto* button = panel->findChild<QPushButton*>(QStringLiteral("exportVectorButton"));
-        QVERIFY(button);
-        QVERIFY(!button->isEnabled());
-        const QString gpkg = dir_.filePath(QStringLiteral("deck_cracks.gpkg"));
-        QCOMPARE(panel->exportVectors(gpkg).code(), ErrorCode::InvalidArgument);
-        pane.measureAction()->trigger();
-        QVERIFY(measured(panel).isOk());
-        QVERIFY(button->isEnabled());
-        QVERIFY(!button->text().isEmpty() && !button->toolTip().isEmpty());
-        QVERIFY(panel->exportVectors(gpkg).isOk());
-        QVERIFY(QFileInfo(gpkg).size() > 0);
-        const QString kml = dir_.filePath(QStringLiteral("deck_cracks.kml"));
-        QCOMPARE(panel->exportVectors(kml).code(), ErrorCode::Unsupported);
-        QVERIFY(!QFile::exists(kml));
     }
 
     void errorsAndCancel()

@@ -1,6 +1,6 @@
 // The GUI's option fields take range, default, unit and tooltip from the option schema: the
-// Train setup panel and the Analyze pane's advanced options, built offscreen, compared with
-// fisura/options.h; every option a widget shows has a translated text.
+// Train setup panel, the Analyze pane's advanced options and Inspect's measurement panel, built
+// offscreen, compared with fisura/options.h; every option a widget shows has a translated text.
 #include <QtTest>
 
 #include <QComboBox>
@@ -12,7 +12,9 @@
 #include "common/languagemanager.h"
 #include "common/optiontexts.h"
 #include "fisura/options.h"
+#include "inspect/measurepanel.h"
 #include "train/trainsetup.h"
+#include "viewer/tiledviewer.h"
 
 using namespace fisura;
 using namespace fisura::ui;
@@ -48,7 +50,11 @@ void compareSpinBoxes(QWidget* root)
         } else if (auto* s = qobject_cast<QDoubleSpinBox*>(w)) {
             QVERIFY2(qFuzzyCompare(s->minimum(), d.min) && qFuzzyCompare(s->maximum(), d.max),
                      qPrintable(what));
-            QVERIFY2(qFuzzyCompare(s->value(), d.defaultNumber), qPrintable(what));
+            const QVariant index = w->property("optionIndex"); // one value of a list
+            const double expected =
+                index.isValid() ? d.defaultNumbers.at(size_t(index.toInt())) : d.defaultNumber;
+            QVERIFY2(qFuzzyCompare(1 + s->value(), 1 + expected), qPrintable(what));
+            QCOMPARE(s->suffix(), optionUnitSuffix(d.unit));
         } else {
             QFAIL(qPrintable(what + QStringLiteral(": an unexpected spin box")));
         }
@@ -149,11 +155,31 @@ private Q_SLOTS:
         QVERIFY(validate(advanced.options()));
     }
 
+    void measurePanelFollowsTheSchema()
+    {
+        TiledViewer viewer;
+        MeasurePanel panel(&viewer);
+        compareSpinBoxes(&panel);
+        int limits = 0;
+        for (auto* box : panel.findChildren<QDoubleSpinBox*>()) {
+            QCOMPARE(setOf(box), OptionSet::Measure);
+            limits += keyOf(box) == "classes.upper_limits_mm";
+        }
+        QCOMPARE(limits, 3);
+        QCOMPARE(panel.findChild<QDoubleSpinBox*>(QStringLiteral("measurePixelSize"))->suffix(),
+                 QStringLiteral(" mm"));
+        // The options the panel hands to core are in the schema's ranges.
+        QVERIFY(validate(panel.options()));
+    }
+
     void everyOptionWidgetHasATranslatedText()
     {
         TrainSetupPanel setup;
         AdvancedOptionsWidget advanced;
-        const QStringList english = optionTooltips(&setup) + optionTooltips(&advanced);
+        TiledViewer viewer;
+        MeasurePanel measure(&viewer);
+        const QStringList english =
+            optionTooltips(&setup) + optionTooltips(&advanced) + optionTooltips(&measure);
         QVERIFY2(english.size() >= 20, qPrintable(english.join(QLatin1Char('\n'))));
         for (const QString& t : english)
             QVERIFY2(!t.startsWith(QStringLiteral("no text: ")), qPrintable(t));
@@ -161,7 +187,9 @@ private Q_SLOTS:
         LanguageManager::instance().setLanguage(LanguageManager::Language::Spanish);
         setup.retranslateUi();
         advanced.retranslateUi();
-        const QStringList spanish = optionTooltips(&setup) + optionTooltips(&advanced);
+        measure.retranslateUi();
+        const QStringList spanish =
+            optionTooltips(&setup) + optionTooltips(&advanced) + optionTooltips(&measure);
         LanguageManager::instance().setLanguage(LanguageManager::Language::English);
         QCOMPARE(spanish.size(), english.size());
         for (int i = 0; i < english.size(); ++i)

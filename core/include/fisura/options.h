@@ -1,8 +1,8 @@
-// The option schema: one definition of every training and inference option — its stable key
-// (the JSON name), fisura-cli's flag, type, default, range, unit and help text — that the command
-// line, the GUI's fields and the JSON reader all read, and that validate() checks. The model is
-// QGIS Processing's parameter definitions, which feed its dialogs, qgis_process and its Python
-// API from one place.
+// The option schema: one definition of every training, inference and measurement option — its
+// stable key (the JSON name), fisura-cli's flag, type, default, range, unit and help text — that
+// the command line, the GUI's fields and the JSON reader all read, and that validate() checks. The
+// model is QGIS Processing's parameter definitions, which feed its dialogs, qgis_process and its
+// Python API from one place.
 //
 // Defaults are never written here: each definition's default is read from a default-constructed
 // TrainOptions / InferOptions, so the structs stay the one place for them.
@@ -16,10 +16,12 @@
 namespace fisura
 {
 
-// Declared in fisura/train.h, fisura/infer.h and fisura/tiledwriter.h (this header does not
-// include them: train.h and policy.h each declare a toJson(ExecutionPolicy)).
+// Declared in fisura/train.h, fisura/infer.h, fisura/measure.h and fisura/tiledwriter.h (this
+// header does not include them: train.h and policy.h each declare a toJson(ExecutionPolicy)).
 struct TrainOptions;
 struct InferOptions;
+struct MeasureOptions;
+enum class ClassBy;
 enum class Schedule;
 enum class BlendWindow;
 enum class TileCompression;
@@ -31,7 +33,8 @@ enum class OptionType {
     Choice, ///< one of `choices` (an enum stored by name)
     Text,
     Path, ///< a file or folder
-    List, ///< structured (folder rules): JSON only
+    List, ///< several values: numbers in [min, max] (`defaultNumbers`), or structured (folder
+          ///< rules, JSON only)
 };
 const char* optionTypeName(OptionType type); ///< "integer", "number", "boolean", ...
 
@@ -44,7 +47,8 @@ struct OptionDef {
     double min = 0, max = 0; ///< Integer and Number: the allowed range, inclusive
     double defaultNumber = 0;
     bool defaultBoolean = false;
-    std::string defaultText; ///< Choice (one of choices), Text and Path
+    std::string defaultText;            ///< Choice (one of choices), Text and Path
+    std::vector<double> defaultNumbers; ///< List of numbers
     std::vector<std::string> choices;
     std::string unit; ///< "px", "epochs", "threads", "bytes", ...; empty for plain numbers
     /// English, for fisura-cli's help and logs. The GUI shows its own translated text per key.
@@ -61,10 +65,10 @@ struct OptionExclusion {
     std::string reason;
 };
 
-enum class OptionSet { Train, Infer };
+enum class OptionSet { Train, Infer, Measure };
 
-/// Every option of TrainOptions (with its ModelConfig and ScanOptions) or of InferOptions (with
-/// the map writer's options), in a stable order.
+/// Every option of TrainOptions (with its ModelConfig and ScanOptions), of InferOptions (with
+/// the map writer's options) or of MeasureOptions (with its width classes), in a stable order.
 const std::vector<OptionDef>& optionSchema(OptionSet set);
 /// The fields that are not options (a live control, this process's place in a job, ...).
 const std::vector<OptionExclusion>& optionExclusions(OptionSet set);
@@ -77,6 +81,10 @@ inline const OptionDef& trainOption(const std::string& key)
 inline const OptionDef& inferOption(const std::string& key)
 {
     return optionDef(OptionSet::Infer, key);
+}
+inline const OptionDef& measureOption(const std::string& key)
+{
+    return optionDef(OptionSet::Measure, key);
 }
 
 /// "1..100000 epochs", "0..0.9", "classify, segment or anomaly": what a message says is allowed.
@@ -92,9 +100,14 @@ Status validate(const TrainOptions& options);
 /// at most half an explicit tile; a map tile a multiple of 16; Deflate levels 1-9.
 /// TiledInference::create calls it first.
 Status validate(const InferOptions& options);
+/// The same for measuring, plus: a margin of at least 2 x the closing radius + 16 px
+/// (minimumMarginPx), and width classes that WidthClasses::validate accepts (limits ascending,
+/// one more name than limits). measureCracks calls it first.
+Status validate(const MeasureOptions& options);
 
 const char* scheduleName(Schedule s);               ///< "onecycle", "cosine"
 const char* blendWindowName(BlendWindow w);         ///< "cosine", "gaussian"
 const char* tileCompressionName(TileCompression c); ///< "zstd", "deflate"
+const char* classByName(ClassBy by);                ///< "median", "mean", "max"
 
 } // namespace fisura

@@ -109,4 +109,13 @@ std::array<uint8_t, 4> overlayColour(const WidthClasses& classes, int k);
 Status writeCrackOverlay(const MeasureResult& result, const std::string& path,
                          const VectorExportOptions& options = {}, const CancelToken& cancel = {});
 
+/// The same for a measurement made without a width-class layer (Inspect measures without one):
+/// measures result.mapPath once more with result.options (and its pixel size) into a temporary
+/// layer beside `path`, writes the overlay, and removes the layer, also on failure or
+/// cancellation. With a layer, writeCrackOverlay. Progress: the measurement's tiles. Errors of
+/// measureCracks and writeCrackOverlay.
+Status writeCrackOverlayOfMap(const MeasureResult& result, const std::string& path,
+                              const VectorExportOptions& options = {},
+                              const CancelToken& cancel = {}, ProgressSink* progress = nullptr);
+
 } // namespace fisura

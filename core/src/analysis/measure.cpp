@@ -1,6 +1,7 @@
 // measureCracks: reads the map tile by tile (tiles of one row analysed in parallel), merges
 // them in raster order, then numbers the cracks and converts to millimetres and classes.
 #include "fisura/measure.h"
+#include "fisura/options.h"
 
 #include <algorithm>
 #include <atomic>
@@ -61,29 +62,6 @@ int minimumMarginPx(int closingRadiusPx)
 
 namespace
 {
-
-Status validate(const MeasureOptions& o)
-{
-    auto bad = [](const std::string& what) { return Status(ErrorCode::InvalidArgument, what); };
-    // 0 would make every pixel crack: the whole map one crack.
-    if (!(o.threshold > 0 && o.threshold <= 1))
-        return bad("threshold must be a crack probability above 0 and at most 1, not " +
-                   std::to_string(o.threshold));
-    if (o.closingRadiusPx < 0 || o.closingRadiusPx > 32)
-        return bad("closing radius must be 0..32 px, not " + std::to_string(o.closingRadiusPx));
-    if (o.minAreaPx < 0)
-        return bad("minimum area must not be negative");
-    if (!(o.pixelSizeMm >= 0) || !std::isfinite(o.pixelSizeMm))
-        return bad("pixel size must be a positive number of millimetres");
-    if (o.tileSize < 64 || o.tileSize > 8192)
-        return bad("tile size must be 64..8192 px, not " + std::to_string(o.tileSize));
-    if (o.marginPx < minimumMarginPx(o.closingRadiusPx) || o.marginPx > 1024)
-        return bad("margin must be 2 x closing radius + 16 .. 1024 px, not " +
-                   std::to_string(o.marginPx));
-    if (o.threads < 0 || o.threads > 64)
-        return bad("threads must be 0..64");
-    return o.classes.validate();
-}
 
 // Analyses one row of tiles on `threads` threads; results in column order.
 Status analyzeRow(const RegionReader& read, int width, int height, int row, const MeasureOptions& o,

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fisura/measure.h"
+#include "fisura/options.h"
 #include "fisura/threshold.h"
 #include "util/atomic_file.h"
 #include "util/json_bounded.h"
@@ -83,11 +84,6 @@ nlohmann::json widthJson(const WidthStats& w)
 nlohmann::json boxJson(const PixelBox& b)
 {
     return {{"x", b.x}, {"y", b.y}, {"width", b.width}, {"height", b.height}};
-}
-
-const char* classByName(ClassBy by)
-{
-    return by == ClassBy::Mean ? "mean" : by == ClassBy::Max ? "max" : "median";
 }
 
 std::string siblingPath(const std::string& path, const std::string& suffix)

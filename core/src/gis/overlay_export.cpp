@@ -135,4 +135,20 @@ Status writeCrackOverlay(const MeasureResult& r, const std::string& path,
     return s;
 }
 
+Status writeCrackOverlayOfMap(const MeasureResult& r, const std::string& path,
+                              const VectorExportOptions& o, const CancelToken& cancel,
+                              ProgressSink* progress)
+{
+    if (!r.widthLayerPath.empty())
+        return writeCrackOverlay(r, path, o, cancel);
+    MeasureOptions again = r.options;
+    again.pixelSizeMm = r.pixelSizeMm; // as measured, wherever it came from
+    again.widthLayerPath = temporaryPathFor(path) + ".layer.tif";
+    auto measured = measureCracks(r.mapPath, again, cancel, progress);
+    const Status s = measured ? writeCrackOverlay(*measured, path, o, cancel) : measured.status();
+    std::error_code ec;
+    std::filesystem::remove(again.widthLayerPath, ec);
+    return s;
+}
+
 } // namespace fisura

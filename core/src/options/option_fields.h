@@ -1,9 +1,12 @@
-// The one table of options: every field of TrainOptions and InferOptions with its key, flag,
+// The one table of options: every field of TrainOptions, InferOptions and MeasureOptions with
+// its key, flag,
 // range, unit and help, visited in order. The schema (option_schema.cpp), validate() and the
 // JSON reader and writer (project/options_json.cpp) are all visitors of this table, so a field
 // is described once and nothing can list it differently. A visitor has
 //   field(spec, value)                  int, int64_t, uint64_t, double, bool, std::string
 //   choice(spec, value, values, name)   an enum, stored by name
+//   textChoice(spec, value, choices)    a std::string that is one of `choices`
+//   list(spec, value)                   a std::vector<double>, each value in the spec's range
 //   rules(spec, value)                  the dataset's folder rules
 // and `value` is const when the options are.
 #pragma once
@@ -12,6 +15,7 @@
 #include <vector>
 
 #include "fisura/infer.h"
+#include "fisura/measure.h"
 #include "fisura/options.h"
 #include "fisura/train.h"
 
@@ -194,6 +198,20 @@ template <class O, class V> void visitWriterFields(O& w, V& v)
         w.threads);
 }
 
+// What a scan read may claim (a decompression bomb claims a huge image in a small file).
+template <class O, class V> void visitImageLimitFields(O& l, V& v)
+{
+    v.field({"input_limits.max_pixels", "--max-pixels", 0, double(ImageLimits::kMostPixels),
+             "pixels",
+             "Refuse images claiming more pixels than this, width x height at full resolution "
+             "(0 = no limit)"},
+            l.maxPixels);
+    v.field({"input_limits.max_pixels_per_byte", "--max-pixels-per-byte", 0, 1e9, "px per byte",
+             "Refuse compressed images claiming more pixels per byte of file than this, as "
+             "decompression bombs do (0 = no limit)"},
+            l.maxPixelsPerByte);
+}
+
 template <class O, class V> void visitInferFields(O& o, V& v)
 {
     v.field({"tile_size", "--tile", 0, 4096, "px",
@@ -235,17 +253,61 @@ template <class O, class V> void visitInferFields(O& o, V& v)
              "GPUs to use (0 = all usable ones): a large scan is split into column bands, one "
              "per GPU (the map is the one-GPU map); a folder's small scans go one per GPU"},
             o.gpus);
-    // What a scan read may claim (a decompression bomb claims a huge image in a small file).
-    v.field({"input_limits.max_pixels", "--max-pixels", 0, double(ImageLimits::kMostPixels),
-             "pixels",
-             "Refuse images claiming more pixels than this, width x height at full resolution "
-             "(0 = no limit)"},
-            o.inputLimits.maxPixels);
-    v.field({"input_limits.max_pixels_per_byte", "--max-pixels-per-byte", 0, 1e9, "px per byte",
-             "Refuse compressed images claiming more pixels per byte of file than this, as "
-             "decompression bombs do (0 = no limit)"},
-            o.inputLimits.maxPixelsPerByte);
+    visitImageLimitFields(o.inputLimits, v);
     visitWriterFields(o.output, v);
+}
+
+// Pixel sizes Fisura accepts: from a micrometre (microscopy) to 100 m (satellite images).
+constexpr double kMaxPixelSizeMm = 1e5;
+
+/// The width-class presets' ids and "custom" (limits of the user's own).
+inline std::vector<std::string> classPresetChoices()
+{
+    std::vector<std::string> ids;
+    for (const WidthClassPreset& p : widthClassPresets())
+        ids.push_back(p.id);
+    ids.emplace_back("custom");
+    return ids;
+}
+
+template <class O, class V> void visitMeasureFields(O& o, V& v)
+{
+    v.field({"threshold", "--threshold", 0.001, 1, "",
+             "Crack probability from which a pixel is crack (map values b with b/255 >= t)"},
+            o.threshold);
+    v.field({"closing_radius_px", "--closing", 0, 32, "px",
+             "Close gaps with a disk of this radius (0 = no closing)"},
+            o.closingRadiusPx);
+    v.field({"min_area_px", "--min-area", 0, 1e9, "px", "Drop cracks with fewer pixels (noise)"},
+            o.minAreaPx);
+    v.field({"pixel_size_mm", "--pixel-size", 0, kMaxPixelSizeMm, "mm",
+             "Pixel size (0 = from the map's or the scan's resolution tags; without them, "
+             "lengths and widths in px only)"},
+            o.pixelSizeMm);
+    v.field({"scan_path", "--scan", 0, 0, "",
+             "The scan the map belongs to (pixel size, size check)", kPath},
+            o.scanPath);
+    v.textChoice({"classes.preset", "--classes", 0, 0, "",
+                  "Width classes: a preset, or custom with the class limits; a standard's preset "
+                  "flags cracks over its tolerable width"},
+                 o.classes.preset, classPresetChoices());
+    v.list({"classes.upper_limits_mm", "--class-limits", 0.001, 1e4, "mm",
+            "Upper limits of the width classes, ascending (custom classes)"},
+           o.classes.upperLimitsMm);
+    v.choice({"class_by", "--class-by", 0, 0, "", "Width statistic that decides the class"},
+             o.classBy, {ClassBy::Median, ClassBy::Mean, ClassBy::Max}, classByName);
+    v.field({"tile_size", "", 64, 8192, "px", "Edge of the tiles analysed one at a time"},
+            o.tileSize);
+    v.field({"margin_px", "", 16, 1024, "px",
+             "Overlap read around each tile (at least 2 x the closing radius + 16)"},
+            o.marginPx);
+    v.field(
+        {"threads", "", 0, 64, "threads", "Tiles analysed at once (0 = one per core, at most 8)"},
+        o.threads);
+    v.field({"width_layer_path", "--width-layer", 0, 0, "",
+             "Also write a width-class layer (TIFF: 0 background, 1 + class on cracks)", kPath},
+            o.widthLayerPath);
+    visitImageLimitFields(o.limits, v);
 }
 
 /// Calls fn(key, reason) for the fields the tables above leave out on purpose.
@@ -263,6 +325,12 @@ template <class Fn> void inferExclusions(Fn&& fn)
     fn("output.extra_tags", "the input scan's GeoTIFF tags, copied by the inference");
     fn("model_load", "how a model file is opened (size limit, consent to run TorchScript): "
                      "fisura-cli's model-file options and the GUI's consent dialog");
+}
+
+template <class Fn> void measureExclusions(Fn&& fn)
+{
+    fn("classes.ids", "the names of the width classes: the preset's, one more than its limits");
+    fn("classes.tolerable_mm", "a standard's tolerable width: set by its preset");
 }
 
 } // namespace fisura::options_detail

@@ -43,6 +43,20 @@ public:
             d.choices.emplace_back(name(e));
         d.defaultText = name(value);
     }
+    void textChoice(const Spec& s, const std::string& value,
+                    const std::vector<std::string>& choices)
+    {
+        OptionDef& d = add(s);
+        d.type = OptionType::Choice;
+        d.choices = choices;
+        d.defaultText = value;
+    }
+    void list(const Spec& s, const std::vector<double>& value)
+    {
+        OptionDef& d = add(s);
+        d.type = OptionType::List;
+        d.defaultNumbers = value;
+    }
     template <class R> void rules(const Spec& s, const R&) { add(s).type = OptionType::List; }
 
 private:
@@ -77,14 +91,24 @@ std::vector<OptionDef> inferSchema()
     return std::move(c.defs);
 }
 
+std::vector<OptionDef> measureSchema()
+{
+    const MeasureOptions defaults;
+    Collect c;
+    options_detail::visitMeasureFields(defaults, c);
+    return std::move(c.defs);
+}
+
 std::vector<OptionExclusion> exclusions(OptionSet set)
 {
     std::vector<OptionExclusion> v;
     auto add = [&v](const char* field, const char* reason) { v.push_back({field, reason}); };
     if (set == OptionSet::Train)
         options_detail::trainExclusions(add);
-    else
+    else if (set == OptionSet::Infer)
         options_detail::inferExclusions(add);
+    else
+        options_detail::measureExclusions(add);
     return v;
 }
 
@@ -115,14 +139,16 @@ const std::vector<OptionDef>& optionSchema(OptionSet set)
 {
     static const std::vector<OptionDef> train = trainSchema();
     static const std::vector<OptionDef> infer = inferSchema();
-    return set == OptionSet::Train ? train : infer;
+    static const std::vector<OptionDef> measure = measureSchema();
+    return set == OptionSet::Train ? train : set == OptionSet::Infer ? infer : measure;
 }
 
 const std::vector<OptionExclusion>& optionExclusions(OptionSet set)
 {
     static const std::vector<OptionExclusion> train = exclusions(OptionSet::Train);
     static const std::vector<OptionExclusion> infer = exclusions(OptionSet::Infer);
-    return set == OptionSet::Train ? train : infer;
+    static const std::vector<OptionExclusion> measure = exclusions(OptionSet::Measure);
+    return set == OptionSet::Train ? train : set == OptionSet::Infer ? infer : measure;
 }
 
 const OptionDef& optionDef(OptionSet set, const std::string& key)
@@ -147,7 +173,7 @@ std::string optionNumberText(const OptionDef& def, double value)
 
 std::string optionRangeText(const OptionDef& def)
 {
-    if (def.isNumeric()) {
+    if (def.isNumeric() || (def.type == OptionType::List && def.max > def.min)) {
         std::string s = optionNumberText(def, def.min) + ".." + optionNumberText(def, def.max);
         return def.unit.empty() ? s : s + " " + def.unit;
     }
@@ -175,6 +201,11 @@ const char* blendWindowName(BlendWindow w)
 const char* tileCompressionName(TileCompression c)
 {
     return c == TileCompression::Deflate ? "deflate" : "zstd";
+}
+
+const char* classByName(ClassBy by)
+{
+    return by == ClassBy::Mean ? "mean" : by == ClassBy::Max ? "max" : "median";
 }
 
 } // namespace fisura

@@ -43,6 +43,28 @@ public:
         fail(d, "must be " + optionRangeText(d) + " (got the value " +
                     std::to_string(static_cast<long long>(value)) + ")");
     }
+    void textChoice(const Spec& s, const std::string& value,
+                    const std::vector<std::string>& choices)
+    {
+        for (const std::string& c : choices)
+            if (c == value)
+                return;
+        const OptionDef& d = optionDef(set_, s.key);
+        fail(d, "must be " + optionRangeText(d) + " (got \"" + value + "\")");
+    }
+    void list(const Spec& s, const std::vector<double>& values)
+    {
+        const OptionDef& d = optionDef(set_, s.key);
+        for (double v : values)
+            if (!d.allows(v))
+                return fail(d, std::string("values must be ") +
+                                   (std::isfinite(v) ? "" : "finite numbers, ") +
+                                   optionRangeText(d) + " (got " +
+                                   (std::isnan(v)      ? std::string("nan")
+                                    : std::isfinite(v) ? optionNumberText(d, v)
+                                                       : std::string("infinity")) +
+                                   ")");
+    }
     template <class R> void rules(const Spec&, const R&) {}
 
 private:
@@ -109,6 +131,20 @@ Status validate(const InferOptions& o)
                        "default (got " +
                        std::to_string(o.output.compressionLevel) + ")");
     return Status::ok();
+}
+
+Status validate(const MeasureOptions& o)
+{
+    Check check(OptionSet::Measure);
+    options_detail::visitMeasureFields(o, check);
+    if (!check.error.empty())
+        return invalid(check.error);
+    // A closing looks 2 x its radius beyond a tile's core, the skeleton 16 px more.
+    if (o.marginPx < minimumMarginPx(o.closingRadiusPx))
+        return invalid("margin_px must be at least 2 x closing_radius_px + 16 = " +
+                       std::to_string(minimumMarginPx(o.closingRadiusPx)) + " px (got " +
+                       std::to_string(o.marginPx) + ")");
+    return o.classes.validate();
 }
 
 } // namespace fisura

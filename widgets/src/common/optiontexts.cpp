@@ -87,6 +87,15 @@ const OptionText kTexts[] = {
     {OptionSet::Infer, "window",
      QT_TRANSLATE_NOOP("OptionTexts", "How the predictions of overlapping tiles are weighted "
                                       "where they are blended.")},
+    {OptionSet::Measure, "pixel_size_mm",
+     QT_TRANSLATE_NOOP("OptionTexts",
+                       "Millimetres per scan pixel; prefilled from the scan's resolution tags. "
+                       "Without it lengths stay in pixels and there are no classes.")},
+    {OptionSet::Measure, "threshold",
+     QT_TRANSLATE_NOOP("OptionTexts", "The crack probability from which a pixel is crack")},
+    {OptionSet::Measure, "classes.upper_limits_mm",
+     QT_TRANSLATE_NOOP("OptionTexts", "Your own class limits: a crack belongs to the first "
+                                      "class whose limit its width is below.")},
     {OptionSet::Infer, "intra_op_threads",
      QT_TRANSLATE_NOOP("OptionTexts",
                        "Processor threads for the network. Automatic uses the cores the image "
@@ -119,6 +128,8 @@ QString optionUnitSuffix(const std::string& unit)
 {
     if (unit == "px")
         return OptionTexts::tr(" px");
+    if (unit == "mm")
+        return OptionTexts::tr(" mm");
     return {}; // counts (epochs, threads, images) are named by the field's label
 }
 
@@ -135,6 +146,16 @@ void applyOption(QDoubleSpinBox* box, OptionSet set, const char* key)
     const OptionDef& d = mark(box, set, key);
     box->setRange(d.min, d.max);
     box->setValue(d.defaultNumber);
+    box->setSuffix(optionUnitSuffix(d.unit));
+}
+
+void applyOptionItem(QDoubleSpinBox* box, OptionSet set, const char* key, int index)
+{
+    const OptionDef& d = mark(box, set, key);
+    box->setProperty("optionIndex", index);
+    box->setRange(d.min, d.max);
+    if (index >= 0 && size_t(index) < d.defaultNumbers.size())
+        box->setValue(d.defaultNumbers[size_t(index)]);
     box->setSuffix(optionUnitSuffix(d.unit));
 }
 

@@ -28,6 +28,9 @@ QString optionUnitSuffix(const std::string& unit);
 /// and tests find them.
 void applyOption(QSpinBox* box, OptionSet set, const char* key);
 void applyOption(QDoubleSpinBox* box, OptionSet set, const char* key);
+/// Value `index` of a List option of numbers (one field of several): the option's range, its
+/// default's value `index`, unit suffix and tooltip (property "optionIndex" as well).
+void applyOptionItem(QDoubleSpinBox* box, OptionSet set, const char* key, int index);
 /// The tooltip (and the properties) of an option shown by another widget: a check box, a combo.
 void applyOptionText(QWidget* widget, OptionSet set, const char* key);
 /// Tooltips and suffixes of every option widget below `root` again, in the current language.

@@ -24,6 +24,7 @@
 
 #include "common/errortext.h"
 #include "common/jobrunner.h"
+#include "common/optiontexts.h"
 #include "fisura/measuremap.h"
 #include "fisura/threshold.h"
 #include "fisura/vectorexport.h"
@@ -41,10 +42,11 @@ namespace fisura::ui
 MeasurePanel::MeasurePanel(TiledViewer* viewer, QWidget* parent)
     : QGroupBox(parent), viewer_(viewer), runner_(new JobRunner(this)),
       reporter_(new JobRunner(this)), classMapper_(new JobRunner(this)),
-      mapLabel_(new QLabel(this)), pixelSizeLabel_(new QLabel(this)),
-      pixelSize_(new QDoubleSpinBox(this)), thresholdLabel_(new QLabel(this)),
-      threshold_(new QDoubleSpinBox(this)), presetLabel_(new QLabel(this)),
-      presets_(new ClassPresetBox(this)), limitsLabel_(new QLabel(this)), note_(new QLabel(this)),
+      overlayWriter_(new JobRunner(this)), mapLabel_(new QLabel(this)),
+      pixelSizeLabel_(new QLabel(this)), pixelSize_(new QDoubleSpinBox(this)),
+      thresholdLabel_(new QLabel(this)), threshold_(new QDoubleSpinBox(this)),
+      presetLabel_(new QLabel(this)), presets_(new ClassPresetBox(this)),
+      limitsLabel_(new QLabel(this)), note_(new QLabel(this)),
       measureButton_(new QPushButton(this)), cancelButton_(new QPushButton(this)),
       progress_(new QProgressBar(this)), message_(new QLabel(this)), summary_(new QLabel(this)),
       classLayer_(new QCheckBox(this)), csvButton_(new QPushButton(this)),
@@ -62,8 +64,9 @@ MeasurePanel::MeasurePanel(TiledViewer* viewer, QWidget* parent)
 
     connect(measureButton_, &QPushButton::clicked, this, &MeasurePanel::measureRequested);
     connect(cancelButton_, &QPushButton::clicked, this, &MeasurePanel::cancel);
-    connect(runner_, &JobRunner::progress, this,
-            [this](double f, const QString&, double) { progress_->setValue(int(f * 1000)); });
+    for (JobRunner* job : {runner_, overlayWriter_})
+        connect(job, &JobRunner::progress, this,
+                [this](double f, const QString&, double) { progress_->setValue(int(f * 1000)); });
     // A discarded measurement ends here too: start the one asked for meanwhile.
     connect(runner_, &JobRunner::finished, this, [this] {
         if (!queuedMap_.isEmpty())
@@ -71,6 +74,7 @@ MeasurePanel::MeasurePanel(TiledViewer* viewer, QWidget* parent)
         updateEnabled();
     });
     connect(classMapper_, &JobRunner::finished, this, &MeasurePanel::onClassMap);
+    connect(overlayWriter_, &JobRunner::finished, this, &MeasurePanel::onOverlayWritten);
     connect(presets_, &ClassPresetBox::presetChanged, this, &MeasurePanel::onPresetChanged);
     connect(classLayer_, &QCheckBox::toggled, this, &MeasurePanel::showClassLayer);
     connect(csvButton_, &QPushButton::clicked, this, [this] { chooseExport(0); });
@@ -90,6 +94,7 @@ MeasurePanel::~MeasurePanel()
     runner_->cancel();
     reporter_->cancel();
     classMapper_->cancel();
+    overlayWriter_->cancel();
     if (results_ && !results_->parent()) // never placed (a panel on its own)
         delete results_;
 }
@@ -98,16 +103,15 @@ void MeasurePanel::buildForm()
 {
     mapLabel_->setObjectName(QStringLiteral("measureMapLabel"));
     mapLabel_->setWordWrap(true);
+    // Ranges, defaults, units and tooltips from the option schema (OptionSet::Measure).
     pixelSize_->setObjectName(QStringLiteral("measurePixelSize"));
     pixelSize_->setDecimals(4);
-    pixelSize_->setRange(0, 1000);
     pixelSize_->setSingleStep(0.01);
+    applyOption(pixelSize_, OptionSet::Measure, "pixel_size_mm");
     threshold_->setObjectName(QStringLiteral("measureThreshold"));
-    threshold_->setDecimals(3);     // every map byte has a probability of at most three places
-    threshold_->setRange(0.001, 1); // 0 would make the whole map one crack
+    threshold_->setDecimals(3); // every map byte has a probability of at most three places
     threshold_->setSingleStep(0.01);
-    threshold_->setValue(0.5);
-    const WidthClasses defaults;
+    applyOption(threshold_, OptionSet::Measure, "threshold");
     auto* form = new QFormLayout;
     form->addRow(pixelSizeLabel_, pixelSize_);
     form->addRow(thresholdLabel_, threshold_);
@@ -118,9 +122,8 @@ void MeasurePanel::buildForm()
         limits_[k] = new QDoubleSpinBox(this);
         limits_[k]->setObjectName(QStringLiteral("classLimit%1").arg(k));
         limits_[k]->setDecimals(3);
-        limits_[k]->setRange(0.001, 1000);
         limits_[k]->setSingleStep(0.05);
-        limits_[k]->setValue(defaults.upperLimitsMm[k]);
+        applyOptionItem(limits_[k], OptionSet::Measure, "classes.upper_limits_mm", int(k));
         // Editing Fisura's limits makes them custom ones.
         connect(limits_[k], &QDoubleSpinBox::valueChanged, this, [this] {
             if (presets_->presetId() == "default")
@@ -178,19 +181,14 @@ void MeasurePanel::retranslateUi()
     mapLabel_->setText(mapPath_.isEmpty() ? tr("Measures the selected map layer.")
                                           : tr("Map: %1").arg(QFileInfo(mapPath_).fileName()));
     pixelSizeLabel_->setText(tr("Pixel size"));
-    pixelSize_->setSuffix(tr(" mm"));
     pixelSize_->setSpecialValueText(tr("from the files"));
-    pixelSize_->setToolTip(tr("Millimetres per scan pixel; prefilled from the scan's resolution "
-                              "tags. Without it lengths stay in pixels and there are no classes."));
     thresholdLabel_->setText(tr("Threshold"));
-    threshold_->setToolTip(tr("The crack probability from which a pixel is crack"));
+    retranslateOptions(this); // the fields' tooltips and units
     presetLabel_->setText(tr("Width classes"));
     limitsLabel_->setText(tr("Upper limits:"));
     const WidthClasses ids;
-    for (size_t k = 0; k < limits_.size(); ++k) {
+    for (size_t k = 0; k < limits_.size(); ++k)
         limitLabels_[k]->setText(tr("%1 below").arg(MeasureText::className(ids.ids[k])));
-        limits_[k]->setSuffix(tr(" mm"));
-    }
     note_->setText(MeasureText::classNote());
     measureButton_->setText(tr("Measure cracks"));
     measureButton_->setToolTip(tr("Count the cracks of the selected map and measure their length "
@@ -344,6 +342,7 @@ bool MeasurePanel::isRunning() const
 void MeasurePanel::cancel()
 {
     runner_->cancel();
+    overlayWriter_->cancel();
 }
 
 void MeasurePanel::onFinished(Result<MeasureResult> result)
@@ -420,13 +419,14 @@ void MeasurePanel::showMessage(const QString& text)
 void MeasurePanel::updateEnabled()
 {
     const bool running = runner_->isRunning();
+    const bool busy = running || overlayWriter_->isRunning(); // shows progress, can be cancelled
     measureButton_->setEnabled(viewer_->hasImage() && !running);
-    cancelButton_->setEnabled(running);
-    progress_->setVisible(running);
+    cancelButton_->setEnabled(busy);
+    progress_->setVisible(busy);
     const bool has = bool(result_);
     csvButton_->setEnabled(has);
     jsonButton_->setEnabled(has);
-    vectorButton_->setEnabled(has);
+    vectorButton_->setEnabled(has && !overlayWriter_->isRunning());
     pdfButton_->setEnabled(has && !reporter_->isRunning());
     classLayer_->setEnabled(has && result_->pixelSizeMm > 0);
 }
@@ -437,100 +437,6 @@ void MeasurePanel::selectCrack(int id)
         overlay_->zoomTo(id);
     else
         overlay_->setSelected(-1);
-}
-
-Status MeasurePanel::exportCsv(const QString& path) const
-{
-    if (!result_)
-        return Status(ErrorCode::InvalidArgument, "nothing measured yet");
-    return writeMeasureCsv(*result_, path.toStdString());
-}
-
-Status MeasurePanel::exportJson(const QString& path) const
-{
-    if (!result_)
-        return Status(ErrorCode::InvalidArgument, "nothing measured yet");
-    return writeMeasureJson(*result_, path.toStdString());
-}
-
-Status MeasurePanel::exportVectors(const QString& path) const
-{
-    if (!result_)
-        return Status(ErrorCode::InvalidArgument, "nothing measured yet");
-    VectorExportOptions o;
-    o.model = MeasureReport::modelFor(mapPath_).toStdString();
-    auto written = exportCrackVectors(*result_, path.toStdString(), o);
-    return written ? Status::ok() : written.status();
-}
-
-Status MeasurePanel::writeReport(const QString& path)
-{
-    if (!result_)
-        return Status(ErrorCode::InvalidArgument, "nothing measured yet");
-    if (reporter_->isRunning())
-        return Status(ErrorCode::InvalidArgument, "a report is being written");
-    reportPath_ = path;
-    const auto result = result_;
-    const QString scan = viewer_->imagePath();
-    reporter_->start<QImage>(
-        [=](const CancelToken& cancel, ProgressSink*) {
-            return MeasureReport::overviewPicture(scan, *result, 1400, cancel);
-        },
-        [this](Result<QImage> picture) { onReportPictures(std::move(picture)); });
-    showMessage(tr("Writing the report…"));
-    updateEnabled();
-    return {};
-}
-
-void MeasurePanel::onReportPictures(Result<QImage> picture)
-{
-    Status out = picture.status();
-    if (picture && result_) {
-        ReportInput in;
-        in.result = result_;
-        in.scanPath = viewer_->imagePath();
-        in.modelName = MeasureReport::modelFor(mapPath_);
-        in.overview = std::move(*picture);
-        MeasureReport::renderPlots(in);
-        out = MeasureReport::writePdf(reportPath_, in);
-    }
-    showMessage(out ? QString() : tr("The report could not be written: %1").arg(errorMessage(out)));
-    if (out)
-        Q_EMIT statusMessage(tr("Saved %1.").arg(QDir::toNativeSeparators(reportPath_)), 5000);
-    updateEnabled();
-    Q_EMIT reportWritten(out, reportPath_);
-}
-
-void MeasurePanel::chooseExport(int kind)
-{
-    if (!result_)
-        return;
-    const QFileInfo map(mapPath_);
-    const QString suffix = kind == 0   ? QStringLiteral("_cracks.csv")
-                           : kind == 1 ? QStringLiteral("_cracks.json")
-                           : kind == 3 ? QStringLiteral("_cracks.gpkg")
-                                       : QStringLiteral("_report.pdf");
-    const QString vectors = tr("GeoPackage") + QStringLiteral(" (*.gpkg);;") + tr("GeoJSON") +
-                            QStringLiteral(" (*.geojson);;") + tr("Shapefile") +
-                            QStringLiteral(" (*.shp);;") + tr("DXF drawing") +
-                            QStringLiteral(" (*.dxf)");
-    const QString filter = kind == 0   ? tr("CSV files") + QStringLiteral(" (*.csv)")
-                           : kind == 1 ? tr("JSON files") + QStringLiteral(" (*.json)")
-                           : kind == 3 ? vectors
-                                       : tr("PDF files") + QStringLiteral(" (*.pdf)");
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export measurement"),
-                                     map.dir().filePath(map.completeBaseName() + suffix), filter);
-    if (path.isEmpty())
-        return;
-    const Status s = kind == 0   ? exportCsv(path)
-                     : kind == 1 ? exportJson(path)
-                     : kind == 3 ? exportVectors(path)
-                                 : writeReport(path);
-    if (!s)
-        showMessage(tr("The export failed: %1").arg(errorMessage(s)));
-    else if (kind != 2)
-        Q_EMIT statusMessage(tr("Saved %1.").arg(QDir::toNativeSeparators(path)), 5000);
 }
 
 int MeasurePanel::classLayerIndex() const

@@ -57,6 +57,9 @@ public:
     Status exportJson(const QString& path) const;
     /// Crack centre lines for GIS / CAD (format from the extension: fisura/vectorexport.h).
     Status exportVectors(const QString& path) const;
+    /// The crack overlay (RGBA GeoTIFF of the width classes, georeferenced like the scan) in the
+    /// background: the map is measured once more into a width layer (overlayWritten).
+    Status exportOverlay(const QString& path);
     /// Reads the overview picture in the background, then writes the PDF (reportWritten).
     Status writeReport(const QString& path);
 
@@ -82,6 +85,7 @@ Q_SIGNALS:
     void measureRequested();
     void measured(const fisura::Status& status);
     void reportWritten(const fisura::Status& status, const QString& path);
+    void overlayWritten(const fisura::Status& status, const QString& path);
     void statusMessage(const QString& text, int timeoutMs);
 
 protected:
@@ -98,6 +102,7 @@ private:
     void showClassLayer(bool on);
     void selectCrack(int id);
     void onClassMap(const Status& s);
+    void onOverlayWritten(const Status& s);
     void onPresetChanged();
     int classLayerIndex() const;
 
@@ -105,11 +110,13 @@ private:
     JobRunner* runner_;
     JobRunner* reporter_;
     JobRunner* classMapper_;
+    JobRunner* overlayWriter_;
     std::shared_ptr<const MeasureResult> result_;
     QString reportPath_;
     QString mapPath_;
     QString queuedMap_; ///< measure this once the cancelled measurement has stopped
     QString classMapPath_;
+    QString overlayPath_;
     QString messageText_;
 
     QLabel* mapLabel_;

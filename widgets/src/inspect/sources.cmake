@@ -9,7 +9,7 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/inspect/crackoverlay.cpp src/inspect/crackoverlay.h
     src/inspect/cracktable.cpp src/inspect/cracktable.h
     src/inspect/cracktablemodel.cpp src/inspect/cracktablemodel.h
-    src/inspect/measurepanel.cpp src/inspect/measurepanel.h
+    src/inspect/measurepanel.cpp src/inspect/measurepanel.h src/inspect/measureexport.cpp
     src/inspect/measureplots.cpp src/inspect/measureplots.h
     src/inspect/measuretext.cpp src/inspect/measuretext.h
     src/inspect/classpresetbox.cpp src/inspect/classpresetbox.h
