@@ -1803,6 +1803,14 @@
         <source>Each crack branch as a line with its width in px, as the measurement finds it</source>
         <translation>Cada rama de fisura como una línea con su ancho en px, tal como lo halla la medición</translation>
     </message>
+    <message>
+        <source>Importing %1…</source>
+        <translation>Importando %1…</translation>
+    </message>
+    <message>
+        <source>Exporting the labels of %1…</source>
+        <translation>Exportando las etiquetas de %1…</translation>
+    </message>
 </context>
 <context>
     <name>fisura::ui::LabelModeController</name>

@@ -2,7 +2,8 @@
 // (with their width) of a QuPath file into the label of the open image as one undoable edit, the
 // dialog opening beside the image; Export GeoJSON… writes the label (outlines, centre lines or
 // both) and the file reads back to the same pixels; a bad file leaves the label alone and shows a
-// translated error naming the feature.
+// translated error naming the feature; a failed write is reported; an import still reading when
+// the image is left is not applied.
 #include <QtTest>
 
 #include <QAction>
@@ -117,7 +118,11 @@ private Q_SLOTS:
         f.answer = f.dir.filePath(QStringLiteral("qupath.geojson"));
         QVERIFY(writeText(f.answer, kQuPath));
         QSignalSpy status(f.panel, &LabelPanel::statusMessage);
+        QSignalSpy imported(f.box, &LabelGeoJsonBox::imported);
         f.box->importAction()->trigger();
+        QVERIFY(!f.box->importAction()->isEnabled()); // while it reads
+        QTRY_COMPARE(imported.count(), 1);
+        QVERIFY(f.box->importAction()->isEnabled());
         QCOMPARE(QFileInfo(f.offered).absolutePath(), QFileInfo(f.image).absolutePath());
         const QImage m = f.mask();
         QCOMPARE(m.pixel(10, 10) & 0xff, 255u);
@@ -158,11 +163,16 @@ private Q_SLOTS:
         QVERIFY(f.start());
         f.answer = f.dir.filePath(QStringLiteral("in.geojson"));
         QVERIFY(writeText(f.answer, kCracks));
+        QSignalSpy imported(f.box, &LabelGeoJsonBox::imported);
         QVERIFY(f.box->importFile(f.answer));
+        QTRY_COMPARE(imported.count(), 1);
         const QImage labels = f.mask();
         f.box->shapesBox()->setCurrentIndex(shapes);
         f.answer = f.dir.filePath(QStringLiteral("out.geojson"));
+        QSignalSpy exported(f.box, &LabelGeoJsonBox::exported);
         f.box->exportAction()->trigger();
+        QTRY_COMPARE(exported.count(), 1);
+        QCOMPARE(exported.first().at(0).toString(), f.answer);
         QCOMPARE(f.offered, f.dir.filePath(QStringLiteral("wall.geojson")));
         QFile file(f.answer);
         QVERIFY(file.open(QIODevice::ReadOnly));
@@ -221,8 +231,8 @@ private Q_SLOTS:
         QVERIFY(writeText(f.answer, text.constData()));
         QSignalSpy failed(f.panel, &LabelPanel::failed);
         f.box->importAction()->trigger();
+        QTRY_COMPARE(failed.count(), 1);
         LanguageManager::instance().applyForSession(LanguageManager::Language::English);
-        QCOMPARE(failed.count(), 1);
         const QString message = failed.first().at(0).toString();
         QVERIFY2(message.startsWith(QStringLiteral("No se pudo importar bad.geojson")),
                  qPrintable(message));
@@ -231,6 +241,35 @@ private Q_SLOTS:
         QCOMPARE(countSet(f.mask()), 0); // the label is left alone
         QVERIFY(!f.panel->hasUnsavedLabels());
         QTRY_VERIFY(f.pane.findChild<QMessageBox*>(QStringLiteral("labelErrorBox")));
+    }
+
+    void exportToAFolderThatIsNotThereFails()
+    {
+        Fixture f;
+        QVERIFY(f.start());
+        QSignalSpy failed(f.panel, &LabelPanel::failed);
+        QSignalSpy exported(f.box, &LabelGeoJsonBox::exported);
+        QVERIFY(f.box->exportFile(f.dir.filePath(QStringLiteral("gone/labels.geojson"))));
+        QTRY_COMPARE(failed.count(), 1);
+        QVERIFY2(failed.first().at(0).toString().startsWith(
+                     QStringLiteral("Could not export the labels of wall.tif to labels.geojson.")),
+                 qPrintable(failed.first().at(0).toString()));
+        QCOMPARE(exported.count(), 0);
+    }
+
+    void importDroppedWhenTheImageIsLeft()
+    {
+        Fixture f;
+        QVERIFY(f.start());
+        const QString path = f.dir.filePath(QStringLiteral("qupath.geojson"));
+        QVERIFY(writeText(path, kQuPath));
+        QSignalSpy imported(f.box, &LabelGeoJsonBox::imported);
+        QVERIFY(f.box->importFile(path));
+        QVERIFY(!f.box->importFile(path)); // one at a time
+        f.panel->stop();
+        QTRY_VERIFY(!f.box->isRunning());
+        QCOMPARE(imported.count(), 0);
+        QVERIFY(!f.box->importAction()->isEnabled()); // no label open
     }
 };
 

@@ -10,8 +10,10 @@
 #include <QToolButton>
 
 #include <algorithm>
+#include <memory>
 
 #include "common/errortext.h"
+#include "common/jobrunner.h"
 #include "fisura/labelgeojson.h"
 #include "fisura/labels.h"
 #include "label/labelsession.h"
@@ -52,12 +54,13 @@ Status checkSize(const LabelLayer& l)
 
 LabelGeoJsonBox::LabelGeoJsonBox(QWidget* parent)
     : QWidget(parent), import_(new QAction(this)), export_(new QAction(this)),
-      shapesLabel_(new QLabel(this)), shapes_(new QComboBox(this))
+      runner_(new JobRunner(this)), shapesLabel_(new QLabel(this)), shapes_(new QComboBox(this))
 {
     setObjectName(QStringLiteral("labelGeoJsonBox"));
     import_->setObjectName(QStringLiteral("labelImportGeoJsonAction"));
     export_->setObjectName(QStringLiteral("labelExportGeoJsonAction"));
     shapes_->setObjectName(QStringLiteral("labelGeoJsonShapes"));
+    connect(runner_, &JobRunner::finished, this, &LabelGeoJsonBox::updateState);
     connect(import_, &QAction::triggered, this, [this] {
         const QString path = choose(false);
         if (!path.isEmpty())
@@ -80,6 +83,7 @@ LabelGeoJsonBox::LabelGeoJsonBox(QWidget* parent)
 
 void LabelGeoJsonBox::setSession(LabelSession* session)
 {
+    // An import still reading for the image left behind is dropped when it ends (finishImport).
     if (session_)
         disconnect(session_, nullptr, this, nullptr);
     session_ = session;
@@ -90,10 +94,15 @@ void LabelGeoJsonBox::setSession(LabelSession* session)
 
 void LabelGeoJsonBox::updateState()
 {
-    const bool idle = session_ && !session_->isBusy();
+    const bool idle = session_ && !session_->isBusy() && !runner_->isRunning();
     import_->setEnabled(idle);
     export_->setEnabled(idle);
     shapes_->setEnabled(bool(session_));
+}
+
+bool LabelGeoJsonBox::isRunning() const
+{
+    return runner_->isRunning();
 }
 
 QString LabelGeoJsonBox::choose(bool save) const
@@ -117,62 +126,105 @@ QString LabelGeoJsonBox::choose(bool save) const
 
 bool LabelGeoJsonBox::importFile(const QString& path)
 {
-    if (!session_ || session_->isBusy())
+    if (!session_ || session_->isBusy() || runner_->isRunning())
         return false;
-    LabelLayer* layer = session_->layer();
-    const QString sentence = tr("Could not import %1 into the labels of %2.")
-                                 .arg(fileName(path), fileName(session_->imagePath()));
-    Status s = checkSize(*layer);
-    Result<Image> mask = s ? readLabelGeoJson(path.toStdString(), layer->width(), layer->height())
-                           : Result<Image>(s);
-    if (!mask) {
-        const Status& e = mask.status();
-        const QString detail = QStringLiteral("\n") + QString::fromStdString(e.detail());
-        QString reason;
-        if (e.code() == ErrorCode::Corrupt)
-            reason = tr("The file is not GeoJSON that Fisura can read.") + detail;
-        else if (e.code() == ErrorCode::InvalidArgument)
-            reason = tr("Fisura reads Polygon, MultiPolygon, LineString and MultiLineString "
-                        "features inside the image, with line widths above 0 and up to %1 px.")
-                         .arg(QLocale().toString(kMaxLabelLineWidthPx)) +
-                     detail;
-        else
-            reason = errorMessage(e);
-        Q_EMIT failed(sentence + QLatin1Char(' ') + reason);
+    const LabelLayer& layer = *session_->layer();
+    if (Status s = checkSize(layer); !s) {
+        reportImportFailure(path, session_->imagePath(), s);
         return false;
     }
-    if (!session_->apply(layer->replaceRegion({0, 0, layer->width(), layer->height()}, *mask),
-                         tr("Import GeoJSON")))
-        return false;
-    Q_EMIT statusMessage(tr("Imported the labels of %1 from %2.")
-                             .arg(fileName(session_->imagePath()), fileName(path)),
-                         5000);
+    const std::string file = path.toStdString();
+    const int w = layer.width(), h = layer.height();
+    QPointer<LabelSession> target = session_;
+    runner_->start<Image>(
+        [file, w, h](const CancelToken&, ProgressSink*) { return readLabelGeoJson(file, w, h); },
+        [this, target, path](Result<Image> mask) { finishImport(target, path, std::move(mask)); });
+    updateState();
+    Q_EMIT statusMessage(tr("Importing %1…").arg(fileName(path)), 0);
     return true;
+}
+
+void LabelGeoJsonBox::finishImport(LabelSession* target, const QString& path, Result<Image> mask)
+{
+    if (!target || target != session_)
+        return;
+    if (!mask) {
+        if (mask.status().code() != ErrorCode::Cancelled)
+            reportImportFailure(path, target->imagePath(), mask.status());
+        return;
+    }
+    LabelLayer* layer = target->layer();
+    if (!target->apply(layer->replaceRegion({0, 0, layer->width(), layer->height()}, *mask),
+                       tr("Import GeoJSON")))
+        return; // the session reported why
+    Q_EMIT statusMessage(
+        tr("Imported the labels of %1 from %2.").arg(fileName(target->imagePath()), fileName(path)),
+        5000);
+    Q_EMIT imported(path);
+}
+
+void LabelGeoJsonBox::reportImportFailure(const QString& path, const QString& image,
+                                          const Status& e)
+{
+    // What Fisura reads, translated; the core's detail names the feature.
+    const QString detail = QStringLiteral("\n") + QString::fromStdString(e.detail());
+    QString reason;
+    if (e.code() == ErrorCode::Corrupt)
+        reason = tr("The file is not GeoJSON that Fisura can read.") + detail;
+    else if (e.code() == ErrorCode::InvalidArgument)
+        reason = tr("Fisura reads Polygon, MultiPolygon, LineString and MultiLineString "
+                    "features inside the image, with line widths above 0 and up to %1 px.")
+                     .arg(QLocale().toString(kMaxLabelLineWidthPx)) +
+                 detail;
+    else
+        reason = errorMessage(e);
+    Q_EMIT failed(
+        tr("Could not import %1 into the labels of %2.").arg(fileName(path), fileName(image)) +
+        QLatin1Char(' ') + reason);
 }
 
 bool LabelGeoJsonBox::exportFile(const QString& path)
 {
-    if (!session_ || session_->isBusy())
+    if (!session_ || session_->isBusy() || runner_->isRunning())
         return false;
     const LabelLayer& layer = *session_->layer();
     LabelGeoJsonOptions o;
     o.shapes = shapes_->currentIndex() == 1   ? LabelShapes::Lines
                : shapes_->currentIndex() == 2 ? LabelShapes::Both
                                               : LabelShapes::Polygons;
+    const QString image = session_->imagePath();
+    const auto fail = [this, image, path](const Status& s) {
+        Q_EMIT failed(
+            tr("Could not export the labels of %1 to %2.").arg(fileName(image), fileName(path)) +
+            QLatin1Char(' ') + errorMessage(s));
+    };
     Status s = checkSize(layer);
-    if (s) {
-        auto mask = layer.readRegion({0, 0, layer.width(), layer.height()});
-        s = mask ? writeLabelGeoJson(*mask, path.toStdString(), o) : mask.status();
-    }
-    if (!s) {
-        Q_EMIT failed(tr("Could not export the labels of %1 to %2.")
-                          .arg(fileName(session_->imagePath()), fileName(path)) +
-                      QLatin1Char(' ') + errorMessage(s));
+    // The layer is read here (it belongs to the GUI thread); tracing and writing run off it.
+    auto mask = s ? layer.readRegion({0, 0, layer.width(), layer.height()}) : Result<Image>(s);
+    if (!mask) {
+        fail(mask.status());
         return false;
     }
-    Q_EMIT statusMessage(
-        tr("Exported the labels of %1 to %2.").arg(fileName(session_->imagePath()), fileName(path)),
-        5000);
+    auto pixels = std::make_shared<Image>(std::move(*mask));
+    const std::string file = path.toStdString();
+    runner_->start<bool>(
+        [pixels, file, o](const CancelToken&, ProgressSink*) -> Result<bool> {
+            if (Status w = writeLabelGeoJson(*pixels, file, o); !w)
+                return w;
+            return true;
+        },
+        [this, fail, image, path](Result<bool> done) {
+            if (!done) {
+                if (done.status().code() != ErrorCode::Cancelled)
+                    fail(done.status());
+                return;
+            }
+            Q_EMIT statusMessage(
+                tr("Exported the labels of %1 to %2.").arg(fileName(image), fileName(path)), 5000);
+            Q_EMIT exported(path);
+        });
+    updateState();
+    Q_EMIT statusMessage(tr("Exporting the labels of %1…").arg(fileName(image)), 0);
     return true;
 }
 

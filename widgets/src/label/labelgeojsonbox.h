@@ -2,13 +2,17 @@
 // labelled from and to QuPath GeoJSON (fisura/labelgeojson.h). Import replaces the whole label
 // with the file's polygons and lines as one undoable edit (its pixels count as drawn by the
 // user); export writes the label as it is now, saved or not, as outlines, centre lines with their
-// width, or both. The file dialogs open in the image's folder.
+// width, or both. Reading, tracing and writing run off the GUI thread; the file dialogs open in
+// the image's folder.
 #pragma once
 
 #include <QPointer>
 #include <QWidget>
 
 #include <functional>
+
+#include "fisura/image.h"
+#include "fisura/status.h"
 
 class QAction;
 class QComboBox;
@@ -17,6 +21,7 @@ class QLabel;
 namespace fisura::ui
 {
 
+class JobRunner;
 class LabelSession;
 
 class LabelGeoJsonBox : public QWidget
@@ -36,23 +41,30 @@ public:
     /// What export writes: outlines (0), centre lines with width (1) or both (2).
     QComboBox* shapesBox() const { return shapes_; }
 
-    /// Replaces the label with the GeoJSON at `path`; false (failed() says why) on a bad file.
+    /// Starts replacing the label with the GeoJSON at `path`: imported() or failed() follows.
+    /// False when it cannot start (no label, busy, or a label too large: failed() says so).
     bool importFile(const QString& path);
-    /// Writes the label to `path`; false (failed() says why) when it cannot.
+    /// Starts writing the label to `path`: exported() or failed() follows. False as above.
     bool exportFile(const QString& path);
+    bool isRunning() const;
     void retranslateUi();
 
 Q_SIGNALS:
     void statusMessage(const QString& text, int timeoutMs);
     /// A translated sentence naming the files, then the reason.
     void failed(const QString& message);
+    void imported(const QString& path);
+    void exported(const QString& path);
 
 private:
     QString choose(bool save) const;
     void updateState();
+    void finishImport(LabelSession* target, const QString& path, Result<Image> mask);
+    void reportImportFailure(const QString& path, const QString& image, const Status& s);
 
     QPointer<LabelSession> session_;
     FileChooser chooser_;
+    JobRunner* runner_;
     QAction* import_;
     QAction* export_;
     QLabel* shapesLabel_;
