@@ -1,8 +1,9 @@
 // `fisura-cli compare --before SCAN_A --before-map MAP_A --after SCAN_B --after-map MAP_B
-// [--pixel-size MM] [--model auto|similarity|affine|homography] [--tolerance PX] [--json F]
-// [--csv F] [--aligned-map OUT.tif]`: two inspections of the same surface: the later scan
-// aligned to the earlier one, its map brought onto the earlier grid, and each crack classified
-// as new, grown, unchanged or gone.
+// [--pixel-size MM] [--model auto|similarity|affine|homography] [--tolerance PX] [--threshold T]
+// [--classes PRESET] [--json F] [--csv F] [--aligned-map OUT.tif]`: two inspections of the same
+// surface: the later scan aligned to the earlier one, its map brought onto the earlier grid, and
+// each crack classified as new, grown, unchanged or gone.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -17,11 +18,12 @@
 #include "commands.h"
 #include "common_flags.h"
 #include "fisura/change.h"
+#include "fisura/options.h"
 #include "fisura/raster.h"
-#include "image_limit_args.h"
+#include "measure_flags.h"
+#include "schema_options.h"
 #include "signals.h"
 #include "terminal_progress.h"
-#include "threshold_option.h"
 
 namespace fisura::cli
 {
@@ -29,14 +31,15 @@ namespace fisura::cli
 namespace
 {
 
-constexpr double kMaxPixelSizeMm = 1e5;
-
 struct CompareArgs {
     std::string before, beforeMap, after, afterMap, json, csv, aligned,
-        model = "auto", lang = languageFromEnvironment();
-    double pixelSize = 0, tolerance = 6, threshold = 0.5;
+        lang = languageFromEnvironment();
+    /// Every alignment and comparison option, bound to its flag through the option schema
+    /// (OptionSet::Compare); the scans' limits are the alignment's.
+    AlignOptions align;
+    CompareOptions compare;
+    bool limitsGiven = false; ///< --class-limits was given
     bool quiet = false;
-    ImageLimits imageLimits;
 };
 
 void printSummary(const ChangeResult& r, const std::string& lang)
@@ -73,9 +76,9 @@ void printSummary(const ChangeResult& r, const std::string& lang)
 /// The pixel size: the option, else the before scan's resolution tags (0: unknown).
 double pixelSizeOf(const CompareArgs& a)
 {
-    if (a.pixelSize > 0)
-        return a.pixelSize;
-    auto info = probeRaster(a.before, a.imageLimits);
+    if (a.compare.measure.pixelSizeMm > 0)
+        return a.compare.measure.pixelSizeMm;
+    auto info = probeRaster(a.before, a.align.limits);
     return info ? info->pixelSizeXmm : 0.0;
 }
 
@@ -88,10 +91,14 @@ void run(const CompareArgs& a)
     const bool jsonOut = a.json == "-";
     TerminalProgress progress;
     ProgressSink* sink = a.quiet || jsonOut ? nullptr : &progress;
-    AlignOptions ao;
-    ao.model = *alignModelFromName(a.model);
-    ao.limits = a.imageLimits;
-    auto al = alignScans(a.before, a.after, ao, cancel, sink);
+    CompareOptions co = a.compare;
+    co.measure.classes = classesFromFlags(co.measure, a.limitsGiven,
+                                          "cannot compare " + a.beforeMap + " with " + a.afterMap);
+    co.measure.limits = a.align.limits;
+    // A wide closing needs a wider overlap between tiles than the default.
+    co.measure.marginPx =
+        std::max(co.measure.marginPx, minimumMarginPx(co.measure.closingRadiusPx));
+    auto al = alignScans(a.before, a.after, a.align, cancel, sink);
     if (!al)
         fail(al.status(), "cannot align " + a.after + " to " + a.before);
     // Without --aligned-map the aligned map is a temporary, removed at the end.
@@ -107,14 +114,10 @@ void run(const CompareArgs& a)
     };
     WarpMapOptions wo;
     wo.pixelSizeMm = pixelSizeOf(a);
-    wo.limits = a.imageLimits;
+    wo.limits = a.align.limits;
     if (auto s = warpMapToBefore(a.afterMap, *al, aligned, wo, cancel, sink); !s)
         fail(s, "cannot write " + (a.aligned.empty() ? std::string("the aligned map") : aligned));
-    CompareOptions co;
-    co.tolerancePx = a.tolerance;
     co.measure.pixelSizeMm = wo.pixelSizeMm;
-    co.measure.threshold = a.threshold;
-    co.measure.limits = a.imageLimits;
     auto r = compareCrackMaps(a.beforeMap, aligned, *al, co, cancel, sink);
     dropTemporary();
     if (!r)
@@ -146,21 +149,12 @@ void registerCompareCommand(CLI::App& app)
         ->required();
     cmd->add_option("--after", a->after, "The later scan")->required();
     cmd->add_option("--after-map", a->afterMap, "The later scan's crack map (or mask)")->required();
-    cmd->add_option("--pixel-size", a->pixelSize,
-                    "Pixel size in mm (default: the earlier scan's resolution tags)")
-        ->check(PositiveUpTo(kMaxPixelSizeMm));
-    cmd->add_option("--model", a->model,
-                    "Alignment model; auto picks the simplest one the residuals allow")
-        ->capture_default_str()
-        ->check(CLI::IsMember({"auto", "similarity", "affine", "homography"}));
-    cmd->add_option("--tolerance", a->tolerance,
-                    "Centre lines closer than this (px of the earlier scan) are the same crack")
-        ->capture_default_str()
-        ->check(PositiveUpTo(1000));
-    cmd->add_option("--threshold", a->threshold,
-                    "Crack probability from which a map pixel is crack (above 0, at most 1)")
-        ->capture_default_str()
-        ->check(probabilityThreshold());
+    // The alignment's, the comparison's and the measurement's options from the option schema.
+    addSchemaChoice(cmd, compareOption("align.model"), a->align.model, alignModelName);
+    addSchemaOption(cmd, compareOption("tolerance_px"), a->compare.tolerancePx);
+    addSchemaOption(cmd, compareOption("min_length_gain_px"), a->compare.minLengthGainPx);
+    addSchemaOption(cmd, compareOption("min_width_gain_px"), a->compare.minWidthGainPx);
+    addMeasureFlags(cmd, OptionSet::Compare, "measure.", a->compare.measure, a->limitsGiven);
     cmd->add_option("--csv", a->csv, "CSV, one row per crack change");
     auto* json = cmd->add_option("--json", a->json,
                                  "JSON with the alignment, the totals and every change ('-' = "
@@ -174,7 +168,9 @@ void registerCompareCommand(CLI::App& app)
         ->capture_default_str()
         ->check(CLI::IsMember({"es", "en"}));
     addQuietFlag(cmd, a->quiet);
-    addImageLimitOptions(cmd, a->imageLimits);
+    addSchemaOption(cmd, compareOption("input_limits.max_pixels"), a->align.limits.maxPixels);
+    addSchemaOption(cmd, compareOption("input_limits.max_pixels_per_byte"),
+                    a->align.limits.maxPixelsPerByte);
     cmd->callback([a] { run(*a); });
 }
 

@@ -18,11 +18,11 @@
 #include "fisura/options.h"
 #include "fisura/vectorexport.h"
 #include "input_notices.h"
+#include "measure_flags.h"
 #include "report_pdf.h"
 #include "schema_options.h"
 #include "signals.h"
 #include "terminal_progress.h"
-#include "threshold_option.h"
 
 namespace fisura::cli
 {
@@ -104,29 +104,6 @@ void refuseOverwritingMapOrScan(const MeasureArgs& a, const std::string& pdf)
     refuseOverwriting(outputs, {a.map, a.o.scanPath});
 }
 
-// The width classes of --classes (a preset) or --class-limits (custom, or alone).
-fisura::WidthClasses classesFrom(const MeasureArgs& a)
-{
-    const std::string& preset = a.o.classes.preset;
-    if (preset == "custom" || (preset == "default" && a.limitsGiven)) {
-        if (!a.limitsGiven)
-            fail(Status(ErrorCode::InvalidArgument, "--classes custom needs --class-limits"),
-                 "cannot measure " + a.map);
-        fisura::WidthClasses c;
-        c.upperLimitsMm = a.o.classes.upperLimitsMm;
-        c.preset = "custom";
-        return c;
-    }
-    if (a.limitsGiven)
-        fail(Status(ErrorCode::InvalidArgument,
-                    "--class-limits go with --classes custom, not with --classes " + preset),
-             "cannot measure " + a.map);
-    auto p = fisura::widthClassPreset(preset);
-    if (!p)
-        fail(p.status(), "cannot measure " + a.map);
-    return p->classes;
-}
-
 // The vector file and the overlay, after the measurement; `failed` names the one that failed.
 Status writeGisOutputs(const MeasureArgs& a, const fisura::MeasureResult& r, CancelToken& cancel,
                        std::string& failed)
@@ -165,7 +142,7 @@ void run(const MeasureArgs& a, const std::string& pdf)
     if (!a.vector.empty())
         if (auto f = fisura::vectorFormatFor(a.vector); !f)
             fail(f.status(), "cannot write " + a.vector);
-    o.classes = classesFrom(a);
+    o.classes = classesFromFlags(o, a.limitsGiven, "cannot measure " + a.map);
     TerminalProgress progress;
     const bool jsonOut = a.json == "-";
     auto r = fisura::measureCracks(a.map, o, cancel, a.quiet || jsonOut ? nullptr : &progress);
@@ -223,22 +200,7 @@ void registerMeasureCommand(CLI::App& app)
     // The measurement's options: flag, help, default and range from the option schema.
     using fisura::measureOption;
     addSchemaOption(cmd, measureOption("scan_path"), a->o.scanPath);
-    addSchemaOption(cmd, measureOption("pixel_size_mm"), a->o.pixelSizeMm);
-    // The schema's range, and the old map-byte form refused with the probability it means.
-    cmd->add_option("--threshold", a->o.threshold, schemaHelp(measureOption("threshold")))
-        ->capture_default_str()
-        ->check(probabilityThreshold(&measureOption("threshold")));
-    addSchemaOption(cmd, measureOption("closing_radius_px"), a->o.closingRadiusPx);
-    addSchemaOption(cmd, measureOption("min_area_px"), a->o.minAreaPx);
-    std::string presets;
-    for (const auto& p : fisura::widthClassPresets())
-        presets += "\n  " + p.id + ": " + p.source;
-    addSchemaTextChoice(cmd, measureOption("classes.preset"), a->o.classes.preset,
-                        "custom takes --class-limits:" + presets);
-    // Three limits: the four class names of Fisura's classes.
-    addSchemaList(cmd, measureOption("classes.upper_limits_mm"), a->o.classes.upperLimitsMm, 3)
-        ->each([a](const std::string&) { a->limitsGiven = true; });
-    addSchemaChoice(cmd, measureOption("class_by"), a->o.classBy, fisura::classByName);
+    addMeasureFlags(cmd, OptionSet::Measure, "", a->o, a->limitsGiven);
     addSchemaOption(cmd, measureOption("width_layer_path"), a->o.widthLayerPath);
     cmd->add_option("--csv", a->csv,
                     "Crack CSV (also writes <stem>.branches.csv and <stem>.scan.csv)");

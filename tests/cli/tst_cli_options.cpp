@@ -70,7 +70,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("command");
         QTest::addColumn<int>("set");
         QTest::addColumn<QStringList>("flags"); ///< the schema's flags the command declares
-        QStringList train, infer, measure;
+        QStringList train, infer, measure, compare;
         for (const OptionDef& d : optionSchema(OptionSet::Train))
             if (!d.cli.empty() && d.key != "model.type" && d.key != "prefer_cpu")
                 train << QString::fromStdString(d.cli);
@@ -80,6 +80,9 @@ private Q_SLOTS:
         for (const OptionDef& d : optionSchema(OptionSet::Measure))
             if (!d.cli.empty())
                 measure << QString::fromStdString(d.cli);
+        for (const OptionDef& d : optionSchema(OptionSet::Compare))
+            if (!d.cli.empty())
+                compare << QString::fromStdString(d.cli);
         const QStringList tileAndBatch{QStringLiteral("--tile"), QStringLiteral("--batch")};
         QTest::newRow("train") << QStringLiteral("train") << int(OptionSet::Train) << train;
         QTest::newRow("infer") << QStringLiteral("infer") << int(OptionSet::Infer) << infer;
@@ -153,6 +156,10 @@ private Q_SLOTS:
             << QStringList{QStringLiteral("measure"), QStringLiteral("--class-limits"),
                            QStringLiteral("0.1"), QStringLiteral("0"), QStringLiteral("1")}
             << QStringLiteral("--class-limits: must be 0.001..10000 mm");
+        QTest::newRow("tolerance")
+            << QStringList{QStringLiteral("compare"), QStringLiteral("--tolerance"),
+                           QStringLiteral("0.1")}
+            << QStringLiteral("--tolerance: must be 0.5..1000 px");
         QTest::newRow("preset") << QStringList{QStringLiteral("measure"),
                                                QStringLiteral("--classes"),
                                                QStringLiteral("en1992-xc9")}

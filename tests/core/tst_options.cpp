@@ -15,6 +15,7 @@
 #include <set>
 
 #include "field_count.h"
+#include "fisura/change.h"
 #include "fisura/infer.h"
 #include "fisura/measure.h"
 #include "fisura/options.h"
@@ -35,6 +36,8 @@ static_assert(test::fieldCount<InferOptions>() == 16, "InferOptions changed: see
 static_assert(test::fieldCount<TiledWriteOptions>() == 9, "TiledWriteOptions changed: see above");
 static_assert(test::fieldCount<MeasureOptions>() == 12, "MeasureOptions changed: see above");
 static_assert(test::fieldCount<WidthClasses>() == 4, "WidthClasses changed: see above");
+static_assert(test::fieldCount<AlignOptions>() == 12, "AlignOptions changed: see above");
+static_assert(test::fieldCount<CompareOptions>() == 5, "CompareOptions changed: see above");
 
 QString q(const std::string& s)
 {
@@ -136,6 +139,43 @@ const std::map<std::string, Access<MeasureOptions>>& measureNumbers()
     return m;
 }
 
+const std::map<std::string, Access<AlignOptions>>& alignNumbers()
+{
+    static const std::map<std::string, Access<AlignOptions>> m{
+        FISURA_FIELD("align.overview_side", overviewSide),
+        FISURA_FIELD("align.features", features),
+        FISURA_FIELD("align.ratio", ratio),
+        FISURA_FIELD("align.min_inliers", minInliers),
+        FISURA_FIELD("align.region_grid", regionGrid),
+        FISURA_FIELD("align.windows_per_region", windowsPerRegion),
+        FISURA_FIELD("align.window_px", windowPx),
+        FISURA_FIELD("align.min_overlap", minOverlap),
+        FISURA_FIELD("align.max_scale_change", maxScaleChange),
+        FISURA_FIELD("align.max_anisotropy", maxAnisotropy),
+        FISURA_FIELD("input_limits.max_pixels", limits.maxPixels),
+        FISURA_FIELD("input_limits.max_pixels_per_byte", limits.maxPixelsPerByte),
+    };
+    return m;
+}
+
+const std::map<std::string, Access<CompareOptions>>& comparisonNumbers()
+{
+    static const std::map<std::string, Access<CompareOptions>> m{
+        FISURA_FIELD("tolerance_px", tolerancePx),
+        FISURA_FIELD("min_length_gain_px", minLengthGainPx),
+        FISURA_FIELD("min_width_gain_px", minWidthGainPx),
+        FISURA_FIELD("min_covered_fraction", minCoveredFraction),
+        FISURA_FIELD("measure.threshold", measure.threshold),
+        FISURA_FIELD("measure.closing_radius_px", measure.closingRadiusPx),
+        FISURA_FIELD("measure.min_area_px", measure.minAreaPx),
+        FISURA_FIELD("measure.pixel_size_mm", measure.pixelSizeMm),
+        FISURA_FIELD("measure.tile_size", measure.tileSize),
+        FISURA_FIELD("measure.margin_px", measure.marginPx),
+        FISURA_FIELD("measure.threads", measure.threads),
+    };
+    return m;
+}
+
 #undef FISURA_FIELD
 
 /// Measurement options whose margin leaves every closing radius and margin in range valid
@@ -161,16 +201,37 @@ Status validateWith(OptionSet set, const std::string& key, double value)
         inferNumbers().at(key).set(o, value);
         return validate(o);
     }
-    MeasureOptions o = roomyMeasureOptions();
-    measureNumbers().at(key).set(o, value);
+    if (set == OptionSet::Measure) {
+        MeasureOptions o = roomyMeasureOptions();
+        measureNumbers().at(key).set(o, value);
+        return validate(o);
+    }
+    if (alignNumbers().count(key)) {
+        AlignOptions o;
+        alignNumbers().at(key).set(o, value);
+        return validate(o);
+    }
+    CompareOptions o;
+    o.measure = roomyMeasureOptions();
+    comparisonNumbers().at(key).set(o, value);
     return validate(o);
+}
+
+/// The default of option `key` of the Compare set, read from the structs.
+double compareDefault(const std::string& key)
+{
+    if (alignNumbers().count(key))
+        return alignNumbers().at(key).get(AlignOptions());
+    return comparisonNumbers().at(key).get(CompareOptions());
 }
 
 bool knowsNumber(OptionSet set, const std::string& key)
 {
     return set == OptionSet::Train   ? trainNumbers().count(key) > 0
            : set == OptionSet::Infer ? inferNumbers().count(key) > 0
-                                     : measureNumbers().count(key) > 0;
+           : set == OptionSet::Measure
+               ? measureNumbers().count(key) > 0
+               : alignNumbers().count(key) + comparisonNumbers().count(key) > 0;
 }
 
 /// Every field of TrainOptions changed from its default (the excluded ones aside), values
@@ -276,6 +337,12 @@ private Q_SLOTS:
                                  << int(test::fieldCount<MeasureOptions>() - 2 +
                                         test::fieldCount<WidthClasses>() +
                                         test::fieldCount<ImageLimits>());
+        // The alignment's leaves, then the comparison's with its measurement's.
+        QTest::newRow("compare")
+            << int(OptionSet::Compare)
+            << int(test::fieldCount<AlignOptions>() - 1 + test::fieldCount<ImageLimits>() +
+                   test::fieldCount<CompareOptions>() - 1 + test::fieldCount<MeasureOptions>() - 2 +
+                   test::fieldCount<WidthClasses>() + test::fieldCount<ImageLimits>());
     }
 
     void everyFieldIsAnOptionOrExcluded()
@@ -327,8 +394,18 @@ private Q_SLOTS:
             QVERIFY2(d.isNumeric(), key.c_str());
             QCOMPARE(d.defaultNumber, access.get(m));
         }
+        for (const OptionDef& d : optionSchema(OptionSet::Compare))
+            if (d.isNumeric())
+                QVERIFY2(d.defaultNumber == compareDefault(d.key), d.key.c_str());
+        // The comparison's measurement is measure's: the same ranges and flags.
+        for (const OptionDef& d : optionSchema(OptionSet::Compare))
+            if (d.key.rfind("measure.", 0) == 0) {
+                const OptionDef& m = measureOption(d.key.substr(8));
+                QVERIFY2(m.min == d.min && m.max == d.max && m.cli == d.cli, d.key.c_str());
+            }
         // And the schema has no numeric option this test does not know.
-        for (OptionSet set : {OptionSet::Train, OptionSet::Infer, OptionSet::Measure})
+        for (OptionSet set :
+             {OptionSet::Train, OptionSet::Infer, OptionSet::Measure, OptionSet::Compare})
             for (const OptionDef& d : optionSchema(set))
                 QVERIFY2(!d.isNumeric() || knowsNumber(set, d.key), d.key.c_str());
     }
@@ -419,6 +496,14 @@ private Q_SLOTS:
             o.classes = p.classes;
             QVERIFY2(validate(o), p.id.c_str());
         }
+        QVERIFY(validate(AlignOptions()));
+        QVERIFY(validate(CompareOptions()));
+        for (const OptionDef& d : optionSchema(OptionSet::Compare))
+            if (d.isNumeric())
+                for (double v : {d.min, d.max}) {
+                    const Status s = validateWith(OptionSet::Compare, d.key, v);
+                    QVERIFY2(s, (d.key + ": " + s.detail()).c_str());
+                }
     }
 
     void validateRefusesOutOfRange_data()
@@ -428,8 +513,9 @@ private Q_SLOTS:
         QTest::addColumn<double>("value");
         const double nan = std::numeric_limits<double>::quiet_NaN();
         const double inf = std::numeric_limits<double>::infinity();
-        const char* names[] = {"train ", "infer ", "measure "};
-        for (int set : {int(OptionSet::Train), int(OptionSet::Infer), int(OptionSet::Measure)})
+        const char* names[] = {"train ", "infer ", "measure ", "compare "};
+        for (int set : {int(OptionSet::Train), int(OptionSet::Infer), int(OptionSet::Measure),
+                        int(OptionSet::Compare)})
             for (const OptionDef& d : optionSchema(OptionSet(set))) {
                 if (!d.isNumeric())
                     continue;
@@ -553,6 +639,30 @@ private Q_SLOTS:
         o = {};
         o.classBy = ClassBy(5);
         QVERIFY(q(validate(o).detail()).startsWith(QStringLiteral("class_by ")));
+    }
+
+    void compareRulesAndNames()
+    {
+        CompareOptions o;
+        o.measure.closingRadiusPx = 30; // the measurement's own rule, named under "measure."
+        Status s = validate(o);
+        QVERIFY2(q(s.detail()).startsWith(QStringLiteral("measure.margin_px must be at least")),
+                 s.detail().c_str());
+        o = {};
+        o.measure.classes.preset = "iso-9999";
+        QVERIFY(q(validate(o).detail()).startsWith(QStringLiteral("measure.classes.preset ")));
+        AlignOptions a;
+        a.model = AlignModel(9);
+        QVERIFY(q(validate(a).detail()).startsWith(QStringLiteral("align.model ")));
+        QCOMPARE(q(optionRangeText(compareOption("align.model"))),
+                 QStringLiteral("auto, similarity, affine or homography"));
+        // Comparing checks before reading anything.
+        CompareOptions bad;
+        bad.tolerancePx = 0;
+        auto r = compareCrackMaps("/nonexistent/a.tif", "/nonexistent/b.tif", AlignResult(), bad);
+        QCOMPARE(r.status().code(), ErrorCode::InvalidArgument);
+        QVERIFY2(q(r.status().detail()).startsWith(QStringLiteral("tolerance_px must be")),
+                 r.status().detail().c_str());
     }
 
     void measureValidatesFirst()

@@ -1,4 +1,5 @@
-// The option schema: one definition of every training, inference and measurement option — its
+// The option schema: one definition of every training, inference, measurement and comparison
+// option — its
 // stable key (the JSON name), fisura-cli's flag, type, default, range, unit and help text — that
 // the command line, the GUI's fields and the JSON reader all read, and that validate() checks. The
 // model is QGIS Processing's parameter definitions, which feed its dialogs, qgis_process and its
@@ -16,11 +17,14 @@
 namespace fisura
 {
 
-// Declared in fisura/train.h, fisura/infer.h, fisura/measure.h and fisura/tiledwriter.h (this
+// Declared in fisura/train.h, fisura/infer.h, fisura/measure.h, fisura/change.h and
+// fisura/tiledwriter.h (this
 // header does not include them: train.h and policy.h each declare a toJson(ExecutionPolicy)).
 struct TrainOptions;
 struct InferOptions;
 struct MeasureOptions;
+struct AlignOptions;
+struct CompareOptions;
 enum class ClassBy;
 enum class Schedule;
 enum class BlendWindow;
@@ -65,10 +69,12 @@ struct OptionExclusion {
     std::string reason;
 };
 
-enum class OptionSet { Train, Infer, Measure };
+enum class OptionSet { Train, Infer, Measure, Compare };
 
 /// Every option of TrainOptions (with its ModelConfig and ScanOptions), of InferOptions (with
-/// the map writer's options) or of MeasureOptions (with its width classes), in a stable order.
+/// the map writer's options), of MeasureOptions (with its width classes), or of a comparison of
+/// two dates (AlignOptions as "align.*" and "input_limits.*", CompareOptions with its
+/// measurement as "measure.*"), in a stable order.
 const std::vector<OptionDef>& optionSchema(OptionSet set);
 /// The fields that are not options (a live control, this process's place in a job, ...).
 const std::vector<OptionExclusion>& optionExclusions(OptionSet set);
@@ -85,6 +91,10 @@ inline const OptionDef& inferOption(const std::string& key)
 inline const OptionDef& measureOption(const std::string& key)
 {
     return optionDef(OptionSet::Measure, key);
+}
+inline const OptionDef& compareOption(const std::string& key)
+{
+    return optionDef(OptionSet::Compare, key);
 }
 
 /// "1..100000 epochs", "0..0.9", "classify, segment or anomaly": what a message says is allowed.
@@ -104,6 +114,11 @@ Status validate(const InferOptions& options);
 /// (minimumMarginPx), and width classes that WidthClasses::validate accepts (limits ascending,
 /// one more name than limits). measureCracks calls it first.
 Status validate(const MeasureOptions& options);
+/// Alignment and comparison options against OptionSet::Compare; the comparison's measurement
+/// as validate(MeasureOptions) does, its message's key prefixed "measure.". alignScans and
+/// compareCrackMaps call them first.
+Status validate(const AlignOptions& options);
+Status validate(const CompareOptions& options);
 
 const char* scheduleName(Schedule s);               ///< "onecycle", "cosine"
 const char* blendWindowName(BlendWindow w);         ///< "cosine", "gaussian"

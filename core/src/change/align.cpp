@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "fisura/change.h"
+#include "fisura/options.h"
 
 #ifdef FISURA_HAVE_ALIGNMENT
 #include <opencv2/core.hpp>
@@ -69,17 +70,6 @@ using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t)
 {
     return std::chrono::duration<double>(Clock::now() - t).count();
-}
-
-Status validate(const AlignOptions& o)
-{
-    if (o.overviewSide < 256 || o.overviewSide > 8192 || o.windowPx < 64 || o.windowPx > 2048 ||
-        o.regionGrid < 1 || o.regionGrid > 16 || o.windowsPerRegion < 1 ||
-        o.windowsPerRegion > 16 || o.features < 100 || o.minInliers < 4 || !(o.ratio > 0) ||
-        !(o.ratio < 1) || !(o.minOverlap >= 0) || !(o.maxScaleChange >= 1) ||
-        !(o.maxAnisotropy >= 1))
-        return Status(ErrorCode::InvalidArgument, "alignment options out of range");
-    return Status::ok();
 }
 
 /// degenerate_model unless the model's linear part is a plausible change of view: scale within

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "fisura/change.h"
+#include "fisura/options.h"
 
 namespace fisura
 {
@@ -293,9 +294,8 @@ Result<ChangeResult> compareCrackMaps(const std::string& beforeMap, const std::s
                                       const AlignResult& alignment, const CompareOptions& o,
                                       const CancelToken& cancel, ProgressSink* progress)
 {
-    if (!(o.tolerancePx > 0) || o.tolerancePx > 1000 || !(o.minCoveredFraction > 0) ||
-        !(o.minCoveredFraction <= 1) || !(o.minLengthGainPx >= 0) || !(o.minWidthGainPx >= 0))
-        return Status(ErrorCode::InvalidArgument, "comparison options out of range");
+    if (Status s = validate(o); !s)
+        return s;
     const auto t0 = std::chrono::steady_clock::now();
     ProgressTracker tracker(progress, 3);
     ChangeResult r;

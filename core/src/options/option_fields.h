@@ -12,8 +12,11 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <type_traits>
 #include <vector>
 
+#include "fisura/change.h"
 #include "fisura/infer.h"
 #include "fisura/measure.h"
 #include "fisura/options.h"
@@ -327,10 +330,129 @@ template <class Fn> void inferExclusions(Fn&& fn)
                      "fisura-cli's model-file options and the GUI's consent dialog");
 }
 
+template <class O, class V> void visitAlignFields(O& o, V& v)
+{
+    v.choice({"align.model", "--model", 0, 0, "",
+              "Alignment model; auto picks the simplest one the residuals allow"},
+             o.model,
+             {AlignModel::Auto, AlignModel::Similarity, AlignModel::Affine, AlignModel::Homography},
+             alignModelName);
+    v.field(
+        {"align.overview_side", "", 256, 8192, "px", "Long side of the overviews matched coarsely"},
+        o.overviewSide);
+    v.field({"align.features", "", 100, 100000, "keypoints", "ORB keypoints per overview"},
+            o.features);
+    v.field({"align.ratio", "", 0.1, 0.99, "",
+             "Lowe's ratio test: a match counts when its distance is below this share of the "
+             "second best's"},
+            o.ratio);
+    v.field({"align.min_inliers", "", 4, 100000, "matches",
+             "Fewer coarse matches consistent with the model: the alignment fails"},
+            o.minInliers);
+    v.field({"align.region_grid", "", 1, 16, "regions",
+             "Residuals reported per region of a grid of this many regions a side"},
+            o.regionGrid);
+    v.field({"align.windows_per_region", "", 1, 16, "windows",
+             "Refinement windows along each side of a region"},
+            o.windowsPerRegion);
+    v.field({"align.window_px", "", 64, 2048, "px", "Refinement window edge at full resolution"},
+            o.windowPx);
+    v.field({"align.min_overlap", "", 0, 1, "",
+             "Share of the earlier scan the later one must cover, else no_overlap"},
+            o.minOverlap);
+    v.field({"align.max_scale_change", "", 1, 100, "",
+             "Scales outside 1/x..x are no change of view (degenerate_model)"},
+            o.maxScaleChange);
+    v.field({"align.max_anisotropy", "", 1, 100, "",
+             "Largest ratio of the model's singular values (shear, squash)"},
+            o.maxAnisotropy);
+    visitImageLimitFields(o.limits, v);
+}
+
+/// Visits `o`'s fields as "<prefix><key>", leaving out those `skip` names (without the prefix):
+/// a struct nested in another set's options (the comparison's measurement).
+template <class V> class Prefixed
+{
+public:
+    Prefixed(V& v, std::string prefix, std::vector<std::string> skip)
+        : v_(v), prefix_(std::move(prefix)), skip_(std::move(skip))
+    {
+    }
+    template <class T> void field(const Spec& s, T& value)
+    {
+        pass(s, [&](const Spec& p) { v_.field(p, value); });
+    }
+    template <class E, class N>
+    void choice(const Spec& s, E& value, const std::vector<std::remove_const_t<E>>& values, N name)
+    {
+        pass(s, [&](const Spec& p) { v_.choice(p, value, values, name); });
+    }
+    template <class T, class C> void textChoice(const Spec& s, T& value, const C& choices)
+    {
+        pass(s, [&](const Spec& p) { v_.textChoice(p, value, choices); });
+    }
+    template <class T> void list(const Spec& s, T& value)
+    {
+        pass(s, [&](const Spec& p) { v_.list(p, value); });
+    }
+
+private:
+    template <class F> void pass(const Spec& s, F&& f)
+    {
+        for (const std::string& k : skip_)
+            if (k == s.key)
+                return;
+        const std::string key = prefix_ + s.key;
+        Spec p = s;
+        p.key = key.c_str();
+        f(p);
+    }
+    V& v_;
+    std::string prefix_;
+    std::vector<std::string> skip_;
+};
+
+/// The comparison's own measurement fields that are not options of the comparison: the command
+/// sets them (see compareExclusions).
+inline std::vector<std::string> compareSkipsOfMeasure()
+{
+    return {"scan_path", "width_layer_path", "input_limits.max_pixels",
+            "input_limits.max_pixels_per_byte"};
+}
+
+template <class O, class V> void visitComparisonFields(O& o, V& v)
+{
+    v.field({"tolerance_px", "--tolerance", 0.5, 1000, "px",
+             "Centre lines closer than this (px of the earlier scan) are the same crack"},
+            o.tolerancePx);
+    v.field({"min_length_gain_px", "--min-length-gain", 0, 1e6, "px",
+             "Less gained length is unchanged (measurement noise)"},
+            o.minLengthGainPx);
+    v.field({"min_width_gain_px", "--min-width-gain", 0, 1000, "px",
+             "Less gained mean width is unchanged"},
+            o.minWidthGainPx);
+    v.field({"min_covered_fraction", "", 0.01, 1, "",
+             "A crack matches another when this share of it lies within the tolerance"},
+            o.minCoveredFraction);
+    Prefixed<V> measure(v, "measure.", compareSkipsOfMeasure());
+    visitMeasureFields(o.measure, measure);
+}
+
 template <class Fn> void measureExclusions(Fn&& fn)
 {
     fn("classes.ids", "the names of the width classes: the preset's, one more than its limits");
     fn("classes.tolerable_mm", "a standard's tolerable width: set by its preset");
+}
+
+template <class Fn> void compareExclusions(Fn&& fn)
+{
+    fn("measure.classes.ids", "the names of the width classes: the preset's");
+    fn("measure.classes.tolerable_mm", "a standard's tolerable width: set by its preset");
+    fn("measure.scan_path", "the maps are compared on the earlier scan's grid: set by compare");
+    fn("measure.width_layer_path", "no width layer is written while comparing");
+    fn("measure.input_limits.max_pixels", "the scans' and maps' limits are input_limits.*");
+    fn("measure.input_limits.max_pixels_per_byte", "the scans' and maps' limits are "
+                                                   "input_limits.*");
 }
 
 } // namespace fisura::options_detail

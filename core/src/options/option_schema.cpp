@@ -99,6 +99,16 @@ std::vector<OptionDef> measureSchema()
     return std::move(c.defs);
 }
 
+std::vector<OptionDef> compareSchema()
+{
+    const AlignOptions align;
+    const CompareOptions compare;
+    Collect c;
+    options_detail::visitAlignFields(align, c);
+    options_detail::visitComparisonFields(compare, c);
+    return std::move(c.defs);
+}
+
 std::vector<OptionExclusion> exclusions(OptionSet set)
 {
     std::vector<OptionExclusion> v;
@@ -107,8 +117,10 @@ std::vector<OptionExclusion> exclusions(OptionSet set)
         options_detail::trainExclusions(add);
     else if (set == OptionSet::Infer)
         options_detail::inferExclusions(add);
-    else
+    else if (set == OptionSet::Measure)
         options_detail::measureExclusions(add);
+    else
+        options_detail::compareExclusions(add);
     return v;
 }
 
@@ -140,7 +152,11 @@ const std::vector<OptionDef>& optionSchema(OptionSet set)
     static const std::vector<OptionDef> train = trainSchema();
     static const std::vector<OptionDef> infer = inferSchema();
     static const std::vector<OptionDef> measure = measureSchema();
-    return set == OptionSet::Train ? train : set == OptionSet::Infer ? infer : measure;
+    static const std::vector<OptionDef> compare = compareSchema();
+    return set == OptionSet::Train     ? train
+           : set == OptionSet::Infer   ? infer
+           : set == OptionSet::Measure ? measure
+                                       : compare;
 }
 
 const std::vector<OptionExclusion>& optionExclusions(OptionSet set)
@@ -148,7 +164,11 @@ const std::vector<OptionExclusion>& optionExclusions(OptionSet set)
     static const std::vector<OptionExclusion> train = exclusions(OptionSet::Train);
     static const std::vector<OptionExclusion> infer = exclusions(OptionSet::Infer);
     static const std::vector<OptionExclusion> measure = exclusions(OptionSet::Measure);
-    return set == OptionSet::Train ? train : set == OptionSet::Infer ? infer : measure;
+    static const std::vector<OptionExclusion> compare = exclusions(OptionSet::Compare);
+    return set == OptionSet::Train     ? train
+           : set == OptionSet::Infer   ? infer
+           : set == OptionSet::Measure ? measure
+                                       : compare;
 }
 
 const OptionDef& optionDef(OptionSet set, const std::string& key)

@@ -147,4 +147,22 @@ Status validate(const MeasureOptions& o)
     return o.classes.validate();
 }
 
+Status validate(const AlignOptions& o)
+{
+    Check check(OptionSet::Compare);
+    options_detail::visitAlignFields(o, check);
+    return check.error.empty() ? Status::ok() : invalid(check.error);
+}
+
+Status validate(const CompareOptions& o)
+{
+    Check check(OptionSet::Compare);
+    options_detail::visitComparisonFields(o, check);
+    if (!check.error.empty())
+        return invalid(check.error);
+    if (Status s = validate(o.measure); !s)
+        return invalid("measure." + s.detail());
+    return Status::ok();
+}
+
 } // namespace fisura
