@@ -1718,6 +1718,101 @@
     </message>
 </context>
 <context>
+    <name>fisura::ui::LabelGeoJsonBox</name>
+    <message>
+        <source>GeoJSON files</source>
+        <translation>Archivos GeoJSON</translation>
+    </message>
+    <message>
+        <source>All files</source>
+        <translation>Todos los archivos</translation>
+    </message>
+    <message>
+        <source>Export labels as GeoJSON</source>
+        <translation>Exportar las etiquetas como GeoJSON</translation>
+    </message>
+    <message>
+        <source>Import labels from GeoJSON</source>
+        <translation>Importar etiquetas desde GeoJSON</translation>
+    </message>
+    <message>
+        <source>Could not import %1 into the labels of %2.</source>
+        <translation>No se pudo importar %1 en las etiquetas de %2.</translation>
+    </message>
+    <message>
+        <source>The file is not GeoJSON that Fisura can read.</source>
+        <translation>El archivo no es un GeoJSON que Fisura pueda leer.</translation>
+    </message>
+    <message>
+        <source>Fisura reads Polygon, MultiPolygon, LineString and MultiLineString features inside the image, with line widths above 0 and up to %1 px.</source>
+        <translation>Fisura lee entidades Polygon, MultiPolygon, LineString y MultiLineString dentro de la imagen, con anchos de línea mayores que 0 y de hasta %1 px.</translation>
+    </message>
+    <message>
+        <source>Import GeoJSON</source>
+        <translation>Importar GeoJSON</translation>
+    </message>
+    <message>
+        <source>Imported the labels of %1 from %2.</source>
+        <translation>Etiquetas de %1 importadas desde %2.</translation>
+    </message>
+    <message>
+        <source>Could not export the labels of %1 to %2.</source>
+        <translation>No se pudieron exportar las etiquetas de %1 a %2.</translation>
+    </message>
+    <message>
+        <source>Exported the labels of %1 to %2.</source>
+        <translation>Etiquetas de %1 exportadas a %2.</translation>
+    </message>
+    <message>
+        <source>Import GeoJSON…</source>
+        <translation>Importar GeoJSON…</translation>
+    </message>
+    <message>
+        <source>Replace the labels of this image with the polygons and lines of a GeoJSON file (QuPath annotations); Undo takes them back</source>
+        <translation>Reemplazar las etiquetas de esta imagen por los polígonos y las líneas de un archivo GeoJSON (anotaciones de QuPath); Deshacer las devuelve</translation>
+    </message>
+    <message>
+        <source>Export GeoJSON…</source>
+        <translation>Exportar GeoJSON…</translation>
+    </message>
+    <message>
+        <source>Write the labels of this image as GeoJSON that QuPath and GIS read</source>
+        <translation>Escribir las etiquetas de esta imagen como GeoJSON que leen QuPath y los SIG</translation>
+    </message>
+    <message>
+        <source>Export as</source>
+        <translation>Exportar como</translation>
+    </message>
+    <message>
+        <source>Outlines</source>
+        <translation>Contornos</translation>
+    </message>
+    <message>
+        <source>Centre lines with width</source>
+        <translation>Ejes con su ancho</translation>
+    </message>
+    <message>
+        <source>Both</source>
+        <translation>Ambos</translation>
+    </message>
+    <message>
+        <source>Polygons along the label&apos;s pixels: read back exactly</source>
+        <translation>Polígonos por los bordes de los píxeles de la etiqueta: se leen de vuelta exactamente</translation>
+    </message>
+    <message>
+        <source>Each crack branch as a line with its width in px, as the measurement finds it</source>
+        <translation>Cada rama de fisura como una línea con su ancho en px, tal como lo halla la medición</translation>
+    </message>
+    <message>
+        <source>Importing %1…</source>
+        <translation>Importando %1…</translation>
+    </message>
+    <message>
+        <source>Exporting the labels of %1…</source>
+        <translation>Exportando las etiquetas de %1…</translation>
+    </message>
+</context>
+<context>
     <name>fisura::ui::LabelModeController</name>
     <message>
         <source>Label</source>

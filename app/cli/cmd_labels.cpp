@@ -1,6 +1,7 @@
-// `fisura-cli labels export MASK OUT.geojson` and `fisura-cli labels import IN.geojson --image
-// IMAGE --out MASK.tif`: label masks as QuPath GeoJSON and back (fisura/labelgeojson.h), so
-// labels move between Fisura and QuPath or a GIS.
+// `fisura-cli labels export MASK OUT.geojson [--as polygons|lines|both]` and `fisura-cli labels
+// import IN.geojson --image IMAGE --out MASK.tif`: label masks as QuPath GeoJSON (polygons and
+// centre lines with a width) and back (fisura/labelgeojson.h), so labels move between Fisura and
+// QuPath or a GIS.
 #include <iostream>
 #include <memory>
 
@@ -22,7 +23,7 @@ namespace
 {
 
 struct LabelsArgs {
-    std::string mask, geojson, image, out, className = "Crack";
+    std::string mask, geojson, image, out, className = "Crack", shapes = "polygons";
     bool json = false;
     bool quiet = false;
 };
@@ -40,6 +41,7 @@ void runExport(const LabelsArgs& a)
     refuseOverwriting({a.geojson}, {a.mask});
     LabelGeoJsonOptions o;
     o.className = a.className;
+    o.shapes = *labelShapesFromName(a.shapes); // checked by the option
     if (Status s = writeLabelGeoJson(a.mask, a.geojson, o); !s)
         fail(s, "cannot export the labels of " + a.mask);
     report(a, a.geojson, "QuPath GeoJSON");
@@ -65,15 +67,25 @@ void registerLabelsCommand(CLI::App& app)
 {
     auto a = std::make_shared<LabelsArgs>();
     auto* cmd = app.add_subcommand(
-        "labels", "Label masks as QuPath-compatible GeoJSON (polygons in image pixels) and back");
+        "labels",
+        "Label masks as QuPath-compatible GeoJSON (polygons and lines in image pixels) and back");
     cmd->require_subcommand(1);
     auto* ex = cmd->add_subcommand("export", "Write a label mask's crack pixels as GeoJSON");
     ex->add_option("mask", a->mask, "Label mask (0 background, non-zero crack)")->required();
     ex->add_option("out", a->geojson, "GeoJSON to write (atomically)")->required();
     ex->add_option("--class", a->className, "Classification name of the annotations")
         ->capture_default_str();
-    auto* im = cmd->add_subcommand("import", "Fill a GeoJSON's polygons into a label mask");
-    im->add_option("geojson", a->geojson, "GeoJSON: Polygon / MultiPolygon annotations")
+    ex->add_option("--as", a->shapes,
+                   "polygons: the pixels' outlines (exact); lines: each branch's centre line with "
+                   "its width (width_px, widths_px per vertex); both")
+        ->check(CLI::IsMember({"polygons", "lines", "both"}))
+        ->capture_default_str();
+    auto* im = cmd->add_subcommand(
+        "import", "Fill a GeoJSON's polygons, and its lines with their width, into a label mask");
+    im->add_option("geojson", a->geojson,
+                   "GeoJSON: Polygon / MultiPolygon / LineString / MultiLineString annotations; a "
+                   "line's width: width_px, else a \"width_px\" or \"Width px\" "
+                   "measurement, else 1 px")
         ->required();
     im->add_option("--image", a->image, "The image the labels belong to (gives the mask's size)")
         ->required();

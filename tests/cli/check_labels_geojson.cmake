@@ -1,5 +1,5 @@
 # fisura-cli labels export / import: a demo mask to QuPath GeoJSON and back; the mask read back
-# exports to the same GeoJSON (the round trip is exact); refused input: a LineString, a polygon
+# exports to the same GeoJSON (the round trip is exact); refused input: a Point, a polygon
 # outside the image, a missing --image.
 # -DCLI=<exe> -DWORK=<dir>
 include("${CMAKE_CURRENT_LIST_DIR}/check_common.cmake")
@@ -32,12 +32,12 @@ expect("rc EQUAL 0" "second export exited ${rc}: ${err}")
 file(READ "${WORK}/again.geojson" again)
 expect("again STREQUAL text" "the mask read back differs from the mask exported")
 
-# Refused: not a polygon (the feature named), outside the 64 x 64 image, no --image.
-file(WRITE "${WORK}/line.geojson" [=[{"type": "FeatureCollection", "features": [
-  {"type": "Feature", "geometry": {"type": "LineString", "coordinates": [[1, 1], [9, 9]]},
+# Refused: not a polygon or line (the feature named), outside the 64 x 64 image, no --image.
+file(WRITE "${WORK}/point.geojson" [=[{"type": "FeatureCollection", "features": [
+  {"type": "Feature", "geometry": {"type": "Point", "coordinates": [1, 1]},
    "properties": {"objectType": "annotation"}}]}]=])
-run("${CLI}" labels import "${WORK}/line.geojson" --image "${mask}" --out "${WORK}/x.tif")
-expect("rc EQUAL 1 AND err MATCHES \"feature 0 is a LineString\"" "line: ${rc} ${err}")
+run("${CLI}" labels import "${WORK}/point.geojson" --image "${mask}" --out "${WORK}/x.tif")
+expect("rc EQUAL 1 AND err MATCHES \"feature 0 is a Point\"" "point: ${rc} ${err}")
 file(WRITE "${WORK}/far.geojson" [=[{"type": "Feature", "geometry": {"type": "Polygon",
   "coordinates": [[[0, 0], [100, 0], [100, 100], [0, 0]]]}, "properties": {}}]=])
 run("${CLI}" labels import "${WORK}/far.geojson" --image "${mask}" --out "${WORK}/x.tif")

@@ -2,7 +2,10 @@
 // survives mask -> GeoJSON -> mask (IoU >= 0.99; in fact exactly), the text has QuPath's shape
 // (FeatureCollection of annotation Polygons with a classification), QuPath's other spellings (a
 // bare array, one Feature) are read, and bad input is refused with the feature named: not JSON,
-// not a FeatureCollection, a LineString or Point, coordinates outside the image, a bad size.
+// not a FeatureCollection, a Point, coordinates outside the image, a bad size. Lines with a
+// width: a mask of drawn cracks of known width -> centre lines -> mask agrees within the stated
+// IoU, the width rule (width_px, QuPath's measurements, 1 px) draws the right number
+// of rows, and a bad width is refused with the feature named.
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -66,6 +69,12 @@ private Q_SLOTS:
     void refused_data();
     void refused();
     void files();
+    void lineRoundTrip_data();
+    void lineRoundTrip();
+    void lineShape();
+    void lineWidthRule_data();
+    void lineWidthRule();
+    void shapesNames();
 };
 
 void TestLabelGeoJson::roundTrip()
@@ -142,8 +151,9 @@ void TestLabelGeoJson::refused_data()
     QTest::newRow("not JSON") << QStringLiteral("{\"type\": ") << 40 << corrupt << QString();
     QTest::newRow("not a collection") << QStringLiteral("{\"type\": \"Topology\"}") << 40 << invalid
                                       << QStringLiteral("FeatureCollection");
-    QTest::newRow("line") << q(feature(R"({"type": "LineString", "coordinates": [[1,1],[5,5]]})"))
-                          << 40 << invalid << QStringLiteral("feature 0 is a LineString");
+    QTest::newRow("multi point") << q(feature(
+                                        R"({"type": "MultiPoint", "coordinates": [[1,1],[5,5]]})"))
+                                 << 40 << invalid << QStringLiteral("feature 0 is a MultiPoint");
     QTest::newRow("point in a collection")
         << q(R"({"type": "FeatureCollection", "features": [)" + feature(kSquare) + "," +
              feature(R"({"type": "Point", "coordinates": [1,1]})") + "]}")
@@ -159,6 +169,23 @@ void TestLabelGeoJson::refused_data()
         << q(feature(R"({"type": "Polygon", "coordinates": [["a", "b"]]})")) << 40 << corrupt
         << QStringLiteral("feature 0");
     QTest::newRow("no size") << q(feature(kSquare)) << 0 << invalid << QStringLiteral("size");
+    const auto line = [&q](const std::string& properties) {
+        return q(R"({"type": "Feature", "geometry": {"type": "LineString", "coordinates": )"
+                 R"([[5, 20.5], [35, 20.5]]}, "properties": )" +
+                 properties + "}");
+    };
+    QTest::newRow("negative width") << line(R"({"width_px": -2})") << 40 << invalid
+                                    << QStringLiteral("feature 0: its width_px of -2 px");
+    QTest::newRow("zero width") << line(R"({"width_px": 0})") << 40 << invalid
+                                << QStringLiteral("feature 0: its width_px of 0 px");
+    QTest::newRow("absurd width") << line(R"({"width_px": 5000})") << 40 << invalid
+                                  << QStringLiteral("5000 px is not a width");
+    QTest::newRow("width not a number")
+        << line(R"({"measurements": {"Width px": "wide"}})") << 40 << invalid
+        << QStringLiteral("feature 0: its width measurement is not a number");
+    QTest::newRow("NaN width") << line(R"({"width_px": NaN})") << 40 << corrupt << QString();
+    QTest::newRow("line outside") << line("{}") << 30 << invalid
+                                  << QStringLiteral("feature 0 lies outside the 30 x 30 px image");
 }
 
 void TestLabelGeoJson::refused()
@@ -190,6 +217,132 @@ void TestLabelGeoJson::files()
              ErrorCode::NotFound);
     QCOMPARE(writeLabelGeoJson(dir.filePath(QStringLiteral("none.tif")).toStdString(), json).code(),
              ErrorCode::NotFound);
+    // From memory, as the label mode exports: the same text as from the file.
+    const std::string fromMemory = dir.filePath(QStringLiteral("memory.geojson")).toStdString();
+    QVERIFY(writeLabelGeoJson(drawnMask(), fromMemory).isOk());
+    QCOMPARE(readLabelGeoJson(fromMemory, kW, kH)->pixels, drawnMask().pixels);
+    QCOMPARE(writeLabelGeoJson(Image(), fromMemory).code(), ErrorCode::InvalidArgument);
+}
+
+void TestLabelGeoJson::lineRoundTrip_data()
+{
+    QTest::addColumn<double>("width");
+    QTest::addColumn<double>("angleDeg");
+    QTest::addColumn<double>("minIoU");
+    // Measured: IoU 0.96 to 0.99 along the axes; at 30 degrees 0.76 (3 px), 0.90 (5 px) and
+    // 0.92 (9 px), where the measured width is about 0.6 px short (measure.h: within 0.5 px
+    // along the axes).
+    for (double w : {3.0, 5.0, 9.0})
+        for (double a : {0.0, 30.0, 90.0})
+            QTest::addRow("%g px at %g deg", w, a) << w << a << (a == 30.0 ? 0.7 : 0.95);
+    QTest::newRow("1 px at 0 deg") << 1.0 << 0.0 << 0.95;
+}
+
+void TestLabelGeoJson::lineRoundTrip()
+{
+    QFETCH(double, width);
+    QFETCH(double, angleDeg);
+    QFETCH(double, minIoU);
+    cv::Mat m = cv::Mat::zeros(kH, kW, CV_8U);
+    const double r = angleDeg * CV_PI / 180, half = 90;
+    const cv::Point2d c(160, 120), d(std::cos(r) * half, -std::sin(r) * half);
+    test::bar(m, c - d, c + d, width);
+    Image mask = Image::make(kW, kH, 1);
+    for (int y = 0; y < kH; ++y)
+        std::copy_n(m.ptr<uint8_t>(y), kW, mask.row(y));
+    LabelGeoJsonOptions o;
+    o.shapes = LabelShapes::Lines;
+    auto text = labelMaskToGeoJson(mask, o);
+    QVERIFY2(text.isOk(), text.isOk() ? "" : text.status().toString().c_str());
+    const Json j = Json::parse(*text);
+    QCOMPARE(j["features"].size(), size_t(1)); // one crack, one branch
+    const double measured = j["features"][0]["properties"]["width_px"].get<double>();
+    QVERIFY2(std::abs(measured - width) <= 0.75, qPrintable(QString::number(measured)));
+    auto back = labelMaskFromGeoJson(*text, kW, kH);
+    QVERIFY2(back.isOk(), back.isOk() ? "" : back.status().toString().c_str());
+    const double overlap = iou(mask, *back);
+    qInfo("IoU %.3f, measured width %.2f px", overlap, measured);
+    QVERIFY2(overlap >= minIoU, qPrintable(QString::number(overlap)));
+}
+
+void TestLabelGeoJson::lineShape()
+{
+    LabelGeoJsonOptions o;
+    o.shapes = LabelShapes::Both;
+    o.className = "Fisura";
+    const Json j = Json::parse(*labelMaskToGeoJson(drawnMask(), o));
+    int polygons = 0, lines = 0;
+    for (const Json& f : j["features"]) {
+        const Json& p = f["properties"];
+        QCOMPARE(p["objectType"].get<std::string>(), std::string("annotation"));
+        QCOMPARE(p["classification"]["name"].get<std::string>(), std::string("Fisura"));
+        if (f["geometry"]["type"] == "Polygon") {
+            ++polygons;
+            continue;
+        }
+        QCOMPARE(f["geometry"]["type"].get<std::string>(), std::string("LineString"));
+        ++lines;
+        QCOMPARE(p["widths_px"].size(), f["geometry"]["coordinates"].size());
+        QVERIFY(p["width_px"].get<double>() > 0);
+        QVERIFY(p["measurements"]["width_px"] == p["width_px"]);
+        QVERIFY(p["length_px"].get<double>() >= 0);
+        QVERIFY(p["crack_id"].get<int>() >= 1 && p["branch_id"].get<int>() >= 1);
+    }
+    QVERIFY(polygons >= 4);
+    QVERIFY(lines >= 3); // the ring, the diagonal crack, the lone pixels
+    o.shapes = LabelShapes::Lines;
+    for (const Json& f : Json::parse(*labelMaskToGeoJson(drawnMask(), o))["features"])
+        QCOMPARE(f["geometry"]["type"].get<std::string>(), std::string("LineString"));
+}
+
+void TestLabelGeoJson::lineWidthRule_data()
+{
+    QTest::addColumn<QString>("geometry");
+    QTest::addColumn<QString>("properties");
+    QTest::addColumn<int>("rows"); // crack pixels in column 20
+    const QString line =
+        QStringLiteral(R"({"type": "LineString", "coordinates": [[5, 20.5], [35, 20.5]]})");
+    QTest::newRow("QuPath line: 1 px") << line << QStringLiteral("{}") << 1;
+    QTest::newRow("no properties") << line << QStringLiteral("null") << 1;
+    QTest::newRow("width_px") << line << QStringLiteral(R"({"width_px": 5})") << 5;
+    QTest::newRow("measurement object")
+        << line << QStringLiteral(R"({"measurements": {"Width px": 3}})") << 3;
+    QTest::newRow("measurement list")
+        << line << QStringLiteral(R"({"measurements": [{"name": "width_px", "value": 7}]})") << 7;
+    QTest::newRow("width_px before the measurement")
+        << line << QStringLiteral(R"({"width_px": 5, "measurements": {"width_px": 9}})") << 5;
+    QTest::newRow("widths_px not read")
+        << line << QStringLiteral(R"({"widths_px": [9, 9], "width_px": 3})") << 3;
+    QTest::newRow("other measurements only")
+        << line << QStringLiteral(R"({"measurements": {"Length px": 30}})") << 1;
+    QTest::newRow("multi line")
+        << QStringLiteral(R"({"type": "MultiLineString", "coordinates": [[[5, 20.5], [35, 20.5]],)"
+                          R"( [[5, 35.5], [9, 35.5]]]})")
+        << QStringLiteral(R"({"width_px": 3})") << 3;
+}
+
+void TestLabelGeoJson::lineWidthRule()
+{
+    QFETCH(QString, geometry);
+    QFETCH(QString, properties);
+    QFETCH(int, rows);
+    const std::string text = R"({"type": "Feature", "geometry": )" + geometry.toStdString() +
+                             R"(, "properties": )" + properties.toStdString() + "}";
+    auto m = labelMaskFromGeoJson(text, 40, 40);
+    QVERIFY2(m.isOk(), m.isOk() ? "" : m.status().toString().c_str());
+    int n = 0;
+    for (int y = 0; y < 40; ++y)
+        n += m->row(y)[20] != 0;
+    QCOMPARE(n, rows);
+    QCOMPARE(m->row(20)[20], uint8_t(255));
+    QCOMPARE(m->row(20)[0], uint8_t(0)); // round caps end half a width past the ends
+}
+
+void TestLabelGeoJson::shapesNames()
+{
+    for (LabelShapes s : {LabelShapes::Polygons, LabelShapes::Lines, LabelShapes::Both})
+        QCOMPARE(*labelShapesFromName(labelShapesName(s)), s);
+    QCOMPARE(labelShapesFromName("outlines").status().code(), ErrorCode::InvalidArgument);
 }
 
 QTEST_GUILESS_MAIN(TestLabelGeoJson)

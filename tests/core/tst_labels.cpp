@@ -287,6 +287,27 @@ private Q_SLOTS:
         QCOMPARE(int(small->tiles.size()), 1);
     }
 
+    void replaceRegionCountsAsUser()
+    {
+        QTemporaryDir dir;
+        const std::string img = s(dir.filePath(QStringLiteral("scan.tif")));
+        QVERIFY(writeTiff(img, Image::make(40, 30, 1, 80)).isOk());
+        auto l = openLayer(img);
+        QVERIFY(l);
+        QVERIFY(l->polyline({{2.5, 2.5}, {30.5, 2.5}}, 1).isOk()); // replaced by the import
+        Image m = Image::make(40, 30, 1);
+        std::fill_n(m.row(10) + 5, 10, uint8_t(255));
+        auto e = l->replaceRegion({0, 0, 40, 30}, m);
+        QVERIFY(e.isOk());
+        QCOMPARE(all(*l).pixels, m.pixels);
+        QCOMPARE(l->provenance().labelled, uint64_t(10));
+        QCOMPARE(l->provenance().userAdded, uint64_t(10));
+        QCOMPARE(l->provenance().fromProposal, uint64_t(0));
+        l->undo(*e);
+        QCOMPARE(all(*l).row(2)[10], uint8_t(255));
+        QCOMPARE(all(*l).row(10)[10], uint8_t(0));
+    }
+
     void saveAndReopen()
     {
         QTemporaryDir dir;

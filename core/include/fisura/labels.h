@@ -186,6 +186,9 @@ public:
     /// Accept a proposal: `mask` (1 channel, r's size, non-zero = crack) replaces the pixels of
     /// `region`; its crack pixels count as fromProposal. InvalidArgument on a size mismatch.
     Result<LabelEdit> applyProposal(const LabelRect& region, const Image& mask);
+    /// Labels drawn elsewhere (e.g. imported from GeoJSON): `mask` replaces the pixels of
+    /// `region` as applyProposal does, but its crack pixels count as userAdded.
+    Result<LabelEdit> replaceRegion(const LabelRect& region, const Image& mask);
     /// Restore the tiles of `e` as they were before / after it. Edits must be undone in reverse
     /// order (as QUndoStack does); an edit of another layer is ignored.
     void undo(const LabelEdit& e);
@@ -216,6 +219,7 @@ public:
     struct Impl;
 
 private:
+    Result<LabelEdit> writeMask(const LabelRect& region, const Image& mask, bool fromProposal);
     explicit LabelLayer(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> d_;
 };

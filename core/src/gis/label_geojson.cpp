@@ -9,6 +9,7 @@
 #include <ogrsf_frmts.h>
 
 #include "gis/gdal_session.h"
+#include "gis/label_lines.h"
 #include "util/atomic_file.h"
 #include "util/json_bounded.h"
 
@@ -20,11 +21,7 @@ namespace
 
 using Json = nlohmann::json;
 using DatasetPtr = std::unique_ptr<GDALDataset>;
-
-struct GeometryDeleter {
-    void operator()(OGRGeometry* g) const { OGRGeometryFactory::destroyGeometry(g); }
-};
-using GeometryPtr = std::unique_ptr<OGRGeometry, GeometryDeleter>;
+using gis::GeometryPtr;
 
 // A one-band byte raster in memory whose coordinates are its pixels (y down, no flip).
 Result<DatasetPtr> pixelRaster(int width, int height, const gis::QuietGdalErrors& quiet)
@@ -76,9 +73,7 @@ Json featureOf(const OGRGeometry& g, const LabelGeoJsonOptions& o)
     return {{"type", "Feature"},
             {"geometry", std::move(geometry)},
             {"properties",
-             {{"objectType", "annotation"},
-              {"classification",
-               {{"name", o.className}, {"color", {o.colour[0], o.colour[1], o.colour[2]}}}}}}};
+             {{"objectType", "annotation"}, {"classification", gis::classificationOf(o)}}}};
 }
 
 // The features of a FeatureCollection, a Feature or an array of Features.
@@ -97,9 +92,9 @@ Result<Json> featuresOf(const Json& j, const std::string& what)
                   what + ": not a GeoJSON FeatureCollection, Feature or array of Features");
 }
 
-// The geometry of feature `i`, checked: a polygon inside the image.
-Result<GeometryPtr> polygonOf(const Json& f, size_t i, int width, int height,
-                              const std::string& what)
+// The areas feature `i` fills, checked: a polygon, or a line with its width, inside the image.
+Result<std::vector<GeometryPtr>> areasOf(const Json& f, size_t i, int width, int height,
+                                         const std::string& what)
 {
     const std::string where = what + ": feature " + std::to_string(i);
     if (!f.is_object() || !f.contains("geometry") || !f["geometry"].is_object())
@@ -107,23 +102,51 @@ Result<GeometryPtr> polygonOf(const Json& f, size_t i, int width, int height,
     const Json& g = f["geometry"];
     const std::string type =
         g.contains("type") && g["type"].is_string() ? g["type"].get<std::string>() : "";
-    if (type != "Polygon" && type != "MultiPolygon")
+    const bool polygon = type == "Polygon" || type == "MultiPolygon";
+    if (!polygon && type != "LineString" && type != "MultiLineString")
         return Status(ErrorCode::InvalidArgument,
                       where + " is a " + (type.empty() ? "geometry without a type" : type) +
-                          "; labels are Polygon or MultiPolygon");
+                          "; labels are Polygon, MultiPolygon, LineString or MultiLineString");
     GeometryPtr geom(OGRGeometryFactory::createFromGeoJson(g.dump().c_str()));
     if (!geom)
-        return Status(ErrorCode::Corrupt, where + ": its coordinates are not a polygon");
+        return Status(ErrorCode::Corrupt,
+                      where + ": its coordinates are not a " + (polygon ? "polygon" : "line"));
     OGREnvelope e;
     geom->getEnvelope(&e);
     if (e.MinX < 0 || e.MinY < 0 || e.MaxX > width || e.MaxY > height)
         return Status(ErrorCode::InvalidArgument, where + " lies outside the " +
                                                       std::to_string(width) + " x " +
                                                       std::to_string(height) + " px image");
-    return geom;
+    if (!polygon)
+        return gis::labelLineAreas(f, *geom, where);
+    std::vector<GeometryPtr> out;
+    out.push_back(std::move(geom));
+    return out;
 }
 
 } // namespace
+
+const char* labelShapesName(LabelShapes shapes)
+{
+    switch (shapes) {
+    case LabelShapes::Lines:
+        return "lines";
+    case LabelShapes::Both:
+        return "both";
+    case LabelShapes::Polygons:
+        break;
+    }
+    return "polygons";
+}
+
+Result<LabelShapes> labelShapesFromName(const std::string& name)
+{
+    for (LabelShapes s : {LabelShapes::Polygons, LabelShapes::Lines, LabelShapes::Both})
+        if (name == labelShapesName(s))
+            return s;
+    return Status(ErrorCode::InvalidArgument,
+                  "\"" + name + "\" is not one of polygons, lines, both");
+}
 
 Result<std::string> labelMaskToGeoJson(const Image& mask, const LabelGeoJsonOptions& o)
 {
@@ -131,12 +154,21 @@ Result<std::string> labelMaskToGeoJson(const Image& mask, const LabelGeoJsonOpti
         return Status(ErrorCode::InvalidArgument, "an empty mask has no labels");
     gis::ensureGdal();
     gis::QuietGdalErrors quiet;
-    auto polygons = polygonsOf(mask, quiet);
-    if (!polygons)
-        return polygons.status();
     Json features = Json::array();
-    for (const auto& g : *polygons)
-        features.push_back(featureOf(*g, o));
+    if (o.shapes != LabelShapes::Lines) {
+        auto polygons = polygonsOf(mask, quiet);
+        if (!polygons)
+            return polygons.status();
+        for (const auto& g : *polygons)
+            features.push_back(featureOf(*g, o));
+    }
+    if (o.shapes != LabelShapes::Polygons) {
+        auto lines = gis::labelLineFeatures(mask, o);
+        if (!lines)
+            return lines.status();
+        for (Json& f : *lines)
+            features.push_back(std::move(f));
+    }
     const Json fc = {{"type", "FeatureCollection"}, {"features", std::move(features)}};
     return util::dumpJson(fc);
 }
@@ -157,11 +189,13 @@ Result<Image> labelMaskFromGeoJson(const std::string& text, int width, int heigh
     std::vector<GeometryPtr> owned;
     std::vector<OGRGeometryH> handles;
     for (size_t i = 0; i < features->size(); ++i) {
-        auto g = polygonOf((*features)[i], i, width, height, what);
-        if (!g)
-            return g.status();
-        handles.push_back(OGRGeometry::ToHandle(g->get()));
-        owned.push_back(std::move(*g));
+        auto areas = areasOf((*features)[i], i, width, height, what);
+        if (!areas)
+            return areas.status();
+        for (GeometryPtr& g : *areas) {
+            handles.push_back(OGRGeometry::ToHandle(g.get()));
+            owned.push_back(std::move(g));
+        }
     }
     auto raster = pixelRaster(width, height, quiet);
     if (!raster)
@@ -187,7 +221,13 @@ Status writeLabelGeoJson(const std::string& maskPath, const std::string& outPath
     auto mask = readImage(maskPath);
     if (!mask)
         return mask.status();
-    auto text = labelMaskToGeoJson(*mask, options);
+    return writeLabelGeoJson(*mask, outPath, options);
+}
+
+Status writeLabelGeoJson(const Image& mask, const std::string& outPath,
+                         const LabelGeoJsonOptions& options)
+{
+    auto text = labelMaskToGeoJson(mask, options);
     if (!text)
         return text.status();
     return writeFileAtomic(outPath, *text);

@@ -6,6 +6,7 @@ list(APPEND FISURA_CORE_SOURCES
     src/gis/vector_common.cpp
     src/gis/vector_export.cpp
     src/gis/dxf_export.cpp
-    src/gis/label_geojson.cpp)
+    src/gis/label_geojson.cpp
+    src/gis/label_lines.cpp)
 list(APPEND FISURA_CORE_SOURCES src/gis/overlay_export.cpp)
 list(APPEND FISURA_CORE_SOURCES src/gis/change_vectors.cpp)

@@ -230,6 +230,17 @@ Result<LabelEdit> LabelLayer::setRegion(const LabelRect& r, uint8_t value)
 
 Result<LabelEdit> LabelLayer::applyProposal(const LabelRect& region, const Image& mask)
 {
+    return writeMask(region, mask, true);
+}
+
+Result<LabelEdit> LabelLayer::replaceRegion(const LabelRect& region, const Image& mask)
+{
+    return writeMask(region, mask, false);
+}
+
+Result<LabelEdit> LabelLayer::writeMask(const LabelRect& region, const Image& mask,
+                                        bool fromProposal)
+{
     if (region.empty() || region.x < 0 || region.y < 0 || region.x + region.width > width() ||
         region.y + region.height > height())
         return Status(ErrorCode::InvalidArgument, "the proposal region is not inside the image");
@@ -251,7 +262,7 @@ Result<LabelEdit> LabelLayer::applyProposal(const LabelRect& region, const Image
         for (int x = 1; x <= mask.width; ++x)
             if (x == mask.width || (row[x] != 0) != (row[start] != 0)) {
                 d_->store->writeSpan(region.y + y, region.x + start, region.x + x - 1,
-                                     row[start] ? 255 : 0, true, rec, d_->prov);
+                                     row[start] ? 255 : 0, fromProposal, rec, d_->prov);
                 start = x;
             }
     }

@@ -20,12 +20,13 @@
 #include <cmath>
 
 #include "common/errortext.h"
-#include "viewer/tiledviewer.h"
 #include "fisura/labels.h"
+#include "label/labelgeojsonbox.h"
 #include "label/labelpropose.h"
 #include "label/labelsession.h"
 #include "label/labelsource.h"
 #include "label/labeltool.h"
+#include "viewer/tiledviewer.h"
 
 namespace fisura::ui
 {
@@ -66,8 +67,8 @@ LabelPanel::LabelPanel(TiledViewer* viewer, QWidget* parent)
       toolbar_(new QWidget(this)), tools_(new QActionGroup(this)), fileLabel_(new QLabel(this)),
       widthLabel_(new QLabel(this)), width_(new QDoubleSpinBox(this)), unit_(new QComboBox(this)),
       brushLabel_(new QLabel(this)), brush_(new QSpinBox(this)), stats_(new QLabel(this)),
-      propose_(new LabelProposeBox(viewer, this)), queueLabel_(new QLabel(this)),
-      previous_(new QPushButton(this)), next_(new QPushButton(this))
+      propose_(new LabelProposeBox(viewer, this)), geojson_(new LabelGeoJsonBox(this)),
+      queueLabel_(new QLabel(this)), previous_(new QPushButton(this)), next_(new QPushButton(this))
 {
     setObjectName(QStringLiteral("labelPanel"));
     buildActions();
@@ -78,6 +79,8 @@ LabelPanel::LabelPanel(TiledViewer* viewer, QWidget* parent)
         brush_->setValue(int(std::lround(px)));
     });
     connect(propose_, &LabelProposeBox::statusMessage, this, &LabelPanel::statusMessage);
+    connect(geojson_, &LabelGeoJsonBox::statusMessage, this, &LabelPanel::statusMessage);
+    connect(geojson_, &LabelGeoJsonBox::failed, this, &LabelPanel::reportFailure);
     retranslateUi();
     updateState();
 }
@@ -188,6 +191,7 @@ void LabelPanel::buildLayout()
     layout->addWidget(toolbar_);
     layout->addLayout(form);
     layout->addWidget(edit);
+    layout->addWidget(geojson_);
     layout->addWidget(stats_);
     layout->addWidget(propose_);
 }
@@ -248,6 +252,7 @@ Status LabelPanel::start()
     viewer_->setTool(tool_);
     viewer_->setCursor(Qt::CrossCursor);
     propose_->setSession(session_);
+    geojson_->setSession(session_);
     updateState();
     Q_EMIT labellingChanged(true);
     return {};
@@ -264,6 +269,7 @@ LabelSession* LabelPanel::detach()
         return nullptr;
     tool_->setSession(nullptr);
     propose_->setSession(nullptr);
+    geojson_->setSession(nullptr);
     if (viewer_) {
         viewer_->setTool(nullptr);
         viewer_->setEditableOverlay(nullptr);
@@ -558,6 +564,7 @@ void LabelPanel::retranslateUi()
     next_->setText(tr("Next"));
     next_->setToolTip(tr("Label the next image of the list"));
     propose_->retranslateUi();
+    geojson_->retranslateUi();
     updateState();
 }
 

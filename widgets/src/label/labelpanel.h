@@ -1,8 +1,8 @@
 // The Label section of the Inspect pane: the label tools and their shortcuts, line width (px or
-// mm) and brush size, undo / redo / save, "Propose labels", how much of the label came from the
-// model versus the user, and Next / Previous through a queue of images to label. It owns the
-// LabelSession of the image open in the viewer and never drops unsaved labels silently: leaving
-// an image or closing asks to save, discard or cancel.
+// mm) and brush size, undo / redo / save, GeoJSON import and export, "Propose labels", how much of
+// the label came from the model versus the user, and Next / Previous through a queue of images to
+// label. It owns the LabelSession of the image open in the viewer and never drops unsaved labels
+// silently: leaving an image or closing asks to save, discard or cancel.
 #pragma once
 
 #include <QMessageBox>
@@ -25,6 +25,7 @@ class QSpinBox;
 namespace fisura::ui
 {
 
+class LabelGeoJsonBox;
 class LabelProposeBox;
 class LabelSession;
 class LabelTool;
@@ -75,6 +76,7 @@ public:
     QAction* saveAction() const { return saveAction_; }
     QAction* wholeImageCrackFreeAction() const { return wholeCrackFree_; }
     LabelProposeBox* proposeBox() const { return propose_; }
+    LabelGeoJsonBox* geoJsonBox() const { return geojson_; }
     QLabel* statsLabel() const { return stats_; }
     QLabel* queueLabel() const { return queueLabel_; }
     QPushButton* nextButton() const { return next_; }
@@ -143,6 +145,7 @@ private:
     QSpinBox* brush_;
     QLabel* stats_;
     LabelProposeBox* propose_;
+    LabelGeoJsonBox* geojson_;
     QLabel* queueLabel_;
     QPushButton* previous_;
     QPushButton* next_;

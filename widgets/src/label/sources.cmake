@@ -2,6 +2,7 @@
 # tools on the viewer, the Label section of the Inspect pane and its "Propose labels" box, and the
 # label mode the Inspect pane delegates to.
 list(APPEND FISURA_WIDGETS_SOURCES
+    src/label/labelgeojsonbox.cpp src/label/labelgeojsonbox.h
     src/label/labelmodecontroller.cpp src/label/labelmodecontroller.h
     src/label/labelpanel.cpp src/label/labelpanel.h
     src/label/labelpropose.cpp src/label/labelpropose.h
