@@ -1,6 +1,7 @@
 // `fisura-cli compare --before SCAN_A --before-map MAP_A --after SCAN_B --after-map MAP_B
 // [--pixel-size MM] [--model auto|similarity|affine|homography] [--tolerance PX] [--threshold T]
-// [--classes PRESET] [--json F] [--csv F] [--aligned-map OUT.tif]`: two inspections of the same
+// [--classes PRESET] [--json F] [--csv F] [--vector F.gpkg|.geojson|.shp|.dxf]
+// [--aligned-map OUT.tif]`: two inspections of the same
 // surface: the later scan aligned to the earlier one, its map brought onto the earlier grid, and
 // each crack classified as new, grown, unchanged or gone.
 #include <algorithm>
@@ -20,6 +21,7 @@
 #include "fisura/change.h"
 #include "fisura/options.h"
 #include "fisura/raster.h"
+#include "fisura/vectorexport.h"
 #include "measure_flags.h"
 #include "schema_options.h"
 #include "signals.h"
@@ -32,7 +34,7 @@ namespace
 {
 
 struct CompareArgs {
-    std::string before, beforeMap, after, afterMap, json, csv, aligned,
+    std::string before, beforeMap, after, afterMap, json, csv, aligned, vector,
         lang = languageFromEnvironment();
     /// Every alignment and comparison option, bound to its flag through the option schema
     /// (OptionSet::Compare); the scans' limits are the alignment's.
@@ -82,12 +84,30 @@ double pixelSizeOf(const CompareArgs& a)
     return info ? info->pixelSizeXmm : 0.0;
 }
 
+/// The changes for GIS / CAD, on the earlier scan's grid and georeference.
+void writeVectors(const CompareArgs& a, const ChangeResult& r, bool jsonOut)
+{
+    VectorExportOptions vo;
+    vo.georeferencePath = a.before;
+    auto v = exportChangeVectors(r, a.vector, vo);
+    if (!v)
+        fail(v.status(), "cannot write " + a.vector);
+    if (!a.quiet && !jsonOut)
+        std::printf(a.lang == "es" ? "%s: %d cambios, %d líneas (%s%s%s)\n"
+                                   : "%s: %d changes, %d lines (%s%s%s)\n",
+                    a.vector.c_str(), v->cracks, v->branches, coordinateKindName(v->coordinates),
+                    v->crsCode.empty() ? "" : ", ", v->crsCode.c_str());
+}
+
 void run(const CompareArgs& a)
 {
     setOutputLanguage(a.lang);
     CancelToken& cancel = cancelOnSignals();
-    refuseOverwriting({a.json == "-" ? std::string() : a.json, a.csv, a.aligned},
+    refuseOverwriting({a.json == "-" ? std::string() : a.json, a.csv, a.aligned, a.vector},
                       {a.before, a.beforeMap, a.after, a.afterMap});
+    if (!a.vector.empty()) // an unknown format is refused before the work
+        if (auto f = vectorFormatFor(a.vector); !f)
+            fail(f.status(), "cannot write " + a.vector);
     const bool jsonOut = a.json == "-";
     TerminalProgress progress;
     ProgressSink* sink = a.quiet || jsonOut ? nullptr : &progress;
@@ -132,6 +152,8 @@ void run(const CompareArgs& a)
     else if (!a.json.empty())
         if (auto s = writeChangeJson(*r, a.json); !s)
             fail(s, "cannot write " + a.json);
+    if (!a.vector.empty())
+        writeVectors(a, *r, jsonOut);
     if (!jsonOut)
         printSummary(*r, a.lang);
 }
@@ -156,6 +178,9 @@ void registerCompareCommand(CLI::App& app)
     addSchemaOption(cmd, compareOption("min_width_gain_px"), a->compare.minWidthGainPx);
     addMeasureFlags(cmd, OptionSet::Compare, "measure.", a->compare.measure, a->limitsGiven);
     cmd->add_option("--csv", a->csv, "CSV, one row per crack change");
+    cmd->add_option("--vector", a->vector,
+                    "The changes for GIS / CAD: .gpkg, .geojson, .shp or .dxf (format from the "
+                    "extension; map coordinates when the earlier scan is a GeoTIFF)");
     auto* json = cmd->add_option("--json", a->json,
                                  "JSON with the alignment, the totals and every change ('-' = "
                                  "stdout; a failure then prints its JSON error there)");

@@ -1,5 +1,6 @@
 # fisura-cli compare as a script uses it: a scan compared with itself (every crack unchanged,
-# the aligned map on the earlier grid, JSON and CSV in the C locale, a Spanish summary), and two
+# the aligned map on the earlier grid, JSON, CSV and GeoJSON in the C locale, a Spanish summary,
+# an unknown vector format refused first), and two
 # unrelated scenes refused with invalid_argument and the detail alignment_failed or degenerate_model (exit 1, JSON error on stdout).
 # -DCLI=<exe> -DWORK=<dir>
 macro(expect cond msg)
@@ -18,13 +19,13 @@ set(map1 "${WORK}/synth/masks/synth_000001.tif")
 execute_process(COMMAND "${CLI}" compare --before "${img0}" --before-map "${map0}" --after "${img0}"
                         --after-map "${map0}" --pixel-size 0.2 --json "${WORK}/change.json"
                         --csv "${WORK}/change.csv" --aligned-map "${WORK}/aligned.tif"
-                        --lang es --quiet
+                        --vector "${WORK}/change.geojson" --lang es --quiet
                 OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
 expect("rc EQUAL 0" "compare exited ${rc}: ${err}")
 expect("out MATCHES \"sin cambios\" AND out MATCHES \"Alineación: modelo similarity\""
        "no Spanish summary: ${out}")
 expect("NOT out MATCHES \"residuo [0-9]+[.]\"" "a decimal point in Spanish: ${out}")
-foreach(f change.json change.csv aligned.tif)
+foreach(f change.json change.csv aligned.tif change.geojson)
     expect("EXISTS \"${WORK}/${f}\"" "no ${f}")
 endforeach()
 file(READ "${WORK}/change.json" json)
@@ -43,6 +44,22 @@ file(STRINGS "${WORK}/change.csv" rows)
 list(LENGTH rows nrows)
 math(EXPR expected "${unchanged} + 1")
 expect("nrows EQUAL expected" "CSV has ${nrows} lines for ${unchanged} cracks")
+
+# The changes for GIS: one feature per crack, each "unchanged", in mm (0.2 mm pixels: y up).
+file(READ "${WORK}/change.geojson" geo)
+string(JSON nfeatures LENGTH "${geo}" features)
+expect("nfeatures EQUAL unchanged" "${nfeatures} features for ${unchanged} cracks")
+string(JSON kind GET "${geo}" features 0 properties change)
+string(JSON y GET "${geo}" features 0 geometry coordinates 0 0 1)
+expect("kind MATCHES \"^unchanged$\" AND y LESS 0" "first feature: ${kind}, y ${y}")
+# An unknown vector format: refused before any work, nothing written.
+execute_process(COMMAND "${CLI}" compare --before "${img0}" --before-map "${map0}" --after "${img0}"
+                        --after-map "${map0}" --vector "${WORK}/change.kml" --quiet
+                        --aligned-map "${WORK}/kml_aligned.tif"
+                RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+expect("NOT rc EQUAL 0 AND err MATCHES \"unknown vector format\"" "kml: ${rc} ${err}")
+expect("NOT EXISTS \"${WORK}/kml_aligned.tif\" AND NOT EXISTS \"${WORK}/change.kml\""
+       "work done before refusing the format")
 
 # Unrelated scenes: exit 1 and a JSON error naming alignment_failed; no aligned map left.
 execute_process(COMMAND "${CLI}" compare --before "${img0}" --before-map "${map0}" --after "${img1}"

@@ -6,13 +6,18 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <array>
 #include <cmath>
+#include <memory>
 
+#include <gdal_priv.h>
+#include <ogrsf_frmts.h>
 #include <opencv2/imgproc.hpp>
 
 #include "drawn_cracks.h"
 #include "fisura/change.h"
 #include "fisura/synth.h"
+#include "fisura/vectorexport.h"
 #include "image_mat.h"
 
 using namespace fisura;
@@ -184,6 +189,59 @@ private Q_SLOTS:
     void modelNames();
 };
 
+/// The changes written as a GeoPackage and read back with OGR: one feature per change with its
+/// kind, the kinds' counts as the totals, and each new crack's lines around its drawn middle
+/// (millimetres from the top-left corner, y up).
+void checkChangeVectors(const ChangeResult& r, const QTemporaryDir& dir)
+{
+    const std::string path = dir.filePath(QStringLiteral("changes.gpkg")).toStdString();
+    auto v = exportChangeVectors(r, path);
+    QVERIFY2(v.isOk(), v.status().toString().c_str());
+    QCOMPARE(v->coordinates, CoordinateKind::Millimetres);
+    QCOMPARE(v->cracks, int(r.changes.size()));
+    GDALAllRegister();
+    std::unique_ptr<GDALDataset> ds(
+        GDALDataset::Open(path.c_str(), GDAL_OF_VECTOR | GDAL_OF_READONLY));
+    QVERIFY(ds);
+    OGRLayer* layer = ds->GetLayerByName("changes");
+    QVERIFY(layer);
+    QCOMPARE(int(layer->GetFeatureCount()), int(r.changes.size()));
+    std::array<int, 5> counts{};
+    std::vector<OGREnvelope> fresh;
+    layer->ResetReading();
+    while (std::unique_ptr<OGRFeature> f{layer->GetNextFeature()}) {
+        const std::string kind = f->GetFieldAsString("change");
+        for (int k = 0; k < 5; ++k)
+            counts[size_t(k)] += kind == changeKindName(ChangeKind(k));
+        QVERIFY(f->GetGeometryRef() && !f->GetGeometryRef()->IsEmpty());
+        if (kind == "new") {
+            OGREnvelope e;
+            f->GetGeometryRef()->getEnvelope(&e);
+            fresh.push_back(e);
+            QVERIFY(f->GetFieldAsDouble("len_mm") > 0);
+        }
+    }
+    for (int k = 0; k < 5; ++k)
+        QCOMPARE(counts[size_t(k)], r.totals[size_t(k)].count);
+    for (const auto& t : truthCracks())
+        if (t.isNew) {
+            const double x = t.mid().x * 0.1, y = -t.mid().y * 0.1;
+            bool found = false;
+            for (const OGREnvelope& e : fresh)
+                found = found || (x >= e.MinX - 0.5 && x <= e.MaxX + 0.5 && y >= e.MinY - 0.5 &&
+                                  y <= e.MaxY + 0.5);
+            QVERIFY2(found, qPrintable(QStringLiteral("no new line at %1, %2").arg(x).arg(y)));
+        }
+    // DXF: a CAD layer per kind of change.
+    const QString dxf = dir.filePath(QStringLiteral("changes.dxf"));
+    QVERIFY(exportChangeVectors(r, dxf.toStdString()).isOk());
+    QFile f(dxf);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray text = f.readAll();
+    for (const char* layerName : {"fisura_new", "fisura_grown", "fisura_unchanged"})
+        QVERIFY2(text.contains(layerName), layerName);
+}
+
 void TestChange::alignsAndClassifies_data()
 {
     QTest::addColumn<double>("rotation");
@@ -267,6 +325,7 @@ void TestChange::alignsAndClassifies()
     QVERIFY(r->changes[size_t(r->widestIndex)].afterMaxWidthPx >= kWidth + 1.5);
     QVERIFY(changeJson(*r).find("\"grown\"") != std::string::npos);
     QVERIFY(changeCsv(*r).rfind("change,after_id", 0) == 0);
+    checkChangeVectors(*r, dir);
 }
 
 void TestChange::unrelatedScansFail()

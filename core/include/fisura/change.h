@@ -15,6 +15,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -108,6 +109,10 @@ Status warpMapToBefore(const std::string& afterMapPath, const AlignResult& align
 enum class ChangeKind { New, Grown, Unchanged, Gone, Outside };
 /// "new", "grown", "unchanged", "gone", "outside" (a before crack the after scan does not cover)
 const char* changeKindName(ChangeKind k);
+/// The colour a change is drawn in (vector files, and every view of changes), from Okabe and
+/// Ito's colour-blind-safe palette: new vermillion #D55E00, grown orange #E69F00, unchanged blue
+/// #0072B2, gone reddish purple #CC79A7, outside grey #999999.
+std::array<uint8_t, 3> changeKindColour(ChangeKind k);
 
 struct CompareOptions {
     MeasureOptions measure;      ///< how both maps are measured (pixel size, threshold, classes)

@@ -43,6 +43,8 @@
 namespace fisura
 {
 
+struct ChangeResult; // fisura/change.h
+
 enum class VectorFormat { GeoPackage, GeoJson, Shapefile, Dxf };
 
 /// The format of an output path, from its extension (case-insensitive): .gpkg, .geojson or
@@ -117,5 +119,17 @@ Status writeCrackOverlay(const MeasureResult& result, const std::string& path,
 Status writeCrackOverlayOfMap(const MeasureResult& result, const std::string& path,
                               const VectorExportOptions& options = {},
                               const CancelToken& cancel = {}, ProgressSink* progress = nullptr);
+
+/// The crack changes of a comparison of two dates (fisura/change.h) as vector data, on the
+/// earlier scan's grid and placed as exportCrackVectors places result.before (give the earlier
+/// scan as options.georeferencePath for map coordinates): one MultiLineString per change, the
+/// centre lines of its later cracks (new, grown, unchanged) or of its earlier ones (gone,
+/// outside), in one layer "changes" with the fields change (changeKindName), after_ids,
+/// before_ids (comma-separated crack ids), len_px, len_mm, gain_px, gain_mm, w_chg_px, w_chg_mm,
+/// w_max_px, w_max_mm and w_class (*_mm null without a pixel size). DXF: one CAD layer per kind
+/// ("fisura_new", ...) in changeKindColour. The same formats, staging and errors as
+/// exportCrackVectors; the summary counts changes as cracks and their lines as branches.
+Result<VectorExportSummary> exportChangeVectors(const ChangeResult& result, const std::string& path,
+                                                const VectorExportOptions& options = {});
 
 } // namespace fisura

@@ -31,6 +31,23 @@ const char* changeKindName(ChangeKind k)
     return "unchanged";
 }
 
+std::array<uint8_t, 3> changeKindColour(ChangeKind k)
+{
+    switch (k) {
+    case ChangeKind::New:
+        return {0xD5, 0x5E, 0x00};
+    case ChangeKind::Grown:
+        return {0xE6, 0x9F, 0x00};
+    case ChangeKind::Unchanged:
+        return {0x00, 0x72, 0xB2};
+    case ChangeKind::Gone:
+        return {0xCC, 0x79, 0xA7};
+    case ChangeKind::Outside:
+        break;
+    }
+    return {0x99, 0x99, 0x99};
+}
+
 namespace
 {
 struct Sample {

@@ -9,3 +9,4 @@ list(APPEND FISURA_CORE_SOURCES
     src/gis/label_geojson.cpp
     src/gis/label_lines.cpp)
 list(APPEND FISURA_CORE_SOURCES src/gis/overlay_export.cpp)
+list(APPEND FISURA_CORE_SOURCES src/gis/change_vectors.cpp)

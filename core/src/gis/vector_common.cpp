@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 
 namespace fisura::gis
 {
@@ -57,6 +58,66 @@ OGRLineString lineOf(const CrackBranch& b, const BranchSegment& s, const Placeme
     if (line.getNumPoints() == 1)
         line.addPoint(line.getX(0), line.getY(0));
     return line;
+}
+
+Result<Placement> placementFor(const MeasureResult& r, const VectorExportOptions& o)
+{
+    Placement p;
+    std::string geo = o.georeferencePath;
+    if (geo.empty())
+        geo = !r.options.scanPath.empty() ? r.options.scanPath : r.mapPath;
+    std::error_code ec;
+    const bool explicitRaster = !o.georeferencePath.empty();
+    if (explicitRaster || (!geo.empty() && geo != "(memory)" && std::filesystem::exists(geo, ec))) {
+        auto g = readGeoreference(geo);
+        if (!g && explicitRaster)
+            return g.status();
+        if (g && g->georeferenced) {
+            if (g->width != r.width || g->height != r.height)
+                return Status(ErrorCode::InvalidArgument, "the map is " + std::to_string(r.width) +
+                                                              " x " + std::to_string(r.height) +
+                                                              " px but " + geo + " is " +
+                                                              std::to_string(g->width) + " x " +
+                                                              std::to_string(g->height) + " px");
+            p.kind = CoordinateKind::Map;
+            p.gt = g->geoTransform;
+            p.crsWkt = g->crsWkt;
+            p.crsCode = g->crsCode;
+            p.crsName = g->crsName;
+            p.unitsPerPixel = g->unitsPerPixel();
+            return p;
+        }
+    }
+    const double s = r.pixelSizeMm > 0 ? r.pixelSizeMm : 1.0;
+    p.kind = r.pixelSizeMm > 0 ? CoordinateKind::Millimetres : CoordinateKind::Pixels;
+    p.gt = {0, s, 0, 0, 0, -s}; // y up: GIS and CAD draw y upwards
+    p.unitsPerPixel = s;
+    return p;
+}
+
+Result<DatasetPtr> createDataset(VectorFormat format, const std::string& path,
+                                 const QuietGdalErrors& quiet, const std::string& dxfHeader)
+{
+    const std::string header = "HEADER=" + dxfHeader;
+    const char* const opts[] = {header.c_str(), nullptr};
+    GDALDriver* driver = GetGDALDriverManager()->GetDriverByName(vectorDriverName(format));
+    if (!driver)
+        return Status(ErrorCode::Unsupported,
+                      std::string("this GDAL has no ") + vectorDriverName(format) + " driver");
+    DatasetPtr ds(driver->Create(path.c_str(), 0, 0, 0, GDT_Unknown,
+                                 dxfHeader.empty() ? nullptr : const_cast<char**>(opts)));
+    if (!ds)
+        return gdalFailure(quiet, "cannot create " + path);
+    return ds;
+}
+
+Status closeDataset(DatasetPtr& ds, const std::string& path, const QuietGdalErrors& quiet)
+{
+    CPLErrorReset();
+    ds.reset();
+    if (CPLGetLastErrorType() >= CE_Failure)
+        return gdalFailure(quiet, "cannot finish " + path);
+    return Status::ok();
 }
 
 } // namespace fisura::gis

@@ -36,6 +36,18 @@ struct Placement {
 };
 
 std::string number(double v, int decimals);
+
+/// Where the cracks of `r` go: the georeference of options.georeferencePath, else of the scan or
+/// the map when georeferenced (map coordinates), else mm or px from the top-left corner, y up.
+/// InvalidArgument when the georeferenced raster's size is not the map's.
+Result<Placement> placementFor(const MeasureResult& r, const VectorExportOptions& o);
+
+using DatasetPtr = std::unique_ptr<GDALDataset>;
+/// A new vector dataset of `format` at `path` (a DXF with its header template, when given).
+Result<DatasetPtr> createDataset(VectorFormat format, const std::string& path,
+                                 const QuietGdalErrors& quiet, const std::string& dxfHeader = {});
+/// Closes a dataset, which is when most drivers flush: a failure there is a failed write.
+Status closeDataset(DatasetPtr& ds, const std::string& path, const QuietGdalErrors& quiet);
 Status gdalFailure(const QuietGdalErrors& quiet, const std::string& what);
 
 struct LayerSpec {

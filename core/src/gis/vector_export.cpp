@@ -15,48 +15,16 @@ namespace
 {
 
 namespace fs = std::filesystem;
+using gis::closeDataset;
+using gis::createDataset;
 using gis::FeaturePtr;
 using gis::gdalFailure;
 using gis::lineOf;
 using gis::number;
 using gis::Placement;
+using gis::placementFor;
 
 enum class LayerKind { Branches, Cracks, Segments };
-
-Result<Placement> placementFor(const MeasureResult& r, const VectorExportOptions& o)
-{
-    Placement p;
-    std::string geo = o.georeferencePath;
-    if (geo.empty())
-        geo = !r.options.scanPath.empty() ? r.options.scanPath : r.mapPath;
-    std::error_code ec;
-    const bool explicitRaster = !o.georeferencePath.empty();
-    if (explicitRaster || (!geo.empty() && geo != "(memory)" && fs::exists(geo, ec))) {
-        auto g = readGeoreference(geo);
-        if (!g && explicitRaster)
-            return g.status();
-        if (g && g->georeferenced) {
-            if (g->width != r.width || g->height != r.height)
-                return Status(ErrorCode::InvalidArgument, "the map is " + std::to_string(r.width) +
-                                                              " x " + std::to_string(r.height) +
-                                                              " px but " + geo + " is " +
-                                                              std::to_string(g->width) + " x " +
-                                                              std::to_string(g->height) + " px");
-            p.kind = CoordinateKind::Map;
-            p.gt = g->geoTransform;
-            p.crsWkt = g->crsWkt;
-            p.crsCode = g->crsCode;
-            p.crsName = g->crsName;
-            p.unitsPerPixel = g->unitsPerPixel();
-            return p;
-        }
-    }
-    const double s = r.pixelSizeMm > 0 ? r.pixelSizeMm : 1.0;
-    p.kind = r.pixelSizeMm > 0 ? CoordinateKind::Millimetres : CoordinateKind::Pixels;
-    p.gt = {0, s, 0, 0, 0, -s}; // y up: GIS and CAD draw y upwards
-    p.unitsPerPixel = s;
-    return p;
-}
 
 std::string coordinateNote(const Placement& p, VectorFormat f)
 {
@@ -209,35 +177,6 @@ Status writeSegments(OGRLayer& layer, const MeasureResult& r, const Placement& p
             if (layer.CreateFeature(f.get()) != OGRERR_NONE)
                 return gdalFailure(quiet, "cannot write segment " + std::to_string(s.id));
         }
-    return Status::ok();
-}
-
-using DatasetPtr = std::unique_ptr<GDALDataset>;
-
-Result<DatasetPtr> createDataset(VectorFormat format, const std::string& path,
-                                 const gis::QuietGdalErrors& quiet,
-                                 const std::string& dxfHeader = {})
-{
-    const std::string header = "HEADER=" + dxfHeader;
-    const char* const opts[] = {header.c_str(), nullptr};
-    GDALDriver* driver = GetGDALDriverManager()->GetDriverByName(vectorDriverName(format));
-    if (!driver)
-        return Status(ErrorCode::Unsupported,
-                      std::string("this GDAL has no ") + vectorDriverName(format) + " driver");
-    DatasetPtr ds(driver->Create(path.c_str(), 0, 0, 0, GDT_Unknown,
-                                 dxfHeader.empty() ? nullptr : const_cast<char**>(opts)));
-    if (!ds)
-        return gdalFailure(quiet, "cannot create " + path);
-    return ds;
-}
-
-// Closes a dataset, which is when most drivers flush: a failure there is a failed write.
-Status closeDataset(DatasetPtr& ds, const std::string& path, const gis::QuietGdalErrors& quiet)
-{
-    CPLErrorReset();
-    ds.reset();
-    if (CPLGetLastErrorType() >= CE_Failure)
-        return gdalFailure(quiet, "cannot finish " + path);
     return Status::ok();
 }
 
