@@ -191,8 +191,8 @@ Status CompareDatesPanel::checkSizes(const QString& scan, const QString& map) co
         return {};
     const QLocale l;
     return Status(ErrorCode::InvalidArgument,
-                  tr("The crack map %1 is %2 × %3 px, its scan %4 %5 × %6 px: choose the map "
-                     "made from that scan.")
+                  tr("The crack map %1 is %2 × %3 px, its scan %4 is %5 × %6 px: choose the "
+                     "map made from that scan.")
                       .arg(QFileInfo(map).fileName(), l.toString(m->width), l.toString(m->height),
                            QFileInfo(scan).fileName(), l.toString(s->width), l.toString(s->height))
                       .toStdString());
