@@ -10,6 +10,7 @@
 #include <QCheckBox>
 #include <QDir>
 #include <QLabel>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QTableView>
 
@@ -28,6 +29,7 @@
 #include "inspect/compare/changetable.h"
 #include "inspect/compare/comparedates.h"
 #include "inspect/inspectpane.h"
+#include "inspect/measurepanel.h"
 #include "viewer/tiledviewer.h"
 
 using namespace fisura;
@@ -104,6 +106,7 @@ private Q_SLOTS:
     void spanishTexts();
     void unrelatedScansFail();
     void mapOfAnotherSize();
+    void cancelLeavesNothing_data();
     void cancelLeavesNothing();
 
 private:
@@ -281,20 +284,43 @@ void TstCompareDates::mapOfAnotherSize()
             filesIn(CompareDatesPanel::cacheFolder()) == 0);
 }
 
+void TstCompareDates::cancelLeavesNothing_data()
+{
+    QTest::addColumn<int>("atProgress");
+    QTest::newRow("while aligning") << 0;
+    // Both warped files are written by then.
+    QTest::newRow("while comparing") << 750;
+}
+
 void TstCompareDates::cancelLeavesNothing()
 {
+    QFETCH(int, atProgress);
     InspectPane pane;
-    CompareDatesPanel* panel = compare(pane, after_, afterMap_);
-    QVERIFY(panel);
+    pane.resize(1200, 800);
+    pane.show();
+    QVERIFY(pane.openWithMap(before_, beforeMap_, 128));
+    CompareDatesPanel* panel = pane.compareDates();
     QSignalSpy done(panel, &CompareDatesPanel::finished);
-    QVERIFY(panel->isRunning());
-    panel->cancelButton()->click();
-    // The message answers at once; the job stops soon after.
-    QCOMPARE(panel->message(), QStringLiteral("Comparison cancelled."));
+    auto* bar = panel->findChild<QProgressBar*>(QStringLiteral("compareDatesProgress"));
+    QVERIFY(bar);
+    QString messageAtCancel;
+    connect(bar, &QProgressBar::valueChanged, panel, [&](int v) {
+        if (atProgress > 0 && v >= atProgress && panel->isRunning() && messageAtCancel.isEmpty()) {
+            panel->cancelButton()->click();
+            messageAtCancel = panel->message(); // at once, before the job has stopped
+        }
+    });
+    QVERIFY(panel->start(beforeMap_, after_, afterMap_, pane.measurePanel()->options()));
+    if (atProgress == 0) {
+        panel->cancelButton()->click();
+        messageAtCancel = panel->message();
+    }
     QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 60000);
+    QCOMPARE(messageAtCancel, QStringLiteral("Comparison cancelled."));
     QCOMPARE(done.at(0).at(0).value<Status>().code(), ErrorCode::Cancelled);
     QVERIFY(!panel->isRunning());
     QVERIFY(!panel->result());
+    QCOMPARE(panel->laterScanLayer(), -1);
     QCOMPARE(panel->message(), QStringLiteral("Comparison cancelled."));
     QCOMPARE(filesIn(CompareDatesPanel::cacheFolder()), 0);
 }

@@ -133,9 +133,9 @@ InspectPane::InspectPane(QWidget* parent)
     sl->addWidget(overviewProgress_);
     sl->addWidget(labelMode_->panel());
     sl->addWidget(layersBox_, 1);
+    sl->addWidget(dates_);
     sl->addWidget(truth_);
     sl->addWidget(measure_);
-    sl->addWidget(dates_);
     sl->addWidget(compareBox_);
     // As wide as its panels need in the language shown; scrolls when the window is low.
     QScrollArea* sideScroll = scrollingPanel(side, this);

@@ -179,23 +179,28 @@ Status CompareDatesPanel::chooseAndCompare(const QString& earlierMap, const Meas
     return start(earlierMap, scan, map, measure);
 }
 
-Status CompareDatesPanel::checkSizes(const QString& scan, const QString& map) const
+QString CompareDatesPanel::inputProblem(const QString& earlierMap, const QString& laterScan,
+                                        const QString& laterMap) const
 {
-    const auto s = probeRaster(scan.toStdString());
-    if (!s)
-        return s.status();
-    const auto m = probeRaster(map.toStdString());
-    if (!m)
-        return m.status();
-    if (s->width == m->width && s->height == m->height)
-        return {};
-    const QLocale l;
-    return Status(ErrorCode::InvalidArgument,
-                  tr("The crack map %1 is %2 × %3 px, its scan %4 is %5 × %6 px: choose the "
-                     "map made from that scan.")
-                      .arg(QFileInfo(map).fileName(), l.toString(m->width), l.toString(m->height),
-                           QFileInfo(scan).fileName(), l.toString(s->width), l.toString(s->height))
-                      .toStdString());
+    if (earlierMap.isEmpty())
+        return tr("Add the crack map of this scan first.");
+    for (const auto& [scan, map] :
+         {std::pair(viewer_->imagePath(), earlierMap), std::pair(laterScan, laterMap)}) {
+        const auto s = probeRaster(scan.toStdString());
+        if (!s)
+            return errorMessage(s.status());
+        const auto m = probeRaster(map.toStdString());
+        if (!m)
+            return errorMessage(m.status());
+        if (s->width == m->width && s->height == m->height)
+            continue;
+        const QLocale l;
+        return tr("The crack map %1 is %2 × %3 px, its scan %4 is %5 × %6 px: choose the "
+                  "map made from that scan.")
+            .arg(QFileInfo(map).fileName(), l.toString(m->width), l.toString(m->height),
+                 QFileInfo(scan).fileName(), l.toString(s->width), l.toString(s->height));
+    }
+    return {};
 }
 
 Status CompareDatesPanel::start(const QString& earlierMap, const QString& laterScan,
@@ -204,18 +209,11 @@ Status CompareDatesPanel::start(const QString& earlierMap, const QString& laterS
     if (runner_->isRunning())
         return Status(ErrorCode::InvalidArgument, "a comparison is running");
     show();
-    for (const auto& [scan, map] :
-         {std::pair(viewer_->imagePath(), earlierMap), std::pair(laterScan, laterMap)})
-        if (const Status s = earlierMap.isEmpty() ? Status(ErrorCode::InvalidArgument,
-                                                           tr("Add the crack map of this scan "
-                                                              "first.")
-                                                               .toStdString())
-                                                  : checkSizes(scan, map);
-            !s) {
-            lastStatus_ = s;
-            showMessage(QString::fromStdString(s.detail()));
-            return s;
-        }
+    if (const QString problem = inputProblem(earlierMap, laterScan, laterMap); !problem.isEmpty()) {
+        lastStatus_ = Status(ErrorCode::InvalidArgument, problem.toStdString());
+        showMessage(problem);
+        return lastStatus_;
+    }
     reset();
     show();
     QDir().mkpath(cacheFolder());
@@ -276,7 +274,8 @@ void CompareDatesPanel::cancel()
 
 void CompareDatesPanel::onFinished(Result<ChangeResult> r)
 {
-    if (!r) {
+    // Cancel answers at once: a result that arrives after it is dropped too.
+    if (!r || cancelled_) {
         removeFiles();
         lastStatus_ = cancelled_ ? Status(ErrorCode::Cancelled, "cancelled") : r.status();
         showMessage(ChangeText::failure(lastStatus_));

@@ -84,7 +84,10 @@ protected:
     void changeEvent(QEvent* e) override;
 
 private:
-    Status checkSizes(const QString& scan, const QString& map) const;
+    /// What keeps these files from being compared (a map missing or of another size than its
+    /// scan, a file that cannot be read), translated; "" when nothing does.
+    QString inputProblem(const QString& earlierMap, const QString& laterScan,
+                         const QString& laterMap) const;
     void onFinished(Result<ChangeResult> result);
     void onProgress(double fraction, const QString& stage, double eta);
     void showResult();
