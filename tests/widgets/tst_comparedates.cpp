@@ -9,6 +9,7 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
@@ -27,6 +28,7 @@
 #include "fisura/synth.h"
 #include "inspect/compare/changeoverlay.h"
 #include "inspect/compare/changetable.h"
+#include "inspect/compare/changetext.h"
 #include "inspect/compare/comparedates.h"
 #include "inspect/inspectpane.h"
 #include "inspect/measurepanel.h"
@@ -104,6 +106,8 @@ private Q_SLOTS:
     void init();
     void comparesTwoDates();
     void spanishTexts();
+    void failureTexts_data();
+    void failureTexts();
     void unrelatedScansFail();
     void mapOfAnotherSize();
     void cancelLeavesNothing_data();
@@ -111,8 +115,8 @@ private Q_SLOTS:
 
 private:
     /// Opens the earlier date in `pane` and compares it with `laterScan` / `laterMap`.
-    CompareDatesPanel* compare(InspectPane& pane, const QString& laterScan,
-                               const QString& laterMap);
+    CompareDatesPanel* compare(InspectPane& pane, const QString& laterScan, const QString& laterMap,
+                               double pixelSizeMm = 0);
 
     QTemporaryDir dir_;
     QString before_, beforeMap_, after_, afterMap_, unrelated_, smallMap_;
@@ -148,12 +152,15 @@ void TstCompareDates::init()
 }
 
 CompareDatesPanel* TstCompareDates::compare(InspectPane& pane, const QString& laterScan,
-                                            const QString& laterMap)
+                                            const QString& laterMap, double pixelSizeMm)
 {
     pane.resize(1200, 800);
     pane.show();
     if (!pane.openWithMap(before_, beforeMap_, 128))
         return nullptr;
+    // The comparison measures with the measurement section's settings.
+    if (pixelSizeMm > 0)
+        pane.measurePanel()->pixelSizeBox()->setValue(pixelSizeMm);
     CompareDatesPanel* panel = pane.compareDates();
     panel->setFileChooser([=](bool map, const QString& start) {
         chooserStarts_ << start;
@@ -224,8 +231,8 @@ void TstCompareDates::comparesTwoDates()
     QVERIFY(pane.viewer()->swipeEnabled());
     QVERIFY(pane.compareAction()->isChecked());
 
-    const QString shot = QStringLiteral(FISURA_BUILD_DIR "/comparedates.png");
-    QVERIFY(pane.grab().save(shot));
+    QVERIFY(pane.grab().save(QStringLiteral(FISURA_BUILD_DIR "/comparedates.png")));
+    QVERIFY(panel->grab().save(QStringLiteral(FISURA_BUILD_DIR "/comparedates_panel.png")));
 
     // A new scan forgets the comparison and its files.
     QVERIFY(pane.openScan(after_));
@@ -236,9 +243,10 @@ void TstCompareDates::comparesTwoDates()
 void TstCompareDates::spanishTexts()
 {
     InspectPane pane;
-    CompareDatesPanel* panel = compare(pane, after_, afterMap_);
+    CompareDatesPanel* panel = compare(pane, after_, afterMap_, 0.1);
     QVERIFY(panel);
     QTRY_VERIFY_WITH_TIMEOUT(panel->result(), 120000);
+    QCOMPARE(panel->result()->before.pixelSizeMm, 0.1);
     ui::LanguageManager::instance().applyForSession(ui::LanguageManager::Language::Spanish);
     // The language change is posted to every widget.
     QTRY_COMPARE(pane.compareDatesAction()->text(), QStringLiteral("Comparar fechas…"));
@@ -248,9 +256,48 @@ void TstCompareDates::spanishTexts()
     const QString summary =
         panel->findChild<QLabel*>(QStringLiteral("compareDatesSummary"))->text();
     QVERIFY2(summary.contains(QStringLiteral("Nueva: ")), qPrintable(summary));
-    // The residual with a decimal comma.
+    // Lengths in mm and the residual with a decimal comma.
+    QVERIFY2(summary.contains(QRegularExpression(QStringLiteral("Nueva: 1 \\(\\d+,\\d mm\\)"))),
+             qPrintable(summary));
+    QVERIFY(QRegularExpression(QStringLiteral("^\\d+,\\d mm$"))
+                .match(panel->table()->view()->model()->index(0, 2).data().toString())
+                .hasMatch());
     QVERIFY2(summary.contains(QRegularExpression(QStringLiteral("residuo \\d+,\\d\\d px"))),
              qPrintable(summary));
+}
+
+void TstCompareDates::failureTexts_data()
+{
+    QTest::addColumn<Status>("status");
+    QTest::addColumn<QString>("english");
+    QTest::addColumn<QString>("spanish");
+    const auto id = [](const char* i) {
+        return Status(ErrorCode::InvalidArgument, std::string(i) + ": 3 inliers");
+    };
+    QTest::newRow("cancelled") << Status(ErrorCode::Cancelled, "x") << "Comparison cancelled."
+                               << "Comparación cancelada.";
+    QTest::newRow("unsupported") << Status(ErrorCode::Unsupported, "no features2d")
+                                 << "This build of Fisura cannot align"
+                                 << "Esta compilación de Fisura no puede alinear";
+    QTest::newRow("alignment_failed") << id(kAlignmentFailed) << "The scans could not be aligned"
+                                      << "No se pudieron alinear";
+    QTest::newRow("no_overlap") << id(kNoOverlap) << "The later scan hardly overlaps"
+                                << "El escaneo posterior apenas se solapa";
+    QTest::newRow("degenerate_model")
+        << id(kDegenerateModel) << "The alignment found an implausible"
+        << "La alineación dio una escala";
+}
+
+void TstCompareDates::failureTexts()
+{
+    QFETCH(Status, status);
+    QFETCH(QString, english);
+    QFETCH(QString, spanish);
+    QVERIFY2(ui::ChangeText::failure(status).startsWith(english),
+             qPrintable(ui::ChangeText::failure(status)));
+    ui::LanguageManager::instance().applyForSession(ui::LanguageManager::Language::Spanish);
+    QVERIFY2(ui::ChangeText::failure(status).startsWith(spanish),
+             qPrintable(ui::ChangeText::failure(status)));
 }
 
 void TstCompareDates::unrelatedScansFail()
