@@ -16,6 +16,7 @@
 #include <QTableView>
 
 #include <cmath>
+#include <memory>
 
 #include <opencv2/imgproc.hpp>
 
@@ -242,7 +243,8 @@ void TstCompareDates::comparesTwoDates()
 
 void TstCompareDates::spanishTexts()
 {
-    InspectPane pane;
+    auto owner = std::make_unique<InspectPane>();
+    InspectPane& pane = *owner;
     CompareDatesPanel* panel = compare(pane, after_, afterMap_, 0.1);
     QVERIFY(panel);
     QTRY_VERIFY_WITH_TIMEOUT(panel->result(), 120000);
@@ -264,6 +266,10 @@ void TstCompareDates::spanishTexts()
                 .hasMatch());
     QVERIFY2(summary.contains(QRegularExpression(QStringLiteral("residuo \\d+,\\d\\d px"))),
              qPrintable(summary));
+    // Closing the pane leaves nothing in the cache.
+    QCOMPARE(filesIn(CompareDatesPanel::cacheFolder()), 2);
+    owner.reset();
+    QCOMPARE(filesIn(CompareDatesPanel::cacheFolder()), 0);
 }
 
 void TstCompareDates::failureTexts_data()

@@ -134,6 +134,7 @@ CompareDatesPanel::~CompareDatesPanel()
 {
     runner_->discard();
     runner_->wait();
+    removeFiles();         // the cache keeps nothing of a comparison nobody shows
     if (!table_->parent()) // never placed in a layout
         delete table_;
 }
