@@ -712,6 +712,77 @@
     </message>
 </context>
 <context>
+    <name>fisura::app::ChangeReportMode</name>
+    <message>
+        <source>--lang must be es or en.</source>
+        <translation>--lang debe ser es o en.</translation>
+    </message>
+    <message>
+        <source>--%1 must be a date as YYYY-MM-DD.</source>
+        <translation>--%1 debe ser una fecha AAAA-MM-DD.</translation>
+    </message>
+    <message>
+        <source>An option is out of range: %1</source>
+        <translation>Una opción está fuera de rango: %1</translation>
+    </message>
+    <message>
+        <source>Compare two inspections and write the PDF report of the changes to &lt;file&gt; without opening a window.</source>
+        <translation>Compara dos inspecciones y escribe el informe PDF de los cambios en &lt;file&gt; sin abrir ninguna ventana.</translation>
+    </message>
+    <message>
+        <source>The earlier scan.</source>
+        <translation>La imagen anterior.</translation>
+    </message>
+    <message>
+        <source>The earlier scan&apos;s crack map.</source>
+        <translation>El mapa de fisuras de la imagen anterior.</translation>
+    </message>
+    <message>
+        <source>The later scan.</source>
+        <translation>La imagen posterior.</translation>
+    </message>
+    <message>
+        <source>The later scan&apos;s crack map.</source>
+        <translation>El mapa de fisuras de la imagen posterior.</translation>
+    </message>
+    <message>
+        <source>Date of the earlier inspection, YYYY-MM-DD (default: the scan file&apos;s).</source>
+        <translation>Fecha de la inspección anterior, AAAA-MM-DD (por omisión: la del archivo de la imagen).</translation>
+    </message>
+    <message>
+        <source>Date of the later inspection, YYYY-MM-DD (default: the scan file&apos;s).</source>
+        <translation>Fecha de la inspección posterior, AAAA-MM-DD (por omisión: la del archivo de la imagen).</translation>
+    </message>
+    <message>
+        <source>Centre lines closer than this many pixels are the same crack.</source>
+        <translation>Las líneas centrales a menos de estos píxeles son la misma fisura.</translation>
+    </message>
+    <message>
+        <source>Close gaps with a disk of this radius (px).</source>
+        <translation>Cierra huecos con un disco de este radio (px).</translation>
+    </message>
+    <message>
+        <source>Drop cracks with fewer pixels.</source>
+        <translation>Descarta las fisuras con menos píxeles.</translation>
+    </message>
+    <message>
+        <source>Width statistic that decides the class: median, mean or max.</source>
+        <translation>Estadístico del ancho que decide la clase: median, mean o max.</translation>
+    </message>
+    <message>
+        <source>Alignment model: auto, similarity, affine or homography.</source>
+        <translation>Modelo de alineación: auto, similarity, affine u homography.</translation>
+    </message>
+    <message>
+        <source>--change-report-pdf needs --%1.</source>
+        <translation>--change-report-pdf necesita --%1.</translation>
+    </message>
+    <message>
+        <source>--align-model must be auto, similarity, affine or homography.</source>
+        <translation>--align-model debe ser auto, similarity, affine u homography.</translation>
+    </message>
+</context>
+<context>
     <name>fisura::app::MainWindow</name>
     <message>
         <source>Fisura — crack inspection workbench</source>
@@ -1141,6 +1212,241 @@
     </message>
 </context>
 <context>
+    <name>fisura::ui::ChangeReport</name>
+    <message>
+        <source>%1 mm</source>
+        <translation>%1 mm</translation>
+    </message>
+    <message>
+        <source>%1 px</source>
+        <translation>%1 px</translation>
+    </message>
+    <message>
+        <source>new</source>
+        <translation>nueva</translation>
+    </message>
+    <message>
+        <source>grown</source>
+        <translation>crecida</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>sin cambios</translation>
+    </message>
+    <message>
+        <source>no longer seen</source>
+        <translation>ya no visible</translation>
+    </message>
+    <message>
+        <source>outside the later scan</source>
+        <translation>fuera de la imagen posterior</translation>
+    </message>
+    <message>
+        <source>Changes since %1</source>
+        <translation>Cambios desde el %1</translation>
+    </message>
+    <message>
+        <source>Changes since the earlier inspection</source>
+        <translation>Cambios desde la inspección anterior</translation>
+    </message>
+    <message>
+        <source>%1 → %2 · %3</source>
+        <translation>%1 → %2 · %3</translation>
+    </message>
+    <message>
+        <source>The two inspections</source>
+        <translation>Las dos inspecciones</translation>
+    </message>
+    <message>
+        <source>not stated</source>
+        <translation>sin indicar</translation>
+    </message>
+    <message>
+        <source>Earlier scan</source>
+        <translation>Imagen anterior</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Later scan</source>
+        <translation>Imagen posterior</translation>
+    </message>
+    <message>
+        <source>Earlier crack map</source>
+        <translation>Mapa de fisuras anterior</translation>
+    </message>
+    <message>
+        <source>Compared on</source>
+        <translation>Comparadas en</translation>
+    </message>
+    <message>
+        <source>the earlier scan&apos;s grid, %1 × %2 px</source>
+        <translation>la malla de la imagen anterior, %1 × %2 px</translation>
+    </message>
+    <message>
+        <source>Report date</source>
+        <translation>Fecha del informe</translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation>Vista general</translation>
+    </message>
+    <message>
+        <source>The earlier scan; each change&apos;s box in the colour of its kind, with its number in the table of changes.</source>
+        <translation>La imagen anterior; el recuadro de cada cambio en el color de su tipo, con su número en la tabla de cambios.</translation>
+    </message>
+    <message>
+        <source>Alignment</source>
+        <translation>Alineación</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modelo</translation>
+    </message>
+    <message>
+        <source>Scale and rotation</source>
+        <translation>Escala y giro</translation>
+    </message>
+    <message>
+        <source>%1 · %2°</source>
+        <translation>%1 · %2°</translation>
+    </message>
+    <message>
+        <source>Feature matches</source>
+        <translation>Correspondencias de puntos</translation>
+    </message>
+    <message>
+        <source>%1 of %2 consistent with the model</source>
+        <translation>%1 de %2 coherentes con el modelo</translation>
+    </message>
+    <message>
+        <source>Refinement windows</source>
+        <translation>Ventanas de refinado</translation>
+    </message>
+    <message>
+        <source>%1 of %2 matched</source>
+        <translation>%1 de %2 emparejadas</translation>
+    </message>
+    <message>
+        <source>Residual</source>
+        <translation>Residuo</translation>
+    </message>
+    <message>
+        <source>%1 px (root mean square)</source>
+        <translation>%1 px (media cuadrática)</translation>
+    </message>
+    <message>
+        <source>Overlap</source>
+        <translation>Solape</translation>
+    </message>
+    <message>
+        <source>%1 % of the earlier scan</source>
+        <translation>%1 % de la imagen anterior</translation>
+    </message>
+    <message>
+        <source>Residual per region (px):</source>
+        <translation>Residuo por región (px):</translation>
+    </message>
+    <message>
+        <source>What changed</source>
+        <translation>Qué ha cambiado</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>Cambio</translation>
+    </message>
+    <message>
+        <source>Cracks</source>
+        <translation>Fisuras</translation>
+    </message>
+    <message>
+        <source>Length</source>
+        <translation>Longitud</translation>
+    </message>
+    <message>
+        <source>Widest crack</source>
+        <translation>Fisura más ancha</translation>
+    </message>
+    <message>
+        <source>no. %1, %2 wide (%3), width change %4</source>
+        <translation>n.º %1, %2 de ancho (%3), cambio de ancho %4</translation>
+    </message>
+    <message>
+        <source>Changes per width class:</source>
+        <translation>Cambios por clase de anchura:</translation>
+    </message>
+    <message>
+        <source>Class</source>
+        <translation>Clase</translation>
+    </message>
+    <message>
+        <source>Changes</source>
+        <translation>Cambios</translation>
+    </message>
+    <message>
+        <source>No.</source>
+        <translation>N.º</translation>
+    </message>
+    <message>
+        <source>Length gained</source>
+        <translation>Longitud ganada</translation>
+    </message>
+    <message>
+        <source>Width change</source>
+        <translation>Cambio de ancho</translation>
+    </message>
+    <message>
+        <source>Max. width</source>
+        <translation>Ancho máx.</translation>
+    </message>
+    <message>
+        <source>Position (px)</source>
+        <translation>Posición (px)</translation>
+    </message>
+    <message>
+        <source>The %1 first of %2 changes; the CSV export lists them all.</source>
+        <translation>Los %1 primeros de %2 cambios; la exportación CSV los incluye todos.</translation>
+    </message>
+    <message>
+        <source>Neither map has cracks at this threshold.</source>
+        <translation>Ninguno de los dos mapas tiene fisuras con este umbral.</translation>
+    </message>
+    <message>
+        <source>Settings used</source>
+        <translation>Parámetros utilizados</translation>
+    </message>
+    <message>
+        <source>Threshold</source>
+        <translation>Umbral</translation>
+    </message>
+    <message>
+        <source>crack probability %1</source>
+        <translation>probabilidad de fisura %1</translation>
+    </message>
+    <message>
+        <source>Pixel size</source>
+        <translation>Tamaño de píxel</translation>
+    </message>
+    <message>
+        <source>unknown: lengths and widths in pixels</source>
+        <translation>desconocido: longitudes y anchos en píxeles</translation>
+    </message>
+    <message>
+        <source>Width classes</source>
+        <translation>Clases de anchura</translation>
+    </message>
+    <message>
+        <source>Software</source>
+        <translation>Programa</translation>
+    </message>
+    <message>
+        <source>Changes between two inspections</source>
+        <translation>Cambios entre dos inspecciones</translation>
+    </message>
+</context>
+<context>
     <name>fisura::ui::ChangeTableModel</name>
     <message>
         <source>#</source>
@@ -1272,12 +1578,12 @@
         <translation>Escaneo posterior de esta superficie</translation>
     </message>
     <message>
-        <source>The crack map %1 is %2 × %3 px, its scan %4 is %5 × %6 px: choose the map made from that scan.</source>
-        <translation>El mapa de fisuras %1 mide %2 × %3 px y su escaneo %4 mide %5 × %6 px: elija el mapa hecho a partir de ese escaneo.</translation>
-    </message>
-    <message>
         <source>Add the crack map of this scan first.</source>
         <translation>Añada primero el mapa de fisuras de este escaneo.</translation>
+    </message>
+    <message>
+        <source>The crack map %1 is %2 × %3 px, its scan %4 is %5 × %6 px: choose the map made from that scan.</source>
+        <translation>El mapa de fisuras %1 mide %2 × %3 px y su escaneo %4 mide %5 × %6 px: elija el mapa hecho a partir de ese escaneo.</translation>
     </message>
     <message>
         <source>Aligning the later scan…</source>

@@ -23,6 +23,7 @@
 #include "fisura/raster.h"
 #include "fisura/vectorexport.h"
 #include "measure_flags.h"
+#include "report_pdf.h"
 #include "schema_options.h"
 #include "signals.h"
 #include "terminal_progress.h"
@@ -34,8 +35,8 @@ namespace
 {
 
 struct CompareArgs {
-    std::string before, beforeMap, after, afterMap, json, csv, aligned, vector,
-        lang = languageFromEnvironment();
+    std::string before, beforeMap, after, afterMap, json, csv, aligned, vector, pdf, beforeDate,
+        afterDate, lang = languageFromEnvironment();
     /// Every alignment and comparison option, bound to its flag through the option schema
     /// (OptionSet::Compare); the scans' limits are the alignment's.
     AlignOptions align;
@@ -103,7 +104,7 @@ void run(const CompareArgs& a)
 {
     setOutputLanguage(a.lang);
     CancelToken& cancel = cancelOnSignals();
-    refuseOverwriting({a.json == "-" ? std::string() : a.json, a.csv, a.aligned, a.vector},
+    refuseOverwriting({a.json == "-" ? std::string() : a.json, a.csv, a.aligned, a.vector, a.pdf},
                       {a.before, a.beforeMap, a.after, a.afterMap});
     if (!a.vector.empty()) // an unknown format is refused before the work
         if (auto f = vectorFormatFor(a.vector); !f)
@@ -156,6 +157,15 @@ void run(const CompareArgs& a)
         writeVectors(a, *r, jsonOut);
     if (!jsonOut)
         printSummary(*r, a.lang);
+    if (!a.pdf.empty())
+        if (int rc = writeChangeReportPdf(
+                {a.pdf, a.before, a.beforeMap, a.after, a.afterMap, a.lang, a.beforeDate,
+                 a.afterDate, co.measure.pixelSizeMm, co.measure.threshold, co.tolerancePx,
+                 co.measure.closingRadiusPx, co.measure.minAreaPx, classByName(co.measure.classBy),
+                 alignModelName(a.align.model),
+                 a.limitsGiven ? co.measure.classes.upperLimitsMm : std::vector<double>{},
+                 co.measure.classes.preset}))
+            exitWith(rc);
 }
 
 } // namespace
@@ -187,9 +197,28 @@ void registerCompareCommand(CLI::App& app)
     wantJsonErrorsWhen([json] { return json->count() > 0 && json->as<std::string>() == "-"; });
     cmd->add_option("--aligned-map", a->aligned,
                     "Write the later map aligned onto the earlier scan's grid (tiled TIFF)");
+    cmd->add_option("--pdf", a->pdf,
+                    "PDF report of the changes (written by the `fisura` program, which compares "
+                    "the scans again)");
+    const auto isoDate = CLI::Validator(
+        [](std::string& text) -> std::string {
+            int y = 0, m = 0, d = 0;
+            char rest = 0;
+            if (std::sscanf(text.c_str(), "%4d-%2d-%2d%c", &y, &m, &d, &rest) == 3 && m >= 1 &&
+                m <= 12 && d >= 1 && d <= 31)
+                return {};
+            return "must be a date as YYYY-MM-DD, not " + text;
+        },
+        "YYYY-MM-DD");
+    cmd->add_option("--before-date", a->beforeDate,
+                    "Date of the earlier inspection, for the report (default: the scan file's)")
+        ->check(isoDate);
+    cmd->add_option("--after-date", a->afterDate,
+                    "Date of the later inspection, for the report (default: the scan file's)")
+        ->check(isoDate);
     cmd->add_option("--lang", a->lang,
-                    "Language of the summary (default: from LC_ALL, LC_MESSAGES or LANG); CSV "
-                    "and JSON always use a decimal point")
+                    "Language of the summary and the PDF report (default: from LC_ALL, "
+                    "LC_MESSAGES or LANG); CSV and JSON always use a decimal point")
         ->capture_default_str()
         ->check(CLI::IsMember({"es", "en"}));
     addQuietFlag(cmd, a->quiet);

@@ -60,7 +60,11 @@ std::string findGuiExecutable()
     return {};
 }
 
-int writeReportPdf(const ReportPdfArgs& a)
+namespace
+{
+
+/// `fisura` with `args` (after the program), waited for: its exit status, or 1 with a message.
+int runGui(const std::vector<std::string>& rest)
 {
     const std::string exe = findGuiExecutable();
     if (exe.empty()) {
@@ -69,23 +73,8 @@ int writeReportPdf(const ReportPdfArgs& a)
                      "fisura-cli nor on PATH. Install it, or export CSV/JSON only.\n";
         return 1;
     }
-    std::vector<std::string> args = {
-        exe,      "--report-pdf", a.pdf, "--map", a.map, "--threshold", formatNumber(a.threshold),
-        "--lang", a.lang};
-    if (!a.scan.empty())
-        args.insert(args.end(), {"--scan", a.scan});
-    if (a.pixelSize > 0)
-        args.insert(args.end(), {"--pixel-size", formatNumber(a.pixelSize)});
-    if (!a.classLimitsMm.empty()) {
-        std::string limits;
-        for (double v : a.classLimitsMm)
-            limits += (limits.empty() ? "" : ",") + formatNumber(v);
-        args.insert(args.end(), {"--class-limits", limits});
-    }
-    if (!a.classes.empty())
-        args.insert(args.end(), {"--classes", a.classes});
-    if (!a.model.empty())
-        args.insert(args.end(), {"--model", a.model});
+    std::vector<std::string> args{exe};
+    args.insert(args.end(), rest.begin(), rest.end());
     std::vector<char*> argv;
     for (auto& s : args)
         argv.push_back(s.data());
@@ -108,6 +97,71 @@ int writeReportPdf(const ReportPdfArgs& a)
         return WEXITSTATUS(status);
     std::cerr << "fisura-cli: " << exe << " stopped by signal " << WTERMSIG(status) << "\n";
     return 1;
+}
+
+/// --pixel-size, --class-limits and --classes as the report modes take them.
+void addMeasureArgs(std::vector<std::string>& args, double pixelSize,
+                    const std::vector<double>& limits, const std::string& classes)
+{
+    if (pixelSize > 0)
+        args.insert(args.end(), {"--pixel-size", formatNumber(pixelSize)});
+    if (!limits.empty()) {
+        std::string text;
+        for (double v : limits)
+            text += (text.empty() ? "" : ",") + formatNumber(v);
+        args.insert(args.end(), {"--class-limits", text});
+    }
+    if (!classes.empty())
+        args.insert(args.end(), {"--classes", classes});
+}
+
+} // namespace
+
+int writeReportPdf(const ReportPdfArgs& a)
+{
+    std::vector<std::string> args = {"--report-pdf", a.pdf,         "--map",
+                                     a.map,          "--threshold", formatNumber(a.threshold),
+                                     "--lang",       a.lang};
+    if (!a.scan.empty())
+        args.insert(args.end(), {"--scan", a.scan});
+    addMeasureArgs(args, a.pixelSize, a.classLimitsMm, a.classes);
+    if (!a.model.empty())
+        args.insert(args.end(), {"--model", a.model});
+    return runGui(args);
+}
+
+int writeChangeReportPdf(const ChangeReportPdfArgs& a)
+{
+    std::vector<std::string> args = {"--change-report-pdf",
+                                     a.pdf,
+                                     "--before",
+                                     a.before,
+                                     "--before-map",
+                                     a.beforeMap,
+                                     "--after",
+                                     a.after,
+                                     "--after-map",
+                                     a.afterMap,
+                                     "--threshold",
+                                     formatNumber(a.threshold),
+                                     "--tolerance",
+                                     formatNumber(a.tolerancePx),
+                                     "--closing",
+                                     std::to_string(a.closingRadiusPx),
+                                     "--min-area",
+                                     std::to_string(a.minAreaPx),
+                                     "--class-by",
+                                     a.classBy,
+                                     "--model",
+                                     a.model,
+                                     "--lang",
+                                     a.lang};
+    if (!a.beforeDate.empty())
+        args.insert(args.end(), {"--before-date", a.beforeDate});
+    if (!a.afterDate.empty())
+        args.insert(args.end(), {"--after-date", a.afterDate});
+    addMeasureArgs(args, a.pixelSize, a.classLimitsMm, a.classes);
+    return runGui(args);
 }
 
 } // namespace fisura::cli

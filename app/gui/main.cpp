@@ -1,4 +1,5 @@
-// fisura: the desktop application (and, with --report-pdf, a windowless report writer).
+// fisura: the desktop application (and, with --report-pdf or --change-report-pdf, a windowless
+// report writer).
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QIcon>
@@ -8,6 +9,7 @@
 #include <cstring>
 #include <optional>
 
+#include "changereportmode.h"
 #include "common/languagemanager.h"
 #include "common/settingscheck.h"
 #include "fisura/process.h"
@@ -34,6 +36,7 @@ struct CommandLine {
                                QCoreApplication::translate("main", "Print the version and exit.")};
     fisura::app::StartOptions start;               // --map, --threshold and --lang serve both modes
     std::optional<fisura::app::ReportMode> report; // adds its options after the others
+    std::optional<fisura::app::ChangeReportMode> changeReport;
 
     CommandLine()
     {
@@ -43,6 +46,7 @@ struct CommandLine {
         parser.addOption(version);
         start.addTo(parser);
         report.emplace(parser);
+        changeReport.emplace(parser);
     }
     void printVersion() const
     {
@@ -103,6 +107,8 @@ int main(int argc, char** argv)
     const fisura::app::StartOptions& start = cl.start;
     if (cl.report->requested(parser))
         return cl.report->run(parser);
+    if (cl.changeReport->requested(parser))
+        return cl.changeReport->run(parser);
     start.applyLanguage(parser);
 
     fisura::app::MainWindow window;

@@ -56,7 +56,8 @@ ReportMode::ReportMode(QCommandLineParser& parser)
 void ReportMode::prepare(int argc, char** argv)
 {
     for (int i = 1; i < argc; ++i)
-        if (std::strncmp(argv[i], "--report-pdf", 12) == 0 &&
+        if ((std::strncmp(argv[i], "--report-pdf", 12) == 0 ||
+             std::strncmp(argv[i], "--change-report-pdf", 19) == 0) &&
             qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
 }

@@ -56,10 +56,10 @@ struct ProjectRun {
     std::string startedAt, endedAt; ///< ISO 8601 UTC; endedAt empty while running
     int bestEpoch = -1;
     double bestScore = -1;
-    double threshold = -1;  ///< threshold the user chose for the model (-1 = the model's own)
-    std::string errorCode;  ///< failed runs: errorCodeName()
+    double threshold = -1; ///< threshold the user chose for the model (-1 = the model's own)
+    std::string errorCode; ///< failed runs: errorCodeName()
     std::string errorDetail;
-    double seconds = 0;     ///< training time summed over sessions (pause/resume)
+    double seconds = 0; ///< training time summed over sessions (pause/resume)
 };
 
 struct ProjectScan {
@@ -73,7 +73,15 @@ struct ProjectScan {
     std::string statsJson = "{}"; ///< toJson(InferStats), stage timings included
     std::string scoreJson;        ///< last comparison with the ground truth (may be empty)
     std::string analysedAt;
+    /// The structure the scan shows ("Bridge 12, soffit"): the scans of one structure form a
+    /// series over time (fisura/series.h). Empty: in no series.
+    std::string structure;
+    /// When the surface was scanned, YYYY-MM-DD (isIsoDate); empty: not stated.
+    std::string inspectedOn;
 };
+
+/// True for a calendar date written YYYY-MM-DD (1900..9999).
+bool isIsoDate(const std::string& text);
 
 /// A path the project refers to that does not exist any more.
 struct MissingPath {

@@ -529,6 +529,11 @@ std::string Project::recordScan(const ProjectScan& scan)
     for (auto& old : scans_)
         if (old.input == s.input && old.modelPath == s.modelPath) {
             s.id = old.id;
+            // Analysed again: still the same inspection of the same structure.
+            if (s.structure.empty())
+                s.structure = old.structure;
+            if (s.inspectedOn.empty())
+                s.inspectedOn = old.inspectedOn;
             old = s;
             return s.id;
         }
@@ -538,6 +543,20 @@ std::string Project::recordScan(const ProjectScan& scan)
         s.analysedAt = utcNowIso();
     scans_.push_back(s);
     return s.id;
+}
+
+bool isIsoDate(const std::string& t)
+{
+    if (t.size() != 10 || t[4] != '-' || t[7] != '-')
+        return false;
+    for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9})
+        if (t[i] < '0' || t[i] > '9')
+            return false;
+    const int y = std::stoi(t.substr(0, 4)), m = std::stoi(t.substr(5, 2)),
+              d = std::stoi(t.substr(8, 2));
+    static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return y >= 1900 && m >= 1 && m <= 12 && d >= 1 && d <= days[m - 1] + (m == 2 && leap ? 1 : 0);
 }
 
 } // namespace fisura

@@ -154,7 +154,9 @@ json scanJson(const ProjectScan& s, const fs::path& dir)
             {"height", s.height},
             {"stats", embed(s.statsJson, Embedded::Stats)},
             {"score", embed(s.scoreJson, Embedded::Score)},
-            {"analysed_at", s.analysedAt}};
+            {"analysed_at", s.analysedAt},
+            {"structure", s.structure},
+            {"inspected_on", s.inspectedOn}};
 }
 
 Result<ProjectDataset> datasetFrom(const json& j, const fs::path& dir)
@@ -218,6 +220,10 @@ ProjectScan scanFrom(const json& j, const fs::path& dir)
     s.statsJson = unembed(j, "stats", "{}", Embedded::Stats);
     s.scoreJson = unembed(j, "score", "", Embedded::Score);
     s.analysedAt = str(j, "analysed_at");
+    s.structure = str(j, "structure");
+    s.inspectedOn = str(j, "inspected_on");
+    if (!isIsoDate(s.inspectedOn)) // a hand-edited date that is none: not stated
+        s.inspectedOn.clear();
     return s;
 }
 

@@ -5,4 +5,5 @@ list(APPEND FISURA_CORE_SOURCES
     src/project/project_known.cpp
     src/project/project_paths.h
     src/project/options_json.cpp
-    src/project/run_recorder.cpp)
+    src/project/run_recorder.cpp
+    src/project/series.cpp)

@@ -39,6 +39,10 @@ public:
     /// is sharp enough, band by band. Cancelled between bands.
     static Result<QImage> overviewPicture(const QString& scanPath, const MeasureResult& result,
                                           int maxSide = 1400, const CancelToken& cancel = {});
+    /// The scan (any raster measure reads) at most `maxSide` px a side, from the smallest
+    /// pyramid level that is sharp enough. Cancelled between bands.
+    static Result<QImage> scanPicture(const QString& scanPath, int maxSide = 1400,
+                                      const CancelToken& cancel = {});
     /// The file name of the model that made the map at `mapPath`, from the project whose
     /// maps/ folder holds it (its scan record) or from the `fisura-cli infer` manifests beside
     /// it; empty when no record names it.

@@ -115,6 +115,12 @@ Result<QImage> readPicture(const QString& path, int maxSide, bool maxPool,
 
 } // namespace
 
+Result<QImage> MeasureReport::scanPicture(const QString& scanPath, int maxSide,
+                                          const CancelToken& cancel)
+{
+    return readPicture(scanPath, maxSide, false, cancel);
+}
+
 Result<QImage> MeasureReport::overviewPicture(const QString& scanPath, const MeasureResult& r,
                                               int maxSide, const CancelToken& cancel)
 {

@@ -14,7 +14,8 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/inspect/measuretext.cpp src/inspect/measuretext.h
     src/inspect/classpresetbox.cpp src/inspect/classpresetbox.h
     src/inspect/report.cpp src/inspect/report.h src/inspect/reportmodel.cpp
-    src/inspect/reportpicture.cpp
+    src/inspect/reportpicture.cpp src/inspect/reportstyle.cpp src/inspect/reportstyle.h
+    src/inspect/changereport.cpp src/inspect/changereport.h
 )
 # Compare dates: a later scan aligned to this one, its cracks compared (fisura/change.h).
 list(APPEND FISURA_WIDGETS_SOURCES
