@@ -227,9 +227,12 @@ void TstCompareDates::comparesTwoDates()
     QVERIFY(later >= 0);
     QCOMPARE(pane.viewer()->overlayStyle(later).colorMap, ui::ColorMap::Grey);
     QCOMPARE(filesIn(CompareDatesPanel::cacheFolder()), 2);
+    // Hidden (it would cover the earlier scan) until the swipe shows it beside the earlier map.
+    QVERIFY(!pane.viewer()->overlayStyle(later).visible);
     QVERIFY(!pane.viewer()->swipeEnabled());
     panel->swipeButton()->click();
     QVERIFY(pane.viewer()->swipeEnabled());
+    QVERIFY(pane.viewer()->overlayStyle(later).visible);
     QVERIFY(pane.compareAction()->isChecked());
 
     QVERIFY(pane.grab().save(QStringLiteral(FISURA_BUILD_DIR "/comparedates.png")));
@@ -261,11 +264,19 @@ void TstCompareDates::spanishTexts()
     // Lengths in mm and the residual with a decimal comma.
     QVERIFY2(summary.contains(QRegularExpression(QStringLiteral("Nueva: 1 \\(\\d+,\\d mm\\)"))),
              qPrintable(summary));
-    QVERIFY(QRegularExpression(QStringLiteral("^\\d+,\\d mm$"))
-                .match(panel->table()->view()->model()->index(0, 2).data().toString())
-                .hasMatch());
+    // Every row in mm, the layer's name in Spanish too.
+    for (int row = 0; row < panel->table()->view()->model()->rowCount(); ++row)
+        for (int column : {2, 3, 4})
+            QVERIFY2(
+                QRegularExpression(QStringLiteral("^[+\u2212]?\\d+,\\d+ mm$"))
+                    .match(panel->table()->view()->model()->index(row, column).data().toString())
+                    .hasMatch(),
+                qPrintable(panel->table()->view()->model()->index(row, column).data().toString()));
+    QCOMPARE(pane.viewer()->overlayName(panel->laterScanLayer()),
+             QStringLiteral("Escaneo posterior (alineado, en gris)"));
     QVERIFY2(summary.contains(QRegularExpression(QStringLiteral("residuo \\d+,\\d\\d px"))),
              qPrintable(summary));
+    QVERIFY(pane.grab().save(QStringLiteral(FISURA_BUILD_DIR "/comparedates_es.png")));
     // Closing the pane leaves nothing in the cache.
     QCOMPARE(filesIn(CompareDatesPanel::cacheFolder()), 2);
     owner.reset();

@@ -36,6 +36,12 @@ int ChangeTableModel::columnCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
+double ChangeTableModel::mm(double px) const
+{
+    const double pixel = result_ ? result_->before.pixelSizeMm : 0;
+    return pixel > 0 ? px * pixel : -1;
+}
+
 QVariant ChangeTableModel::display(const CrackChange& c, int row, int column) const
 {
     const QLocale l;
@@ -47,13 +53,12 @@ QVariant ChangeTableModel::display(const CrackChange& c, int row, int column) co
     case Length: {
         const bool before = c.kind == ChangeKind::Gone || c.kind == ChangeKind::Outside;
         const double px = before ? c.beforeLengthPx : c.afterLengthPx;
-        const double pixel = result_->before.pixelSizeMm;
-        return MeasureText::length(px, pixel > 0 ? px * pixel : -1);
+        return MeasureText::length(px, mm(px));
     }
-    case LengthGain:
-        return ChangeText::signedLength(c.lengthGainPx, c.lengthGainMm);
+    case LengthGain: // in one unit for every row: from the pixel size the maps were measured with
+        return ChangeText::signedLength(c.lengthGainPx, result_->before.pixelSizeMm);
     case WidthChange:
-        return ChangeText::signedLength(c.widthChangePx, c.widthChangeMm, 2);
+        return ChangeText::signedLength(c.widthChangePx, result_->before.pixelSizeMm, 2);
     case WidthClass:
         return MeasureText::className(result_->before.options.classes, c.widthClass);
     }

@@ -34,6 +34,8 @@ public:
     void retranslate();
 
 private:
+    /// px in mm at the maps' pixel size, -1 without one.
+    double mm(double px) const;
     QVariant display(const CrackChange& c, int row, int column) const;
     QVariant sortValue(const CrackChange& c, int row, int column) const;
 

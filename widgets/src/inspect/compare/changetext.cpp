@@ -53,15 +53,16 @@ QString ChangeText::failure(const Status& s)
     return errorMessage(s);
 }
 
-QString ChangeText::signedLength(double px, double mm, int decimals)
+QString ChangeText::signedLength(double px, double pixelSizeMm, int decimals)
 {
     const QLocale l;
-    const double v = mm >= 0 ? mm : px;
+    const bool mm = pixelSizeMm > 0;
+    const double v = mm ? px * pixelSizeMm : px;
     const QString n = l.toString(std::abs(v), 'f', decimals);
     const QString sign = v > 0 && n != l.toString(0.0, 'f', decimals)   ? QStringLiteral("+")
                          : v < 0 && n != l.toString(0.0, 'f', decimals) ? QStringLiteral("\u2212")
                                                                         : QString();
-    return mm >= 0 ? tr("%1%2 mm").arg(sign, n) : tr("%1%2 px").arg(sign, n);
+    return mm ? tr("%1%2 mm").arg(sign, n) : tr("%1%2 px").arg(sign, n);
 }
 
 QString ChangeText::alignment(const AlignResult& a)
@@ -103,11 +104,11 @@ QString ChangeText::summary(const ChangeResult& r)
     }
     if (r.widestIndex >= 0 && size_t(r.widestIndex) < r.changes.size()) {
         const CrackChange& c = r.changes[size_t(r.widestIndex)];
-        html +=
-            tr("Widest crack: %1 (%2), width change %3")
-                .arg(MeasureText::width(c.afterMaxWidthPx, c.afterMaxWidthMm),
-                     kindName(c.kind).toLower(), signedLength(c.widthChangePx, c.widthChangeMm, 2))
-                .toHtmlEscaped();
+        html += tr("Widest crack: %1 (%2), width change %3")
+                    .arg(MeasureText::width(c.afterMaxWidthPx, c.afterMaxWidthMm),
+                         kindName(c.kind).toLower(),
+                         signedLength(c.widthChangePx, r.before.pixelSizeMm, 2))
+                    .toHtmlEscaped();
     }
     return html;
 }

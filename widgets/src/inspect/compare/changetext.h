@@ -23,8 +23,9 @@ public:
     /// Why the comparison stopped: cancelled, no alignment in this build, each alignment
     /// failure id, else errorMessage().
     static QString failure(const Status& s);
-    /// A signed length or width change ("+1.2 mm", "−3 px"), in mm when known.
-    static QString signedLength(double px, double mm, int decimals = 1);
+    /// A signed length or width change in px ("+1.2 mm", "−3 px"): in mm when the pixel size
+    /// is known (> 0). Not core's *Mm fields: their -1 for "unknown" is also a valid change.
+    static QString signedLength(double px, double pixelSizeMm, int decimals = 1);
     /// Model, inliers of matches, residual and overlap.
     static QString alignment(const AlignResult& a);
     /// Totals per kind, the widest crack and its change (rich text).

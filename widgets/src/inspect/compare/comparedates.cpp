@@ -291,6 +291,7 @@ void CompareDatesPanel::onFinished(Result<ChangeResult> r)
     grey.colorMap = ColorMap::Grey;
     grey.threshold = 0;
     grey.opacity = 1.0;
+    grey.visible = false; // it would hide the earlier scan: shown by the swipe
     if (const Status s =
             viewer_->addOverlay(laterScanPath_, tr("Later scan (aligned, grey)"), grey);
         !s) {
@@ -345,8 +346,12 @@ void CompareDatesPanel::requestSwipe()
         if (viewer_->overlayPath(i) == earlierMap_)
             left = i;
     const int right = laterScanLayer();
-    if (left >= 0 && right >= 0)
-        Q_EMIT swipeRequested(left, right);
+    if (left < 0 || right < 0)
+        return;
+    OverlayStyle style = viewer_->overlayStyle(right);
+    style.visible = true;
+    viewer_->setOverlayStyle(right, style);
+    Q_EMIT swipeRequested(left, right);
 }
 
 void CompareDatesPanel::removeFiles()
@@ -396,6 +401,8 @@ void CompareDatesPanel::retranslateUi()
     swipe_->setText(tr("Swipe between dates"));
     swipe_->setToolTip(tr("Swipe between the earlier scan with its cracks and the later scan "
                           "aligned onto it (shown in grey: the brightest channel)"));
+    if (const int later = laterScanLayer(); later >= 0)
+        viewer_->setOverlayName(later, tr("Later scan (aligned, grey)"));
     if (result_) {
         showResult();
     } else if (!lastStatus_.isOk()) {
