@@ -237,7 +237,6 @@ Status CompareDatesPanel::start(const QString& earlierMap, const QString& laterS
     job.options.measure = measure;
     laterScanPath_ = laterOut;
     cancelled_ = false;
-    stage_.clear();
     runner_->start<ChangeResult>(
         [job](const CancelToken& cancel, ProgressSink* sink) {
             return runComparison(job, cancel, sink);

@@ -103,7 +103,6 @@ private:
     Status lastStatus_;
     QString earlierMap_;
     QString laterScanPath_, alignedMapPath_;
-    QString stage_;
     bool cancelled_ = false;
 
     QLabel* message_;
