@@ -3871,16 +3871,52 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
         <translation>Mapa: %1</translation>
     </message>
     <message>
-        <source>Double-click to open the scan in Inspect</source>
-        <translation>Doble clic para abrir el escaneo en Inspeccionar</translation>
-    </message>
-    <message>
         <source>This project has no datasets or scans yet: add a dataset in the Train pane, scans in the Analyze pane.</source>
         <translation>Este proyecto aún no tiene conjuntos de datos ni escaneos: añada un conjunto de datos en el panel Entrenar y escaneos en el panel Analizar.</translation>
     </message>
     <message>
         <source>Select a dataset to browse its images; double-click a scan to open it in Inspect.</source>
         <translation>Seleccione un conjunto de datos para ver sus imágenes; haga doble clic en un escaneo para abrirlo en Inspeccionar.</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1, %2</translation>
+    </message>
+    <message>
+        <source>%1, no date</source>
+        <translation>%1, sin fecha</translation>
+    </message>
+    <message>
+        <source>Double-click to open the scan in Inspect; right-click for its structure, date and timeline</source>
+        <translation>Doble clic para abrir la imagen en Inspeccionar; clic derecho para su estructura, fecha y evolución</translation>
+    </message>
+    <message>
+        <source>Timeline of %1</source>
+        <translation>Evolución de %1</translation>
+    </message>
+    <message>
+        <source>Structure and date…</source>
+        <translation>Estructura y fecha…</translation>
+    </message>
+    <message>
+        <source>Timeline of %1…</source>
+        <translation>Evolución de %1…</translation>
+    </message>
+    <message>
+        <source>Structure and date</source>
+        <translation>Estructura y fecha</translation>
+    </message>
+    <message>
+        <source>e.g. Bridge 12, soffit</source>
+        <translation>p. ej. Puente 12, intradós</translation>
+    </message>
+    <message>
+        <source>Scanned on</source>
+        <translation>Fotografiada el</translation>
+    </message>
+    <message>
+        <source>Structure</source>
+        <translation>Estructura</translation>
     </message>
 </context>
 <context>
@@ -3951,6 +3987,83 @@ Retenido por la caché de memoria de Fisura: %4 GiB</translation>
     <message>
         <source>Run</source>
         <translation>Ejecución</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::SeriesTimeline</name>
+    <message>
+        <source>Measuring the crack maps of %1…</source>
+        <translation>Midiendo los mapas de fisuras de %1…</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>Cancelado.</translation>
+    </message>
+    <message>
+        <source>No scan of %1 has both a date and a crack map: give the scans their dates (right-click a scan).</source>
+        <translation>Ninguna imagen de %1 tiene a la vez fecha y mapa de fisuras: indique las fechas de las imágenes (clic derecho en una imagen).</translation>
+    </message>
+    <message>
+        <source>The timeline could not be measured: %1</source>
+        <translation>No se pudo medir la evolución: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n date(s).</source>
+        <translation>
+            <numerusform>%n fecha.</numerusform>
+            <numerusform>%n fechas.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n date(s); %1 left out (no date or no map).</source>
+        <translation>
+            <numerusform>%n fecha; %1 sin incluir (sin fecha o sin mapa).</numerusform>
+            <numerusform>%n fechas; %1 sin incluir (sin fecha o sin mapa).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Timeline of %1</source>
+        <translation>Evolución de %1</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>mm</source>
+        <translation>mm</translation>
+    </message>
+    <message>
+        <source>px</source>
+        <translation>px</translation>
+    </message>
+    <message>
+        <source>mm²</source>
+        <translation>mm²</translation>
+    </message>
+    <message>
+        <source>Total length (%1)</source>
+        <translation>Longitud total (%1)</translation>
+    </message>
+    <message>
+        <source>Cracked area (%1)</source>
+        <translation>Área fisurada (%1)</translation>
+    </message>
+    <message>
+        <source>Widest crack (%1)</source>
+        <translation>Fisura más ancha (%1)</translation>
+    </message>
+    <message>
+        <source>Inspection date</source>
+        <translation>Fecha de inspección</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>Fecha</translation>
+    </message>
+    <message>
+        <source>Cracks</source>
+        <translation>Fisuras</translation>
     </message>
 </context>
 <context>

@@ -1,16 +1,28 @@
 #include "data/projectcontents.h"
 
+#include <QCheckBox>
+#include <QCompleter>
+#include <QDateEdit>
 #include <QDateTime>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QFileInfo>
+#include <QFormLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
+#include <QMenu>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
+#include "data/seriestimeline.h"
+#include "fisura/series.h"
 #include "project/projectsession.h"
 #include "train/runslist.h"
 
@@ -22,6 +34,7 @@ namespace
 enum Kind { DatasetItem = 1, ScanItem = 2 };
 constexpr int kKindRole = Qt::UserRole;
 constexpr int kPathRole = Qt::UserRole + 1;
+constexpr int kIdRole = Qt::UserRole + 2;
 
 const QStringList kImageFilters = {QStringLiteral("*.tif"),  QStringLiteral("*.tiff"),
                                    QStringLiteral("*.png"),  QStringLiteral("*.jpg"),
@@ -50,6 +63,8 @@ ProjectContents::ProjectContents(QWidget* parent)
         if (it && it->data(0, kKindRole).toInt() == DatasetItem)
             Q_EMIT datasetSelected(it->data(0, kPathRole).toString());
     });
+    tree_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(tree_, &QTreeWidget::customContextMenuRequested, this, &ProjectContents::showMenu);
     connect(tree_, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* it) {
         if (it && it->data(0, kKindRole).toInt() == ScanItem)
             Q_EMIT scanActivated(it->data(0, kPathRole).toString());
@@ -138,6 +153,12 @@ void ProjectContents::fill()
         details << (map ? tr("crack map") : tr("no map"));
         if (!s.truthPath.empty())
             details << tr("ground truth");
+        if (!s.structure.empty()) {
+            const QDate d = QDate::fromString(QString::fromStdString(s.inspectedOn), Qt::ISODate);
+            details << (d.isValid() ? tr("%1, %2").arg(QString::fromStdString(s.structure),
+                                                       loc.toString(d, QLocale::ShortFormat))
+                                    : tr("%1, no date").arg(QString::fromStdString(s.structure)));
+        }
         const bool there = QFileInfo::exists(path);
         if (!there)
             details << tr("file not found");
@@ -145,13 +166,16 @@ void ProjectContents::fill()
             scans_, {QFileInfo(path).fileName(), details.join(QStringLiteral(" · "))});
         it->setData(0, kKindRole, ScanItem);
         it->setData(0, kPathRole, path);
+        it->setData(0, kIdRole, QString::fromStdString(s.id));
         QString tip = QDir::toNativeSeparators(path);
         if (map)
             tip += QLatin1Char('\n') +
                    tr("Map: %1").arg(QDir::toNativeSeparators(QString::fromStdString(s.mapPath)));
         it->setToolTip(0, tip);
         // The date is in the tooltip: in the column it cut the details short at 1280 px.
-        QString detailTip = there ? tr("Double-click to open the scan in Inspect") : tip;
+        QString detailTip = there ? tr("Double-click to open the scan in Inspect; right-click "
+                                       "for its structure, date and timeline")
+                                  : tip;
         if (const QString t = when(s.analysedAt); !t.isEmpty())
             detailTip += QLatin1Char('\n') + tr("analysed %1").arg(t);
         it->setToolTip(1, detailTip);
@@ -220,6 +244,90 @@ void ProjectContents::selectDataset(const QString& path)
             tree_->setCurrentItem(datasets_->child(i));
             return;
         }
+}
+
+Status ProjectContents::setScanSeries(const QString& scanId, const QString& structure,
+                                      const QDate& date)
+{
+    if (!session_ || !session_->hasProject())
+        return Status(ErrorCode::InvalidArgument, "no project is open");
+    const std::string id = scanId.toStdString();
+    const auto& scans = session_->project().scans();
+    if (std::none_of(scans.begin(), scans.end(), [&](const ProjectScan& s) { return s.id == id; }))
+        return Status(ErrorCode::NotFound, "no scan " + id);
+    return session_->update([&](Project& p) {
+        if (ProjectScan* s = p.findScan(id)) {
+            s->structure = structure.trimmed().toStdString();
+            s->inspectedOn =
+                date.isValid() ? date.toString(Qt::ISODate).toStdString() : std::string();
+        }
+    });
+}
+
+SeriesTimeline* ProjectContents::openTimeline(const QString& structure)
+{
+    if (!session_ || !session_->hasProject())
+        return nullptr;
+    auto* view = new SeriesTimeline;
+    view->setAttribute(Qt::WA_DeleteOnClose);
+    view->setWindowTitle(tr("Timeline of %1").arg(structure));
+    view->resize(720, 820);
+    view->measure(session_->project(), structure);
+    view->show();
+    return view;
+}
+
+void ProjectContents::showMenu(const QPoint& at)
+{
+    QTreeWidgetItem* it = tree_->itemAt(at);
+    if (!it || it->data(0, kKindRole).toInt() != ScanItem || !session_ || !session_->hasProject())
+        return;
+    const QString id = it->data(0, kIdRole).toString();
+    QMenu menu(this);
+    menu.addAction(tr("Structure and date…"), this, [this, id] { editSeries(id); });
+    for (const ProjectScan& s : session_->project().scans())
+        if (s.id == id.toStdString() && !s.structure.empty()) {
+            const QString structure = QString::fromStdString(s.structure);
+            menu.addAction(tr("Timeline of %1…").arg(structure), this,
+                           [this, structure] { openTimeline(structure); });
+        }
+    menu.exec(tree_->viewport()->mapToGlobal(at));
+}
+
+void ProjectContents::editSeries(const QString& scanId)
+{
+    const Project& p = session_->project();
+    const ProjectScan* scan = nullptr;
+    for (const ProjectScan& s : p.scans())
+        if (s.id == scanId.toStdString())
+            scan = &s;
+    if (!scan)
+        return;
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Structure and date"));
+    auto* structure = new QLineEdit(QString::fromStdString(scan->structure), &dialog);
+    QStringList known;
+    for (const std::string& n : projectStructures(p))
+        known << QString::fromStdString(n);
+    structure->setCompleter(new QCompleter(known, structure));
+    structure->setPlaceholderText(tr("e.g. Bridge 12, soffit"));
+    auto* dated = new QCheckBox(tr("Scanned on"), &dialog);
+    auto* date = new QDateEdit(&dialog);
+    date->setCalendarPopup(true);
+    const QDate was = QDate::fromString(QString::fromStdString(scan->inspectedOn), Qt::ISODate);
+    date->setDate(was.isValid() ? was : QDate::currentDate());
+    dated->setChecked(was.isValid());
+    date->setEnabled(was.isValid());
+    connect(dated, &QCheckBox::toggled, date, &QDateEdit::setEnabled);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto* form = new QFormLayout(&dialog);
+    form->addRow(tr("Structure"), structure);
+    form->addRow(dated, date);
+    form->addRow(buttons);
+    if (dialog.exec() == QDialog::Accepted)
+        setScanSeries(scanId, structure->text(), dated->isChecked() ? date->date() : QDate());
 }
 
 } // namespace fisura::ui

@@ -1,11 +1,15 @@
 // The open project's datasets and scans, as the Data pane lists them: a dataset with its task and
-// number of images, a scan with its size, whether it has a map and when it was analysed. Paths
-// that moved are marked. Selecting a dataset browses it; double-clicking a scan opens it.
+// number of images, a scan with its size, whether it has a map, the structure it shows and its
+// date. Paths that moved are marked. Selecting a dataset browses it; double-clicking a scan opens
+// it; a scan's context menu gives it its structure and date and opens the structure's timeline.
 #pragma once
 
+#include <QDate>
 #include <QHash>
 #include <QPointer>
 #include <QWidget>
+
+#include "fisura/status.h"
 
 class QLabel;
 class QTreeWidget;
@@ -15,6 +19,7 @@ namespace fisura::ui
 {
 
 class ProjectSession;
+class SeriesTimeline;
 
 class ProjectContents : public QWidget
 {
@@ -29,6 +34,11 @@ public:
     QStringList scanPaths() const;
     /// Select the dataset in `path` (no signal).
     void selectDataset(const QString& path);
+    /// Scan `scanId` shows `structure` (empty: none) and was scanned on `date` (invalid: not
+    /// stated); saved into the project at once.
+    Status setScanSeries(const QString& scanId, const QString& structure, const QDate& date);
+    /// The timeline of `structure` in a window of its own, measuring (the window is returned).
+    SeriesTimeline* openTimeline(const QString& structure);
     void retranslateUi();
 
 Q_SIGNALS:
@@ -41,6 +51,8 @@ private:
     QStringList pathsOf(int kind) const;
     /// Images in a dataset folder (-1: no such folder).
     int imageCount(const QString& dataset);
+    void showMenu(const QPoint& at);
+    void editSeries(const QString& scanId);
 
     QPointer<ProjectSession> session_;
     QLabel* note_;
