@@ -1205,6 +1205,13 @@
     </message>
 </context>
 <context>
+    <name>fisura::ui::ChangeOverlay</name>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+</context>
+<context>
     <name>fisura::ui::ChangeReport</name>
     <message>
         <source>%1 mm</source>
@@ -1440,6 +1447,112 @@
     </message>
 </context>
 <context>
+    <name>fisura::ui::ChangeTableModel</name>
+    <message>
+        <source>#</source>
+        <translation>n.º</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>Cambio</translation>
+    </message>
+    <message>
+        <source>Length</source>
+        <translation>Longitud</translation>
+    </message>
+    <message>
+        <source>Length gain</source>
+        <translation>Longitud ganada</translation>
+    </message>
+    <message>
+        <source>Width change</source>
+        <translation>Cambio de anchura</translation>
+    </message>
+    <message>
+        <source>Width class</source>
+        <translation>Clase de anchura</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::ChangeText</name>
+    <message>
+        <source>New</source>
+        <translation>Nueva</translation>
+    </message>
+    <message>
+        <source>Grown</source>
+        <translation>Crecida</translation>
+    </message>
+    <message>
+        <source>Unchanged</source>
+        <translation>Sin cambios</translation>
+    </message>
+    <message>
+        <source>Gone</source>
+        <translation>Desaparecida</translation>
+    </message>
+    <message>
+        <source>Outside the later scan</source>
+        <translation>Fuera del escaneo posterior</translation>
+    </message>
+    <message>
+        <source>Comparison cancelled.</source>
+        <translation>Comparación cancelada.</translation>
+    </message>
+    <message>
+        <source>This build of Fisura cannot align scans (it was built without OpenCV&apos;s feature matching).</source>
+        <translation>Esta compilación de Fisura no puede alinear escaneos (se compiló sin la correspondencia de características de OpenCV).</translation>
+    </message>
+    <message>
+        <source>The scans could not be aligned: they do not seem to show the same surface. Choose a later scan of this surface.</source>
+        <translation>No se pudieron alinear los escaneos: no parecen mostrar la misma superficie. Elija un escaneo posterior de esta superficie.</translation>
+    </message>
+    <message>
+        <source>The later scan hardly overlaps this one: there is too little in common to compare.</source>
+        <translation>El escaneo posterior apenas se solapa con este: tienen demasiado poco en común para compararlos.</translation>
+    </message>
+    <message>
+        <source>The alignment found an implausible scale, shear or perspective: the scans are probably not of the same surface.</source>
+        <translation>La alineación dio una escala, una cizalla o una perspectiva inverosímiles: probablemente los escaneos no son de la misma superficie.</translation>
+    </message>
+    <message>
+        <source>%1%2 mm</source>
+        <translation>%1%2 mm</translation>
+    </message>
+    <message>
+        <source>%1%2 px</source>
+        <translation>%1%2 px</translation>
+    </message>
+    <message>
+        <source>similarity</source>
+        <translation>semejanza</translation>
+    </message>
+    <message>
+        <source>affine</source>
+        <translation>afín</translation>
+    </message>
+    <message>
+        <source>homography</source>
+        <translation>homografía</translation>
+    </message>
+    <message>
+        <source>automatic</source>
+        <translation>automático</translation>
+    </message>
+    <message>
+        <source>Aligned (%1): %2 of %3 matches agree, residual %4 px, overlap %5 %</source>
+        <translation>Alineado (%1): %2 de %3 correspondencias concuerdan, residuo %4 px, solape %5 %</translation>
+    </message>
+    <message>
+        <source>%1: %2 (%3)</source>
+        <translation>%1: %2 (%3)</translation>
+    </message>
+    <message>
+        <source>Widest crack: %1 (%2), width change %3</source>
+        <translation>Fisura más ancha: %1 (%2), cambio de anchura %3</translation>
+    </message>
+</context>
+<context>
     <name>fisura::ui::ClassPresetBox</name>
     <message>
         <source>Where the width class limits come from: Fisura&apos;s classes, a standard&apos;s tolerable crack width, or your own limits</source>
@@ -1448,6 +1561,77 @@
     <message>
         <source>Your own upper limits, below.</source>
         <translation>Sus propios límites superiores, aquí debajo.</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::CompareDatesPanel</name>
+    <message>
+        <source>TIFF images</source>
+        <translation>Imágenes TIFF</translation>
+    </message>
+    <message>
+        <source>Crack map of the later scan</source>
+        <translation>Mapa de fisuras del escaneo posterior</translation>
+    </message>
+    <message>
+        <source>Later scan of this surface</source>
+        <translation>Escaneo posterior de esta superficie</translation>
+    </message>
+    <message>
+        <source>Add the crack map of this scan first.</source>
+        <translation>Añada primero el mapa de fisuras de este escaneo.</translation>
+    </message>
+    <message>
+        <source>The crack map %1 is %2 × %3 px, its scan %4 is %5 × %6 px: choose the map made from that scan.</source>
+        <translation>El mapa de fisuras %1 mide %2 × %3 px y su escaneo %4 mide %5 × %6 px: elija el mapa hecho a partir de ese escaneo.</translation>
+    </message>
+    <message>
+        <source>Aligning the later scan…</source>
+        <translation>Alineando el escaneo posterior…</translation>
+    </message>
+    <message>
+        <source>Warping the later crack map…</source>
+        <translation>Transformando el mapa de fisuras posterior…</translation>
+    </message>
+    <message>
+        <source>Warping the later scan…</source>
+        <translation>Transformando el escaneo posterior…</translation>
+    </message>
+    <message>
+        <source>Comparing the cracks…</source>
+        <translation>Comparando las fisuras…</translation>
+    </message>
+    <message>
+        <source>%1 (%2 left)</source>
+        <translation>%1 (quedan %2)</translation>
+    </message>
+    <message>
+        <source>Later scan (aligned, grey)</source>
+        <translation>Escaneo posterior (alineado, en gris)</translation>
+    </message>
+    <message>
+        <source>%1 changes since the earlier date.</source>
+        <translation>%1 cambios desde la fecha anterior.</translation>
+    </message>
+    <message>
+        <source>Compare dates</source>
+        <translation>Comparar fechas</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Cancelar</translation>
+    </message>
+    <message>
+        <source>Show changes on the scan</source>
+        <translation>Mostrar los cambios sobre el escaneo</translation>
+    </message>
+    <message>
+        <source>Swipe between dates</source>
+        <translation>Deslizar entre fechas</translation>
+    </message>
+    <message>
+        <source>Swipe between the earlier scan with its cracks and the later scan aligned onto it (shown in grey: the brightest channel)</source>
+        <translation>Deslizar entre el escaneo anterior con sus fisuras y el escaneo posterior alineado sobre él (en gris: el canal más claro)</translation>
     </message>
 </context>
 <context>
@@ -2021,6 +2205,22 @@
     <message>
         <source>Open a scan first: the ruler measures distances on it.</source>
         <translation>Abra primero un escaneo: la regla mide distancias sobre él.</translation>
+    </message>
+    <message>
+        <source>Compare dates…</source>
+        <translation>Comparar fechas…</translation>
+    </message>
+    <message>
+        <source>Align a later scan of this surface and show how its cracks changed</source>
+        <translation>Alinear un escaneo posterior de esta superficie y mostrar cómo han cambiado sus fisuras</translation>
+    </message>
+    <message>
+        <source>Grey (a scan)</source>
+        <translation>Gris (un escaneo)</translation>
+    </message>
+    <message>
+        <source>Add the crack map of this scan first (Add overlay…).</source>
+        <translation>Añada primero el mapa de fisuras de este escaneo (Añadir capa…).</translation>
     </message>
 </context>
 <context>

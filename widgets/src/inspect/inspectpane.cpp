@@ -4,6 +4,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -16,7 +17,6 @@
 #include <QProgressBar>
 #include <QScrollArea>
 #include <QSlider>
-#include <QDoubleSpinBox>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStandardPaths>
@@ -31,6 +31,7 @@
 #include "common/preference.h"
 #include "common/screenfit.h"
 #include "common/thresholdtext.h"
+#include "inspect/compare/comparedates.h"
 #include "inspect/measurepanel.h"
 #include "inspect/truthpanel.h"
 #include "label/labelmodecontroller.h"
@@ -54,7 +55,8 @@ InspectPane::InspectPane(QWidget* parent)
     : Pane(parent), viewer_(new TiledViewer(this)),
       second_(new TiledViewer(this, viewer_->tileCache())),
       overview_(new OverviewMap(viewer_, this)), truth_(new TruthPanel(viewer_, this)),
-      measure_(new MeasurePanel(viewer_, this)), ruler_(new ViewerRuler(viewer_)),
+      measure_(new MeasurePanel(viewer_, this)), dates_(new CompareDatesPanel(viewer_, this)),
+      ruler_(new ViewerRuler(viewer_)),
       labelMode_(new LabelModeController(viewer_, this,
                                          [this](const QString& path) { return openScan(path); })),
       toolbar_(new QToolBar(this)), fileLabel_(new QLabel(this)), layersBox_(new QGroupBox(this)),
@@ -91,6 +93,8 @@ InspectPane::InspectPane(QWidget* parent)
     connect(compareAction_, &QAction::toggled, this, &InspectPane::updateCompare);
     measureAction_ = toolbar_->addAction(QString(), this, &InspectPane::measureCracks);
     measureAction_->setObjectName(QStringLiteral("measureAction"));
+    datesAction_ = toolbar_->addAction(QString(), this, &InspectPane::startCompareDates);
+    datesAction_->setObjectName(QStringLiteral("compareDatesAction"));
     rulerAction_ = toolbar_->addAction(QString(), ruler_, &ViewerRuler::setActive);
     rulerAction_->setObjectName(QStringLiteral("rulerAction"));
     rulerAction_->setCheckable(true);
@@ -129,6 +133,7 @@ InspectPane::InspectPane(QWidget* parent)
     sl->addWidget(overviewProgress_);
     sl->addWidget(labelMode_->panel());
     sl->addWidget(layersBox_, 1);
+    sl->addWidget(dates_);
     sl->addWidget(truth_);
     sl->addWidget(measure_);
     sl->addWidget(compareBox_);
@@ -142,6 +147,8 @@ InspectPane::InspectPane(QWidget* parent)
     // One threshold: the map layer's. The measurement field shows it and edits it.
     connect(measure_->thresholdBox(), &QDoubleSpinBox::valueChanged, this,
             &InspectPane::onMeasureThreshold);
+    connect(dates_, &CompareDatesPanel::statusMessage, this, &Pane::statusMessage);
+    connect(dates_, &CompareDatesPanel::swipeRequested, this, &InspectPane::swipeDates);
     connect(labelMode_, &LabelModeController::statusMessage, this, &Pane::statusMessage);
     connect(labelMode_, &LabelModeController::busyChanged, this, &Pane::busyChanged);
 
@@ -161,6 +168,7 @@ InspectPane::InspectPane(QWidget* parent)
     viewsAndResults->setObjectName(QStringLiteral("inspectResultsSplitter"));
     viewsAndResults->addWidget(views);
     viewsAndResults->addWidget(measure_->resultsView());
+    viewsAndResults->addWidget(dates_->resultsView());
     viewsAndResults->setStretchFactor(0, 3);
     viewsAndResults->setStretchFactor(1, 2);
     split->addWidget(viewsAndResults);
@@ -282,6 +290,9 @@ void InspectPane::retranslateUi()
     compareAction_->setText(tr("Compare"));
     measureAction_->setText(tr("Measure cracks"));
     measureAction_->setToolTip(tr("Count and measure the cracks of the selected map layer"));
+    datesAction_->setText(tr("Compare dates…"));
+    datesAction_->setToolTip(tr("Align a later scan of this surface and show how its cracks "
+                                "changed"));
     rulerAction_->setText(tr("Ruler"));
     updateViewTools();
     snapshotAction_->setText(tr("Snapshot…"));
@@ -316,7 +327,7 @@ void InspectPane::retranslateUi()
     colorMap_->clear();
     colorMap_->addItems({tr("Red"), tr("Green"), tr("Blue"), tr("Yellow"), tr("Magenta"),
                          tr("Heat (black–red–yellow–white)"), tr("Custom colour"),
-                         tr("Width classes")});
+                         tr("Width classes"), tr("Grey (a scan)")});
     colorMap_->setCurrentIndex(std::max(0, cm));
     labelMode_->retranslateUi();
 }
@@ -340,6 +351,7 @@ Status InspectPane::openScan(const QString& path)
     const QString mask =
         fi.dir().filePath(fi.completeBaseName() + QStringLiteral("_mask.") + fi.suffix());
     truth_->reset();
+    dates_->reset();
     if (QFileInfo::exists(mask))
         truth_->attachTruth(mask); // a mask of another size is not the scan's: left out
     retranslateUi();
@@ -379,7 +391,7 @@ int InspectPane::mapLayer() const
 {
     const auto candidate = [this](int i) {
         return i >= 0 && i < viewer_->overlayCount() && !truth_->isTruthLayer(i) &&
-               !truth_->isComparisonLayer(i);
+               !truth_->isComparisonLayer(i) && !dates_->isDateLayer(i);
     };
     if (candidate(currentLayer()))
         return currentLayer();
@@ -481,6 +493,7 @@ void InspectPane::refreshLayers()
     updateCompare();
     overlayAction_->setEnabled(viewer_->hasImage());
     measureAction_->setEnabled(viewer_->hasImage());
+    datesAction_->setEnabled(viewer_->hasImage());
     snapshotAction_->setEnabled(viewer_->hasImage());
     updateViewTools();
 }
@@ -559,57 +572,6 @@ void InspectPane::moveLayer(int delta)
         return;
     viewer_->moveOverlay(i, to);
     layers_->setCurrentRow(to);
-}
-
-void InspectPane::updateCompare()
-{
-    if (updating_)
-        return;
-    const bool on = compareAction_->isChecked();
-    compareBox_->setVisible(on);
-    const bool two = viewer_->overlayCount() >= 2;
-    const bool sideBySide = on && two && modeBox_->currentIndex() == 1;
-    viewer_->setSwipe(on && two && !sideBySide, left_->currentIndex(), right_->currentIndex());
-    if (sideBySide) {
-        syncSecondViewer();
-        viewer_->setSoloOverlay(left_->currentIndex());
-        second_->setSoloOverlay(right_->currentIndex());
-        second_->show();
-        followView(viewer_, second_);
-    } else {
-        viewer_->setSoloOverlay(-1);
-        second_->hide();
-        second_->closeImage();
-    }
-}
-
-void InspectPane::syncSecondViewer()
-{
-    // The right view opens the same files (sharing the decoded-block cache) and styles.
-    bool same = second_->imagePath() == viewer_->imagePath() &&
-                second_->overlayCount() == viewer_->overlayCount();
-    for (int i = 0; same && i < viewer_->overlayCount(); ++i)
-        same = second_->overlayPath(i) == viewer_->overlayPath(i);
-    if (!same) {
-        if (const Status s = second_->openImage(viewer_->imagePath()); !s) {
-            reportError(s);
-            return;
-        }
-        for (int i = 0; i < viewer_->overlayCount(); ++i)
-            second_->addOverlay(viewer_->overlayPath(i), viewer_->overlayName(i),
-                                viewer_->overlayStyle(i));
-    }
-    for (int i = 0; i < viewer_->overlayCount(); ++i)
-        second_->setOverlayStyle(i, viewer_->overlayStyle(i));
-}
-
-void InspectPane::followView(TiledViewer* from, TiledViewer* to)
-{
-    if (syncing_ || !second_->isVisible() || !to->hasImage())
-        return;
-    syncing_ = true;
-    to->showAt(from->viewportRect().center(), from->zoom());
-    syncing_ = false;
 }
 
 } // namespace fisura::ui

@@ -24,6 +24,7 @@ class QToolButton;
 namespace fisura::ui
 {
 
+class CompareDatesPanel;
 class LabelPanel;
 class MeasurePanel;
 class OverviewMap;
@@ -66,6 +67,9 @@ public:
     QAction* openScanAction() const { return openAction_; }
     QAction* measureAction() const { return measureAction_; }
     QAction* rulerAction() const { return rulerAction_; }
+    /// Compare dates: a later scan of this surface aligned and its cracks compared.
+    CompareDatesPanel* compareDates() const { return dates_; }
+    QAction* compareDatesAction() const { return datesAction_; }
     /// Measures the selected map layer (or the first map layer) at its threshold.
     void measureCracks();
 
@@ -132,12 +136,17 @@ private:
     /// Takes the cursor readout off the status bar (cursor gone, pane hidden).
     void clearReadout();
     void onMeasureThreshold(double probability);
+    /// Asks for the later scan and its map and compares (inspectsync.cpp).
+    void startCompareDates();
+    /// Swipe divider between these two layers (earlier map, later scan).
+    void swipeDates(int left, int right);
 
     TiledViewer* viewer_;
     TiledViewer* second_;
     OverviewMap* overview_;
     TruthPanel* truth_;
     MeasurePanel* measure_;
+    CompareDatesPanel* dates_;
     ViewerRuler* ruler_;
     LabelModeController* labelMode_;
     QToolBar* toolbar_;
@@ -148,6 +157,7 @@ private:
     QAction* snapshotAction_;
     QAction* compareAction_;
     QAction* measureAction_;
+    QAction* datesAction_;
     QAction* rulerAction_;
     QLabel* fileLabel_;
     QGroupBox* layersBox_;

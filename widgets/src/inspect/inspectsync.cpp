@@ -2,15 +2,20 @@
 // comparison with the truth one click away), the cursor readout on the status bar (only while
 // Inspect is shown) and the one threshold that the map layer, the comparison and the measurement
 // field share.
+#include <QAction>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
+#include <QGroupBox>
 #include <QListWidget>
 #include <QLocale>
 
 #include <algorithm>
 #include <utility>
 
+#include "common/errortext.h"
 #include "fisura/threshold.h"
+#include "inspect/compare/comparedates.h"
 #include "inspect/inspectpane.h"
 #include "inspect/measurepanel.h"
 #include "inspect/truthpanel.h"
@@ -122,6 +127,79 @@ void InspectPane::onMeasureThreshold(double probability)
     if (viewer_->overlayPath(i) == truth_->comparedMap())
         truth_->setThreshold(threshold);
     showLayerControls();
+}
+
+// The Compare tool: a swipe divider between two layers, or the two side by side.
+void InspectPane::updateCompare()
+{
+    if (updating_)
+        return;
+    const bool on = compareAction_->isChecked();
+    compareBox_->setVisible(on);
+    const bool two = viewer_->overlayCount() >= 2;
+    const bool sideBySide = on && two && modeBox_->currentIndex() == 1;
+    viewer_->setSwipe(on && two && !sideBySide, left_->currentIndex(), right_->currentIndex());
+    if (sideBySide) {
+        syncSecondViewer();
+        viewer_->setSoloOverlay(left_->currentIndex());
+        second_->setSoloOverlay(right_->currentIndex());
+        second_->show();
+        followView(viewer_, second_);
+    } else {
+        viewer_->setSoloOverlay(-1);
+        second_->hide();
+        second_->closeImage();
+    }
+}
+
+void InspectPane::syncSecondViewer()
+{
+    // The right view opens the same files (sharing the decoded-block cache) and styles.
+    bool same = second_->imagePath() == viewer_->imagePath() &&
+                second_->overlayCount() == viewer_->overlayCount();
+    for (int i = 0; same && i < viewer_->overlayCount(); ++i)
+        same = second_->overlayPath(i) == viewer_->overlayPath(i);
+    if (!same) {
+        if (const Status s = second_->openImage(viewer_->imagePath()); !s) {
+            reportError(s);
+            return;
+        }
+        for (int i = 0; i < viewer_->overlayCount(); ++i)
+            second_->addOverlay(viewer_->overlayPath(i), viewer_->overlayName(i),
+                                viewer_->overlayStyle(i));
+    }
+    for (int i = 0; i < viewer_->overlayCount(); ++i)
+        second_->setOverlayStyle(i, viewer_->overlayStyle(i));
+}
+
+void InspectPane::followView(TiledViewer* from, TiledViewer* to)
+{
+    if (syncing_ || !second_->isVisible() || !to->hasImage())
+        return;
+    syncing_ = true;
+    to->showAt(from->viewportRect().center(), from->zoom());
+    syncing_ = false;
+}
+
+void InspectPane::startCompareDates()
+{
+    const int i = mapLayer();
+    if (i < 0) {
+        Q_EMIT statusMessage(tr("Add the crack map of this scan first (Add overlay…)."), 5000);
+        return;
+    }
+    const Status s = dates_->chooseAndCompare(viewer_->overlayPath(i), measure_->options());
+    if (!s && s.code() != ErrorCode::Cancelled)
+        Q_EMIT statusMessage(dates_->message(), 0);
+}
+
+void InspectPane::swipeDates(int left, int right)
+{
+    modeBox_->setCurrentIndex(0);
+    compareAction_->setChecked(true);
+    left_->setCurrentIndex(left);
+    right_->setCurrentIndex(right);
+    updateCompare();
 }
 
 } // namespace fisura::ui

@@ -17,3 +17,10 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/inspect/reportpicture.cpp src/inspect/reportstyle.cpp src/inspect/reportstyle.h
     src/inspect/changereport.cpp src/inspect/changereport.h
 )
+# Compare dates: a later scan aligned to this one, its cracks compared (fisura/change.h).
+list(APPEND FISURA_WIDGETS_SOURCES
+    src/inspect/compare/comparedates.cpp src/inspect/compare/comparedates.h
+    src/inspect/compare/changeoverlay.cpp src/inspect/compare/changeoverlay.h
+    src/inspect/compare/changetable.cpp src/inspect/compare/changetable.h
+    src/inspect/compare/changetext.cpp src/inspect/compare/changetext.h
+)

@@ -52,6 +52,8 @@ QRgb baseColour(ColorMap m, int v)
                                         qRgb(215, 30, 40)};
         return classes[std::clamp(v <= 4 ? v - 1 : v / 64, 0, 3)];
     }
+    case ColorMap::Grey:
+        return qRgb(v, v, v);
     case ColorMap::Custom:
         break;
     }

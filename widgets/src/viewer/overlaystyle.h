@@ -14,7 +14,8 @@ namespace fisura::ui
 /// WidthClasses colours width classes in OverlayStyle::classColours (without them 0..3 green,
 /// yellow, orange and red), coded either 1..n or as classMapCode (class maps,
 /// fisura/measuremap.h: (k + 1) x 255 / n).
-enum class ColorMap { Red, Green, Blue, Yellow, Magenta, Heat, Custom, WidthClasses };
+/// Grey: the value as a grey level (a scan shown as a layer, e.g. a later date aligned).
+enum class ColorMap { Red, Green, Blue, Yellow, Magenta, Heat, Custom, WidthClasses, Grey };
 
 struct OverlayStyle {
     ColorMap colorMap = ColorMap::Red;

@@ -1,0 +1,116 @@
+#include "inspect/compare/changetext.h"
+
+#include <QLocale>
+
+#include <cmath>
+
+#include "common/errortext.h"
+#include "inspect/measuretext.h"
+
+namespace fisura::ui
+{
+
+QString ChangeText::kindName(ChangeKind k)
+{
+    switch (k) {
+    case ChangeKind::New:
+        return tr("New");
+    case ChangeKind::Grown:
+        return tr("Grown");
+    case ChangeKind::Unchanged:
+        return tr("Unchanged");
+    case ChangeKind::Gone:
+        return tr("Gone");
+    case ChangeKind::Outside:
+        return tr("Outside the later scan");
+    }
+    return QString::fromLatin1(changeKindName(k));
+}
+
+QColor ChangeText::kindColour(ChangeKind k)
+{
+    const auto c = changeKindColour(k);
+    return QColor(c[0], c[1], c[2]);
+}
+
+QString ChangeText::failure(const Status& s)
+{
+    if (s.code() == ErrorCode::Cancelled)
+        return tr("Comparison cancelled.");
+    if (s.code() == ErrorCode::Unsupported)
+        return tr("This build of Fisura cannot align scans (it was built without OpenCV's "
+                  "feature matching).");
+    const std::string id = alignmentFailureId(s);
+    if (id == kAlignmentFailed)
+        return tr("The scans could not be aligned: they do not seem to show the same surface. "
+                  "Choose a later scan of this surface.");
+    if (id == kNoOverlap)
+        return tr("The later scan hardly overlaps this one: there is too little in common to "
+                  "compare.");
+    if (id == kDegenerateModel)
+        return tr("The alignment found an implausible scale, shear or perspective: the scans "
+                  "are probably not of the same surface.");
+    return errorMessage(s);
+}
+
+QString ChangeText::signedLength(double px, double pixelSizeMm, int decimals)
+{
+    const QLocale l;
+    const bool mm = pixelSizeMm > 0;
+    const double v = mm ? px * pixelSizeMm : px;
+    const QString n = l.toString(std::abs(v), 'f', decimals);
+    const QString sign = v > 0 && n != l.toString(0.0, 'f', decimals)   ? QStringLiteral("+")
+                         : v < 0 && n != l.toString(0.0, 'f', decimals) ? QStringLiteral("\u2212")
+                                                                        : QString();
+    return mm ? tr("%1%2 mm").arg(sign, n) : tr("%1%2 px").arg(sign, n);
+}
+
+QString ChangeText::alignment(const AlignResult& a)
+{
+    const QLocale l;
+    QString model;
+    switch (a.model) {
+    case AlignModel::Similarity:
+        model = tr("similarity");
+        break;
+    case AlignModel::Affine:
+        model = tr("affine");
+        break;
+    case AlignModel::Homography:
+        model = tr("homography");
+        break;
+    case AlignModel::Auto:
+        model = tr("automatic");
+        break;
+    }
+    return tr("Aligned (%1): %2 of %3 matches agree, residual %4 px, overlap %5 %")
+        .arg(model, l.toString(a.inliers), l.toString(a.matches), l.toString(a.rmsPx, 'f', 2),
+             l.toString(a.overlap * 100, 'f', 0));
+}
+
+QString ChangeText::summary(const ChangeResult& r)
+{
+    QString html = alignment(r.alignment).toHtmlEscaped() + QStringLiteral("<br>");
+    const QLocale l;
+    for (int k = 0; k < 5; ++k) {
+        const ChangeTotals& t = r.totals[size_t(k)];
+        html += QStringLiteral("<span style=\"color:%1\">&#9632;</span> ")
+                    .arg(kindColour(ChangeKind(k)).name()) +
+                tr("%1: %2 (%3)")
+                    .arg(kindName(ChangeKind(k)), l.toString(t.count),
+                         MeasureText::length(t.lengthPx, t.lengthMm))
+                    .toHtmlEscaped() +
+                QStringLiteral("<br>");
+    }
+    if (r.widestIndex >= 0 && size_t(r.widestIndex) < r.changes.size()) {
+        const CrackChange& c = r.changes[size_t(r.widestIndex)];
+        html += tr("Widest crack: %1 (%2), width change %3")
+                    .arg(MeasureText::width(c.afterMaxWidthPx, c.afterMaxWidthMm),
+                         kindName(c.kind).toLower(),
+                         signedLength(c.widthChangePx, r.before.pixelSizeMm, 2))
+                    .toHtmlEscaped();
+    }
+    return html;
+}
+
+} // namespace fisura::ui
