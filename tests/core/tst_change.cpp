@@ -187,6 +187,7 @@ private Q_SLOTS:
     void implausibleScaleIsDegenerate();
     void cancelled();
     void modelNames();
+    void millimetresNullOnlyWithoutPixelSize();
 };
 
 /// The changes written as a GeoPackage and read back with OGR: one feature per change with its
@@ -398,6 +399,26 @@ void TestChange::modelNames()
     QCOMPARE(alignmentFailureId(Status(ErrorCode::InvalidArgument, "no_overlap: 3 %")),
              std::string("no_overlap"));
     QCOMPARE(alignmentFailureId(Status(ErrorCode::IoError, "no_overlap: 3 %")), std::string());
+}
+
+// A crack that shrank by exactly 1 mm is -1 mm in JSON and CSV, not "unknown" (the value -1
+// marks an unknown millimetre field); without a pixel size the fields are null / empty.
+void TestChange::millimetresNullOnlyWithoutPixelSize()
+{
+    ChangeResult r;
+    CrackChange c;
+    c.kind = ChangeKind::Grown;
+    c.lengthGainPx = -10;
+    c.lengthGainMm = -1;
+    c.widthChangeMm = -1;
+    r.changes.push_back(c);
+    r.before.pixelSizeMm = 0.1;
+    std::string json = changeJson(r);
+    QVERIFY2(json.find("\"length_gain_mm\": -1.0") != std::string::npos, json.c_str());
+    QVERIFY(changeCsv(r).find(",-1.0000,") != std::string::npos);
+    r.before.pixelSizeMm = 0;
+    json = changeJson(r);
+    QVERIFY2(json.find("\"length_gain_mm\": null") != std::string::npos, json.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestChange)

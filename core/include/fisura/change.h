@@ -125,7 +125,8 @@ struct CompareOptions {
 /// One crack's change: a crack of the after map, new, or compared with the before cracks it runs
 /// along; linked cracks are compared as a group (a crack the later map shows in pieces, cracks
 /// that grew together), lengths summed. Lengths and widths are on the before scan's grid (the after
-/// map aligned); *Mm fields are -1 without a pixel size.
+/// map aligned); *Mm fields are -1 without a pixel size (a change may itself be -1 mm: test the
+/// maps' pixel size, not the value).
 struct CrackChange {
     ChangeKind kind = ChangeKind::Unchanged;
     int afterId = 0; ///< the (longest) after crack in the aligned map (0: gone or outside)

@@ -1,4 +1,5 @@
 // Crack change as JSON and CSV (C locale: a decimal point, whatever the user's language).
+#include <algorithm>
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
@@ -20,10 +21,16 @@ std::string num(double v, int decimals = 3)
     return buf;
 }
 
-/// -1 (unknown without a pixel size) is null.
-json orNull(double v)
+/// The comparison's pixel size (mm), 0 when neither map has one.
+double pixelSizeOf(const ChangeResult& r)
 {
-    return v == -1 ? json(nullptr) : json(v);
+    return r.before.pixelSizeMm > 0 ? r.before.pixelSizeMm : std::max(0.0, r.after.pixelSizeMm);
+}
+
+/// A value in mm, null without a pixel size (-1 marks it unknown, but a change may be -1 mm).
+json mmOrNull(const ChangeResult& r, double v)
+{
+    return pixelSizeOf(r) > 0 ? json(v) : json(nullptr);
 }
 
 json alignmentJson(const AlignResult& a)
@@ -63,13 +70,13 @@ json changeItem(const ChangeResult& r, const CrackChange& c)
             {"before_length_px", c.beforeLengthPx},
             {"after_length_px", c.afterLengthPx},
             {"length_gain_px", c.lengthGainPx},
-            {"length_gain_mm", orNull(c.lengthGainMm)},
+            {"length_gain_mm", mmOrNull(r, c.lengthGainMm)},
             {"before_width_px", c.beforeWidthPx},
             {"after_width_px", c.afterWidthPx},
             {"width_change_px", c.widthChangePx},
-            {"width_change_mm", orNull(c.widthChangeMm)},
+            {"width_change_mm", mmOrNull(r, c.widthChangeMm)},
             {"after_max_width_px", c.afterMaxWidthPx},
-            {"after_max_width_mm", orNull(c.afterMaxWidthMm)},
+            {"after_max_width_mm", mmOrNull(r, c.afterMaxWidthMm)},
             {"width_class",
              c.widthClass >= 0 && size_t(c.widthClass) < ids.size() && !r.before.classes.empty()
                  ? json(ids[size_t(c.widthClass)])
@@ -85,7 +92,7 @@ std::string changeJson(const ChangeResult& r, int indent)
         totals[changeKindName(ChangeKind(k))] = {
             {"count", r.totals[size_t(k)].count},
             {"length_px", r.totals[size_t(k)].lengthPx},
-            {"length_mm", orNull(r.totals[size_t(k)].lengthMm)}};
+            {"length_mm", mmOrNull(r, r.totals[size_t(k)].lengthMm)}};
     json byClass = json::array();
     for (size_t i = 0; i < r.byWidthClass.size(); ++i) {
         json row{{"class", r.before.options.classes.ids[i]}};
@@ -96,7 +103,7 @@ std::string changeJson(const ChangeResult& r, int indent)
     json changes = json::array();
     for (const auto& c : r.changes)
         changes.push_back(changeItem(r, c));
-    const double px = r.before.pixelSizeMm > 0 ? r.before.pixelSizeMm : r.after.pixelSizeMm;
+    const double px = pixelSizeOf(r);
     json j{{"alignment", alignmentJson(r.alignment)},
            {"before_map", r.before.mapPath},
            {"aligned_after_map", r.alignedMapPath},
@@ -122,7 +129,7 @@ std::string changeCsv(const ChangeResult& r)
         std::string before;
         for (int id : c.beforeIds)
             before += (before.empty() ? "" : " ") + std::to_string(id);
-        const bool mm = c.lengthGainMm != -1;
+        const bool mm = pixelSizeOf(r) > 0; // a change may be -1 mm: not "unknown"
         out += std::string(changeKindName(c.kind)) + "," + std::to_string(c.afterId) + "," +
                before + "," + num(c.beforeLengthPx) + "," + num(c.afterLengthPx) + "," +
                num(c.lengthGainPx) + "," + (mm ? num(c.lengthGainMm, 4) : "") + "," +
