@@ -1222,26 +1222,6 @@
         <translation>%1 px</translation>
     </message>
     <message>
-        <source>new</source>
-        <translation>nueva</translation>
-    </message>
-    <message>
-        <source>grown</source>
-        <translation>crecida</translation>
-    </message>
-    <message>
-        <source>unchanged</source>
-        <translation>sin cambios</translation>
-    </message>
-    <message>
-        <source>no longer seen</source>
-        <translation>ya no visible</translation>
-    </message>
-    <message>
-        <source>outside the later scan</source>
-        <translation>fuera de la imagen posterior</translation>
-    </message>
-    <message>
         <source>Changes since %1</source>
         <translation>Cambios desde el %1</translation>
     </message>

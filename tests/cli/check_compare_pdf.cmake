@@ -22,7 +22,7 @@ if(PDFTOTEXT)
     run("${PDFTOTEXT}" "${pdf}" -)
     string(REGEX REPLACE "[ \n]+" " " out "${out}") # lines as the page breaks them
     expect("out MATCHES \"Cambios desde el [a-z]+, 4 de mayo de 2025\"" "title: ${out}")
-    expect("out MATCHES \"sin cambios\" AND out MATCHES \"Alineación\"" "not Spanish: ${out}")
+    expect("out MATCHES \"Sin cambios\" AND out MATCHES \"Alineación\"" "not Spanish: ${out}")
     expect("out MATCHES \"0,2 mm\"" "pixel size not in Spanish: ${out}")
 endif()
 

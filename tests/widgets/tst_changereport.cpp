@@ -103,7 +103,7 @@ private Q_SLOTS:
     {
         const QString h = ChangeReport::html(input());
         QVERIFY(h.contains(QStringLiteral("Changes since Sunday, May 4, 2025")));
-        for (const char* word : {"new", "grown", "unchanged", "no longer seen", "similarity"})
+        for (const char* word : {"New", "Grown", "Unchanged", "Gone", "similarity"})
             QVERIFY2(h.contains(QLatin1String(word)), word);
         QVERIFY(h.contains(QStringLiteral("+3.6 mm")));  // length gained
         QVERIFY(h.contains(QStringLiteral("+0.15 mm"))); // width change
@@ -111,7 +111,7 @@ private Q_SLOTS:
         QVERIFY(h.contains(QStringLiteral("0.25 px")));
         QVERIFY(h.contains(QStringLiteral("deck_map.tif")));
         // The widest crack: the second change, grown.
-        QVERIFY(h.contains(QStringLiteral("no. 2, 0.6 mm wide (grown)")));
+        QVERIFY(h.contains(QStringLiteral("no. 2, 0.6 mm wide (Grown)")));
     }
 
     void spanishReport()
@@ -120,7 +120,7 @@ private Q_SLOTS:
         const QString h = ChangeReport::html(input());
         QVERIFY2(h.contains(QStringLiteral("Cambios desde el domingo, 4 de mayo de 2025")),
                  qPrintable(h.left(600)));
-        for (const char* word : {"nueva", "crecida", "sin cambios", "ya no visible"})
+        for (const char* word : {"Nueva", "Crecida", "Sin cambios", "Desaparecida"})
             QVERIFY2(h.contains(QString::fromUtf8(word)), word);
         QVERIFY(h.contains(QStringLiteral("+3,6 mm")));
         QVERIFY(h.contains(QStringLiteral("+0,15 mm")));

@@ -10,6 +10,7 @@
 
 #include "common/thresholdtext.h"
 #include "fisura/version.h"
+#include "inspect/compare/changetext.h"
 #include "inspect/measuretext.h"
 #include "inspect/report.h"
 #include "inspect/reportstyle.h"
@@ -20,15 +21,9 @@ namespace fisura::ui
 namespace
 {
 
-QColor kindColour(ChangeKind k)
-{
-    const auto c = changeKindColour(k);
-    return QColor(c[0], c[1], c[2]);
-}
-
 QString swatch(ChangeKind k)
 {
-    return QStringLiteral("<span style='color:%1'>■</span> ").arg(kindColour(k).name());
+    return QStringLiteral("<span style='color:%1'>■</span> ").arg(ChangeText::kindColour(k).name());
 }
 
 /// Lengths and widths in mm when the pixel size is known, else in px.
@@ -39,12 +34,10 @@ struct Units {
         return px > 0 ? ChangeReport::tr("%1 mm").arg(num(lengthPx * px, 1))
                       : ChangeReport::tr("%1 px").arg(num(lengthPx, 1));
     }
-    /// A change, with its sign ("+12.5 mm").
+    /// A change, with its sign ("+12.5 mm"), as Inspect's comparison writes it.
     QString change(double valuePx, int decimals) const
     {
-        const double v = px > 0 ? valuePx * px : valuePx;
-        const QString text = (v > 0 ? QStringLiteral("+") : QString()) + num(v, decimals);
-        return px > 0 ? ChangeReport::tr("%1 mm").arg(text) : ChangeReport::tr("%1 px").arg(text);
+        return ChangeText::signedLength(valuePx, px, decimals);
     }
 };
 
@@ -54,23 +47,6 @@ Units unitsOf(const ChangeResult& r)
 }
 
 } // namespace
-
-QString ChangeReport::kindName(ChangeKind kind)
-{
-    switch (kind) {
-    case ChangeKind::New:
-        return tr("new");
-    case ChangeKind::Grown:
-        return tr("grown");
-    case ChangeKind::Unchanged:
-        return tr("unchanged");
-    case ChangeKind::Gone:
-        return tr("no longer seen");
-    case ChangeKind::Outside:
-        break;
-    }
-    return tr("outside the later scan");
-}
 
 Result<QImage> ChangeReport::overviewPicture(const QString& beforeScan, const ChangeResult& r,
                                              int maxSide, const CancelToken& cancel)
@@ -96,7 +72,7 @@ Result<QImage> ChangeReport::overviewPicture(const QString& beforeScan, const Ch
                 continue;
             const QRectF box(c.box.x * s - 2, c.box.y * s - 2, c.box.width * s + 4,
                              c.box.height * s + 4);
-            p.setPen(QPen(kindColour(k), std::max(1.5, base.width() / 500.0)));
+            p.setPen(QPen(ChangeText::kindColour(k), std::max(1.5, base.width() / 500.0)));
             p.setBrush(Qt::NoBrush);
             p.drawRect(box);
             if (!numbers || k == ChangeKind::Unchanged)
@@ -210,8 +186,8 @@ QString ChangeReport::totals(const ChangeResult& r)
     for (int k = 0; k < 5; ++k) {
         const ChangeTotals& t = r.totals[size_t(k)];
         h += QStringLiteral("<tr><td>%1%2</td><td class='n'>%3</td><td class='n'>%4</td></tr>")
-                 .arg(swatch(ChangeKind(k)), esc(kindName(ChangeKind(k))), l.toString(t.count),
-                      esc(u.length(t.lengthPx)));
+                 .arg(swatch(ChangeKind(k)), esc(ChangeText::kindName(ChangeKind(k))),
+                      l.toString(t.count), esc(u.length(t.lengthPx)));
     }
     h += QStringLiteral("</table>");
     if (r.widestIndex >= 0) {
@@ -220,7 +196,7 @@ QString ChangeReport::totals(const ChangeResult& r)
         h += row(tr("Widest crack"),
                  tr("no. %1, %2 wide (%3), width change %4")
                      .arg(l.toString(r.widestIndex + 1), u.length(w.afterMaxWidthPx),
-                          kindName(w.kind), u.change(w.widthChangePx, 2)));
+                          ChangeText::kindName(w.kind), u.change(w.widthChangePx, 2)));
         h += QStringLiteral("</table>");
     }
     const auto& classes = r.before.options.classes;
@@ -229,7 +205,7 @@ QString ChangeReport::totals(const ChangeResult& r)
     h += QStringLiteral("<p>%1</p><table class='grid'><thead><tr><th>%2</th>")
              .arg(esc(tr("Changes per width class:")), esc(tr("Class")));
     for (int k = 0; k < 5; ++k)
-        h += QStringLiteral("<th>%1</th>").arg(esc(kindName(ChangeKind(k))));
+        h += QStringLiteral("<th>%1</th>").arg(esc(ChangeText::kindName(ChangeKind(k))));
     h += QStringLiteral("</tr></thead>");
     for (size_t c = 0; c < r.byWidthClass.size(); ++c) {
         h += QStringLiteral("<tr><td><span style='color:%1'>■</span> %2</td>")
@@ -267,7 +243,7 @@ QString ChangeReport::changeTable(const ChangeResult& r, int layout)
         h += QStringLiteral("<tr><td class='n'>%1</td><td>%2%3</td><td class='n'>%4</td>"
                             "<td class='n'>%5</td><td class='n'>%6</td><td class='n'>%7</td>"
                             "<td>%8</td><td class='n'>%9</td></tr>")
-                 .arg(l.toString(i + 1), swatch(c.kind), esc(kindName(c.kind)),
+                 .arg(l.toString(i + 1), swatch(c.kind), esc(ChangeText::kindName(c.kind)),
                       esc(u.length(earlier ? c.beforeLengthPx : c.afterLengthPx)),
                       esc(u.change(c.lengthGainPx, 1)), esc(u.change(c.widthChangePx, 2)),
                       esc(u.length(c.afterMaxWidthPx)), cls,

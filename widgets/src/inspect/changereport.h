@@ -36,8 +36,6 @@ public:
     /// and its number in the table. Cancelled between bands.
     static Result<QImage> overviewPicture(const QString& beforeScan, const ChangeResult& result,
                                           int maxSide = 1400, const CancelToken& cancel = {});
-    /// A change kind as a person reads it ("new", "nueva", ...).
-    static QString kindName(ChangeKind kind);
     /// The report as HTML (QTextDocument's subset); `layout` 0 sets the table of changes right
     /// after the settings, 1 on a page of its own (writePdf takes 1 when 0 leaves a nearly
     /// empty last page).
