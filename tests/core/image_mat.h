@@ -1,4 +1,5 @@
-// Fisura's Image and OpenCV's cv::Mat in the core tests: copies both ways (8-bit, any channels).
+// Fisura's Image and OpenCV's cv::Mat in the tests: copies both ways (8-bit, any channels), and
+// a crack-free surface to align.
 #pragma once
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <opencv2/core.hpp>
 
 #include "fisura/image.h"
+#include "fisura/synth.h"
 
 namespace fisura::testing_mat
 {
@@ -24,6 +26,20 @@ inline Image toImage(const cv::Mat& m)
     for (int y = 0; y < m.rows; ++y)
         std::copy_n(m.ptr<uint8_t>(y), size_t(m.cols) * m.channels(), im.row(y));
     return im;
+}
+
+/// A crack-free procedural surface of `size` x `size` px (the scenes of fisura/synth.h): texture
+/// for the alignment tests.
+inline cv::Mat sceneTexture(uint64_t seed, int size)
+{
+    synth::SceneOptions o;
+    o.width = o.height = size;
+    o.seed = seed;
+    o.cracks = 0;
+    auto s = synth::generateScene(o);
+    if (!s)
+        return {};
+    return asMat(s->image);
 }
 
 } // namespace fisura::testing_mat

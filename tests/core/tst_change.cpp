@@ -22,6 +22,7 @@
 
 using namespace fisura;
 using fisura::testing_mat::asMat;
+using fisura::testing_mat::sceneTexture;
 using fisura::testing_mat::toImage;
 
 namespace
@@ -32,14 +33,10 @@ constexpr double kWidth = 3.0;
 
 cv::Mat texture(uint64_t seed)
 {
-    synth::SceneOptions o;
-    o.width = o.height = kSize;
-    o.seed = seed;
-    o.cracks = 0;
-    auto s = synth::generateScene(o);
-    if (!s)
-        qFatal("synth failed: %s", s.status().toString().c_str());
-    return asMat(s->image);
+    cv::Mat t = sceneTexture(seed, kSize);
+    if (t.empty())
+        qFatal("synth failed");
+    return t;
 }
 
 /// One crack of the truth: a straight segment centred in a cell of a 4 x 4 grid.

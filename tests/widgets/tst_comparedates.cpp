@@ -37,6 +37,7 @@
 
 using namespace fisura;
 using fisura::testing_mat::asMat;
+using fisura::testing_mat::sceneTexture;
 using fisura::testing_mat::toImage;
 using fisura::ui::CompareDatesPanel;
 using fisura::ui::InspectPane;
@@ -50,14 +51,10 @@ const cv::Point2d kNewA(700, 250), kNewB(820, 330);
 
 cv::Mat texture(uint64_t seed)
 {
-    synth::SceneOptions o;
-    o.width = o.height = kSize;
-    o.seed = seed;
-    o.cracks = 0;
-    auto s = synth::generateScene(o);
-    if (!s)
-        qFatal("synth failed: %s", s.status().toString().c_str());
-    return asMat(s->image);
+    cv::Mat t = sceneTexture(seed, kSize);
+    if (t.empty())
+        qFatal("synth failed");
+    return t;
 }
 
 void drawCracks(cv::Mat& scan, cv::Mat& mask, bool later)
