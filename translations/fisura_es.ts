@@ -1531,6 +1531,10 @@
         <source>Widest crack: %1 (%2), width change %3</source>
         <translation>Fisura más ancha: %1 (%2), cambio de anchura %3</translation>
     </message>
+    <message>
+        <source>With correction field (the surface was not planar): largest correction %1 px, window residual %2 px without the field, %3 px with it</source>
+        <translation>Con campo de corrección (la superficie no era plana): corrección máxima %1 px, residuo de las ventanas %2 px sin el campo, %3 px con él</translation>
+    </message>
 </context>
 <context>
     <name>fisura::ui::ClassPresetBox</name>
