@@ -62,7 +62,7 @@ double ecc(const cv::Mat& tmpl, const cv::Mat& input, cv::Point2d start, cv::Poi
     try {
         const double cc = cv::findTransformECC(
             tmpl, input, warp, cv::MOTION_TRANSLATION,
-            cv::TermCriteria(cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 60, 1e-6),
+            cv::TermCriteria(cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 60, 1e-5),
             cv::noArray(), 5);
         shift = {warp.at<float>(0, 2), warp.at<float>(1, 2)};
         return cc;
