@@ -9,6 +9,7 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include "change/change_internal.h"
 #include "fisura/change.h"
 #include "fisura/image.h"
 #include "fisura/options.h"
@@ -146,6 +147,7 @@ class TestChangeField : public QObject
 private Q_SLOTS:
     void bulgedSurfaceNeedsTheField();
     void planarSurfaceGetsNoField();
+    void badWindowsAreRejected();
     void settingNames();
 };
 
@@ -215,6 +217,60 @@ void TestChangeField::planarSurfaceGetsNoField()
     QVERIFY(!f.used || f.maxPx < 0.5); // ... and not used (or negligible)
     QVERIFY(rmsWith <= 1.0);
     QVERIFY(rmsWith <= rmsWithout + 0.05);
+}
+
+void TestChangeField::badWindowsAreRejected()
+{
+    // The window grid of the default options on a 1600 px scan, shifted by a smooth field; three
+    // windows matched wrongly (12 px off) and five did not match.
+    using namespace change_detail;
+    const AlignOptions o;
+    const int n = o.regionGrid * o.windowsPerRegion;
+    const std::vector<double> centres = windowCentres(kSize, n, o.windowPx);
+    QCOMPARE(int(centres.size()), n);
+    const auto truth = [](double x, double y) {
+        return cv::Point2d(4 * std::sin(2 * CV_PI * y / kSize),
+                           3 * std::cos(2 * CV_PI * x / kSize));
+    };
+    const std::vector<std::pair<int, int>> wrong{{2, 2}, {6, 3}, {4, 7}},
+        missing{{0, 0}, {5, 5}, {5, 6}, {8, 1}, {1, 8}};
+    const auto in = [](const std::vector<std::pair<int, int>>& v, int i, int j) {
+        return std::find(v.begin(), v.end(), std::make_pair(i, j)) != v.end();
+    };
+    Pairs pairs;
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+            if (in(missing, i, j))
+                continue;
+            const cv::Point2d p(centres[size_t(i)], centres[size_t(j)]);
+            pairs.before.push_back(p);
+            pairs.after.push_back(p + truth(p.x, p.y) +
+                                  (in(wrong, i, j) ? cv::Point2d(12, -9) : cv::Point2d()));
+        }
+    const cv::Mat identity = cv::Mat::eye(3, 3, CV_64F);
+    const CorrectionField f = fitField(identity, pairs, o, kSize, kSize);
+    qInfo("%d nodes, %d rejected, residual %.2f -> %.2f px", f.nodes, f.rejected, f.rmsBeforePx,
+          f.rmsAfterPx);
+    QVERIFY(f.used);
+    QCOMPARE(f.nodes, n * n - int(missing.size()));
+    QCOMPARE(f.rejected, int(wrong.size()));
+    double worst = 0;
+    for (int y = 0; y < kSize; y += 50)
+        for (int x = 0; x < kSize; x += 50) {
+            const cv::Point2d d = fieldAt(f, x, y) - truth(x, y);
+            if (x >= centres.front() && y >= centres.front() && x <= centres.back() &&
+                y <= centres.back())
+                worst = std::max(worst, cv::norm(d));
+        }
+    qInfo("worst field error inside the windows: %.2f px", worst);
+    QVERIFY(worst < 1.0); // two neighbouring windows missing: filled from a plane
+    // The same windows without the field's shift: nothing to correct, only the bad windows.
+    Pairs flat = pairs;
+    for (size_t k = 0; k < flat.after.size(); ++k)
+        flat.after[k] -= truth(flat.before[k].x, flat.before[k].y);
+    const CorrectionField none = fitField(identity, flat, o, kSize, kSize);
+    QCOMPARE(none.rejected, int(wrong.size()));
+    QVERIFY(!none.used);
 }
 
 void TestChangeField::settingNames()

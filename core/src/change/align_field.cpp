@@ -41,15 +41,14 @@ int nearestIndex(const std::vector<double>& v, double x)
 /// (their mean when they are too few or collinear); nullopt without neighbours.
 std::optional<cv::Point2d> predicted(const Grid& g, int i, int j)
 {
-    std::vector<cv::Point3d> pts; // (x, y) position relative to the node, z unused
+    std::vector<cv::Point2d> pts; // neighbour positions relative to the node
     std::vector<cv::Point2d> val;
     for (int dj = -1; dj <= 1; ++dj)
         for (int di = -1; di <= 1; ++di) {
             const int a = i + di, b = j + dj;
             if ((di == 0 && dj == 0) || a < 0 || b < 0 || a >= g.nx || b >= g.ny || !g.at(a, b))
                 continue;
-            pts.push_back(
-                {g.xs[size_t(a)] - g.xs[size_t(i)], g.ys[size_t(b)] - g.ys[size_t(j)], 1});
+            pts.push_back({g.xs[size_t(a)] - g.xs[size_t(i)], g.ys[size_t(b)] - g.ys[size_t(j)]});
             val.push_back(*g.at(a, b));
         }
     if (pts.empty())
@@ -69,7 +68,8 @@ std::optional<cv::Point2d> predicted(const Grid& g, int i, int j)
         B.at<double>(k, 1) = val[size_t(k)].y;
     }
     cv::Mat X;
-    if (!cv::solve(A, B, X, cv::DECOMP_SVD) || cv::SVD(A, cv::SVD::NO_UV).w.at<double>(2) < 1e-6)
+    const cv::Mat w = cv::SVD(A, cv::SVD::NO_UV).w;
+    if (w.at<double>(2) < 1e-6 * w.at<double>(0) || !cv::solve(A, B, X, cv::DECOMP_SVD))
         return mean;                                            // collinear neighbours: no plane
     return cv::Point2d(X.at<double>(0, 0), X.at<double>(0, 1)); // the plane at the node
 }
@@ -94,8 +94,9 @@ std::vector<double> deviations(const Grid& g)
     return dev;
 }
 
-/// Removes outliers one at a time, worst first, until every deviation is within
-/// max(kMinOutlierPx, 3 robust sigmas). Returns how many were removed.
+/// Removes outliers, worst first: each pass drops every node whose deviation exceeds
+/// max(kMinOutlierPx, 3 robust sigmas) and is the largest among its 8-neighbours (an outlier
+/// also spoils its neighbours' predictions), until none exceeds it. Returns how many went.
 int rejectOutliers(Grid& g)
 {
     int rejected = 0;
@@ -108,11 +109,22 @@ int rejectOutliers(Grid& g)
         if (known.size() < size_t(kMinNodes))
             return rejected;
         const double limit = std::max(kMinOutlierPx, 3 * 1.4826 * median(known));
-        const auto worst = std::max_element(dev.begin(), dev.end());
-        if (*worst <= limit)
+        std::vector<size_t> drop;
+        for (int j = 0; j < g.ny; ++j)
+            for (int i = 0; i < g.nx; ++i) {
+                const double v = dev[size_t(j * g.nx + i)];
+                bool worst = v > limit;
+                for (int b = std::max(0, j - 1); worst && b <= std::min(g.ny - 1, j + 1); ++b)
+                    for (int a = std::max(0, i - 1); a <= std::min(g.nx - 1, i + 1); ++a)
+                        worst = worst && dev[size_t(b * g.nx + a)] <= v;
+                if (worst)
+                    drop.push_back(size_t(j * g.nx + i));
+            }
+        if (drop.empty())
             return rejected;
-        g.d[size_t(worst - dev.begin())].reset();
-        ++rejected;
+        for (size_t k : drop)
+            g.d[k].reset();
+        rejected += int(drop.size());
     }
 }
 
