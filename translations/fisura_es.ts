@@ -1425,6 +1425,18 @@
         <source>Changes between two inspections</source>
         <translation>Cambios entre dos inspecciones</translation>
     </message>
+    <message>
+        <source>Correction field</source>
+        <translation>Campo de corrección</translation>
+    </message>
+    <message>
+        <source>used (the surface was not planar): largest correction %1 px, window residual %2 px without it, %3 px with it</source>
+        <translation>usado (la superficie no era plana): corrección máxima %1 px, residuo de las ventanas %2 px sin él, %3 px con él</translation>
+    </message>
+    <message>
+        <source>not needed: the model alone fits the windows</source>
+        <translation>no necesario: el modelo solo ya se ajusta a las ventanas</translation>
+    </message>
 </context>
 <context>
     <name>fisura::ui::ChangeTableModel</name>
@@ -1530,6 +1542,10 @@
     <message>
         <source>Widest crack: %1 (%2), width change %3</source>
         <translation>Fisura más ancha: %1 (%2), cambio de anchura %3</translation>
+    </message>
+    <message>
+        <source>With correction field (the surface was not planar): largest correction %1 px, window residual %2 px without the field, %3 px with it</source>
+        <translation>Con campo de corrección (la superficie no era plana): corrección máxima %1 px, residuo de las ventanas %2 px sin el campo, %3 px con él</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 // `fisura-cli compare --before SCAN_A --before-map MAP_A --after SCAN_B --after-map MAP_B
-// [--pixel-size MM] [--model auto|similarity|affine|homography] [--tolerance PX] [--threshold T]
-// [--classes PRESET] [--json F] [--csv F] [--vector F.gpkg|.geojson|.shp|.dxf]
+// [--pixel-size MM] [--model auto|similarity|affine|homography] [--field auto|off]
+// [--tolerance PX] [--threshold T] [--classes PRESET] [--json F] [--csv F] [--vector
+// F.gpkg|.geojson|.shp|.dxf]
 // [--aligned-map OUT.tif]`: two inspections of the same
 // surface: the later scan aligned to the earlier one, its map brought onto the earlier grid, and
 // each crack classified as new, grown, unchanged or gone.
@@ -56,6 +57,13 @@ void printSummary(const ChangeResult& r, const std::string& lang)
                      "residual %s px, overlap %s %%\n",
                 alignModelName(a.model), a.inliers, a.matches, a.refined, a.windows,
                 num(a.rmsPx, 2).c_str(), num(a.overlap * 100, 1).c_str());
+    if (a.field.used)
+        std::printf(es ? "  con campo de corrección: corrección máxima %s px, residuo de las "
+                         "ventanas %s px sin campo, %s px con él\n"
+                       : "  with correction field: largest correction %s px, window residual "
+                         "%s px without the field, %s px with it\n",
+                    num(a.field.maxPx, 2).c_str(), num(a.field.rmsBeforePx, 2).c_str(),
+                    num(a.field.rmsAfterPx, 2).c_str());
     const char* en[] = {"new", "grown", "unchanged", "gone", "outside the later scan"};
     const char* sp[] = {"nuevas", "crecidas", "sin cambios", "desaparecidas",
                         "fuera del escaneo posterior"};
@@ -183,6 +191,7 @@ void registerCompareCommand(CLI::App& app)
     cmd->add_option("--after-map", a->afterMap, "The later scan's crack map (or mask)")->required();
     // The alignment's, the comparison's and the measurement's options from the option schema.
     addSchemaChoice(cmd, compareOption("align.model"), a->align.model, alignModelName);
+    addSchemaChoice(cmd, compareOption("align.field"), a->align.field, alignFieldName);
     addSchemaOption(cmd, compareOption("tolerance_px"), a->compare.tolerancePx);
     addSchemaOption(cmd, compareOption("min_length_gain_px"), a->compare.minLengthGainPx);
     addSchemaOption(cmd, compareOption("min_width_gain_px"), a->compare.minWidthGainPx);

@@ -1,9 +1,11 @@
 // Two inspections of a large generated surface, aligned and compared in bounded memory:
-//   bench_compare make DIR N     writes DIR/before.tif + before_map.tif (N x N, tiles of the
+//   bench_compare make DIR N [B] writes DIR/before.tif + before_map.tif (N x N, tiles of the
 //                                procedural scene) and DIR/after.tif + after_map.tif (the same
-//                                surface rotated 5 deg and scaled 1.04, through warpMapToBefore)
-//   bench_compare run DIR        alignScans + warpMapToBefore + compareCrackMaps, with timings;
-//                              DIR/change.json
+//                                surface rotated 5 deg and scaled 1.04, through warpMapToBefore;
+//                                B > 0: and bulged by a smooth displacement of B px, one period
+//                                across the scan, as a correction field of that warp)
+//   bench_compare run DIR [F]    alignScans (correction field F: auto or off) + warpMapToBefore
+//                                + compareCrackMaps, with timings; DIR/change.json
 // Run each under /usr/bin/time -v (separate processes: the peak RSS of `run` is the job's).
 #include <chrono>
 #include <cmath>
@@ -59,7 +61,23 @@ int makeBefore(const std::string& dir, int n)
 
 /// after(x) = before(T x) with T = rotation 5 deg, scale 1.04 about the centre: written by
 /// warpMapToBefore with the model "before -> after" = T^-1 read the other way round.
-int makeAfter(const std::string& dir, int n)
+/// A sinusoidal bulge of `amplitude` px as a correction field on a 17 x 17 grid.
+CorrectionField bulge(int n, double amplitude)
+{
+    CorrectionField f;
+    f.used = amplitude > 0;
+    for (int k = 0; k <= 16; ++k)
+        f.xs.push_back((n - 1) * k / 16.0);
+    f.ys = f.xs;
+    for (double y : f.ys)
+        for (double x : f.xs) {
+            f.dx.push_back(amplitude * std::sin(2 * M_PI * y / n));
+            f.dy.push_back(0.8 * amplitude * std::sin(2 * M_PI * x / n + 0.5));
+        }
+    return f;
+}
+
+int makeAfter(const std::string& dir, int n, double bulgePx)
 {
     const double a = 5 * M_PI / 180, s = 1.04, c = n / 2.0;
     // T^-1 maps before pixels to after pixels: p_a = c + R(-a) (p_b - c) / s.
@@ -68,6 +86,7 @@ int makeAfter(const std::string& dir, int n)
     inv.matrix = {ca, sa, c - ca * c - sa * c, -sa, ca, c + sa * c - ca * c, 0, 0, 1};
     inv.afterWidth = inv.afterHeight = n;   // the source: the before files
     inv.beforeWidth = inv.beforeHeight = n; // the output grid: the after files
+    inv.field = bulge(n, bulgePx);
     for (const char* f : {"", "_map"}) {
         const std::string in = dir + "/before" + f + ".tif", out = dir + "/after" + f + ".tif";
         if (auto st = warpMapToBefore(in, inv, out); !st)
@@ -81,10 +100,15 @@ double since(std::chrono::steady_clock::time_point t)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
-int run(const std::string& dir)
+int run(const std::string& dir, const std::string& field)
 {
+    AlignOptions ao;
+    if (auto f = alignFieldFromName(field); f)
+        ao.field = *f;
+    else
+        return die(f.status());
     auto t0 = std::chrono::steady_clock::now();
-    auto al = alignScans(dir + "/before.tif", dir + "/after.tif");
+    auto al = alignScans(dir + "/before.tif", dir + "/after.tif", ao);
     if (!al)
         return die(al.status());
     const double align = since(t0);
@@ -103,6 +127,11 @@ int run(const std::string& dir)
                 al->beforeWidth, al->beforeHeight, alignModelName(al->model), al->scale,
                 al->rotationDeg, al->inliers, al->matches, al->refined, al->windows, al->rmsPx,
                 al->overlap);
+    const CorrectionField& f = al->field;
+    std::printf("correction field: %s, %d nodes, %d rejected, largest %.2f px, window residual "
+                "%.3f -> %.3f px\n",
+                f.used ? "used" : "not used", f.nodes, f.rejected, f.maxPx, f.rmsBeforePx,
+                f.rmsAfterPx);
     std::printf("align %.1f s (coarse %.1f, refine %.1f), warp %.1f s, compare %.1f s\n", align,
                 al->coarseSeconds, al->refineSeconds, warp, since(t0));
     std::printf("cracks: %d new, %d grown, %d unchanged, %d gone, %d outside\n", r->totals[0].count,
@@ -119,10 +148,11 @@ int main(int argc, char** argv)
         const int n = std::atoi(argv[3]);
         if (int rc = makeBefore(argv[2], n))
             return rc;
-        return makeAfter(argv[2], n);
+        return makeAfter(argv[2], n, argc > 4 ? std::atof(argv[4]) : 0.0);
     }
     if (mode == "run")
-        return run(argv[2]);
-    std::fprintf(stderr, "usage: bench_compare make DIR N | bench_compare run DIR\n");
+        return run(argv[2], argc > 3 ? argv[3] : "auto");
+    std::fprintf(stderr, "usage: bench_compare make DIR N [BULGE_PX] | bench_compare run DIR "
+                         "[auto|off]\n");
     return 2;
 }

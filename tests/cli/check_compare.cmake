@@ -1,6 +1,6 @@
 # fisura-cli compare as a script uses it: a scan compared with itself (every crack unchanged,
-# the aligned map on the earlier grid, JSON, CSV and GeoJSON in the C locale, a Spanish summary,
-# an unknown vector format refused first), and two
+# the aligned map on the earlier grid, no correction field, JSON, CSV and GeoJSON in the C
+# locale, a Spanish summary, an unknown --field value and vector format refused first), and two
 # unrelated scenes refused with invalid_argument and the detail alignment_failed or degenerate_model (exit 1, JSON error on stdout).
 # -DCLI=<exe> -DWORK=<dir>
 macro(expect cond msg)
@@ -33,6 +33,10 @@ string(JSON model GET "${json}" alignment model)
 expect("model STREQUAL \"similarity\"" "model ${model}")
 string(JSON rms GET "${json}" alignment rms_px)
 expect("rms LESS 0.5" "a scan against itself has residual ${rms} px")
+# A scan against itself is planar: no correction field.
+string(JSON field_used GET "${json}" alignment correction_field used)
+expect("NOT field_used" "a scan against itself got a correction field")
+expect("NOT out MATCHES \"campo de corrección\"" "a field in the summary: ${out}")
 string(JSON unchanged GET "${json}" totals unchanged count)
 string(JSON changed GET "${json}" totals new count)
 string(JSON grown GET "${json}" totals grown count)
@@ -52,6 +56,11 @@ expect("nfeatures EQUAL unchanged" "${nfeatures} features for ${unchanged} crack
 string(JSON kind GET "${geo}" features 0 properties change)
 string(JSON y GET "${geo}" features 0 geometry coordinates 0 0 1)
 expect("kind MATCHES \"^unchanged$\" AND y LESS 0" "first feature: ${kind}, y ${y}")
+# An unknown correction field setting: refused by the flag (exit 2).
+execute_process(COMMAND "${CLI}" compare --before "${img0}" --before-map "${map0}" --after "${img0}"
+                        --after-map "${map0}" --field on --quiet
+                RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+expect("rc EQUAL 2 AND err MATCHES \"--field\"" "--field on: ${rc} ${err}")
 # An unknown vector format: refused before any work, nothing written.
 execute_process(COMMAND "${CLI}" compare --before "${img0}" --before-map "${map0}" --after "${img0}"
                         --after-map "${map0}" --vector "${WORK}/change.kml" --quiet

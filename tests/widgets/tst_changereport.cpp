@@ -114,6 +114,30 @@ private Q_SLOTS:
         QVERIFY(h.contains(QStringLiteral("no. 2, 0.6 mm wide (Grown)")));
     }
 
+    void correctionField()
+    {
+        ChangeReportInput in = input();
+        QVERIFY(!ChangeReport::html(in).contains(QStringLiteral("Correction field"))); // off
+        auto r = comparison();
+        r->alignment.field.rmsBeforePx = 0.2;
+        r->alignment.field.rmsAfterPx = 0.3;
+        in.result = r;
+        QVERIFY(ChangeReport::html(in).contains(QStringLiteral("not needed")));
+        r->alignment.field.used = true;
+        r->alignment.field.maxPx = 5.04;
+        r->alignment.field.rmsBeforePx = 3.5;
+        r->alignment.field.rmsAfterPx = 0.61;
+        const QString h = ChangeReport::html(in);
+        QVERIFY2(h.contains(QStringLiteral("largest correction 5.0 px")) &&
+                     h.contains(QStringLiteral("3.50 px without it, 0.61 px with it")),
+                 qPrintable(h));
+        ui::LanguageManager::instance().applyForSession(Language::Spanish);
+        const QString es = ChangeReport::html(in);
+        QVERIFY2(es.contains(QStringLiteral("Campo de corrección")) &&
+                     es.contains(QStringLiteral("5,0 px")),
+                 qPrintable(es));
+    }
+
     void spanishReport()
     {
         ui::LanguageManager::instance().applyForSession(Language::Spanish);

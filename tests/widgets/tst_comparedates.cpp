@@ -106,6 +106,7 @@ private Q_SLOTS:
     void spanishTexts();
     void failureTexts_data();
     void failureTexts();
+    void correctionFieldText();
     void unrelatedScansFail();
     void mapOfAnotherSize();
     void cancelLeavesNothing_data();
@@ -312,6 +313,29 @@ void TstCompareDates::failureTexts()
     ui::LanguageManager::instance().applyForSession(ui::LanguageManager::Language::Spanish);
     QVERIFY2(ui::ChangeText::failure(status).startsWith(spanish),
              qPrintable(ui::ChangeText::failure(status)));
+}
+
+void TstCompareDates::correctionFieldText()
+{
+    AlignResult a;
+    QVERIFY(!ui::ChangeText::alignment(a).contains(QStringLiteral("correction field")));
+    a.field.used = true;
+    a.field.maxPx = 4.25;
+    a.field.rmsBeforePx = 3.1;
+    a.field.rmsAfterPx = 0.42;
+    const QString en = ui::ChangeText::alignment(a);
+    QVERIFY2(en.contains(QStringLiteral("With correction field")) &&
+                 en.contains(QStringLiteral("largest correction 4.3 px")) &&
+                 en.contains(QStringLiteral("3.10 px without the field, 0.42 px with it")),
+             qPrintable(en));
+    ChangeResult r;
+    r.alignment = a;
+    QVERIFY(ui::ChangeText::summary(r).contains(QStringLiteral("<br>With correction field")));
+    ui::LanguageManager::instance().applyForSession(ui::LanguageManager::Language::Spanish);
+    const QString es = ui::ChangeText::alignment(a);
+    QVERIFY2(es.contains(QStringLiteral("campo de corrección")) &&
+                 es.contains(QStringLiteral("4,3 px")) && es.contains(QStringLiteral("0,42 px")),
+             qPrintable(es));
 }
 
 void TstCompareDates::unrelatedScansFail()

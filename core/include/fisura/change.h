@@ -10,7 +10,11 @@
 //   refine:  at full resolution, a grid of windows over the overlap: each window of the later
 //            scan is warped by the coarse model onto the earlier one and its remaining shift is
 //            found by ECC (enhanced correlation coefficient, Evangelidis & Psarakis 2008), which
-//            ignores brightness and contrast; the final model is fitted to those shifts.
+//            ignores brightness and contrast; the final model is fitted to those shifts;
+//   field:   where the surface was not planar (a bulge, a sagging soffit) the windows' residual
+//            shifts against that model vary smoothly: they become a correction field on the
+//            window grid (outliers against their neighbours rejected, gaps filled), used when it
+//            lowers the residual materially (AlignField::Auto).
 // The model maps pixel centres of the later ("after") scan to the earlier ("before") scan.
 #pragma once
 
@@ -31,8 +35,16 @@ const char* alignModelName(AlignModel m); ///< "auto", "similarity", "affine", "
 /// The model named `name`; InvalidArgument otherwise.
 Result<AlignModel> alignModelFromName(const std::string& name);
 
+/// Whether a correction field on top of the model is fitted: Auto (when it lowers the residual
+/// materially) or Off.
+enum class AlignField { Auto, Off };
+const char* alignFieldName(AlignField f); ///< "auto", "off"
+/// The setting named `name`; InvalidArgument otherwise.
+Result<AlignField> alignFieldFromName(const std::string& name);
+
 struct AlignOptions {
     AlignModel model = AlignModel::Auto; ///< Auto: the simplest one the residuals do not refute
+    AlignField field = AlignField::Auto; ///< a correction field where the surface is not planar
     int overviewSide = 2048;             ///< long side of the coarse overviews (256..8192)
     int features = 6000;                 ///< ORB keypoints per overview
     double ratio = 0.8;                  ///< Lowe's ratio test
@@ -54,6 +66,20 @@ struct RegionResidual {
     double rmsPx = -1;       ///< -1 when none did
 };
 
+/// A smooth correction of the model on a grid of nodes over the before scan: the after pixel of
+/// before pixel p is model^-1(p + d(p)), d bilinear between the nodes (constant beyond them).
+struct CorrectionField {
+    bool used = false;          ///< applied by warpMapToBefore and afterPixelOf
+    std::vector<double> xs, ys; ///< node columns and rows, before-scan px, increasing
+    std::vector<double> dx, dy; ///< per node, row-major (ys.size() x xs.size()), before-scan px
+    int nodes = 0;              ///< windows that measured a shift
+    int rejected = 0;           ///< of them, outliers against their neighbours
+    double maxPx = 0;           ///< the largest correction
+    double rmsBeforePx = -1;    ///< the windows' shifts against the model alone (-1: not fitted)
+    /// against model and field, each window predicted from its neighbours only (an upper bound)
+    double rmsAfterPx = -1;
+};
+
 struct AlignResult {
     AlignModel model = AlignModel::Similarity; ///< the model used (never Auto)
     /// Row-major 3x3: after-scan pixel (x, y, 1) -> before-scan pixel (homogeneous).
@@ -69,7 +95,12 @@ struct AlignResult {
     double overlap = 0;                ///< fraction of the before scan the after scan covers
     double scale = 1, rotationDeg = 0; ///< of the final model's linear part (information)
     double coarseSeconds = 0, refineSeconds = 0;
+    CorrectionField field; ///< fitted unless AlignOptions::field is Off; see field.used
 };
+
+/// The after-scan pixel that before-scan pixel (x, y) shows: the model's inverse, after the
+/// correction field when it is used. {x, y}.
+std::array<double, 2> afterPixelOf(const AlignResult& alignment, double x, double y);
 
 /// Why two scans could not be aligned: InvalidArgument whose detail starts with one of these
 /// stable ids and a colon (as IoError's "disk_full:"), for the GUI to translate:

@@ -40,6 +40,20 @@ Result<AlignModel> alignModelFromName(const std::string& name)
                   "unknown alignment model '" + name + "' (auto, similarity, affine, homography)");
 }
 
+const char* alignFieldName(AlignField f)
+{
+    return f == AlignField::Off ? "off" : "auto";
+}
+
+Result<AlignField> alignFieldFromName(const std::string& name)
+{
+    for (AlignField f : {AlignField::Auto, AlignField::Off})
+        if (name == alignFieldName(f))
+            return f;
+    return Status(ErrorCode::InvalidArgument,
+                  "unknown correction field setting '" + name + "' (auto, off)");
+}
+
 std::string alignmentFailureId(const Status& s)
 {
     if (s.code() != ErrorCode::InvalidArgument)
@@ -221,6 +235,8 @@ Result<AlignResult> alignScans(const std::string& beforePath, const std::string&
         return s;
     r.overlap =
         overlapFraction(H.clone(), r.beforeWidth, r.beforeHeight, r.afterWidth, r.afterHeight);
+    if (o.field != AlignField::Off)
+        r.field = fitField(H.clone(), refined, o, r.beforeWidth, r.beforeHeight);
     r.refineSeconds = since(t1);
     tracker.finish("aligned");
     return r;

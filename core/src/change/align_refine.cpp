@@ -19,6 +19,7 @@ namespace fisura::change_detail
 namespace
 {
 constexpr double kMinCorrelation = 0.6; // ECC's correlation coefficient below: no match
+constexpr double kShadingSigma = 8.0;   // px: coarser structure is shading, not texture
 
 struct Window {
     int x0 = 0, y0 = 0, size = 0; ///< before-scan pixels
@@ -61,7 +62,7 @@ double ecc(const cv::Mat& tmpl, const cv::Mat& input, cv::Point2d start, cv::Poi
     try {
         const double cc = cv::findTransformECC(
             tmpl, input, warp, cv::MOTION_TRANSLATION,
-            cv::TermCriteria(cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 60, 1e-4),
+            cv::TermCriteria(cv::TermCriteria::COUNT | cv::TermCriteria::EPS, 60, 1e-5),
             cv::noArray(), 5);
         shift = {warp.at<float>(0, 2), warp.at<float>(1, 2)};
         return cc;
@@ -77,15 +78,22 @@ bool windowShift(const cv::Mat& before, const cv::Mat& afterWarped, cv::Point2d&
     cv::meanStdDev(before, mean, dev);
     if (dev[0] < 2.0) // no texture to register on
         return false;
-    cv::Mat b32, a32;
-    before.convertTo(b32, CV_32F);
-    afterWarped.convertTo(a32, CV_32F);
+    // Without their smooth shading: ECC is blind to brightness and contrast, so a shading ramp
+    // correlates almost perfectly at any shift and would pull the shift towards the start.
+    const auto highPass = [](const cv::Mat& m) {
+        cv::Mat f, low;
+        m.convertTo(f, CV_32F);
+        cv::GaussianBlur(f, low, cv::Size(), kShadingSigma);
+        return cv::Mat(f - low);
+    };
+    const cv::Mat b32 = highPass(before), a32 = highPass(afterWarped);
     cv::Mat hann;
     cv::createHanningWindow(hann, b32.size(), CV_32F);
     const cv::Point2d pc = cv::phaseCorrelate(b32, a32, hann);
     cv::Point2d t1, t2;
     const double c1 = ecc(b32, a32, pc, t1);
-    const double c2 = ecc(b32, a32, {0, 0}, t2);
+    // From no shift as well when phase correlation led nowhere.
+    const double c2 = c1 >= kMinCorrelation ? -1 : ecc(b32, a32, {0, 0}, t2);
     const double cc = std::max(c1, c2);
     t = c1 >= c2 ? t1 : t2;
     return cc >= kMinCorrelation && std::abs(t.x) < before.cols / 4.0 &&
@@ -102,15 +110,15 @@ Pairs refineWindows(const RasterSource& before, const RasterSource& after, const
     const int bw = before.width(), bh = before.height();
     const int size = std::min({o.windowPx, bw, bh});
     const cv::Mat Hinv = coarse.inv();
-    for (int j = 0; j < n; ++j)
-        for (int i = 0; i < n; ++i) {
+    // Each window centred in its cell, kept inside the scan (edge windows that coincide once).
+    const double c = (size - 1) / 2.0;
+    for (double cy : windowCentres(bh, n, size))
+        for (double cx : windowCentres(bw, n, size)) {
             if (cancel.isCancelled())
                 return pairs;
-            // The window centred in its cell, kept inside the scan.
             Window w;
             w.size = size;
-            w.x0 = std::clamp(int((i + 0.5) * bw / n) - size / 2, 0, bw - size);
-            w.y0 = std::clamp(int((j + 0.5) * bh / n) - size / 2, 0, bh - size);
+            w.x0 = int(cx - c), w.y0 = int(cy - c);
             const cv::Mat a = warpedAfter(after, coarse, w);
             if (a.empty())
                 continue;
@@ -121,7 +129,6 @@ Pairs refineWindows(const RasterSource& before, const RasterSource& after, const
             cv::Point2d t;
             if (!windowShift(grayOf(*b), a, t))
                 continue;
-            const double c = (size - 1) / 2.0;
             const cv::Point2d pb(w.x0 + c, w.y0 + c);
             pairs.before.push_back(pb);
             pairs.after.push_back(apply(Hinv, pb + t));

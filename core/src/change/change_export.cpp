@@ -42,7 +42,16 @@ json alignmentJson(const AlignResult& a)
                            {"box", {g.box.x, g.box.y, g.box.width, g.box.height}},
                            {"count", g.count},
                            {"rms_px", g.rmsPx < 0 ? json(nullptr) : json(g.rmsPx)}});
+    const CorrectionField& f = a.field;
+    const auto px = [](double v) { return v < 0 ? json(nullptr) : json(v); };
+    const json field{{"used", f.used},
+                     {"nodes", f.nodes},
+                     {"rejected", f.rejected},
+                     {"max_correction_px", f.maxPx},
+                     {"rms_before_px", px(f.rmsBeforePx)},
+                     {"rms_after_px", px(f.rmsAfterPx)}};
     return {{"model", alignModelName(a.model)},
+            {"correction_field", field},
             {"matrix_after_to_before", a.matrix},
             {"before_size", {a.beforeWidth, a.beforeHeight}},
             {"after_size", {a.afterWidth, a.afterHeight}},

@@ -70,4 +70,19 @@ double overlapFraction(const cv::Mat& H, int bw, int bh, int aw, int ah);
 Pairs refineWindows(const RasterSource& before, const RasterSource& after, const cv::Mat& coarse,
                     const AlignOptions& o, const CancelToken& cancel, int& windows);
 
+/// Window centres along one side of `extent` px: n windows of `size` centred in their cells and
+/// kept inside (increasing, windows that coincide at the edge counted once).
+std::vector<double> windowCentres(int extent, int n, int size);
+
+/// The correction field of the refined correspondences against H (after -> before) on the
+/// window grid of a bw x bh before scan, `used` when it lowers the residual materially (whatever
+/// AlignOptions::field says: the caller decides).
+CorrectionField fitField(const cv::Mat& H, const Pairs& refined, const AlignOptions& o, int bw,
+                         int bh);
+
+/// The field at before pixel (x, y); (0, 0) for an empty field.
+cv::Point2d fieldAt(const CorrectionField& f, double x, double y);
+/// The field over the before pixels [x0, x0 + w) x [y0, y0 + h): two CV_32F maps.
+void fieldTile(const CorrectionField& f, int x0, int y0, int w, int h, cv::Mat& dx, cv::Mat& dy);
+
 } // namespace fisura::change_detail

@@ -1,5 +1,6 @@
 // The after map resampled onto the before scan's grid, one output tile at a time: for each tile
-// the source window under it (through the inverse model) is read, warped and appended.
+// the source window under it (through the inverse model, and the correction field where it is
+// used) is read, warped and appended.
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -17,18 +18,44 @@ namespace
 {
 using change_detail::apply;
 
+/// The after-map pixels that the output tile at (tx, ty) of tw x th shows: the inverse model,
+/// after the correction field where it is used.
+void sourceMaps(const AlignResult& a, const cv::Mat& Hinv, int tx, int ty, int tw, int th,
+                cv::Mat& mx, cv::Mat& my)
+{
+    change_detail::fieldTile(a.field, tx, ty, tw, th, mx, my);
+    const double* h = Hinv.ptr<double>();
+    for (int y = 0; y < th; ++y) {
+        float* px = mx.ptr<float>(y);
+        float* py = my.ptr<float>(y);
+        for (int x = 0; x < tw; ++x) {
+            const double bx = tx + x + px[x], by = ty + y + py[x];
+            const double w = h[6] * bx + h[7] * by + h[8];
+            px[x] = float((h[0] * bx + h[1] * by + h[2]) / w);
+            py[x] = float((h[3] * bx + h[4] * by + h[5]) / w);
+        }
+    }
+}
+
 /// One output tile at (tx, ty) of size tw x th from the after map.
-Result<Image> warpTile(const RasterSource& src, const cv::Mat& Hinv, int tx, int ty, int tw, int th,
-                       bool nearest)
+Result<Image> warpTile(const RasterSource& src, const AlignResult& a, const cv::Mat& Hinv, int tx,
+                       int ty, int tw, int th, bool nearest)
 {
     Image tile = Image::make(tw, th, 1, 0);
     double minX = 1e300, minY = 1e300, maxX = -1e300, maxY = -1e300;
-    for (int cy : {0, 1})
-        for (int cx : {0, 1}) {
-            const cv::Point2d p = apply(Hinv, {tx + cx * (tw - 1.0), ty + cy * (th - 1.0)});
-            minX = std::min(minX, p.x), maxX = std::max(maxX, p.x);
-            minY = std::min(minY, p.y), maxY = std::max(maxY, p.y);
-        }
+    cv::Mat mx, my;
+    if (a.field.used) {
+        sourceMaps(a, Hinv, tx, ty, tw, th, mx, my);
+        cv::minMaxLoc(mx, &minX, &maxX);
+        cv::minMaxLoc(my, &minY, &maxY);
+    } else {
+        for (int cy : {0, 1})
+            for (int cx : {0, 1}) {
+                const cv::Point2d p = apply(Hinv, {tx + cx * (tw - 1.0), ty + cy * (th - 1.0)});
+                minX = std::min(minX, p.x), maxX = std::max(maxX, p.x);
+                minY = std::min(minY, p.y), maxY = std::max(maxY, p.y);
+            }
+    }
     // Bilinear reads one pixel beyond; a homography bends edges, so a few more.
     const int x0 = std::max(0, int(std::floor(minX)) - 3);
     const int y0 = std::max(0, int(std::floor(minY)) - 3);
@@ -39,12 +66,18 @@ Result<Image> warpTile(const RasterSource& src, const cv::Mat& Hinv, int tx, int
     auto region = src.readRegion(x0, y0, x1 - x0 + 1, y1 - y0 + 1);
     if (!region)
         return region.status();
+    cv::Mat dst(th, tw, CV_8UC1, tile.pixels.data());
+    const int interpolation = nearest ? cv::INTER_NEAREST : cv::INTER_LINEAR;
+    if (a.field.used) {
+        mx -= float(x0), my -= float(y0);
+        cv::remap(change_detail::brightestOf(*region), dst, mx, my, interpolation,
+                  cv::BORDER_CONSTANT, cv::Scalar(0));
+        return tile;
+    }
     const cv::Mat Tb = (cv::Mat_<double>(3, 3) << 1, 0, tx, 0, 1, ty, 0, 0, 1);
     const cv::Mat Ta = (cv::Mat_<double>(3, 3) << 1, 0, -x0, 0, 1, -y0, 0, 0, 1);
-    cv::Mat dst(th, tw, CV_8UC1, tile.pixels.data());
     cv::warpPerspective(change_detail::brightestOf(*region), dst, Ta * Hinv * Tb, dst.size(),
-                        (nearest ? cv::INTER_NEAREST : cv::INTER_LINEAR) | cv::WARP_INVERSE_MAP,
-                        cv::BORDER_CONSTANT, cv::Scalar(0));
+                        interpolation | cv::WARP_INVERSE_MAP, cv::BORDER_CONSTANT, cv::Scalar(0));
     return tile;
 }
 } // namespace
@@ -79,7 +112,7 @@ Status warpMapToBefore(const std::string& afterMapPath, const AlignResult& a,
             if (cancel.isCancelled())
                 return Status(ErrorCode::Cancelled, "warping cancelled");
             const int x = tx * ts, y = ty * ts;
-            auto tile = warpTile(*src, Hinv, x, y, std::min(ts, a.beforeWidth - x),
+            auto tile = warpTile(*src, a, Hinv, x, y, std::min(ts, a.beforeWidth - x),
                                  std::min(ts, a.beforeHeight - y), o.nearest);
             if (!tile)
                 return tile.status();

@@ -337,6 +337,10 @@ template <class O, class V> void visitAlignFields(O& o, V& v)
              o.model,
              {AlignModel::Auto, AlignModel::Similarity, AlignModel::Affine, AlignModel::Homography},
              alignModelName);
+    v.choice({"align.field", "--field", 0, 0, "",
+              "Correction field on top of the model where the surface is not planar: auto uses "
+              "it when it lowers the residual materially, off never"},
+             o.field, {AlignField::Auto, AlignField::Off}, alignFieldName);
     v.field(
         {"align.overview_side", "", 256, 8192, "px", "Long side of the overviews matched coarsely"},
         o.overviewSide);

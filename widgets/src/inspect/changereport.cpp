@@ -150,6 +150,14 @@ QString ChangeReport::alignment(const ChangeResult& r)
     h += row(tr("Refinement windows"),
              tr("%1 of %2 matched").arg(l.toString(a.refined), l.toString(a.windows)));
     h += row(tr("Residual"), tr("%1 px (root mean square)").arg(num(a.rmsPx, 2)));
+    if (a.field.used)
+        h += row(tr("Correction field"),
+                 tr("used (the surface was not planar): largest correction %1 px, window "
+                    "residual %2 px without it, %3 px with it")
+                     .arg(num(a.field.maxPx, 1), num(a.field.rmsBeforePx, 2),
+                          num(a.field.rmsAfterPx, 2)));
+    else if (a.field.rmsBeforePx >= 0)
+        h += row(tr("Correction field"), tr("not needed: the model alone fits the windows"));
     h += row(tr("Overlap"), tr("%1 % of the earlier scan").arg(num(a.overlap * 100, 1)));
     h += QStringLiteral("</table>");
     if (a.regions.empty())

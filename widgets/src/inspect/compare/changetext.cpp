@@ -83,14 +83,23 @@ QString ChangeText::alignment(const AlignResult& a)
         model = tr("automatic");
         break;
     }
-    return tr("Aligned (%1): %2 of %3 matches agree, residual %4 px, overlap %5 %")
-        .arg(model, l.toString(a.inliers), l.toString(a.matches), l.toString(a.rmsPx, 'f', 2),
-             l.toString(a.overlap * 100, 'f', 0));
+    QString text = tr("Aligned (%1): %2 of %3 matches agree, residual %4 px, overlap %5 %")
+                       .arg(model, l.toString(a.inliers), l.toString(a.matches),
+                            l.toString(a.rmsPx, 'f', 2), l.toString(a.overlap * 100, 'f', 0));
+    if (a.field.used)
+        text += QLatin1Char('\n') +
+                tr("With correction field (the surface was not planar): largest correction %1 "
+                   "px, window residual %2 px without the field, %3 px with it")
+                    .arg(l.toString(a.field.maxPx, 'f', 1), l.toString(a.field.rmsBeforePx, 'f', 2),
+                         l.toString(a.field.rmsAfterPx, 'f', 2));
+    return text;
 }
 
 QString ChangeText::summary(const ChangeResult& r)
 {
-    QString html = alignment(r.alignment).toHtmlEscaped() + QStringLiteral("<br>");
+    QString html =
+        alignment(r.alignment).toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")) +
+        QStringLiteral("<br>");
     const QLocale l;
     for (int k = 0; k < 5; ++k) {
         const ChangeTotals& t = r.totals[size_t(k)];
