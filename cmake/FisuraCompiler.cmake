@@ -28,3 +28,29 @@ if(FISURA_TSAN)
     target_compile_options(fisura_options INTERFACE -fsanitize=thread -fno-omit-frame-pointer)
     target_link_options(fisura_options INTERFACE -fsanitize=thread)
 endif()
+
+# FISURA_UNITY_BUILD: a target's sources compiled in batches of up to `size` files of one folder
+# (CMake's unity build, GROUP mode), so the headers and templates they share are parsed,
+# instantiated and optimised once per batch instead of once per file. For one-shot builds (the
+# quick start, CI); day-to-day work keeps it off, where a change recompiles one file, not its batch.
+option(FISURA_UNITY_BUILD "Compile in batches of files of one folder (faster cold builds)" OFF)
+function(fisura_unity_batches target size)
+    if(NOT FISURA_UNITY_BUILD)
+        return()
+    endif()
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
+    foreach(src ${ARGN})
+        if(NOT src MATCHES "[.]cpp$")
+            continue()
+        endif()
+        get_filename_component(area "${src}" DIRECTORY)
+        get_filename_component(area "${area}" NAME)
+        if(NOT DEFINED count_${area})
+            set(count_${area} 0)
+        endif()
+        math(EXPR batch "${count_${area}} / ${size}")
+        math(EXPR count_${area} "${count_${area}} + 1")
+        set_source_files_properties(${src} TARGET_DIRECTORY ${target}
+                                    PROPERTIES UNITY_GROUP "${target}_${area}_${batch}")
+    endforeach()
+endfunction()

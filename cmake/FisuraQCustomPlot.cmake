@@ -13,3 +13,6 @@ set_target_properties(qcustomplot PROPERTIES AUTOMOC ON POSITION_INDEPENDENT_COD
 target_include_directories(qcustomplot SYSTEM PUBLIC "${FISURA_QCUSTOMPLOT_DIR}")
 target_link_libraries(qcustomplot PUBLIC Qt6::Widgets Qt6::PrintSupport)
 target_compile_options(qcustomplot PRIVATE -w)
+# Optimised lightly: it draws plots of at most a few thousand points once a second, and at -O1 it
+# compiles in half the time of -O3 (80 -> 40 s, the slowest file of the quick start's build).
+target_compile_options(qcustomplot PRIVATE $<$<NOT:$<CONFIG:Debug>>:-O1>)

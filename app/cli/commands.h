@@ -3,6 +3,8 @@
 // (command.h), cancellation through cancelOnSignals() (signals.h).
 #pragma once
 
+#include <string>
+
 #include <CLI/CLI.hpp>
 
 namespace fisura::cli
@@ -26,7 +28,18 @@ void registerSynthDataCommand(CLI::App& app);      // cmd_synth.cpp
 void registerModelInfoCommand(CLI::App& app);      // cmd_model_info.cpp
 void registerLabelsCommand(CLI::App& app);         // cmd_labels.cpp
 
-/// Adds every command to `app`, in the order --help lists them.
+/// Adds every command to `app`, in the order --help lists them (fisura-cli-net).
 void registerCommands(CLI::App& app);
+
+/// The commands that run no network (light_commands.cpp): pyramid, measure, score, compare,
+/// project, labels, merge-manifests, demo-data, synth-data. fisura-cli runs them itself, in a
+/// program that does not load LibTorch; every other command line runs in fisura-cli-net.
+bool isLightCommand(const std::string& name);
+/// Adds the light commands to `app` (fisura-cli).
+void registerLightCommands(CLI::App& app);
+
+/// What both programs set up before their commands: one command at most, and `--lang es|en`
+/// before or after its name (fallthrough, which the commands inherit).
+void setUpCommandLine(CLI::App& app);
 
 } // namespace fisura::cli

@@ -38,5 +38,7 @@ while [ "$i" -lt "$RUNS" ]; do
 done
 echo "# output bytes: fisura $(stat -c %s "$WORK/fisura.tif"), vips $(stat -c %s "$WORK/vips.tif")"
 echo "# levels: fisura $(tiffinfo "$WORK/fisura.tif" 2>/dev/null | grep -c 'Image Width'), vips $(tiffinfo "$WORK/vips.tif" 2>/dev/null | grep -c 'Image Width')"
-# Baseline: the process itself (LibTorch is loaded by fisura-cli whatever the command).
-measure fisura-startup "$CLI" --version
+# Baselines: the front door alone (no LibTorch: pyramid runs in fisura-cli itself) and
+# fisura-cli-net, which loads LibTorch (--version runs there).
+measure fisura-startup "$CLI" pyramid --help
+measure fisura-net-startup "$CLI" --version

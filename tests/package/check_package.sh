@@ -65,6 +65,7 @@ chroot "$root" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-ins
 run() { echo "\$ $*"; chroot "$root" env HOME=/root QT_QPA_PLATFORM=offscreen "$@"; }
 echo "== inside"
 run fisura-cli --version
+run test -x /usr/libexec/fisura/fisura-cli-net # the network commands (app/cli/front.cpp)
 run fisura-cli info --json >"$work/info.json"
 grep -q '"cpu"' "$work/info.json" || { cat "$work/info.json"; echo "info --json has no cpu"; exit 1; }
 run fisura --version | tee "$work/gui-version.txt"

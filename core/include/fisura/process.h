@@ -15,6 +15,10 @@ namespace fisura
 /// GOMP_SPINCOUNT=0 and starts the same program again (execv of /proc/self/exe with the same
 /// arguments). A user's own setting is left alone; if the restart fails the program goes on.
 void restartWithQuietOpenMpThreads(int argc, char** argv);
+/// The environment part of restartWithQuietOpenMpThreads, for a program about to start another
+/// that loads LibTorch: sets GOMP_SPINCOUNT=0 unless the user set GOMP_SPINCOUNT or
+/// OMP_WAIT_POLICY. True when it set it.
+bool setQuietOpenMpEnvironment();
 
 /// This process's resident memory now and at its highest (VmRSS and VmHWM of
 /// /proc/self/status), in bytes; 0 where the system does not say.

@@ -10,10 +10,12 @@ list(APPEND FISURA_CORE_SOURCES
     src/analysis/measure_tile.cpp
     src/analysis/measure_merge.cpp
     src/analysis/measure.cpp
-    src/analysis/measure_export.cpp
     src/analysis/centre_line.cpp
     src/analysis/width_segments.cpp
     src/analysis/width_presets.cpp)
 
 # Width classes of measured cracks as a class-coded map (no torch).
 list(APPEND FISURA_CORE_SOURCES src/analysis/measure_classmap.cpp)
+# Readers and writers of records (JSON, GeoJSON, DXF): compiled lightly (core/CMakeLists.txt).
+list(APPEND FISURA_CORE_RECORD_SOURCES
+    src/analysis/measure_export.cpp)

@@ -1,12 +1,14 @@
 # GIS and CAD: crack vectors and the crack overlay through GDAL/OGR (no torch, no Qt).
 list(APPEND FISURA_CORE_SOURCES
     src/gis/gdal_session.cpp
-    src/gis/georeference.cpp
-    src/gis/vector_files.cpp
-    src/gis/vector_common.cpp
+    src/gis/georeference.cpp)
+list(APPEND FISURA_CORE_SOURCES src/gis/overlay_export.cpp)
+# Readers and writers of records (JSON, GeoJSON, DXF): compiled lightly (core/CMakeLists.txt).
+list(APPEND FISURA_CORE_RECORD_SOURCES
+    src/gis/label_geojson.cpp
+    src/gis/label_lines.cpp
     src/gis/vector_export.cpp
     src/gis/dxf_export.cpp
-    src/gis/label_geojson.cpp
-    src/gis/label_lines.cpp)
-list(APPEND FISURA_CORE_SOURCES src/gis/overlay_export.cpp)
-list(APPEND FISURA_CORE_SOURCES src/gis/change_vectors.cpp)
+    src/gis/change_vectors.cpp
+    src/gis/vector_common.cpp
+    src/gis/vector_files.cpp)

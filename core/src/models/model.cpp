@@ -37,19 +37,6 @@ Result<PatchGaussianSize> patchGaussianSize(const ModelConfig& c)
     return s;
 }
 
-ModelType modelTypeFor(TaskKind task)
-{
-    switch (task) {
-    case TaskKind::Classify:
-        return ModelType::Classifier;
-    case TaskKind::Segment:
-        return ModelType::UNet;
-    case TaskKind::Anomaly:
-        return ModelType::Autoencoder;
-    }
-    return ModelType::UNet;
-}
-
 namespace
 {
 constexpr const char* kMetadataKey = "fisura_metadata";

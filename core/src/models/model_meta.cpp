@@ -18,6 +18,19 @@ using nlohmann::json;
 namespace fisura
 {
 
+ModelType modelTypeFor(TaskKind task)
+{
+    switch (task) {
+    case TaskKind::Classify:
+        return ModelType::Classifier;
+    case TaskKind::Segment:
+        return ModelType::UNet;
+    case TaskKind::Anomaly:
+        return ModelType::Autoencoder;
+    }
+    return ModelType::UNet;
+}
+
 const char* modelTypeName(ModelType t)
 {
     switch (t) {

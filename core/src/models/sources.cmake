@@ -1,7 +1,5 @@
 list(APPEND FISURA_CORE_SOURCES
-    src/models/model_meta.cpp
-    src/models/zip_check.cpp
-    src/models/starter.cpp)
+    src/models/zip_check.cpp)
 list(APPEND FISURA_CORE_TORCH_SOURCES
     src/models/bn_relu.cpp
     src/models/fold.cpp
@@ -18,3 +16,7 @@ list(APPEND FISURA_CORE_CUDA_SOURCES src/models/bn_relu_cuda.cu src/models/unet_
 # this one file so that moving the source tree rebuilds nothing else.
 set_source_files_properties(src/models/starter.cpp PROPERTIES
     COMPILE_DEFINITIONS "FISURA_SOURCE_MODELS_DIR=\"${PROJECT_SOURCE_DIR}/resources/models\"")
+# Readers and writers of records (JSON, GeoJSON, DXF): compiled lightly (core/CMakeLists.txt).
+list(APPEND FISURA_CORE_RECORD_SOURCES
+    src/models/model_meta.cpp
+    src/models/starter.cpp)

@@ -56,6 +56,9 @@ std::vector<std::string> starterModelSearchPath()
     if (const fs::path exe = executableDir(); !exe.empty()) {
         dirs.push_back((exe.parent_path() / "share" / "fisura" / "models").string());
         dirs.push_back((exe.parent_path() / "share" / "fisura-cli" / "models").string());
+        // fisura-cli-net lives one folder deeper, in libexec/fisura/.
+        dirs.push_back(
+            (exe.parent_path().parent_path() / "share" / "fisura-cli" / "models").string());
     }
 #ifdef FISURA_SOURCE_MODELS_DIR
     dirs.push_back(FISURA_SOURCE_MODELS_DIR);

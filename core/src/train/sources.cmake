@@ -1,5 +1,4 @@
 # The JSON form of an epoch's metrics (no torch: project.json uses it too).
-list(APPEND FISURA_CORE_SOURCES src/train/metrics_json.cpp)
 # The policy question of a training job (no torch: the GUI's previews ask it too).
 list(APPEND FISURA_CORE_SOURCES src/train/train_policy.cpp)
 list(APPEND FISURA_CORE_TORCH_SOURCES
@@ -22,3 +21,6 @@ list(APPEND FISURA_CORE_TORCH_SOURCES
     src/train/evaluate_whole.h
     src/train/crack_scores.cpp
     src/train/footprint.cpp)
+# Readers and writers of records (JSON, GeoJSON, DXF): compiled lightly (core/CMakeLists.txt).
+list(APPEND FISURA_CORE_RECORD_SOURCES
+    src/train/metrics_json.cpp)

@@ -15,12 +15,21 @@
 namespace fisura
 {
 
+bool setQuietOpenMpEnvironment()
+{
+#if defined(__linux__)
+    if (std::getenv("GOMP_SPINCOUNT") || std::getenv("OMP_WAIT_POLICY"))
+        return false;
+    return setenv("GOMP_SPINCOUNT", "0", 1) == 0;
+#else
+    return false;
+#endif
+}
+
 void restartWithQuietOpenMpThreads(int argc, char** argv)
 {
 #if defined(__linux__)
-    if (argc < 1 || std::getenv("GOMP_SPINCOUNT") || std::getenv("OMP_WAIT_POLICY"))
-        return;
-    if (setenv("GOMP_SPINCOUNT", "0", 1) != 0)
+    if (argc < 1 || !setQuietOpenMpEnvironment())
         return;
     execv("/proc/self/exe", argv); // returns only on failure: carry on as we are
 #else

@@ -1,5 +1,7 @@
 #include "common/screenfit.h"
 
+#include <QToolButton>
+
 #include <QEvent>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -89,6 +91,15 @@ QScrollArea* scrollingPanel(QWidget* panel, QWidget* parent)
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     panel->installEventFilter(scroll);
     return scroll;
+}
+
+QToolButton* narrowTextButton(QAction* action, QWidget* parent)
+{
+    auto* b = new QToolButton(parent);
+    b->setDefaultAction(action);
+    b->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    b->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    return b;
 }
 
 } // namespace fisura::ui

@@ -7,9 +7,11 @@
 #include <QSize>
 #include <QString>
 
+class QAction;
 class QScrollArea;
 class QSettings;
 class QTabWidget;
+class QToolButton;
 class QWidget;
 
 namespace fisura::ui
@@ -31,5 +33,9 @@ void showWholeTabs(QTabWidget* tabs);
 /// A vertically scrolling frame around a side panel, as wide as the panel needs (plus its
 /// scroll bar) so nothing inside is cut off horizontally, and as low as the window allows.
 QScrollArea* scrollingPanel(QWidget* panel, QWidget* parent);
+
+/// A text-only button for `action` that takes the width it is given, so a narrow side panel
+/// wraps or shortens its row instead of growing wider.
+QToolButton* narrowTextButton(QAction* action, QWidget* parent);
 
 } // namespace fisura::ui

@@ -39,10 +39,6 @@ namespace fisura::ui
 namespace
 {
 
-const QStringList kImageFilters = {QStringLiteral("*.tif"),  QStringLiteral("*.tiff"),
-                                   QStringLiteral("*.png"),  QStringLiteral("*.jpg"),
-                                   QStringLiteral("*.jpeg"), QStringLiteral("*.bmp")};
-
 /// images/<stem>.* pairs with masks/<stem>.*: find the mask next to an image, if any.
 QString maskFor(const QString& imagePath)
 {
@@ -79,7 +75,7 @@ DataPane::DataPane(QWidget* parent)
     toolbar_->addSeparator();
     toolbar_->addWidget(folderLabel_);
 
-    model_->setNameFilters(kImageFilters);
+    model_->setNameFilters(imageNameFilters());
     model_->setNameFilterDisables(false);
     model_->setReadOnly(true);
     tree_->setModel(model_);

@@ -36,16 +36,18 @@ constexpr int kKindRole = Qt::UserRole;
 constexpr int kPathRole = Qt::UserRole + 1;
 constexpr int kIdRole = Qt::UserRole + 2;
 
-const QStringList kImageFilters = {QStringLiteral("*.tif"),  QStringLiteral("*.tiff"),
-                                   QStringLiteral("*.png"),  QStringLiteral("*.jpg"),
-                                   QStringLiteral("*.jpeg"), QStringLiteral("*.bmp")};
-
 QString when(const std::string& iso)
 {
     const QDateTime t = QDateTime::fromString(QString::fromStdString(iso), Qt::ISODate);
     return t.isValid() ? QLocale().toString(t.toLocalTime(), QLocale::ShortFormat) : QString();
 }
 } // namespace
+
+QStringList imageNameFilters()
+{
+    return {QStringLiteral("*.tif"), QStringLiteral("*.tiff"), QStringLiteral("*.png"),
+            QStringLiteral("*.jpg"), QStringLiteral("*.jpeg"), QStringLiteral("*.bmp")};
+}
 
 ProjectContents::ProjectContents(QWidget* parent)
     : QWidget(parent), note_(new QLabel(this)), tree_(new QTreeWidget(this))
@@ -209,7 +211,7 @@ int ProjectContents::imageCount(const QString& dataset)
                                         : d.entryList(QDir::Dirs | QDir::NoDotAndDotDot);
         n = 0;
         for (const QString& f : folders)
-            n += int(QDir(d.filePath(f)).entryList(kImageFilters, QDir::Files).size());
+            n += int(QDir(d.filePath(f)).entryList(imageNameFilters(), QDir::Files).size());
     }
     counts_.insert(dataset, n);
     return n;

@@ -21,6 +21,9 @@ namespace fisura::ui
 class ProjectSession;
 class SeriesTimeline;
 
+/// The image files the Data pane lists and counts (*.tif, *.png, ...), as QDir name filters.
+QStringList imageNameFilters();
+
 class ProjectContents : public QWidget
 {
     Q_OBJECT

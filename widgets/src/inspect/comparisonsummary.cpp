@@ -15,9 +15,10 @@
 namespace fisura::ui
 {
 
-namespace
+const char* ComparisonSummary::kindKey(Kind kind)
 {
-const char* const kKindKeys[3] = {"tp", "fp", "fn"};
+    static const char* const keys[3] = {"tp", "fp", "fn"};
+    return keys[size_t(kind)];
 }
 
 QColor ComparisonSummary::defaultColour(Kind kind)
@@ -56,7 +57,7 @@ ComparisonSummary::ComparisonSummary(QWidget* parent)
     for (int k = 0; k < 3; ++k) {
         colours_[size_t(k)] = defaultColour(Kind(k));
         auto* b = new QToolButton(this);
-        b->setObjectName(QString::fromLatin1(kKindKeys[k]) + QStringLiteral("Swatch"));
+        b->setObjectName(QString::fromLatin1(kindKey(Kind(k))) + QStringLiteral("Swatch"));
         b->setAutoRaise(true);
         connect(b, &QToolButton::clicked, this, [this, k] {
             const QColor c = QColorDialog::getColor(colours_[size_t(k)], this, kindName(Kind(k)));
@@ -64,7 +65,7 @@ ComparisonSummary::ComparisonSummary(QWidget* parent)
                 setColour(Kind(k), c);
         });
         auto* l = new QLabel(this);
-        l->setObjectName(QString::fromLatin1(kKindKeys[k]) + QStringLiteral("LegendLabel"));
+        l->setObjectName(QString::fromLatin1(kindKey(Kind(k))) + QStringLiteral("LegendLabel"));
         l->setBuddy(b);
         swatches_[size_t(k)] = b;
         legend_[size_t(k)] = l;

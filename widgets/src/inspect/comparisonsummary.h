@@ -27,6 +27,8 @@ public:
     /// hue and in lightness, so the three stay apart for red–green colour blindness and in
     /// grey-scale prints; blue for misses also reads apart from the warm false alarms.
     static QColor defaultColour(Kind kind);
+    /// The stable key of a kind ("tp", "fp", "fn") in settings and object names.
+    static const char* kindKey(Kind kind);
 
     explicit ComparisonSummary(QWidget* parent = nullptr);
 

@@ -36,7 +36,6 @@ namespace fisura::ui
 namespace
 {
 
-const char* const kKindKeys[3] = {"tp", "fp", "fn"};
 constexpr double kLayerOpacity = 0.85;
 
 QString cacheRoot()
@@ -184,7 +183,8 @@ void TruthPanel::renameLayers()
 void TruthPanel::saveState(QSettings& s) const
 {
     for (int k = 0; k < 3; ++k)
-        s.setValue(QStringLiteral("inspect/truthColour/") + QString::fromLatin1(kKindKeys[k]),
+        s.setValue(QStringLiteral("inspect/truthColour/") +
+                       QString::fromLatin1(ComparisonSummary::kindKey(ComparisonSummary::Kind(k))),
                    colour(Kind(k)).name());
     s.setValue(QStringLiteral("inspect/truthTolerance"), tolerance_->value());
 }
@@ -193,7 +193,8 @@ void TruthPanel::restoreState(QSettings& s)
 {
     for (int k = 0; k < 3; ++k) {
         const QColor c(
-            s.value(QStringLiteral("inspect/truthColour/") + QString::fromLatin1(kKindKeys[k]))
+            s.value(QStringLiteral("inspect/truthColour/") +
+                    QString::fromLatin1(ComparisonSummary::kindKey(ComparisonSummary::Kind(k))))
                 .toString());
         if (c.isValid())
             setColour(Kind(k), c);

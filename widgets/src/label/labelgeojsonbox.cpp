@@ -14,6 +14,7 @@
 
 #include "common/errortext.h"
 #include "common/jobrunner.h"
+#include "common/screenfit.h"
 #include "fisura/labelgeojson.h"
 #include "fisura/labels.h"
 #include "label/labelsession.h"
@@ -26,15 +27,6 @@ namespace
 
 // Whole labels are read into memory for GeoJSON: as many pixels as readImage takes.
 constexpr quint64 kMaxPixels = 64ull << 20;
-
-QToolButton* textButton(QAction* a, QWidget* parent)
-{
-    auto* b = new QToolButton(parent);
-    b->setDefaultAction(a);
-    b->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    b->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-    return b;
-}
 
 QString fileName(const QString& path)
 {
@@ -74,8 +66,8 @@ LabelGeoJsonBox::LabelGeoJsonBox(QWidget* parent)
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
     grid->setSpacing(2);
-    grid->addWidget(textButton(import_, this), 0, 0);
-    grid->addWidget(textButton(export_, this), 0, 1);
+    grid->addWidget(narrowTextButton(import_, this), 0, 0);
+    grid->addWidget(narrowTextButton(export_, this), 0, 1);
     grid->addWidget(shapesLabel_, 1, 0);
     grid->addWidget(shapes_, 1, 1);
     retranslateUi();

@@ -20,6 +20,7 @@
 #include <cmath>
 
 #include "common/errortext.h"
+#include "common/screenfit.h"
 #include "fisura/labels.h"
 #include "label/labelgeojsonbox.h"
 #include "label/labelpropose.h"
@@ -30,19 +31,6 @@
 
 namespace fisura::ui
 {
-
-namespace
-{
-/// A text button for `a` that takes the width it is given (the side panel may be narrow).
-QToolButton* textButton(QAction* a, QWidget* parent)
-{
-    auto* b = new QToolButton(parent);
-    b->setDefaultAction(a);
-    b->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    b->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-    return b;
-}
-} // namespace
 
 namespace
 {
@@ -103,7 +91,7 @@ void LabelPanel::buildActions()
     for (int i = 0; i < 5; ++i) {
         auto* a = new QAction(this);
         a->setObjectName(QString::fromLatin1(names[i]));
-        toolGrid->addWidget(textButton(a, toolbar_), i / 2, i % 2);
+        toolGrid->addWidget(narrowTextButton(a, toolbar_), i / 2, i % 2);
         a->setCheckable(true);
         a->setShortcut(QKeySequence(keys[i]));
         a->setData(i);
@@ -170,10 +158,10 @@ void LabelPanel::buildLayout()
     auto* editGrid = new QGridLayout(edit);
     editGrid->setContentsMargins(0, 0, 0, 0);
     editGrid->setSpacing(2);
-    editGrid->addWidget(textButton(undoAction_, edit), 0, 0);
-    editGrid->addWidget(textButton(redoAction_, edit), 0, 1);
-    editGrid->addWidget(textButton(saveAction_, edit), 1, 0, 1, 2);
-    editGrid->addWidget(textButton(wholeCrackFree_, edit), 2, 0, 1, 2);
+    editGrid->addWidget(narrowTextButton(undoAction_, edit), 0, 0);
+    editGrid->addWidget(narrowTextButton(redoAction_, edit), 0, 1);
+    editGrid->addWidget(narrowTextButton(saveAction_, edit), 1, 0, 1, 2);
+    editGrid->addWidget(narrowTextButton(wholeCrackFree_, edit), 2, 0, 1, 2);
     auto* form = new QFormLayout;
     auto* w = new QHBoxLayout;
     w->addWidget(width_, 1);
