@@ -285,21 +285,35 @@ void TstCompareDates::failureTexts_data()
     QTest::addColumn<Status>("status");
     QTest::addColumn<QString>("english");
     QTest::addColumn<QString>("spanish");
-    const auto id = [](const char* i) {
-        return Status(ErrorCode::InvalidArgument, std::string(i) + ": 3 inliers");
-    };
+    const auto code = [](ErrorCode c) { return Status(c, "3 inliers"); };
     QTest::newRow("cancelled") << Status(ErrorCode::Cancelled, "x") << "Comparison cancelled."
                                << "Comparación cancelada.";
     QTest::newRow("unsupported") << Status(ErrorCode::Unsupported, "no features2d")
                                  << "This build of Fisura cannot align"
                                  << "Esta compilación de Fisura no puede alinear";
-    QTest::newRow("alignment_failed") << id(kAlignmentFailed) << "The scans could not be aligned"
-                                      << "No se pudieron alinear";
-    QTest::newRow("no_overlap") << id(kNoOverlap) << "The later scan hardly overlaps"
+    QTest::newRow("not same surface")
+        << code(ErrorCode::AlignNotSameSurface)
+        << "The scans could not be aligned: they do not seem to show the same surface. Choose a "
+           "later scan of this surface.\n3 inliers"
+        << "No se pudieron alinear los escaneos: no parecen mostrar la misma superficie. Elija un "
+           "escaneo posterior de esta superficie.\n3 inliers";
+    QTest::newRow("too few windows")
+        << code(ErrorCode::AlignTooFewWindows) << "The scans match roughly, but too few details"
+        << "Los escaneos coinciden a grandes rasgos, pero";
+    QTest::newRow("no overlap") << code(ErrorCode::AlignNoOverlap)
+                                << "The later scan hardly overlaps"
                                 << "El escaneo posterior apenas se solapa";
-    QTest::newRow("degenerate_model")
-        << id(kDegenerateModel) << "The alignment found an implausible"
+    QTest::newRow("degenerate model")
+        << code(ErrorCode::AlignDegenerateModel) << "The alignment found an implausible"
         << "La alineación dio una escala";
+    QTest::newRow("scan too small")
+        << code(ErrorCode::AlignScanTooSmall)
+        << "A scan is too small to align. Choose scans of at least 64 × 64 pixels."
+        << "Un escaneo es demasiado pequeño para alinearlo. Elija escaneos de al menos 64 × 64 "
+           "píxeles.";
+    QTest::newRow("map size") << code(ErrorCode::MapSizeMismatch)
+                              << "The crack map is not the size of its scan. Choose the crack map"
+                              << "El mapa de fisuras no tiene el tamaño de su escaneo. Elija el";
 }
 
 void TstCompareDates::failureTexts()
@@ -322,7 +336,7 @@ void TstCompareDates::unrelatedScansFail()
     QSignalSpy done(panel, &CompareDatesPanel::finished);
     QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 120000);
     const Status s = done.at(0).at(0).value<Status>();
-    QCOMPARE(alignmentFailureId(s), std::string(kAlignmentFailed));
+    QCOMPARE(s.code(), ErrorCode::AlignNotSameSurface);
     QVERIFY2(panel->message().startsWith(QStringLiteral("The scans could not be aligned")),
              qPrintable(panel->message()));
     QVERIFY(!panel->result());

@@ -327,8 +327,10 @@ Result<ChangeResult> compareCrackMaps(const std::string& beforeMap, const std::s
         return after.status();
     tracker.update(2, "after map measured");
     if (after->width != before->width || after->height != before->height)
-        return Status(ErrorCode::InvalidArgument,
-                      "the aligned map is not on the before map's grid");
+        return Status(ErrorCode::MapSizeMismatch,
+                      "the aligned map " + afterMap + " is " + std::to_string(after->width) +
+                          " x " + std::to_string(after->height) + " px, the before map " +
+                          std::to_string(before->width) + " x " + std::to_string(before->height));
     r.before = std::move(*before);
     r.after = std::move(*after);
     const double px = r.before.pixelSizeMm > 0 ? r.before.pixelSizeMm : r.after.pixelSizeMm;
