@@ -90,6 +90,49 @@ void write(const QString& path, const cv::Mat& m)
         qFatal("cannot write %s", qPrintable(path));
 }
 
+bool isNewColour(QRgb c)
+{
+    const auto k = changeKindColour(ChangeKind::New);
+    return std::abs(qRed(c) - k[0]) < 40 && std::abs(qGreen(c) - k[1]) < 40 &&
+           std::abs(qBlue(c) - k[2]) < 40;
+}
+
+/// The change layer draws the new crack along its centre line in the new colour, and not its
+/// box: the box's corners, away from the diagonal crack, show no new colour.
+void checkDrawnAlongCentreLine(ui::TiledViewer& viewer, const CrackChange& c)
+{
+    QVERIFY(!c.lines.empty());
+    const QImage shot = viewer.grab().toImage();
+    const qreal dpr = shot.devicePixelRatio();
+    const auto pixel = [&](QPointF p) {
+        return shot.pixel(int(std::lround(p.x() * dpr)), int(std::lround(p.y() * dpr)));
+    };
+    int on = 0, all = 0;
+    for (const auto& line : c.lines)
+        for (const auto& p : line) {
+            const QPointF q = viewer.mapFromImage(QPointF(p.x, p.y));
+            if (!shot.rect().contains(q.toPoint()))
+                continue;
+            ++all;
+            on += isNewColour(pixel(q));
+        }
+    QVERIFY(all >= 2);
+    QVERIFY2(on >= 0.8 * all, qPrintable(QStringLiteral("%1 of %2").arg(on).arg(all)));
+    const PixelBox& b = c.box;
+    for (const QPointF corner : {QPointF(b.x, b.y + b.height), QPointF(b.x + b.width, b.y)}) {
+        const QPointF q = viewer.mapFromImage(corner);
+        for (int dy = -6; dy <= 6; ++dy)
+            for (int dx = -6; dx <= 6; ++dx) {
+                const QPointF at = q + QPointF(dx, dy);
+                if (shot.rect().contains(at.toPoint()))
+                    QVERIFY2(!isNewColour(pixel(at)),
+                             qPrintable(QStringLiteral("new colour at the box corner %1,%2")
+                                            .arg(at.x())
+                                            .arg(at.y())));
+            }
+    }
+}
+
 int filesIn(const QString& folder)
 {
     return int(QDir(folder).entryList(QDir::Files | QDir::Hidden).size());
@@ -215,6 +258,7 @@ void TstCompareDates::comparesTwoDates()
     auto* overlay = pane.viewer()->findChild<ui::ChangeOverlay*>(QStringLiteral("changeOverlay"));
     QVERIFY(overlay && overlay->hasResult());
     QCOMPARE(overlay->selected(), newIndex);
+    checkDrawnAlongCentreLine(*pane.viewer(), r->changes[size_t(newIndex)]);
     panel->showChangesBox()->setChecked(false);
     QVERIFY(!overlay->isShown());
     panel->showChangesBox()->setChecked(true);

@@ -139,7 +139,18 @@ struct CrackChange {
     double afterMaxWidthPx = 0, afterMaxWidthMm = -1;
     int widthClass = -1; ///< of the after crack (of the before crack when gone or outside)
     PixelBox box;        ///< before-scan pixels
+    /// The centre lines to draw the change by, in before-scan pixels (CentrePoint's convention,
+    /// widths of the map they come from): the branches of the after cracks, of the before cracks
+    /// when gone or outside. At most kMaxChangeLinePoints points in all: longer lines keep every
+    /// n-th vertex (and their ends), so a change costs bounded memory on any scan.
+    std::vector<std::vector<CentrePoint>> lines;
+    /// Of a grown crack: the stretches of its after centre lines farther than the tolerance from
+    /// every before crack (the part that grew; empty when it only widened). Bounded as `lines`.
+    std::vector<std::vector<CentrePoint>> grownLines;
 };
+
+/// The most centre-line points one CrackChange keeps in `lines`, and in `grownLines`.
+inline constexpr size_t kMaxChangeLinePoints = 512;
 
 struct ChangeTotals {
     int count = 0;

@@ -8,6 +8,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "change/change_lines.h"
 #include "fisura/change.h"
 #include "fisura/options.h"
 
@@ -349,6 +350,8 @@ Result<ChangeResult> compareCrackMaps(const std::string& beforeMap, const std::s
             r.changes.push_back(beforeOnly(b, alignment, px));
     }
     summarise(r, px);
+    change_detail::attachChangeLines(
+        r, [&](double x, double y) { return ib.nearestCrack(x, y, o.tolerancePx) != 0; });
     r.compareSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     tracker.finish("compared");
     return r;

@@ -6,4 +6,5 @@ list(APPEND FISURA_CORE_SOURCES
     src/change/align.cpp
     src/change/warp_map.cpp
     src/change/compare.cpp
+    src/change/change_lines.cpp
     src/change/change_export.cpp)
