@@ -136,6 +136,54 @@
         <source>Load it only if you trust where it comes from (command line: --allow-torchscript).</source>
         <translation>Cárguelo solo si confía en su procedencia (línea de órdenes: --allow-torchscript).</translation>
     </message>
+    <message>
+        <source>The crack map is not the size of its scan.</source>
+        <translation>El mapa de fisuras no tiene el tamaño de su escaneo.</translation>
+    </message>
+    <message>
+        <source>The scans could not be aligned: they do not seem to show the same surface.</source>
+        <translation>No se pudieron alinear los escaneos: no parecen mostrar la misma superficie.</translation>
+    </message>
+    <message>
+        <source>The scans match roughly, but too few details agree at full resolution to align them precisely.</source>
+        <translation>Los escaneos coinciden a grandes rasgos, pero a resolución completa coinciden demasiado pocos detalles para alinearlos con precisión.</translation>
+    </message>
+    <message>
+        <source>The later scan hardly overlaps this one: there is too little in common to compare.</source>
+        <translation>El escaneo posterior apenas se solapa con este: tienen demasiado poco en común para compararlos.</translation>
+    </message>
+    <message>
+        <source>The alignment found an implausible scale, shear or perspective: the scans are probably not of the same surface.</source>
+        <translation>La alineación dio una escala, una cizalla o una perspectiva inverosímiles: probablemente los escaneos no son de la misma superficie.</translation>
+    </message>
+    <message>
+        <source>A scan is too small to align.</source>
+        <translation>Un escaneo es demasiado pequeño para alinearlo.</translation>
+    </message>
+    <message>
+        <source>Choose the crack map made from that scan.</source>
+        <translation>Elija el mapa de fisuras hecho a partir de ese escaneo.</translation>
+    </message>
+    <message>
+        <source>Choose a later scan of this surface.</source>
+        <translation>Elija un escaneo posterior de esta superficie.</translation>
+    </message>
+    <message>
+        <source>Check that the later scan is sharp and shows this surface, then try again.</source>
+        <translation>Compruebe que el escaneo posterior es nítido y muestra esta superficie, y vuelva a intentarlo.</translation>
+    </message>
+    <message>
+        <source>Choose a later scan that covers more of this surface.</source>
+        <translation>Elija un escaneo posterior que cubra más de esta superficie.</translation>
+    </message>
+    <message>
+        <source>Choose a later scan of this surface, taken from a similar distance and angle.</source>
+        <translation>Elija un escaneo posterior de esta superficie, tomado desde una distancia y un ángulo parecidos.</translation>
+    </message>
+    <message>
+        <source>Choose scans of at least %1 × %1 pixels.</source>
+        <translation>Elija escaneos de al menos %1 × %1 píxeles.</translation>
+    </message>
 </context>
 <context>
     <name>OptionTexts</name>
@@ -1494,18 +1542,6 @@
     <message>
         <source>This build of Fisura cannot align scans (it was built without OpenCV&apos;s feature matching).</source>
         <translation>Esta compilación de Fisura no puede alinear escaneos (se compiló sin la correspondencia de características de OpenCV).</translation>
-    </message>
-    <message>
-        <source>The scans could not be aligned: they do not seem to show the same surface. Choose a later scan of this surface.</source>
-        <translation>No se pudieron alinear los escaneos: no parecen mostrar la misma superficie. Elija un escaneo posterior de esta superficie.</translation>
-    </message>
-    <message>
-        <source>The later scan hardly overlaps this one: there is too little in common to compare.</source>
-        <translation>El escaneo posterior apenas se solapa con este: tienen demasiado poco en común para compararlos.</translation>
-    </message>
-    <message>
-        <source>The alignment found an implausible scale, shear or perspective: the scans are probably not of the same surface.</source>
-        <translation>La alineación dio una escala, una cizalla o una perspectiva inverosímiles: probablemente los escaneos no son de la misma superficie.</translation>
     </message>
     <message>
         <source>%1%2 mm</source>

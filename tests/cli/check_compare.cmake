@@ -1,7 +1,7 @@
 # fisura-cli compare as a script uses it: a scan compared with itself (every crack unchanged,
 # the aligned map on the earlier grid, no correction field, JSON, CSV and GeoJSON in the C
 # locale, a Spanish summary, an unknown --field value and vector format refused first), and two
-# unrelated scenes refused with invalid_argument and the detail alignment_failed or degenerate_model (exit 1, JSON error on stdout).
+# unrelated scenes refused with align_not_same_surface or align_degenerate_model (exit 1, JSON error on stdout).
 # -DCLI=<exe> -DWORK=<dir>
 macro(expect cond msg)
     cmake_language(EVAL CODE "if(NOT (${cond}))\n message(FATAL_ERROR \"${msg}\")\nendif()")
@@ -70,7 +70,8 @@ expect("NOT rc EQUAL 0 AND err MATCHES \"unknown vector format\"" "kml: ${rc} ${
 expect("NOT EXISTS \"${WORK}/kml_aligned.tif\" AND NOT EXISTS \"${WORK}/change.kml\""
        "work done before refusing the format")
 
-# Unrelated scenes: exit 1 and a JSON error naming alignment_failed; no aligned map left.
+# Unrelated scenes: exit 1, a JSON error with the alignment's own code and a hint on stderr;
+# no aligned map left.
 execute_process(COMMAND "${CLI}" compare --before "${img0}" --before-map "${map0}" --after "${img1}"
                         --after-map "${map1}" --json - --aligned-map "${WORK}/bad.tif"
                 OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
@@ -78,8 +79,10 @@ expect("rc EQUAL 1" "unrelated scenes: exit ${rc}: ${out} ${err}")
 string(JSON code GET "${out}" error)
 string(JSON detail GET "${out}" detail)
 # (Random matches between unrelated scenes fit no model, or only an implausible one.)
-expect("code STREQUAL \"invalid_argument\" AND detail MATCHES \"^(alignment_failed|degenerate_model): \""
+expect("code MATCHES \"^align_(not_same_surface|degenerate_model|too_few_windows)$\" AND detail MATCHES \"[0-9]\""
        "error ${code}: ${out}")
+expect("err MATCHES \"fisura-cli: the (scans do not seem to show the same surface|alignment has an implausible|scans match roughly)\""
+       "no hint for ${code}: ${err}")
 expect("NOT EXISTS \"${WORK}/bad.tif\"" "an aligned map was left after a failure")
 
 # An output that is an input: refused before any work (exit 2).

@@ -182,6 +182,10 @@ private Q_SLOTS:
     void unrelatedScansFail();
     void tooLittleOverlap();
     void implausibleScaleIsDegenerate();
+    void windowsOutsideTheLaterScan();
+    void scanTooSmall_data();
+    void scanTooSmall();
+    void mapOfAnotherSize();
     void cancelled();
     void modelNames();
     void millimetresNullOnlyWithoutPixelSize();
@@ -335,7 +339,7 @@ void TestChange::unrelatedScansFail()
     QVERIFY(writeTiff(b, toImage(texture(2))).isOk());
     auto r = alignScans(a, b);
     QVERIFY(!r.isOk());
-    QCOMPARE(alignmentFailureId(r.status()), std::string("alignment_failed"));
+    QCOMPARE(r.status().code(), ErrorCode::AlignNotSameSurface);
 }
 
 void TestChange::tooLittleOverlap()
@@ -351,7 +355,7 @@ void TestChange::tooLittleOverlap()
     o.minOverlap = 0.5;
     auto r = alignScans(a, b, o);
     QVERIFY(!r.isOk());
-    QCOMPARE(alignmentFailureId(r.status()), std::string("no_overlap"));
+    QCOMPARE(r.status().code(), ErrorCode::AlignNoOverlap);
 }
 
 void TestChange::implausibleScaleIsDegenerate()
@@ -366,7 +370,69 @@ void TestChange::implausibleScaleIsDegenerate()
     o.maxScaleChange = 1.05;
     auto r = alignScans(a, b, o);
     QVERIFY(!r.isOk());
-    QCOMPARE(alignmentFailureId(r.status()), std::string("degenerate_model"));
+    QCOMPARE(r.status().code(), ErrorCode::AlignDegenerateModel);
+}
+
+// The coarse fit finds the shift, but refinement windows as large as the scans all leave the
+// later scan, which covers a third of the earlier one: nothing to refine on.
+void TestChange::windowsOutsideTheLaterScan()
+{
+    QTemporaryDir dir;
+    const cv::Mat t = texture(3);
+    const auto a = dir.filePath(QStringLiteral("a.tif")).toStdString(),
+               b = dir.filePath(QStringLiteral("b.tif")).toStdString();
+    QVERIFY(writeTiff(a, toImage(t)).isOk());
+    QVERIFY(writeTiff(b, toImage(secondDate(t, Warp{0, 1, 1100, 0, 0}, cv::INTER_LINEAR))).isOk());
+    AlignOptions o;
+    o.windowPx = 2048;
+    auto r = alignScans(a, b, o);
+    QVERIFY(!r.isOk());
+    QCOMPARE(r.status().code(), ErrorCode::AlignTooFewWindows);
+}
+
+void TestChange::scanTooSmall_data()
+{
+    QTest::addColumn<bool>("smallBefore");
+    QTest::newRow("earlier") << true;
+    QTest::newRow("later") << false;
+}
+
+void TestChange::scanTooSmall()
+{
+    QFETCH(bool, smallBefore);
+    QTemporaryDir dir;
+    const cv::Mat t = texture(5);
+    const cv::Mat small = t(cv::Rect(100, 100, kMinAlignSidePx + 40, kMinAlignSidePx - 1)).clone();
+    const auto a = dir.filePath(QStringLiteral("a.tif")).toStdString(),
+               b = dir.filePath(QStringLiteral("b.tif")).toStdString();
+    QVERIFY(writeTiff(a, toImage(smallBefore ? small : t)).isOk());
+    QVERIFY(writeTiff(b, toImage(smallBefore ? t : small)).isOk());
+    auto r = alignScans(a, b);
+    QVERIFY(!r.isOk());
+    QCOMPARE(r.status().code(), ErrorCode::AlignScanTooSmall);
+    QVERIFY2(r.status().detail().find(smallBefore ? a : b) != std::string::npos,
+             r.status().detail().c_str());
+}
+
+// A later map that is not its scan's size cannot be warped, and maps on different grids cannot
+// be compared: MapSizeMismatch, nothing written.
+void TestChange::mapOfAnotherSize()
+{
+    QTemporaryDir dir;
+    const auto map = dir.filePath(QStringLiteral("map.tif")).toStdString(),
+               other = dir.filePath(QStringLiteral("other.tif")).toStdString(),
+               out = dir.filePath(QStringLiteral("aligned.tif")).toStdString();
+    QVERIFY(writeTiff(map, toImage(cv::Mat(cv::Size(200, 150), CV_8UC1, cv::Scalar(0)))).isOk());
+    QVERIFY(writeTiff(other, toImage(cv::Mat(cv::Size(180, 150), CV_8UC1, cv::Scalar(0)))).isOk());
+    AlignResult al;
+    al.beforeWidth = al.afterWidth = 200;
+    al.beforeHeight = al.afterHeight = 150;
+    QVERIFY(warpMapToBefore(map, al, out).isOk());
+    QCOMPARE(warpMapToBefore(other, al, dir.filePath(QStringLiteral("x.tif")).toStdString()).code(),
+             ErrorCode::MapSizeMismatch);
+    QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("x.tif"))));
+    QVERIFY(compareCrackMaps(map, out, al, {}).isOk());
+    QCOMPARE(compareCrackMaps(map, other, al, {}).status().code(), ErrorCode::MapSizeMismatch);
 }
 
 void TestChange::cancelled()
@@ -393,9 +459,10 @@ void TestChange::modelNames()
     QCOMPARE(*alignModelFromName("homography"), AlignModel::Homography);
     QCOMPARE(alignModelFromName("rigid").status().code(), ErrorCode::InvalidArgument);
     QCOMPARE(std::string(changeKindName(ChangeKind::Gone)), std::string("gone"));
-    QCOMPARE(alignmentFailureId(Status(ErrorCode::InvalidArgument, "no_overlap: 3 %")),
-             std::string("no_overlap"));
-    QCOMPARE(alignmentFailureId(Status(ErrorCode::IoError, "no_overlap: 3 %")), std::string());
+    QCOMPARE(std::string(errorCodeName(ErrorCode::AlignNoOverlap)),
+             std::string("align_no_overlap"));
+    QCOMPARE(std::string(errorCodeName(ErrorCode::MapSizeMismatch)),
+             std::string("map_size_mismatch"));
 }
 
 // A crack that shrank by exactly 1 mm is -1 mm in JSON and CSV, not "unknown" (the value -1

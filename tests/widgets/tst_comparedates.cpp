@@ -90,6 +90,49 @@ void write(const QString& path, const cv::Mat& m)
         qFatal("cannot write %s", qPrintable(path));
 }
 
+bool isNewColour(QRgb c)
+{
+    const auto k = changeKindColour(ChangeKind::New);
+    return std::abs(qRed(c) - k[0]) < 40 && std::abs(qGreen(c) - k[1]) < 40 &&
+           std::abs(qBlue(c) - k[2]) < 40;
+}
+
+/// The change layer draws the new crack along its centre line in the new colour, and not its
+/// box: the box's corners, away from the diagonal crack, show no new colour.
+void checkDrawnAlongCentreLine(ui::TiledViewer& viewer, const CrackChange& c)
+{
+    QVERIFY(!c.lines.empty());
+    const QImage shot = viewer.grab().toImage();
+    const qreal dpr = shot.devicePixelRatio();
+    const auto pixel = [&](QPointF p) {
+        return shot.pixel(int(std::lround(p.x() * dpr)), int(std::lround(p.y() * dpr)));
+    };
+    int on = 0, all = 0;
+    for (const auto& line : c.lines)
+        for (const auto& p : line) {
+            const QPointF q = viewer.mapFromImage(QPointF(p.x, p.y));
+            if (!shot.rect().contains(q.toPoint()))
+                continue;
+            ++all;
+            on += isNewColour(pixel(q));
+        }
+    QVERIFY(all >= 2);
+    QVERIFY2(on >= 0.8 * all, qPrintable(QStringLiteral("%1 of %2").arg(on).arg(all)));
+    const PixelBox& b = c.box;
+    for (const QPointF corner : {QPointF(b.x, b.y + b.height), QPointF(b.x + b.width, b.y)}) {
+        const QPointF q = viewer.mapFromImage(corner);
+        for (int dy = -6; dy <= 6; ++dy)
+            for (int dx = -6; dx <= 6; ++dx) {
+                const QPointF at = q + QPointF(dx, dy);
+                if (shot.rect().contains(at.toPoint()))
+                    QVERIFY2(!isNewColour(pixel(at)),
+                             qPrintable(QStringLiteral("new colour at the box corner %1,%2")
+                                            .arg(at.x())
+                                            .arg(at.y())));
+            }
+    }
+}
+
 int filesIn(const QString& folder)
 {
     return int(QDir(folder).entryList(QDir::Files | QDir::Hidden).size());
@@ -216,6 +259,7 @@ void TstCompareDates::comparesTwoDates()
     auto* overlay = pane.viewer()->findChild<ui::ChangeOverlay*>(QStringLiteral("changeOverlay"));
     QVERIFY(overlay && overlay->hasResult());
     QCOMPARE(overlay->selected(), newIndex);
+    checkDrawnAlongCentreLine(*pane.viewer(), r->changes[size_t(newIndex)]);
     panel->showChangesBox()->setChecked(false);
     QVERIFY(!overlay->isShown());
     panel->showChangesBox()->setChecked(true);
@@ -286,21 +330,35 @@ void TstCompareDates::failureTexts_data()
     QTest::addColumn<Status>("status");
     QTest::addColumn<QString>("english");
     QTest::addColumn<QString>("spanish");
-    const auto id = [](const char* i) {
-        return Status(ErrorCode::InvalidArgument, std::string(i) + ": 3 inliers");
-    };
+    const auto code = [](ErrorCode c) { return Status(c, "3 inliers"); };
     QTest::newRow("cancelled") << Status(ErrorCode::Cancelled, "x") << "Comparison cancelled."
                                << "Comparación cancelada.";
     QTest::newRow("unsupported") << Status(ErrorCode::Unsupported, "no features2d")
                                  << "This build of Fisura cannot align"
                                  << "Esta compilación de Fisura no puede alinear";
-    QTest::newRow("alignment_failed") << id(kAlignmentFailed) << "The scans could not be aligned"
-                                      << "No se pudieron alinear";
-    QTest::newRow("no_overlap") << id(kNoOverlap) << "The later scan hardly overlaps"
+    QTest::newRow("not same surface")
+        << code(ErrorCode::AlignNotSameSurface)
+        << "The scans could not be aligned: they do not seem to show the same surface. Choose a "
+           "later scan of this surface.\n3 inliers"
+        << "No se pudieron alinear los escaneos: no parecen mostrar la misma superficie. Elija un "
+           "escaneo posterior de esta superficie.\n3 inliers";
+    QTest::newRow("too few windows")
+        << code(ErrorCode::AlignTooFewWindows) << "The scans match roughly, but too few details"
+        << "Los escaneos coinciden a grandes rasgos, pero";
+    QTest::newRow("no overlap") << code(ErrorCode::AlignNoOverlap)
+                                << "The later scan hardly overlaps"
                                 << "El escaneo posterior apenas se solapa";
-    QTest::newRow("degenerate_model")
-        << id(kDegenerateModel) << "The alignment found an implausible"
+    QTest::newRow("degenerate model")
+        << code(ErrorCode::AlignDegenerateModel) << "The alignment found an implausible"
         << "La alineación dio una escala";
+    QTest::newRow("scan too small")
+        << code(ErrorCode::AlignScanTooSmall)
+        << "A scan is too small to align. Choose scans of at least 64 × 64 pixels."
+        << "Un escaneo es demasiado pequeño para alinearlo. Elija escaneos de al menos 64 × 64 "
+           "píxeles.";
+    QTest::newRow("map size") << code(ErrorCode::MapSizeMismatch)
+                              << "The crack map is not the size of its scan. Choose the crack map"
+                              << "El mapa de fisuras no tiene el tamaño de su escaneo. Elija el";
 }
 
 void TstCompareDates::failureTexts()
@@ -346,7 +404,7 @@ void TstCompareDates::unrelatedScansFail()
     QSignalSpy done(panel, &CompareDatesPanel::finished);
     QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 120000);
     const Status s = done.at(0).at(0).value<Status>();
-    QCOMPARE(alignmentFailureId(s), std::string(kAlignmentFailed));
+    QCOMPARE(s.code(), ErrorCode::AlignNotSameSurface);
     QVERIFY2(panel->message().startsWith(QStringLiteral("The scans could not be aligned")),
              qPrintable(panel->message()));
     QVERIFY(!panel->result());

@@ -48,12 +48,12 @@ struct AlignOptions {
     int overviewSide = 2048;             ///< long side of the coarse overviews (256..8192)
     int features = 6000;                 ///< ORB keypoints per overview
     double ratio = 0.8;                  ///< Lowe's ratio test
-    int minInliers = 20;                 ///< fewer coarse inliers: alignment_failed
+    int minInliers = 20;                 ///< fewer coarse inliers: AlignNotSameSurface
     int regionGrid = 3;                  ///< residuals reported per region of a regionGrid^2 grid
     int windowsPerRegion = 3;            ///< refinement windows along each side of a region
     int windowPx = 256;                  ///< refinement window edge at full resolution (64..2048)
-    double minOverlap = 0.05;            ///< of the before scan's area; less: no_overlap
-    double maxScaleChange = 4.0;         ///< scales outside [1/x, x]: degenerate_model
+    double minOverlap = 0.05;            ///< of the before scan's area; less: AlignNoOverlap
+    double maxScaleChange = 4.0;         ///< scales outside [1/x, x]: AlignDegenerateModel
     double maxAnisotropy = 1.5;          ///< ratio of the singular values (shear, squash)
     ImageLimits limits;                  ///< what the scans may claim
 };
@@ -102,20 +102,20 @@ struct AlignResult {
 /// correction field when it is used. {x, y}.
 std::array<double, 2> afterPixelOf(const AlignResult& alignment, double x, double y);
 
-/// Why two scans could not be aligned: InvalidArgument whose detail starts with one of these
-/// stable ids and a colon (as IoError's "disk_full:"), for the GUI to translate:
-///   alignment_failed  too few matches or inliers, or too few refinement windows matched: the
-///                     scans do not show the same surface
-///   no_overlap        the after scan covers less than AlignOptions::minOverlap of the before scan
-///   degenerate_model  the fitted scale, shear or perspective is out of range
-inline constexpr const char* kAlignmentFailed = "alignment_failed";
-inline constexpr const char* kNoOverlap = "no_overlap";
-inline constexpr const char* kDegenerateModel = "degenerate_model";
-/// The id of an alignment failure (one of the three above), or "" for any other status.
-std::string alignmentFailureId(const Status& s);
+/// Scans with a side shorter than this cannot be aligned (AlignScanTooSmall): ORB finds no
+/// features within its 31 px border.
+inline constexpr int kMinAlignSidePx = 64;
 
 /// Aligns the scan at `afterPath` to the scan at `beforePath` (any raster of fisura/raster.h).
-/// Errors: the readers'; InvalidArgument with a detail id above, or for options out of range;
+/// Errors: the readers'; InvalidArgument for options out of range; why the scans could not be
+/// aligned (the detail gives the numbers):
+///   AlignScanTooSmall     a scan has a side shorter than kMinAlignSidePx
+///   AlignNotSameSurface   too few coarse matches or inliers (AlignOptions::minInliers): the
+///                         scans do not show the same surface
+///   AlignDegenerateModel  the fitted scale, shear or perspective is out of range
+///   AlignNoOverlap        the after scan covers less than AlignOptions::minOverlap of the before
+///   AlignTooFewWindows    too few full-resolution refinement windows matched (blur, a surface
+///                         that changed too much, or windows that leave the after scan)
 /// Unsupported when Fisura was built without OpenCV's features2d, calib3d and video modules;
 /// Cancelled (checked between steps and windows).
 Result<AlignResult> alignScans(const std::string& beforePath, const std::string& afterPath,
@@ -132,7 +132,8 @@ struct WarpMapOptions {
 /// Writes the map at `afterMapPath` (the after scan's grid, 1 channel or the brightest of
 /// several) resampled onto the before scan's grid (`alignment`), as a tiled pyramidal TIFF of
 /// beforeWidth x beforeHeight at `outPath`, one output tile at a time (only the source window
-/// under each tile is read). Outside the after map: 0. Written atomically.
+/// under each tile is read). Outside the after map: 0. Written atomically. MapSizeMismatch when
+/// the map is not the after scan's size.
 Status warpMapToBefore(const std::string& afterMapPath, const AlignResult& alignment,
                        const std::string& outPath, const WarpMapOptions& options = {},
                        const CancelToken& cancel = {}, ProgressSink* progress = nullptr);
@@ -169,7 +170,18 @@ struct CrackChange {
     double afterMaxWidthPx = 0, afterMaxWidthMm = -1;
     int widthClass = -1; ///< of the after crack (of the before crack when gone or outside)
     PixelBox box;        ///< before-scan pixels
+    /// The centre lines to draw the change by, in before-scan pixels (CentrePoint's convention,
+    /// widths of the map they come from): the branches of the after cracks, of the before cracks
+    /// when gone or outside. At most kMaxChangeLinePoints points in all: longer lines keep every
+    /// n-th vertex (and their ends), so a change costs bounded memory on any scan.
+    std::vector<std::vector<CentrePoint>> lines;
+    /// Of a grown crack: the stretches of its after centre lines farther than the tolerance from
+    /// every before crack (the part that grew; empty when it only widened). Bounded as `lines`.
+    std::vector<std::vector<CentrePoint>> grownLines;
 };
+
+/// The most centre-line points one CrackChange keeps in `lines`, and in `grownLines`.
+inline constexpr size_t kMaxChangeLinePoints = 512;
 
 struct ChangeTotals {
     int count = 0;

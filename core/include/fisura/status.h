@@ -22,7 +22,14 @@ enum class ErrorCode {
     DeviceError,     ///< the GPU or LibTorch reported an error
     TooLarge,        ///< a file is larger than the limit for its kind (nothing of it was read)
     NeedsConsent,    ///< the file runs code stored in it; it loads only when the user agrees
-    Internal,        ///< a bug: an invariant did not hold
+    MapSizeMismatch, ///< a crack map is not the size of its scan (or of the grid it must be on)
+    // Why two scans could not be aligned (fisura/change.h); the detail gives the numbers.
+    AlignNotSameSurface,  ///< too few features of the two scans match: not the same surface
+    AlignTooFewWindows,   ///< the scans match coarsely, too few full-resolution windows agree
+    AlignNoOverlap,       ///< the later scan covers too little of the earlier one
+    AlignDegenerateModel, ///< the fitted scale, shear or perspective is no plausible change of view
+    AlignScanTooSmall,    ///< a scan is smaller than alignment needs (kMinAlignSidePx a side)
+    Internal,             ///< a bug: an invariant did not hold
 };
 
 /// Stable machine-readable name of a code ("not_found", ...), used in JSON output.

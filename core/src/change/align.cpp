@@ -54,16 +54,6 @@ Result<AlignField> alignFieldFromName(const std::string& name)
                   "unknown correction field setting '" + name + "' (auto, off)");
 }
 
-std::string alignmentFailureId(const Status& s)
-{
-    if (s.code() != ErrorCode::InvalidArgument)
-        return {};
-    for (const char* id : {kAlignmentFailed, kNoOverlap, kDegenerateModel})
-        if (s.detail().rfind(std::string(id) + ":", 0) == 0)
-            return id;
-    return {};
-}
-
 #ifndef FISURA_HAVE_ALIGNMENT
 
 Result<AlignResult> alignScans(const std::string&, const std::string&, const AlignOptions&,
@@ -86,7 +76,7 @@ double since(Clock::time_point t)
     return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-/// degenerate_model unless the model's linear part is a plausible change of view: scale within
+/// AlignDegenerateModel unless the model's linear part is a plausible change of view: scale within
 /// [1/max, max], singular values within maxAnisotropy of each other, no mirroring, and a
 /// perspective term that tilts the scan by less than half its size.
 Status checkModel(const cv::Mat& H, int aw, int ah, const AlignOptions& o, AlignResult& r)
@@ -107,7 +97,7 @@ Status checkModel(const cv::Mat& H, int aw, int ah, const AlignOptions& o, Align
                   cv::determinant(A), persp);
     if (!(s2 > 0) || cv::determinant(A) <= 0 || s1 > o.maxScaleChange ||
         s2 < 1.0 / o.maxScaleChange || s1 / s2 > o.maxAnisotropy || persp > 0.5)
-        return Status(ErrorCode::InvalidArgument, std::string(kDegenerateModel) + ": " + buf);
+        return Status(ErrorCode::AlignDegenerateModel, buf);
     return Status::ok();
 }
 
@@ -165,10 +155,10 @@ Result<Fit> coarseFit(const RasterSource& before, const RasterSource& after, con
     Fit f = fitChosen(o.model, *pairs, threshold);
     r.inliers = f.inlierCount;
     if (f.H.empty() || f.inlierCount < o.minInliers)
-        return Status(ErrorCode::InvalidArgument,
-                      std::string(kAlignmentFailed) + ": too few matches: " +
-                          std::to_string(r.matches) + " matches, " + std::to_string(f.inlierCount) +
-                          " consistent (at least " + std::to_string(o.minInliers) + " needed)");
+        return Status(ErrorCode::AlignNotSameSurface,
+                      "too few matches: " + std::to_string(r.matches) + " matches, " +
+                          std::to_string(f.inlierCount) + " consistent (at least " +
+                          std::to_string(o.minInliers) + " needed)");
     r.coarseRmsPx = f.rmsPx;
     return f;
 }
@@ -179,9 +169,8 @@ Status finalFit(const Pairs& refined, AlignModel model, const AlignOptions& o, A
     const int needed = model == AlignModel::Similarity ? 3 : model == AlignModel::Affine ? 4 : 6;
     Fit f = refined.after.size() >= size_t(needed) ? fitModel(model, refined, 2.0) : Fit{};
     if (f.H.empty() || f.inlierCount < needed)
-        return Status(ErrorCode::InvalidArgument,
-                      std::string(kAlignmentFailed) +
-                          ": too few windows: " + std::to_string(refined.after.size()) + " of " +
+        return Status(ErrorCode::AlignTooFewWindows,
+                      "too few windows: " + std::to_string(refined.after.size()) + " of " +
                           std::to_string(r.windows) + " full-resolution windows matched (" +
                           std::to_string(needed) + " needed)");
     r.refined = f.inlierCount;
@@ -204,6 +193,13 @@ Result<AlignResult> alignScans(const std::string& beforePath, const std::string&
     auto after = openForChange(afterPath, o.limits);
     if (!after)
         return after.status();
+    for (const RasterSource* s : {&*before, &*after})
+        if (std::min(s->width(), s->height()) < kMinAlignSidePx)
+            return Status(ErrorCode::AlignScanTooSmall,
+                          (s == &*before ? beforePath : afterPath) + " is " +
+                              std::to_string(s->width()) + " x " + std::to_string(s->height()) +
+                              " px (at least " + std::to_string(kMinAlignSidePx) +
+                              " px a side needed)");
     ProgressTracker tracker(progress, 3);
     AlignResult r;
     r.beforeWidth = before->width(), r.beforeHeight = before->height();
@@ -218,9 +214,8 @@ Result<AlignResult> alignScans(const std::string& beforePath, const std::string&
     r.overlap =
         overlapFraction(coarse->H, r.beforeWidth, r.beforeHeight, r.afterWidth, r.afterHeight);
     if (r.overlap < o.minOverlap)
-        return Status(ErrorCode::InvalidArgument,
-                      std::string(kNoOverlap) + ": the after scan covers " +
-                          std::to_string(int(std::lround(r.overlap * 100))) +
+        return Status(ErrorCode::AlignNoOverlap,
+                      "the after scan covers " + std::to_string(int(std::lround(r.overlap * 100))) +
                           " % of the before scan");
     r.coarseSeconds = since(t0);
     tracker.update(1, "coarse alignment");

@@ -8,6 +8,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "change/change_lines.h"
 #include "fisura/change.h"
 #include "fisura/options.h"
 
@@ -327,8 +328,10 @@ Result<ChangeResult> compareCrackMaps(const std::string& beforeMap, const std::s
         return after.status();
     tracker.update(2, "after map measured");
     if (after->width != before->width || after->height != before->height)
-        return Status(ErrorCode::InvalidArgument,
-                      "the aligned map is not on the before map's grid");
+        return Status(ErrorCode::MapSizeMismatch,
+                      "the aligned map " + afterMap + " is " + std::to_string(after->width) +
+                          " x " + std::to_string(after->height) + " px, the before map " +
+                          std::to_string(before->width) + " x " + std::to_string(before->height));
     r.before = std::move(*before);
     r.after = std::move(*after);
     const double px = r.before.pixelSizeMm > 0 ? r.before.pixelSizeMm : r.after.pixelSizeMm;
@@ -347,6 +350,8 @@ Result<ChangeResult> compareCrackMaps(const std::string& beforeMap, const std::s
             r.changes.push_back(beforeOnly(b, alignment, px));
     }
     summarise(r, px);
+    change_detail::attachChangeLines(
+        r, [&](double x, double y) { return ib.nearestCrack(x, y, o.tolerancePx) != 0; });
     r.compareSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     tracker.finish("compared");
     return r;

@@ -6,7 +6,8 @@ list(APPEND FISURA_CORE_SOURCES
     src/change/align.cpp
     src/change/align_field.cpp
     src/change/warp_map.cpp
-    src/change/compare.cpp)
+    src/change/compare.cpp
+    src/change/change_lines.cpp)
 # Readers and writers of records (JSON, GeoJSON, DXF): compiled lightly (core/CMakeLists.txt).
 list(APPEND FISURA_CORE_RECORD_SOURCES
     src/change/change_export.cpp)

@@ -92,7 +92,7 @@ Status warpMapToBefore(const std::string& afterMapPath, const AlignResult& a,
     if (!src)
         return src.status();
     if (src->width() != a.afterWidth || src->height() != a.afterHeight)
-        return Status(ErrorCode::InvalidArgument,
+        return Status(ErrorCode::MapSizeMismatch,
                       afterMapPath + " is " + std::to_string(src->width()) + " x " +
                           std::to_string(src->height()) + " px, the after scan " +
                           std::to_string(a.afterWidth) + " x " + std::to_string(a.afterHeight));

@@ -362,10 +362,10 @@ template <class O, class V> void visitAlignFields(O& o, V& v)
     v.field({"align.window_px", "", 64, 2048, "px", "Refinement window edge at full resolution"},
             o.windowPx);
     v.field({"align.min_overlap", "", 0, 1, "",
-             "Share of the earlier scan the later one must cover, else no_overlap"},
+             "Share of the earlier scan the later one must cover, else align_no_overlap"},
             o.minOverlap);
     v.field({"align.max_scale_change", "", 1, 100, "",
-             "Scales outside 1/x..x are no change of view (degenerate_model)"},
+             "Scales outside 1/x..x are no change of view (align_degenerate_model)"},
             o.maxScaleChange);
     v.field({"align.max_anisotropy", "", 1, 100, "",
              "Largest ratio of the model's singular values (shear, squash)"},

@@ -28,6 +28,18 @@ const char* errorCodeName(ErrorCode code)
         return "too_large";
     case ErrorCode::NeedsConsent:
         return "needs_consent";
+    case ErrorCode::AlignNotSameSurface:
+        return "align_not_same_surface";
+    case ErrorCode::AlignTooFewWindows:
+        return "align_too_few_windows";
+    case ErrorCode::AlignNoOverlap:
+        return "align_no_overlap";
+    case ErrorCode::AlignDegenerateModel:
+        return "align_degenerate_model";
+    case ErrorCode::AlignScanTooSmall:
+        return "align_scan_too_small";
+    case ErrorCode::MapSizeMismatch:
+        return "map_size_mismatch";
     case ErrorCode::Internal:
         return "internal";
     }

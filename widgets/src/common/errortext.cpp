@@ -1,6 +1,10 @@
 #include "common/errortext.h"
 
+#include <QLocale>
+
 #include <cmath>
+
+#include "fisura/change.h"
 
 namespace fisura::ui
 {
@@ -69,6 +73,28 @@ QString errorMessage(const Status& s)
         text = ErrorText::tr("This is a TorchScript module: it runs code stored in the file. It "
                              "was not loaded because you did not allow it.");
         break;
+    case ErrorCode::MapSizeMismatch:
+        text = ErrorText::tr("The crack map is not the size of its scan.");
+        break;
+    case ErrorCode::AlignNotSameSurface:
+        text = ErrorText::tr("The scans could not be aligned: they do not seem to show the same "
+                             "surface.");
+        break;
+    case ErrorCode::AlignTooFewWindows:
+        text = ErrorText::tr("The scans match roughly, but too few details agree at full "
+                             "resolution to align them precisely.");
+        break;
+    case ErrorCode::AlignNoOverlap:
+        text = ErrorText::tr("The later scan hardly overlaps this one: there is too little in "
+                             "common to compare.");
+        break;
+    case ErrorCode::AlignDegenerateModel:
+        text = ErrorText::tr("The alignment found an implausible scale, shear or perspective: "
+                             "the scans are probably not of the same surface.");
+        break;
+    case ErrorCode::AlignScanTooSmall:
+        text = ErrorText::tr("A scan is too small to align.");
+        break;
     case ErrorCode::Internal:
         text = ErrorText::tr("Internal error (please report it).");
         break;
@@ -121,6 +147,21 @@ QString errorAdvice(const Status& s)
     case ErrorCode::NeedsConsent:
         return ErrorText::tr("Load it only if you trust where it comes from (command line: "
                              "--allow-torchscript).");
+    case ErrorCode::MapSizeMismatch:
+        return ErrorText::tr("Choose the crack map made from that scan.");
+    case ErrorCode::AlignNotSameSurface:
+        return ErrorText::tr("Choose a later scan of this surface.");
+    case ErrorCode::AlignTooFewWindows:
+        return ErrorText::tr("Check that the later scan is sharp and shows this surface, then "
+                             "try again.");
+    case ErrorCode::AlignNoOverlap:
+        return ErrorText::tr("Choose a later scan that covers more of this surface.");
+    case ErrorCode::AlignDegenerateModel:
+        return ErrorText::tr("Choose a later scan of this surface, taken from a similar "
+                             "distance and angle.");
+    case ErrorCode::AlignScanTooSmall:
+        return ErrorText::tr("Choose scans of at least %1 × %1 pixels.")
+            .arg(QLocale().toString(kMinAlignSidePx));
     case ErrorCode::Internal:
         return ErrorText::tr("Please report it with the text below.");
     }

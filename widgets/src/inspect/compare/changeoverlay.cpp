@@ -2,6 +2,7 @@
 
 #include <QLocale>
 #include <QPainter>
+#include <QPolygonF>
 
 #include <algorithm>
 
@@ -58,6 +59,50 @@ QRectF ChangeOverlay::screenBox(const PixelBox& b) const
                   viewer_->mapFromImage(QPointF(b.x + b.width, b.y + b.height)));
 }
 
+QPolygonF ChangeOverlay::screenLine(const std::vector<CentrePoint>& line) const
+{
+    QPolygonF out;
+    out.reserve(int(line.size()));
+    for (const CentrePoint& c : line)
+        out << viewer_->mapFromImage(QPointF(c.x, c.y));
+    return out;
+}
+
+void ChangeOverlay::paintChange(QPainter& p, const CrackChange& c, bool selected)
+{
+    // Screen pixels (the painter is not scaled), so the lines read the same at every zoom.
+    const double width = (c.kind == ChangeKind::Unchanged ? 1.5 : 2.5) + (selected ? 2 : 0);
+    const bool earlier = c.kind == ChangeKind::Gone || c.kind == ChangeKind::Outside;
+    const QColor colour = ChangeText::kindColour(c.kind);
+    const auto stroke = [&](const std::vector<std::vector<CentrePoint>>& lines, double w,
+                            Qt::PenStyle style) {
+        // A dark halo keeps the colour readable over bright and dark concrete.
+        QPen halo(QColor(0, 0, 0, 150), w + 2.5, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
+        QPen pen(colour, w, style, Qt::FlatCap, Qt::RoundJoin);
+        halo.setCosmetic(true);
+        pen.setCosmetic(true);
+        for (const QPen& pn : {halo, pen}) {
+            p.setPen(pn);
+            for (const auto& l : lines)
+                if (l.size() == 1)
+                    p.drawPoint(viewer_->mapFromImage(QPointF(l[0].x, l[0].y)));
+                else
+                    p.drawPolyline(screenLine(l));
+        }
+    };
+    const QRectF box = screenBox(c.box).adjusted(-3, -3, 3, 3);
+    if (!box.adjusted(-8, -8, 8, 8).intersects(QRectF(viewer_->rect())))
+        return;            // out of view
+    if (c.lines.empty()) { // nothing to draw along: the box
+        p.setPen(QPen(colour, width, earlier ? Qt::DashLine : Qt::SolidLine));
+        p.drawRect(box);
+        return;
+    }
+    stroke(c.lines, width, earlier ? Qt::DashLine : Qt::SolidLine);
+    if (c.kind == ChangeKind::Grown)
+        stroke(c.grownLines, width + 2.5, Qt::SolidLine); // what it gained, bolder
+}
+
 void ChangeOverlay::paint(QPainter& p)
 {
     if (!result_ || !viewer_ || !shown_)
@@ -65,18 +110,11 @@ void ChangeOverlay::paint(QPainter& p)
     p.save();
     p.setRenderHint(QPainter::Antialiasing);
     p.setBrush(Qt::NoBrush);
-    for (size_t i = 0; i < result_->changes.size(); ++i) {
-        const CrackChange& c = result_->changes[i];
-        const bool sel = int(i) == selected_;
-        const QRectF box = screenBox(c.box).adjusted(-3, -3, 3, 3);
-        // A dark halo keeps the colour readable over bright and dark concrete.
-        p.setPen(QPen(QColor(0, 0, 0, 150), sel ? 6 : 4));
-        p.drawRect(box);
-        p.setPen(QPen(ChangeText::kindColour(c.kind), sel ? 4 : 2,
-                      c.kind == ChangeKind::Gone || c.kind == ChangeKind::Outside ? Qt::DashLine
-                                                                                  : Qt::SolidLine));
-        p.drawRect(box);
-    }
+    for (size_t i = 0; i < result_->changes.size(); ++i)
+        if (int(i) != selected_)
+            paintChange(p, result_->changes[i], false);
+    if (selected_ >= 0) // on top of the others
+        paintChange(p, result_->changes[size_t(selected_)], true);
     paintLegend(p);
     p.restore();
 }

@@ -1,9 +1,12 @@
-// The change layer on the viewer: the box of every change outlined in its kind's colour
-// (changeKindColour, colour-blind safe), the selected change bold, and a legend of the kinds
-// with their counts. zoomTo() brings a change into view. The viewer paints it as a decoration.
+// The change layer on the viewer: every change drawn along its cracks' centre lines in its kind's
+// colour (changeKindColour, colour-blind safe): new and grown solid, the part a crack grew bolder,
+// unchanged thinner, gone dashed where the earlier date had it; the selected change bold, and a
+// legend of the kinds with their counts. Line widths are screen pixels, readable at any zoom.
+// zoomTo() brings a change into view. The viewer paints it as a decoration.
 #pragma once
 
 #include <QPointer>
+#include <QPolygonF>
 #include <QRectF>
 
 #include <memory>
@@ -35,6 +38,8 @@ public:
 
 private:
     QRectF screenBox(const PixelBox& b) const;
+    QPolygonF screenLine(const std::vector<CentrePoint>& line) const;
+    void paintChange(QPainter& p, const CrackChange& c, bool selected);
     void paintLegend(QPainter& p);
     void update();
 

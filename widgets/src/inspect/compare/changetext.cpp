@@ -40,16 +40,6 @@ QString ChangeText::failure(const Status& s)
     if (s.code() == ErrorCode::Unsupported)
         return tr("This build of Fisura cannot align scans (it was built without OpenCV's "
                   "feature matching).");
-    const std::string id = alignmentFailureId(s);
-    if (id == kAlignmentFailed)
-        return tr("The scans could not be aligned: they do not seem to show the same surface. "
-                  "Choose a later scan of this surface.");
-    if (id == kNoOverlap)
-        return tr("The later scan hardly overlaps this one: there is too little in common to "
-                  "compare.");
-    if (id == kDegenerateModel)
-        return tr("The alignment found an implausible scale, shear or perspective: the scans "
-                  "are probably not of the same surface.");
     return errorMessage(s);
 }
 

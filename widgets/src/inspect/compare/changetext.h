@@ -1,6 +1,6 @@
 // Words and numbers of a comparison of two dates in the user's language: the change kinds that
-// core names by stable ids, the alignment failures (ids of fisura/change.h), signed lengths and
-// widths, and the summary of a result.
+// core names by stable ids, why a comparison stopped, signed lengths and widths, and the summary
+// of a result.
 #pragma once
 
 #include <QColor>
@@ -20,8 +20,8 @@ public:
     static QString kindName(ChangeKind k);
     /// changeKindColour as a QColor.
     static QColor kindColour(ChangeKind k);
-    /// Why the comparison stopped: cancelled, no alignment in this build, each alignment
-    /// failure id, else errorMessage().
+    /// Why the comparison stopped: cancelled, no alignment in this build, else errorMessage()
+    /// (which has a sentence for each alignment failure code).
     static QString failure(const Status& s);
     /// A signed length or width change in px ("+1.2 mm", "−3 px"): in mm when the pixel size
     /// is known (> 0). Not core's *Mm fields: their -1 for "unknown" is also a valid change.

@@ -405,8 +405,8 @@ void CompareDatesPanel::retranslateUi()
     if (result_) {
         showResult();
     } else if (!lastStatus_.isOk()) {
-        showMessage(lastStatus_.code() == ErrorCode::InvalidArgument &&
-                            alignmentFailureId(lastStatus_).empty()
+        // InvalidArgument: inputProblem()'s own sentence, translated when it was shown.
+        showMessage(lastStatus_.code() == ErrorCode::InvalidArgument
                         ? message_->text()
                         : ChangeText::failure(lastStatus_));
     }
