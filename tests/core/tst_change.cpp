@@ -180,9 +180,8 @@ private Q_SLOTS:
     void alignsAndClassifies_data();
     void alignsAndClassifies();
     void unrelatedScansFail();
-    void tooLittleOverlap();
-    void implausibleScaleIsDegenerate();
-    void windowsOutsideTheLaterScan();
+    void refusedPairs_data();
+    void refusedPairs();
     void scanTooSmall_data();
     void scanTooSmall();
     void mapOfAnotherSize();
@@ -342,52 +341,55 @@ void TestChange::unrelatedScansFail()
     QCOMPARE(r.status().code(), ErrorCode::AlignNotSameSurface);
 }
 
-void TestChange::tooLittleOverlap()
+// Pairs that align with the default options, refused once one option is tightened: each
+// refusal has its own code. Shifted by 1100 px, the later scan covers about 30 % of the earlier
+// one; refinement windows as large as the scans all leave it.
+void TestChange::refusedPairs_data()
 {
-    QTemporaryDir dir;
-    const cv::Mat t = texture(3);
-    const auto a = dir.filePath(QStringLiteral("a.tif")).toStdString(),
-               b = dir.filePath(QStringLiteral("b.tif")).toStdString();
-    QVERIFY(writeTiff(a, toImage(t)).isOk());
-    QVERIFY(writeTiff(b, toImage(secondDate(t, Warp{0, 1, 1100, 0, 0}, cv::INTER_LINEAR))).isOk());
-    AlignOptions o;
-    QVERIFY(alignScans(a, b, o).isOk()); // about 30 % overlap: aligned
-    o.minOverlap = 0.5;
-    auto r = alignScans(a, b, o);
-    QVERIFY(!r.isOk());
-    QCOMPARE(r.status().code(), ErrorCode::AlignNoOverlap);
+    QTest::addColumn<int>("seed");
+    QTest::addColumn<double>("rotationDeg");
+    QTest::addColumn<double>("scale");
+    QTest::addColumn<double>("tx");
+    QTest::addColumn<double>("minOverlap");
+    QTest::addColumn<double>("maxScaleChange");
+    QTest::addColumn<int>("windowPx");
+    QTest::addColumn<int>("expected"); // an ErrorCode
+    const AlignOptions d;
+    QTest::newRow("too little overlap") << 3 << 0.0 << 1.0 << 1100.0 << 0.5 << d.maxScaleChange
+                                        << d.windowPx << int(ErrorCode::AlignNoOverlap);
+    QTest::newRow("implausible scale") << 4 << 2.0 << 1.08 << 0.0 << d.minOverlap << 1.05
+                                       << d.windowPx << int(ErrorCode::AlignDegenerateModel);
+    QTest::newRow("windows outside the later scan")
+        << 3 << 0.0 << 1.0 << 1100.0 << d.minOverlap << d.maxScaleChange << 2048
+        << int(ErrorCode::AlignTooFewWindows);
 }
 
-void TestChange::implausibleScaleIsDegenerate()
+void TestChange::refusedPairs()
 {
+    QFETCH(int, seed);
+    QFETCH(double, rotationDeg);
+    QFETCH(double, scale);
+    QFETCH(double, tx);
+    QFETCH(double, minOverlap);
+    QFETCH(double, maxScaleChange);
+    QFETCH(int, windowPx);
+    QFETCH(int, expected);
     QTemporaryDir dir;
-    const cv::Mat t = texture(4);
+    const cv::Mat t = texture(seed);
     const auto a = dir.filePath(QStringLiteral("a.tif")).toStdString(),
                b = dir.filePath(QStringLiteral("b.tif")).toStdString();
     QVERIFY(writeTiff(a, toImage(t)).isOk());
-    QVERIFY(writeTiff(b, toImage(secondDate(t, Warp{2, 1.08, 0, 0, 0}, cv::INTER_LINEAR))).isOk());
+    const Warp w{rotationDeg, scale, tx, 0, 0};
+    QVERIFY(writeTiff(b, toImage(secondDate(t, w, cv::INTER_LINEAR))).isOk());
+    QVERIFY(alignScans(a, b, AlignOptions{}).isOk());
     AlignOptions o;
-    o.maxScaleChange = 1.05;
+    o.minOverlap = minOverlap;
+    o.maxScaleChange = maxScaleChange;
+    o.windowPx = windowPx;
     auto r = alignScans(a, b, o);
     QVERIFY(!r.isOk());
-    QCOMPARE(r.status().code(), ErrorCode::AlignDegenerateModel);
-}
-
-// The coarse fit finds the shift, but refinement windows as large as the scans all leave the
-// later scan, which covers a third of the earlier one: nothing to refine on.
-void TestChange::windowsOutsideTheLaterScan()
-{
-    QTemporaryDir dir;
-    const cv::Mat t = texture(3);
-    const auto a = dir.filePath(QStringLiteral("a.tif")).toStdString(),
-               b = dir.filePath(QStringLiteral("b.tif")).toStdString();
-    QVERIFY(writeTiff(a, toImage(t)).isOk());
-    QVERIFY(writeTiff(b, toImage(secondDate(t, Warp{0, 1, 1100, 0, 0}, cv::INTER_LINEAR))).isOk());
-    AlignOptions o;
-    o.windowPx = 2048;
-    auto r = alignScans(a, b, o);
-    QVERIFY(!r.isOk());
-    QCOMPARE(r.status().code(), ErrorCode::AlignTooFewWindows);
+    QCOMPARE(QString::fromLatin1(errorCodeName(r.status().code())),
+             QString::fromLatin1(errorCodeName(ErrorCode(expected))));
 }
 
 void TestChange::scanTooSmall_data()
