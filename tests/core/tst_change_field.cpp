@@ -6,6 +6,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <optional>
 
 #include <opencv2/imgproc.hpp>
 
@@ -139,6 +140,21 @@ double warpedOverlap(const QTemporaryDir& dir, const Pair& p, const AlignResult&
            std::max(1, cv::countNonZero(a(inner) | b(inner)));
 }
 
+/// `p` aligned with the default options (field: auto) and with the field off; a failure fails
+/// the calling test and leaves the results empty.
+void alignBothWays(const Pair& p, std::optional<AlignResult>& with,
+                   std::optional<AlignResult>& without)
+{
+    AlignOptions ao;
+    auto a = alignScans(p.before, p.after, ao);
+    QVERIFY2(a.isOk(), a.status().toString().c_str());
+    ao.field = AlignField::Off;
+    auto b = alignScans(p.before, p.after, ao);
+    QVERIFY2(b.isOk(), b.status().toString().c_str());
+    with = *a;
+    without = *b;
+}
+
 } // namespace
 
 class TestChangeField : public QObject
@@ -156,12 +172,10 @@ void TestChangeField::bulgedSurfaceNeedsTheField()
     QTemporaryDir dir;
     const Truth t{5.0};
     const Pair p = writePair(dir, t);
-    AlignOptions ao;
-    auto with = alignScans(p.before, p.after, ao);
-    QVERIFY2(with.isOk(), with.status().toString().c_str());
-    ao.field = AlignField::Off;
-    auto without = alignScans(p.before, p.after, ao);
-    QVERIFY2(without.isOk(), without.status().toString().c_str());
+    const AlignOptions ao;
+    std::optional<AlignResult> with, without;
+    alignBothWays(p, with, without);
+    QVERIFY(with && without);
 
     // Where the windows measured the surface (within their outer centres, half a window from
     // the border), and everywhere: beyond the windows the field is extrapolated.
@@ -202,12 +216,9 @@ void TestChangeField::planarSurfaceGetsNoField()
     QTemporaryDir dir;
     const Truth t{0.0};
     const Pair p = writePair(dir, t);
-    AlignOptions ao;
-    auto with = alignScans(p.before, p.after, ao);
-    QVERIFY2(with.isOk(), with.status().toString().c_str());
-    ao.field = AlignField::Off;
-    auto without = alignScans(p.before, p.after, ao);
-    QVERIFY2(without.isOk(), without.status().toString().c_str());
+    std::optional<AlignResult> with, without;
+    alignBothWays(p, with, without);
+    QVERIFY(with && without);
     const double rmsWith = registrationRms(*with, t), rmsWithout = registrationRms(*without, t);
     const CorrectionField& f = with->field;
     qInfo("field: %d nodes, used %d, largest %.2f px, window residual %.2f -> %.2f px; truth rms "
