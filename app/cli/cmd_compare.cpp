@@ -225,11 +225,7 @@ void registerCompareCommand(CLI::App& app)
     cmd->add_option("--after-date", a->afterDate,
                     "Date of the later inspection, for the report (default: the scan file's)")
         ->check(isoDate);
-    cmd->add_option("--lang", a->lang,
-                    "Language of the summary and the PDF report (default: from LC_ALL, "
-                    "LC_MESSAGES or LANG); CSV and JSON always use a decimal point")
-        ->capture_default_str()
-        ->check(CLI::IsMember({"es", "en"}));
+    addReportLanguageOption(cmd, a->lang);
     addQuietFlag(cmd, a->quiet);
     addSchemaOption(cmd, compareOption("input_limits.max_pixels"), a->align.limits.maxPixels);
     addSchemaOption(cmd, compareOption("input_limits.max_pixels_per_byte"),

@@ -216,11 +216,7 @@ void registerMeasureCommand(CLI::App& app)
     cmd->add_option("--model-name", a->model, "Model named in the vector file's metadata");
     auto pdf = std::make_shared<std::string>();
     cmd->add_option("--pdf", *pdf, "PDF inspection report (written by the `fisura` program)");
-    cmd->add_option("--lang", a->lang,
-                    "Language of the summary and the PDF report (default: from LC_ALL, "
-                    "LC_MESSAGES or LANG); CSV and JSON always use a decimal point")
-        ->capture_default_str()
-        ->check(CLI::IsMember({"es", "en"}));
+    addReportLanguageOption(cmd, a->lang);
     addQuietFlag(cmd, a->quiet);
     addSchemaOption(cmd, measureOption("input_limits.max_pixels"), a->o.limits.maxPixels);
     addSchemaOption(cmd, measureOption("input_limits.max_pixels_per_byte"),

@@ -47,6 +47,16 @@ CLI::Option* addJsonFlag(CLI::App* cmd, bool& json, const std::string& help)
     return o;
 }
 
+CLI::Option* addReportLanguageOption(CLI::App* cmd, std::string& lang)
+{
+    return cmd
+        ->add_option("--lang", lang,
+                     "Language of the summary and the PDF report (default: from LC_ALL, "
+                     "LC_MESSAGES or LANG); CSV and JSON always use a decimal point")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"es", "en"}));
+}
+
 CLI::Option* addQuietFlag(CLI::App* cmd, bool& quiet, const std::string& help)
 {
     return cmd->add_flag("--quiet", quiet, help);

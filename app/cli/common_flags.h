@@ -15,6 +15,9 @@ namespace fisura::cli
 /// --json: print JSON instead of text; a failure then prints its JSON error on stdout too.
 CLI::Option* addJsonFlag(CLI::App* cmd, bool& json,
                          const std::string& help = "Print JSON instead of text");
+/// `--lang es|en` of a command that writes a summary and a PDF report (measure, compare); its
+/// default is `lang`'s value (the environment's language).
+CLI::Option* addReportLanguageOption(CLI::App* cmd, std::string& lang);
 /// --quiet: no progress output.
 CLI::Option* addQuietFlag(CLI::App* cmd, bool& quiet,
                           const std::string& help = "No progress output");
