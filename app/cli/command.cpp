@@ -56,37 +56,44 @@ void printModelLoadHint(const std::string& code)
 /// the output language.
 void printAlignmentHint(const std::string& code)
 {
-    const bool es = outputLanguage() == "es";
-    std::string hint;
-    if (code == errorCodeName(ErrorCode::AlignNotSameSurface))
-        hint = es ? "los escaneos no parecen mostrar la misma superficie: compruebe --before y "
-                    "--after"
-                  : "the scans do not seem to show the same surface: check --before and --after";
-    else if (code == errorCodeName(ErrorCode::AlignTooFewWindows))
-        hint = es ? "los escaneos coinciden a grandes rasgos, pero a resolución completa coinciden "
-                    "demasiado pocas ventanas (un escaneo borroso o una superficie muy cambiada)"
-                  : "the scans match roughly, but too few windows agree at full resolution (a "
-                    "blurred scan, or a surface that changed too much)";
-    else if (code == errorCodeName(ErrorCode::AlignNoOverlap))
-        hint = es ? "el escaneo posterior cubre demasiado poco del anterior: elija escaneos de la "
-                    "misma zona"
-                  : "the later scan covers too little of the earlier one: choose scans of the "
-                    "same area";
-    else if (code == errorCodeName(ErrorCode::AlignDegenerateModel))
-        hint = es ? "la alineación tiene una escala, cizalla o perspectiva inverosímil: "
-                    "probablemente los escaneos no son de la misma superficie"
-                  : "the alignment has an implausible scale, shear or perspective: the scans are "
-                    "probably not of the same surface";
-    else if (code == errorCodeName(ErrorCode::AlignScanTooSmall))
-        hint = (es ? "para alinear, los escaneos deben medir al menos "
-                   : "alignment needs scans of at least ") +
-               std::to_string(kMinAlignSidePx) + (es ? " px por lado" : " px a side");
-    else if (code == errorCodeName(ErrorCode::MapSizeMismatch))
-        hint = es ? "cada mapa debe ser el mapa de fisuras hecho de su escaneo (mismo ancho y alto)"
-                  : "each map must be the crack map made from its scan (the same width and "
-                    "height)";
-    if (!hint.empty())
-        std::cerr << "fisura-cli: " << hint << "\n";
+    struct Hint {
+        ErrorCode code;
+        const char* en;
+        const char* es;
+    };
+    static const Hint hints[] = {
+        {ErrorCode::AlignNotSameSurface,
+         "the scans do not seem to show the same surface: check --before and --after",
+         "los escaneos no parecen mostrar la misma superficie: compruebe --before y --after"},
+        {ErrorCode::AlignTooFewWindows,
+         "the scans match roughly, but too few windows agree at full resolution (a blurred "
+         "scan, or a surface that changed too much)",
+         "los escaneos coinciden a grandes rasgos, pero a resolución completa coinciden "
+         "demasiado pocas ventanas (un escaneo borroso o una superficie muy cambiada)"},
+        {ErrorCode::AlignNoOverlap,
+         "the later scan covers too little of the earlier one: choose scans of the same area",
+         "el escaneo posterior cubre demasiado poco del anterior: elija escaneos de la misma "
+         "zona"},
+        {ErrorCode::AlignDegenerateModel,
+         "the alignment has an implausible scale, shear or perspective: the scans are probably "
+         "not of the same surface",
+         "la alineación tiene una escala, cizalla o perspectiva inverosímil: probablemente los "
+         "escaneos no son de la misma superficie"},
+        {ErrorCode::AlignScanTooSmall, "alignment needs scans of at least %d px a side",
+         "para alinear, los escaneos deben medir al menos %d px por lado"},
+        {ErrorCode::MapSizeMismatch,
+         "each map must be the crack map made from its scan (the same width and height)",
+         "cada mapa debe ser el mapa de fisuras hecho de su escaneo (mismo ancho y alto)"},
+    };
+    for (const Hint& h : hints) {
+        if (code != errorCodeName(h.code))
+            continue;
+        std::string text = outputLanguage() == "es" ? h.es : h.en;
+        if (const size_t at = text.find("%d"); at != std::string::npos)
+            text.replace(at, 2, std::to_string(kMinAlignSidePx));
+        std::cerr << "fisura-cli: " << text << "\n";
+        return;
+    }
 }
 
 /// stderr always; stdout as {"error", "detail"} in JSON mode. Invalid UTF-8 in a detail (a
