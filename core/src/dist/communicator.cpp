@@ -173,8 +173,14 @@ Result<std::unique_ptr<Communicator>> Communicator::connect(const DistributedIde
             return g.status();
         c->impl_->group = *g;
     } catch (const std::exception& e) {
-        return Status(ErrorCode::IoError, who + ": connecting to the other processes failed (" +
-                                              firstLine(e.what()) + ")");
+        // A rank that fails right after the meeting (a missing checkpoint, say) closes its
+        // connections while the others are still making theirs: that is the same event as a
+        // rank stopping during a collective, and is told in the same words.
+        return Status(ErrorCode::IoError,
+                      who +
+                          ": connecting to the other processes failed: another process of "
+                          "the job stopped or cannot be reached (" +
+                          firstLine(e.what()) + ")");
     }
     return c;
 }
