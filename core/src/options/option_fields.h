@@ -341,6 +341,12 @@ template <class O, class V> void visitAlignFields(O& o, V& v)
               "Correction field on top of the model where the surface is not planar: auto uses "
               "it when it lowers the residual materially, off never"},
              o.field, {AlignField::Auto, AlignField::Off}, alignFieldName);
+    v.choice({"align.georeference", "--georeference", 0, 0, "",
+              "Georeferenced pairs: auto matches features only where both georeferences say the "
+              "scans overlap (the whole scans when nothing matches there), off always the whole "
+              "scans"},
+             o.georeference, {AlignGeoreference::Auto, AlignGeoreference::Off},
+             alignGeoreferenceName);
     v.field(
         {"align.overview_side", "", 256, 8192, "px", "Long side of the overviews matched coarsely"},
         o.overviewSide);
