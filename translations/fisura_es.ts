@@ -740,6 +740,22 @@
         <source>the %1 of the %2 cores that the loader threads leave</source>
         <translation>los %1 de los %2 núcleos que dejan libres los hilos de carga</translation>
     </message>
+    <message>
+        <source>Map compression level</source>
+        <translation>Nivel de compresión del mapa</translation>
+    </message>
+    <message>
+        <source>adaptive</source>
+        <translation>adaptativo</translation>
+    </message>
+    <message>
+        <source>fixed</source>
+        <translation>fijo</translation>
+    </message>
+    <message>
+        <source>compressing the map must not hold the GPUs back: the level drops while the writer is what limits the job, and climbs back once it keeps up; the map may be larger, its pixels are the same</source>
+        <translation>comprimir el mapa no debe frenar las GPU: el nivel baja mientras la escritura es lo que limita el trabajo y vuelve a subir cuando se pone al día; el mapa puede ocupar más, sus píxeles son los mismos</translation>
+    </message>
 </context>
 <context>
     <name>ProvenanceText</name>

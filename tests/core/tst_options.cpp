@@ -33,7 +33,7 @@ static_assert(test::fieldCount<TrainOptions>() == 31, "TrainOptions changed: see
 static_assert(test::fieldCount<ModelConfig>() == 9, "ModelConfig changed: see above");
 static_assert(test::fieldCount<ScanOptions>() == 3, "ScanOptions changed: see above");
 static_assert(test::fieldCount<InferOptions>() == 16, "InferOptions changed: see above");
-static_assert(test::fieldCount<TiledWriteOptions>() == 9, "TiledWriteOptions changed: see above");
+static_assert(test::fieldCount<TiledWriteOptions>() == 10, "TiledWriteOptions changed: see above");
 static_assert(test::fieldCount<MeasureOptions>() == 12, "MeasureOptions changed: see above");
 static_assert(test::fieldCount<WidthClasses>() == 4, "WidthClasses changed: see above");
 static_assert(test::fieldCount<AlignOptions>() == 14, "AlignOptions changed: see above");
