@@ -78,10 +78,14 @@ endif()
 find_package(TIFF 4.5 REQUIRED)
 # GDAL/OGR (libgdal-dev): vector export of measured cracks (GeoPackage, GeoJSON, Shapefile, DXF)
 # and GeoTIFF georeferencing. GDAL 3.5+ installs its own package file; CMake's FindGDAL module
-# is the fallback. Both define GDAL::GDAL.
-find_package(GDAL 3.6 CONFIG QUIET)
-if(NOT GDAL_FOUND)
-    find_package(GDAL 3.6 REQUIRED)
+# is the fallback. Both define GDAL::GDAL. A build for a host without it (the GPU hosts' core and
+# fisura-cli) turns FISURA_WITH_GDAL off: those exports then say Unsupported.
+option(FISURA_WITH_GDAL "Vector, overlay and GeoJSON export and georeferencing through GDAL" ON)
+if(FISURA_WITH_GDAL)
+    find_package(GDAL 3.6 CONFIG QUIET)
+    if(NOT GDAL_FOUND)
+        find_package(GDAL 3.6 REQUIRED)
+    endif()
 endif()
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 QUIET CONFIG)

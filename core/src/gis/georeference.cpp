@@ -12,12 +12,6 @@
 namespace fisura
 {
 
-double Georeference::unitsPerPixel() const
-{
-    const auto& g = geoTransform;
-    return std::sqrt(std::abs(g[1] * g[5] - g[2] * g[4]));
-}
-
 Result<Georeference> readGeoreference(const std::string& path)
 {
     std::error_code ec;

@@ -126,28 +126,6 @@ Result<std::vector<GeometryPtr>> areasOf(const Json& f, size_t i, int width, int
 
 } // namespace
 
-const char* labelShapesName(LabelShapes shapes)
-{
-    switch (shapes) {
-    case LabelShapes::Lines:
-        return "lines";
-    case LabelShapes::Both:
-        return "both";
-    case LabelShapes::Polygons:
-        break;
-    }
-    return "polygons";
-}
-
-Result<LabelShapes> labelShapesFromName(const std::string& name)
-{
-    for (LabelShapes s : {LabelShapes::Polygons, LabelShapes::Lines, LabelShapes::Both})
-        if (name == labelShapesName(s))
-            return s;
-    return Status(ErrorCode::InvalidArgument,
-                  "\"" + name + "\" is not one of polygons, lines, both");
-}
-
 Result<std::string> labelMaskToGeoJson(const Image& mask, const LabelGeoJsonOptions& o)
 {
     if (mask.width <= 0 || mask.height <= 0 || mask.channels <= 0)

@@ -87,12 +87,6 @@ Status convert(GDALDataset& in, GDALDataset& out, const MeasureResult& r, const 
 
 } // namespace
 
-std::array<uint8_t, 4> overlayColour(const WidthClasses& classes, int k)
-{
-    const auto c = widthClassColour(classes, k);
-    return {c[0], c[1], c[2], 255};
-}
-
 Status writeCrackOverlay(const MeasureResult& r, const std::string& path,
                          const VectorExportOptions& o, const CancelToken& cancel)
 {

@@ -274,43 +274,6 @@ Status writeFiles(const Job& j, const gis::StagingFolder& staging, const std::st
 
 } // namespace
 
-Result<VectorFormat> vectorFormatFor(const std::string& path)
-{
-    std::string ext = fs::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(),
-                   [](unsigned char c) { return std::tolower(c); });
-    if (ext == ".gpkg")
-        return VectorFormat::GeoPackage;
-    if (ext == ".geojson" || ext == ".json")
-        return VectorFormat::GeoJson;
-    if (ext == ".shp")
-        return VectorFormat::Shapefile;
-    if (ext == ".dxf")
-        return VectorFormat::Dxf;
-    return Status(ErrorCode::Unsupported, "unknown vector format '" + ext + "' of " + path +
-                                              " (.gpkg, .geojson, .shp or .dxf)");
-}
-
-const char* vectorDriverName(VectorFormat format)
-{
-    switch (format) {
-    case VectorFormat::GeoPackage:
-        return "GPKG";
-    case VectorFormat::GeoJson:
-        return "GeoJSON";
-    case VectorFormat::Shapefile:
-        return "ESRI Shapefile";
-    case VectorFormat::Dxf:
-        return "DXF";
-    }
-    return "GPKG";
-}
-
-const char* coordinateKindName(CoordinateKind kind)
-{
-    return kind == CoordinateKind::Map ? "map" : kind == CoordinateKind::Millimetres ? "mm" : "px";
-}
-
 Result<VectorExportSummary> exportCrackVectors(const MeasureResult& r, const std::string& path,
                                                const VectorExportOptions& o)
 {
