@@ -74,6 +74,7 @@ private Q_SLOTS:
     void arc();
     void yShape();
     void xShape();
+    void branchesNumberedCrackByCrack();
     void acrossTileBorders_data();
     void acrossTileBorders();
     void emptyMap();
@@ -186,6 +187,47 @@ void TestMeasure::xShape()
     // Two thick lines cross in one junction or in two joined by a short branch.
     QVERIFY(r.cracks[0].branches == 4 || (r.cracks[0].branches == 5 && r.cracks[0].junctions == 2));
     QVERIFY(std::abs(r.cracks[0].width.meanPx - 7) <= 1.0);
+}
+
+// Branch ids run 1..n over the scan, crack after crack (each crack's branches together, in the
+// cracks' order), and every branch names its crack; so do the width segments' ids.
+void TestMeasure::branchesNumberedCrackByCrack()
+{
+    cv::Mat m = cv::Mat::zeros(900, 700, CV_8U);
+    for (const cv::Point2d c : {cv::Point2d(200, 200), cv::Point2d(450, 600)})
+        for (double deg : {90.0, 210.0, 330.0}) {
+            const double a = deg * CV_PI / 180;
+            bar(m, c, cv::Point2d(c.x + 120 * std::cos(a), c.y - 120 * std::sin(a)), 5);
+        }
+    bar(m, cv::Point2d(550, 80), cv::Point2d(650, 380), 4); // a third crack, one branch
+    MeasureOptions o;
+    o.tileSize = 256; // the cracks cross tile borders
+    auto res = measureCracks(toImage(m), o, CancelToken());
+    QVERIFY2(res, res.status().toString().c_str());
+    const MeasureResult& r = *res;
+    QCOMPARE(r.totals.cracks, 3);
+    int expectedBranches = 0;
+    for (const auto& k : r.cracks)
+        expectedBranches += k.branches;
+    QCOMPARE(expectedBranches, 7);
+    QCOMPARE(int(r.branches.size()), expectedBranches);
+    int crack = 1, inCrack = 0, segment = 1;
+    for (size_t i = 0; i < r.branches.size(); ++i) {
+        const CrackBranch& b = r.branches[i];
+        QCOMPARE(b.id, int(i) + 1);
+        if (b.crackId != crack) {
+            QCOMPARE(inCrack, r.cracks[size_t(crack - 1)].branches);
+            QCOMPARE(b.crackId, crack + 1);
+            crack = b.crackId;
+            inCrack = 0;
+        }
+        ++inCrack;
+        QVERIFY(!b.centreLine.empty());
+        for (const auto& s : b.segments)
+            QCOMPARE(s.id, segment++);
+    }
+    QCOMPARE(crack, 3);
+    QCOMPARE(inCrack, r.cracks[2].branches);
 }
 
 void TestMeasure::acrossTileBorders_data()

@@ -350,6 +350,48 @@ private Q_SLOTS:
         QVERIFY((*b)->readLevel(2)->pixels == halve(halve(*(*a)->readLevel(0))).pixels);
     }
 
+    // The input's blocks go to the writer a block row at a time: block rows that straddle the
+    // output's bands, clipped edge blocks and one-row strips give the input's pixels back.
+    void pyramidOfAnyBlockLayout_data()
+    {
+        QTest::addColumn<bool>("tiled");
+        QTest::addColumn<int>("rowsPerStrip");
+        QTest::addColumn<int>("channels");
+        QTest::newRow("tiles 48x32, clipped edges") << true << 0 << 3;
+        QTest::newRow("strips of 100 rows across bands") << false << 100 << 3;
+        QTest::newRow("strips of one row") << false << 1 << 1;
+        QTest::newRow("one strip") << false << 200 << 4;
+    }
+    void pyramidOfAnyBlockLayout()
+    {
+        QFETCH(bool, tiled);
+        QFETCH(int, rowsPerStrip);
+        QFETCH(int, channels);
+        QTemporaryDir tmp;
+        Variant v;
+        v.tiled = tiled;
+        v.rowsPerStrip = std::max(1, rowsPerStrip);
+        v.channels = channels;
+        v.width = 300, v.height = 200;
+        const std::string src = tmpFile(tmp, "in.tif").toStdString();
+        const std::string out = tmpFile(tmp, "o.tif").toStdString();
+        QVERIFY(fixtures::write(src, v));
+        TiledWriteOptions o;
+        o.tileSize = 64;
+        o.maxOverviewSide = 64;
+        o.threads = 2;
+        auto r = makePyramid(src, out, o, CancelToken(), nullptr);
+        QVERIFY2(r, r.status().toString().c_str());
+        auto a = TiledImage::open(src), b = TiledImage::open(out);
+        QVERIFY(a && b);
+        QCOMPARE((*b)->levelCount(), r->levels);
+        QVERIFY(r->levels >= 3);
+        const Image in = *(*a)->readLevel(0);
+        QVERIFY((*b)->readLevel(0)->pixels == in.pixels);
+        QVERIFY((*b)->readLevel(1)->pixels == halve(in).pixels);
+        QVERIFY((*b)->readLevel(2)->pixels == halve(halve(in)).pixels);
+    }
+
     void cancelledPyramidLeavesNothing()
     {
         QTemporaryDir tmp;

@@ -198,8 +198,11 @@ void finish(MeasureResult& r, std::vector<analysis::FinishedCrack>&& done)
             return std::tie(a.box.y, a.box.x, a.box.height, a.box.width) <
                    std::tie(b.box.y, b.box.x, b.box.height, b.box.width);
         });
+        // Numbered in place, then moved (a copy would hold every centre line twice); a crack's
+        // branches become the list itself when they are the first.
+        const int firstBranch = int(r.branches.size()) + 1;
         for (auto& b : f.branches) {
-            b.id = int(r.branches.size()) + 1;
+            b.id = firstBranch + int(&b - f.branches.data());
             b.crackId = c.id;
             toMm(b.width, px);
             if (px > 0) {
@@ -212,7 +215,13 @@ void finish(MeasureResult& r, std::vector<analysis::FinishedCrack>&& done)
                 k.lengthMm = std::max(0.0, k.lengthMm) + b.lengthMm;
             }
             numberSegments(b, r, nextSegment);
-            r.branches.push_back(b);
+        }
+        if (r.branches.empty()) {
+            r.branches = std::move(f.branches);
+        } else {
+            r.branches.insert(r.branches.end(), std::make_move_iterator(f.branches.begin()),
+                              std::make_move_iterator(f.branches.end()));
+            std::vector<CrackBranch>().swap(f.branches);
         }
         toMm(c.width, px);
         if (px > 0) {

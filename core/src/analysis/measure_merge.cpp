@@ -275,7 +275,7 @@ void CrackMerger::endRow(bool last)
         b.centroidY = a.sy / double(std::max<uint64_t>(1, a.skeletonPixels));
         setCentreLine(b, orderCentreLine(std::move(a.path), classLimitsPx_));
         Accum& c = cracks_.accum(a.crack);
-        c.finished.push_back(b);
+        c.finished.push_back(std::move(b));
         ++c.branches;
     }
     for (int id = 0; id < cracks_.size(); ++id)
