@@ -78,12 +78,19 @@ endif()
 find_package(TIFF 4.5 REQUIRED)
 # GDAL/OGR (libgdal-dev): vector export of measured cracks (GeoPackage, GeoJSON, Shapefile, DXF)
 # and GeoTIFF georeferencing. GDAL 3.5+ installs its own package file; CMake's FindGDAL module
-# is the fallback. Both define GDAL::GDAL. A build for a host without it (the GPU hosts' core and
-# fisura-cli) turns FISURA_WITH_GDAL off: those exports then say Unsupported.
+# is the fallback. Both define GDAL::GDAL. The application needs it; a core and fisura-cli build
+# (FISURA_BUILD_GUI=OFF, e.g. on a GPU host) goes without it when it is missing, and
+# FISURA_WITH_GDAL=OFF leaves it out anyway: those exports then say Unsupported.
 option(FISURA_WITH_GDAL "Vector, overlay and GeoJSON export and georeferencing through GDAL" ON)
 if(FISURA_WITH_GDAL)
     find_package(GDAL 3.6 CONFIG QUIET)
-    if(NOT GDAL_FOUND)
+    if(NOT GDAL_FOUND AND NOT FISURA_BUILD_GUI)
+        find_package(GDAL 3.6 QUIET)
+        if(NOT GDAL_FOUND)
+            message(STATUS "Fisura: no GDAL; vector, overlay and GeoJSON export are left out")
+            set(FISURA_WITH_GDAL OFF)
+        endif()
+    elseif(NOT GDAL_FOUND)
         find_package(GDAL 3.6 REQUIRED)
     endif()
 endif()
