@@ -299,6 +299,18 @@
         <source> mm</source>
         <translation> mm</translation>
     </message>
+    <message>
+        <source>How the later scan may differ from the earlier one: similarity (shift, turn, scale), affine (also shear) or homography (also perspective). Automatic picks the simplest one the matches allow.</source>
+        <translation>Cómo puede diferir el escaneo posterior del anterior: semejanza (desplazamiento, giro, escala), afín (también cizalla) u homografía (también perspectiva). En automático se elige el más sencillo que permiten las correspondencias.</translation>
+    </message>
+    <message>
+        <source>Corrects the model smoothly where the surface was not flat; used only when it lowers the residual clearly.</source>
+        <translation>Corrige el modelo de forma suave donde la superficie no era plana; solo se usa cuando reduce claramente el residuo.</translation>
+    </message>
+    <message>
+        <source>When both scans are georeferenced in one coordinate system, look for matches only where the georeferences say the scans overlap (the whole scans when nothing matches there).</source>
+        <translation>Cuando ambos escaneos están georreferenciados en un mismo sistema de coordenadas, buscar correspondencias solo donde las georreferencias dicen que se solapan (en los escaneos enteros si allí no coincide nada).</translation>
+    </message>
 </context>
 <context>
     <name>PolicyText</name>
@@ -728,6 +740,22 @@
         <source>the %1 of the %2 cores that the loader threads leave</source>
         <translation>los %1 de los %2 núcleos que dejan libres los hilos de carga</translation>
     </message>
+    <message>
+        <source>Map compression level</source>
+        <translation>Nivel de compresión del mapa</translation>
+    </message>
+    <message>
+        <source>adaptive</source>
+        <translation>adaptativo</translation>
+    </message>
+    <message>
+        <source>fixed</source>
+        <translation>fijo</translation>
+    </message>
+    <message>
+        <source>compressing the map must not hold the GPUs back: the level drops while the writer is what limits the job, and climbs back once it keeps up; the map may be larger, its pixels are the same</source>
+        <translation>comprimir el mapa no debe frenar las GPU: el nivel baja mientras la escritura es lo que limita el trabajo y vuelve a subir cuando se pone al día; el mapa puede ocupar más, sus píxeles son los mismos</translation>
+    </message>
 </context>
 <context>
     <name>ProvenanceText</name>
@@ -1073,6 +1101,45 @@
     <message>
         <source>Compute threads:</source>
         <translation>Hilos de cálculo:</translation>
+    </message>
+</context>
+<context>
+    <name>fisura::ui::AlignSettings</name>
+    <message>
+        <source>Alignment &amp;model:</source>
+        <translation>&amp;Modelo de alineación:</translation>
+    </message>
+    <message>
+        <source>Automatic</source>
+        <translation>Automático</translation>
+    </message>
+    <message>
+        <source>Similarity</source>
+        <translation>Semejanza</translation>
+    </message>
+    <message>
+        <source>Affine</source>
+        <translation>Afín</translation>
+    </message>
+    <message>
+        <source>Homography</source>
+        <translation>Homografía</translation>
+    </message>
+    <message>
+        <source>Correction field where the surface is not flat</source>
+        <translation>Campo de corrección donde la superficie no es plana</translation>
+    </message>
+    <message>
+        <source>Start from the georeference</source>
+        <translation>Partir de la georreferencia</translation>
+    </message>
+    <message>
+        <source>Compare again</source>
+        <translation>Comparar de nuevo</translation>
+    </message>
+    <message>
+        <source>Align and compare the same two dates again with these settings</source>
+        <translation>Alinear y comparar de nuevo las mismas dos fechas con estos ajustes</translation>
     </message>
 </context>
 <context>
@@ -1582,6 +1649,30 @@
     <message>
         <source>With correction field (the surface was not planar): largest correction %1 px, window residual %2 px without the field, %3 px with it</source>
         <translation>Con campo de corrección (la superficie no era plana): corrección máxima %1 px, residuo de las ventanas %2 px sin el campo, %3 px con él</translation>
+    </message>
+    <message>
+        <source>Started from the georeference: features were matched only where it says the scans overlap.</source>
+        <translation>Se partió de la georreferencia: se buscaron correspondencias solo donde indica que los escaneos se solapan.</translation>
+    </message>
+    <message>
+        <source>The georeference was not confirmed: features were matched over the whole scans.</source>
+        <translation>La georreferencia no se confirmó: se buscaron correspondencias en los escaneos enteros.</translation>
+    </message>
+    <message>
+        <source>The scans are georeferenced in different coordinate systems (not reprojected): features were matched over the whole scans.</source>
+        <translation>Los escaneos están georreferenciados en sistemas de coordenadas distintos (no se reproyectan): se buscaron correspondencias en los escaneos enteros.</translation>
+    </message>
+    <message>
+        <source>%1 px (%2 map units)</source>
+        <translation>%1 px (%2 unidades del mapa)</translation>
+    </message>
+    <message>
+        <source>%1 px</source>
+        <translation>%1 px</translation>
+    </message>
+    <message>
+        <source>The georeference placed the later scan %1 from where the alignment does.</source>
+        <translation>La georreferencia situaba el escaneo posterior a %1 de donde lo sitúa la alineación.</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 // `fisura-cli compare --before SCAN_A --before-map MAP_A --after SCAN_B --after-map MAP_B
 // [--pixel-size MM] [--model auto|similarity|affine|homography] [--field auto|off]
+// [--georeference auto|off]
 // [--tolerance PX] [--threshold T] [--classes PRESET] [--json F] [--csv F] [--vector
 // F.gpkg|.geojson|.shp|.dxf]
 // [--aligned-map OUT.tif]`: two inspections of the same
@@ -46,6 +47,47 @@ struct CompareArgs {
     bool quiet = false;
 };
 
+/// Where the coarse fit looked, when the georeferences had a say, and how far they were off.
+void printGeoreference(const AlignResult& a, const std::string& lang)
+{
+    const bool es = lang == "es";
+    const auto num = [&](double v, int d) { return formatNumber(v, d, lang); };
+    switch (a.start) {
+    case AlignStart::Features:
+        break;
+    case AlignStart::Georeference:
+        std::printf(es ? "  comenzó por la georreferencia: rasgos buscados solo donde los "
+                         "escaneos se solapan según ella\n"
+                       : "  started from the georeference: features matched only where it "
+                         "says the scans overlap\n");
+        break;
+    case AlignStart::GeoreferenceRefuted:
+        std::printf(es ? "  la georreferencia no se confirmó: se buscaron rasgos en los "
+                         "escaneos enteros\n"
+                       : "  the georeference was not confirmed: features matched over the "
+                         "whole scans\n");
+        break;
+    case AlignStart::GeoreferenceOtherCrs:
+        std::printf(es ? "  georreferencias en sistemas de coordenadas distintos (sin "
+                         "reproyectar): escaneos enteros\n"
+                       : "  georeferences in different coordinate systems (not reprojected): "
+                         "whole scans\n");
+        break;
+    }
+    if (a.georeferenceOffsetPx < 0)
+        return;
+    const std::string units = a.georeferenceUnitsPerPx > 0
+                                  ? " (" +
+                                        num(a.georeferenceOffsetPx * a.georeferenceUnitsPerPx, 3) +
+                                        (es ? " unidades del mapa)" : " map units)")
+                                  : "";
+    std::printf(es ? "  la georreferencia situaba el escaneo posterior a %s px%s de donde "
+                     "lo sitúa la alineación\n"
+                   : "  the georeference placed the later scan %s px%s from where the "
+                     "alignment does\n",
+                num(a.georeferenceOffsetPx, 1).c_str(), units.c_str());
+}
+
 void printSummary(const ChangeResult& r, const std::string& lang)
 {
     const bool es = lang == "es";
@@ -64,6 +106,7 @@ void printSummary(const ChangeResult& r, const std::string& lang)
                          "%s px without the field, %s px with it\n",
                     num(a.field.maxPx, 2).c_str(), num(a.field.rmsBeforePx, 2).c_str(),
                     num(a.field.rmsAfterPx, 2).c_str());
+    printGeoreference(a, lang);
     const char* en[] = {"new", "grown", "unchanged", "gone", "outside the later scan"};
     const char* sp[] = {"nuevas", "crecidas", "sin cambios", "desaparecidas",
                         "fuera del escaneo posterior"};
@@ -192,6 +235,8 @@ void registerCompareCommand(CLI::App& app)
     // The alignment's, the comparison's and the measurement's options from the option schema.
     addSchemaChoice(cmd, compareOption("align.model"), a->align.model, alignModelName);
     addSchemaChoice(cmd, compareOption("align.field"), a->align.field, alignFieldName);
+    addSchemaChoice(cmd, compareOption("align.georeference"), a->align.georeference,
+                    alignGeoreferenceName);
     addSchemaOption(cmd, compareOption("tolerance_px"), a->compare.tolerancePx);
     addSchemaOption(cmd, compareOption("min_length_gain_px"), a->compare.minLengthGainPx);
     addSchemaOption(cmd, compareOption("min_width_gain_px"), a->compare.minWidthGainPx);

@@ -65,6 +65,7 @@ static void addEngineOptions(CLI::App* cmd, fisura::InferOptions& o)
     addSchemaChoice(cmd, inferOption("output.compression"), o.output.compression,
                     fisura::tileCompressionName);
     addSchemaOption(cmd, inferOption("output.compression_level"), o.output.compressionLevel);
+    addSchemaFlag(cmd, inferOption("output.adaptive_level"), o.output.adaptiveLevel);
     addSchemaOption(cmd, inferOption("reader_threads"), o.readerThreads);
     addSchemaOption(cmd, inferOption("intra_op_threads"), o.intraOpThreads);
     addSchemaOption(cmd, inferOption("inter_op_threads"), o.interOpThreads);

@@ -11,7 +11,7 @@
 # BUILD (default /tmp/b-train) is the build folder; SIDE (default 40000) the scan's edge;
 # ROUNDS (default 2) the alternating rounds; CODEC (default zstd, the CLI's) the maps' codec;
 # MODEL a trained .fmodel (default: random weights, whose map is nearly uniform and much cheaper
-# to compress than a trained model's).
+# to compress than a trained model's); EXTRA more `infer` arguments (e.g. --fixed-level).
 set -u
 OUT=${OUT:-/tmp/fisura-multi-infer}
 B=${BUILD:-/tmp/b-train}
@@ -51,7 +51,7 @@ for round in $(seq 1 "$ROUNDS"); do
         rm -f "$map"
         t0=$(date +%s.%N)
         "$CLI" infer --model "$W/unet.fmodel" --in "$W/scan_$SIDE.tif" --out "$map" --gpus "$n" \
-            --compression "$CODEC" --json > "$W/run.json" 2> "$OUT/err_g${n}_r${round}.txt"
+            --compression "$CODEC" ${EXTRA:-} --json > "$W/run.json" 2> "$OUT/err_g${n}_r${round}.txt"
         rc=$?
         t1=$(date +%s.%N)
         if [ $rc -ne 0 ]; then log "--gpus $n failed ($rc):"; tail -5 "$OUT/err_g${n}_r${round}.txt" | tee -a "$OUT/log.txt"; exit 1; fi
@@ -68,7 +68,7 @@ print(json.dumps({"gpus": int(sys.argv[2]), "round": int(sys.argv[3]),
                   "map_vs_first_one_gpu_map": sys.argv[6], "devices": r.get("devices"),
                   "gpus_choice": gpus[0] if gpus else None, "stats": r}))
 PY
-        tail -n 1 "$OUT/runs.jsonl" | python3 -c "import json,sys; r=json.loads(sys.stdin.read()); s=r['stats']; print(f\"  {s['seconds']:.3f} s, {s['megapixels_per_second']:.0f} MP/s, devices {r['devices']}, tiles {s['tiles']} (computed {s['tiles_computed']}), waits in/out/device {s['input_wait_seconds']:.2f}/{s['output_wait_seconds']:.2f}/{s['device_wait_seconds']:.2f} s, rows to the writer {s.get('join_seconds', 0):.2f} s (waiting for bands {s.get('join_wait_seconds', 0):.2f}), compressing {s['writer'].get('compress_seconds', 0):.1f} core-s, map {r['map_vs_first_one_gpu_map']}\")" | tee -a "$OUT/log.txt"
+        tail -n 1 "$OUT/runs.jsonl" | python3 -c "import json,sys; r=json.loads(sys.stdin.read()); s=r['stats']; print(f\"  {s['seconds']:.3f} s, {s['megapixels_per_second']:.0f} MP/s, devices {r['devices']}, tiles {s['tiles']} (computed {s['tiles_computed']}), waits in/out/device {s['input_wait_seconds']:.2f}/{s['output_wait_seconds']:.2f}/{s['device_wait_seconds']:.2f} s, rows to the writer {s.get('join_seconds', 0):.2f} s (waiting for bands {s.get('join_wait_seconds', 0):.2f}), compressing {s['writer'].get('compress_seconds', 0):.1f} core-s, zstd levels {s['writer'].get('lowest_level')}..{s['writer'].get('highest_level')} ({s['writer'].get('bands_below_level')} of {s['writer'].get('bands')} bands lower), map {s['writer'].get('bytes_out', 0) / 1e6:.1f} MB {r['map_vs_first_one_gpu_map']}\")" | tee -a "$OUT/log.txt"
         # Keep the reference, and maps that differ from it (compared below); drop the rest.
         [ "$same" = identical ] && rm -f "$map"
     done

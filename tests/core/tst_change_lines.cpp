@@ -1,6 +1,9 @@
 // The centre lines a crack change is drawn by: a new crack's along its drawn middle, a grown
 // crack's grown part beyond the earlier crack, a gone crack's from the earlier map, and every
 // change's lines bounded in points however long its cracks are.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -110,6 +113,29 @@ void TestChangeLines::linesOfEachKind()
     for (const auto& l : gone->lines)
         for (const auto& p : l)
             QVERIFY(toSegment(p, goneA, goneB) < 2.5);
+
+    // The JSON export carries both lines of each change, as [x, y] before-scan pixels.
+    const QJsonArray changes = QJsonDocument::fromJson(QByteArray::fromStdString(changeJson(*r)))
+                                   .object()
+                                   .value(QStringLiteral("changes"))
+                                   .toArray();
+    QCOMPARE(changes.size(), qsizetype(r->changes.size()));
+    for (qsizetype i = 0; i < changes.size(); ++i) {
+        const CrackChange& c = r->changes[size_t(i)];
+        const QJsonObject o = changes[i].toObject();
+        for (const auto& [key, lines] :
+             {std::pair("lines", &c.lines), std::pair("grown_lines", &c.grownLines)}) {
+            const QJsonArray js = o.value(QLatin1String(key)).toArray();
+            QCOMPARE(js.size(), qsizetype(lines->size()));
+            for (qsizetype k = 0; k < js.size(); ++k) {
+                const QJsonArray pts = js[k].toArray();
+                QCOMPARE(pts.size(), qsizetype((*lines)[size_t(k)].size()));
+                const CentrePoint& last = (*lines)[size_t(k)].back();
+                QVERIFY(std::abs(pts.last().toArray()[0].toDouble() - last.x) <= 0.005);
+                QVERIFY(std::abs(pts.last().toArray()[1].toDouble() - last.y) <= 0.005);
+            }
+        }
+    }
 }
 
 void TestChangeLines::boundedInPoints()

@@ -33,10 +33,10 @@ static_assert(test::fieldCount<TrainOptions>() == 31, "TrainOptions changed: see
 static_assert(test::fieldCount<ModelConfig>() == 9, "ModelConfig changed: see above");
 static_assert(test::fieldCount<ScanOptions>() == 3, "ScanOptions changed: see above");
 static_assert(test::fieldCount<InferOptions>() == 16, "InferOptions changed: see above");
-static_assert(test::fieldCount<TiledWriteOptions>() == 9, "TiledWriteOptions changed: see above");
+static_assert(test::fieldCount<TiledWriteOptions>() == 10, "TiledWriteOptions changed: see above");
 static_assert(test::fieldCount<MeasureOptions>() == 12, "MeasureOptions changed: see above");
 static_assert(test::fieldCount<WidthClasses>() == 4, "WidthClasses changed: see above");
-static_assert(test::fieldCount<AlignOptions>() == 13, "AlignOptions changed: see above");
+static_assert(test::fieldCount<AlignOptions>() == 14, "AlignOptions changed: see above");
 static_assert(test::fieldCount<CompareOptions>() == 5, "CompareOptions changed: see above");
 
 QString q(const std::string& s)
@@ -660,6 +660,9 @@ private Q_SLOTS:
         a.field = AlignField(5);
         QVERIFY(q(validate(a).detail()).startsWith(QStringLiteral("align.field ")));
         QCOMPARE(q(optionRangeText(compareOption("align.field"))), QStringLiteral("auto or off"));
+        a = {};
+        a.georeference = AlignGeoreference(5);
+        QVERIFY(q(validate(a).detail()).startsWith(QStringLiteral("align.georeference ")));
         // Comparing checks before reading anything.
         CompareOptions bad;
         bad.tolerancePx = 0;

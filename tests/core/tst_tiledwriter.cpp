@@ -64,6 +64,50 @@ private Q_SLOTS:
         }
     }
 
+    void adaptiveLevelFollowsTheCompression_data()
+    {
+        QTest::addColumn<bool>("adaptive");
+        QTest::newRow("adaptive") << true;
+        QTest::newRow("fixed") << false;
+    }
+    void adaptiveLevelFollowsTheCompression()
+    {
+        // Rows come far faster than one thread compresses noise at ZSTD 12: the appending thread
+        // waits for nearly every band, so an adaptive writer steps the level down band by band.
+        // The pixels are the same either way; a fixed writer keeps its level.
+        QFETCH(bool, adaptive);
+        QTemporaryDir tmp;
+        const std::string path = tmpFile(tmp, "a.tif").toStdString();
+        const Image src = scene(1024, 4096, 1, 9);
+        TiledWriteOptions o;
+        o.tileSize = 128;
+        o.compressionLevel = 12;
+        o.threads = 1;
+        o.adaptiveLevel = adaptive;
+        auto w = TiledTiffWriter::create(path, src.width, src.height, src.channels, o);
+        QVERIFY(w);
+        QVERIFY((*w)->appendRows(src));
+        QVERIFY((*w)->finish());
+        const TiledWriteStats st = (*w)->stats();
+        qInfo("levels %d..%d, %d of %d bands below 12, %llu bytes", st.lowestLevel, st.highestLevel,
+              st.bandsBelowLevel, st.bands, (unsigned long long)st.bytesOut);
+        QCOMPARE(st.bands, 32);
+        QCOMPARE(st.highestLevel, 12);
+        if (adaptive) {
+            QVERIFY(st.bandsBelowLevel >= 16);
+            QVERIFY(st.lowestLevel < 6);
+            QVERIFY(st.lowestLevel >= kAdaptiveFloorLevel);
+        } else {
+            QCOMPARE(st.lowestLevel, 12);
+            QCOMPARE(st.bandsBelowLevel, 0);
+        }
+        auto im = TiledImage::open(path);
+        QVERIFY2(im, im.status().toString().c_str());
+        auto got = (*im)->readLevel(0);
+        QVERIFY2(got, got.status().toString().c_str());
+        QVERIFY(got->pixels == src.pixels);
+    }
+
     void writerStopsBelow1024ByDefault()
     {
         QTemporaryDir tmp;

@@ -8,6 +8,7 @@
 
 #include <QAction>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QLabel>
@@ -27,6 +28,7 @@
 #include "fisura/change.h"
 #include "fisura/image.h"
 #include "fisura/synth.h"
+#include "inspect/compare/alignsettings.h"
 #include "inspect/compare/changeoverlay.h"
 #include "inspect/compare/changetable.h"
 #include "inspect/compare/changetext.h"
@@ -150,6 +152,8 @@ private Q_SLOTS:
     void failureTexts_data();
     void failureTexts();
     void correctionFieldText();
+    void georeferenceText();
+    void compareAgainWithOtherSettings();
     void unrelatedScansFail();
     void mapOfAnotherSize();
     void cancelLeavesNothing_data();
@@ -396,6 +400,73 @@ void TstCompareDates::correctionFieldText()
              qPrintable(es));
 }
 
+void TstCompareDates::georeferenceText()
+{
+    AlignResult a;
+    QVERIFY(ui::ChangeText::georeference(a).isEmpty()); // not georeferenced: nothing said
+    a.start = AlignStart::Georeference;
+    a.georeferenceOffsetPx = 12.5;
+    a.georeferenceUnitsPerPx = 0.01;
+    const QString en = ui::ChangeText::alignment(a);
+    QVERIFY2(en.contains(QStringLiteral("\nStarted from the georeference")) &&
+                 en.contains(QStringLiteral("12.5 px (0.125 map units)")),
+             qPrintable(en));
+    a.start = AlignStart::GeoreferenceRefuted;
+    QVERIFY(ui::ChangeText::georeference(a).startsWith(QStringLiteral("The georeference was not")));
+    a.start = AlignStart::GeoreferenceOtherCrs;
+    a.georeferenceOffsetPx = -1;
+    QVERIFY(ui::ChangeText::georeference(a).contains(QStringLiteral("coordinate systems")));
+    QVERIFY(!ui::ChangeText::georeference(a).contains(QStringLiteral("placed")));
+    ui::LanguageManager::instance().applyForSession(ui::LanguageManager::Language::Spanish);
+    a.start = AlignStart::Georeference;
+    a.georeferenceOffsetPx = 12.5;
+    const QString es = ui::ChangeText::georeference(a);
+    QVERIFY2(es.contains(QStringLiteral("georreferencia")) &&
+                 es.contains(QStringLiteral("12,5 px (0,125 ")),
+             qPrintable(es));
+}
+
+void TstCompareDates::compareAgainWithOtherSettings()
+{
+    InspectPane pane;
+    ui::AlignSettings* settings = pane.compareDates()->alignSettings();
+    // The controls start at the option schema's defaults.
+    const AlignOptions defaults;
+    QCOMPARE(int(settings->options().model), int(defaults.model));
+    QCOMPARE(int(settings->options().field), int(defaults.field));
+    QCOMPARE(int(settings->options().georeference), int(defaults.georeference));
+    CompareDatesPanel* panel = compare(pane, after_, afterMap_);
+    QVERIFY(panel);
+    QSignalSpy done(panel, &CompareDatesPanel::finished);
+    QVERIFY(settings->isHidden()); // not while it runs
+    QTRY_COMPARE_WITH_TIMEOUT(done.size(), 1, 120000);
+    QVERIFY(done.at(0).at(0).value<Status>().isOk());
+    QVERIFY(settings->isVisible());
+    QVERIFY(settings->againButton()->isEnabled());
+    QVERIFY(panel->result()->alignment.field.rmsBeforePx >= 0); // the field was fitted (auto)
+    QVERIFY(!settings->modelBox()->toolTip().isEmpty());
+
+    // Homography, no correction field: the same two dates again with them.
+    settings->modelBox()->setCurrentIndex(
+        settings->modelBox()->findData(int(AlignModel::Homography)));
+    settings->fieldBox()->setChecked(false);
+    settings->againButton()->click();
+    QVERIFY(panel->isRunning());
+    QTRY_COMPARE_WITH_TIMEOUT(done.size(), 2, 120000);
+    QVERIFY2(done.at(1).at(0).value<Status>().isOk(), qPrintable(panel->message()));
+    QCOMPARE(panel->result()->alignment.model, AlignModel::Homography);
+    QCOMPARE(panel->result()->alignment.field.rmsBeforePx, -1.0); // off: not even fitted
+    QVERIFY(panel->result()->totals[size_t(ChangeKind::New)].count >= 1);
+    // The first comparison's files went with it.
+    QCOMPARE(filesIn(CompareDatesPanel::cacheFolder()), 2);
+    QVERIFY(panel->laterScanLayer() >= 0);
+
+    // A new scan forgets what was compared: nothing to compare again.
+    QVERIFY(pane.openScan(after_));
+    QCOMPARE(panel->compareAgain().code(), ErrorCode::InvalidArgument);
+    QVERIFY(!settings->againButton()->isEnabled());
+}
+
 void TstCompareDates::unrelatedScansFail()
 {
     InspectPane pane;
@@ -410,6 +481,8 @@ void TstCompareDates::unrelatedScansFail()
     QVERIFY(!panel->result());
     QCOMPARE(panel->laterScanLayer(), -1);
     QCOMPARE(filesIn(CompareDatesPanel::cacheFolder()), 0);
+    // Other settings may align it: compare again stays at hand.
+    QVERIFY(panel->alignSettings()->againButton()->isEnabled());
     ui::LanguageManager::instance().applyForSession(ui::LanguageManager::Language::Spanish);
     QTRY_VERIFY2(panel->message().startsWith(QStringLiteral("No se pudieron alinear")),
                  qPrintable(panel->message()));

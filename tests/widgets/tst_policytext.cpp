@@ -95,6 +95,24 @@ private Q_SLOTS:
         c.reasonId = "loaders_cpu";
         QCOMPARE(ui::policyChoiceReason(c), QString::fromStdString(c.reason));
     }
+
+    void mapLevelSaysWhy()
+    {
+        // The inference's map level: its own label, value and sentence, not core's words.
+        PolicyChoice c;
+        c.what = "map_level";
+        c.value = "adaptive";
+        c.reason = "core's English";
+        c.reasonId = "map_level_adaptive";
+        QCOMPARE(ui::policyChoiceLabel(c.what), QStringLiteral("Map compression level"));
+        QCOMPARE(ui::policyChoiceValue(c.value), QStringLiteral("adaptive"));
+        QVERIFY(ui::policyChoiceReason(c).startsWith(
+            QStringLiteral("compressing the map must not hold the GPUs back")));
+        c.value = "fixed";
+        c.reasonId = "user";
+        QCOMPARE(ui::policyChoiceValue(c.value), QStringLiteral("fixed"));
+        QCOMPARE(ui::policyChoiceReason(c), QStringLiteral("requested by the user"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TstPolicyText)

@@ -15,6 +15,11 @@
 //            shifts against that model vary smoothly: they become a correction field on the
 //            window grid (outliers against their neighbours rejected, gaps filled), used when it
 //            lowers the residual materially (AlignField::Auto).
+// Georeferenced pairs (both GeoTIFFs in one CRS) start from their georeferencing: the coarse
+// features are matched only where the georeferences say the scans overlap, plus a margin, so a
+// small later scan of a large survey is matched at a finer overview. The georeference only
+// chooses where to look: the features decide the model, and when they find nothing there the
+// whole scans are matched (AlignStart::GeoreferenceRefuted), never the georeference trusted alone.
 // The model maps pixel centres of the later ("after") scan to the earlier ("before") scan.
 #pragma once
 
@@ -42,20 +47,40 @@ const char* alignFieldName(AlignField f); ///< "auto", "off"
 /// The setting named `name`; InvalidArgument otherwise.
 Result<AlignField> alignFieldFromName(const std::string& name);
 
+/// Whether georeferenced pairs start from their georeferencing: Auto (when both scans have one in
+/// the same CRS) or Off (always the whole scans).
+enum class AlignGeoreference { Auto, Off };
+const char* alignGeoreferenceName(AlignGeoreference g); ///< "auto", "off"
+/// The setting named `name`; InvalidArgument otherwise.
+Result<AlignGeoreference> alignGeoreferenceFromName(const std::string& name);
+
+/// Where the coarse fit looked.
+enum class AlignStart {
+    Features,     ///< the whole scans (not both georeferenced, or AlignGeoreference::Off)
+    Georeference, ///< only where the georeferences overlap, plus a margin
+    /// the georeferences' region did not match (or they place the scans apart): whole scans
+    GeoreferenceRefuted,
+    /// both georeferenced, in different CRSs (Fisura does not reproject): whole scans
+    GeoreferenceOtherCrs,
+};
+/// "features", "georeference", "georeference_refuted", "georeference_other_crs"
+const char* alignStartName(AlignStart s);
+
 struct AlignOptions {
     AlignModel model = AlignModel::Auto; ///< Auto: the simplest one the residuals do not refute
     AlignField field = AlignField::Auto; ///< a correction field where the surface is not planar
-    int overviewSide = 2048;             ///< long side of the coarse overviews (256..8192)
-    int features = 6000;                 ///< ORB keypoints per overview
-    double ratio = 0.8;                  ///< Lowe's ratio test
-    int minInliers = 20;                 ///< fewer coarse inliers: AlignNotSameSurface
-    int regionGrid = 3;                  ///< residuals reported per region of a regionGrid^2 grid
-    int windowsPerRegion = 3;            ///< refinement windows along each side of a region
-    int windowPx = 256;                  ///< refinement window edge at full resolution (64..2048)
-    double minOverlap = 0.05;            ///< of the before scan's area; less: AlignNoOverlap
-    double maxScaleChange = 4.0;         ///< scales outside [1/x, x]: AlignDegenerateModel
-    double maxAnisotropy = 1.5;          ///< ratio of the singular values (shear, squash)
-    ImageLimits limits;                  ///< what the scans may claim
+    AlignGeoreference georeference = AlignGeoreference::Auto; ///< georeferenced pairs' start
+    int overviewSide = 2048;     ///< long side of the coarse overviews (256..8192)
+    int features = 6000;         ///< ORB keypoints per overview
+    double ratio = 0.8;          ///< Lowe's ratio test
+    int minInliers = 20;         ///< fewer coarse inliers: AlignNotSameSurface
+    int regionGrid = 3;          ///< residuals reported per region of a regionGrid^2 grid
+    int windowsPerRegion = 3;    ///< refinement windows along each side of a region
+    int windowPx = 256;          ///< refinement window edge at full resolution (64..2048)
+    double minOverlap = 0.05;    ///< of the before scan's area; less: AlignNoOverlap
+    double maxScaleChange = 4.0; ///< scales outside [1/x, x]: AlignDegenerateModel
+    double maxAnisotropy = 1.5;  ///< ratio of the singular values (shear, squash)
+    ImageLimits limits;          ///< what the scans may claim
 };
 
 /// Residual of the refined correspondences in one region of the before scan.
@@ -96,6 +121,12 @@ struct AlignResult {
     double scale = 1, rotationDeg = 0; ///< of the final model's linear part (information)
     double coarseSeconds = 0, refineSeconds = 0;
     CorrectionField field; ///< fitted unless AlignOptions::field is Off; see field.used
+    AlignStart start = AlignStart::Features; ///< where the coarse fit looked
+    /// Both scans georeferenced in one CRS: how far (before-scan px) the georeferences place the
+    /// after scan's centre from where the alignment does; -1 otherwise.
+    double georeferenceOffsetPx = -1;
+    /// The before scan's map units per pixel (for the offset in map units); 0 without one.
+    double georeferenceUnitsPerPx = 0;
 };
 
 /// The after-scan pixel that before-scan pixel (x, y) shows: the model's inverse, after the

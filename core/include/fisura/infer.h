@@ -67,7 +67,9 @@ struct InferOptions {
     /// on the first) and run() splits every scan into column bands, one per GPU; the map is
     /// the one a single GPU writes. The policy's choice "gpus" says which and why.
     int gpus = 0;
-    TiledWriteOptions output; ///< tile size, codec, pyramid of the written map
+    /// Tile size, codec, pyramid of the written map; the ZSTD level adapts (adaptiveLevel) so
+    /// that compressing the map does not hold fast GPUs back.
+    TiledWriteOptions output = adaptiveOutput();
     /// How calls that take a model path (proposeLabels, proposeFolder, rankByUncertainty) load
     /// it: size limit, consent to run a TorchScript module.
     ModelLoadOptions modelLoad;

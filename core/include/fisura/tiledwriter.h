@@ -30,6 +30,12 @@ struct TiledWriteOptions {
     /// default) makes files 5-6 % smaller but writes 2-7x slower: on a trained model's crack
     /// map, zstd 3 compresses 240 MB/s per core against 35 (tests/bench/RESULTS.md, "Map writer").
     int compressionLevel = 0;
+    /// ZSTD: when the appending thread waits for compression (the writer is what limits the
+    /// job), the level steps down one band at a time, as far as kAdaptiveFloorLevel (zstd's fast
+    /// levels), and climbs back to compressionLevel once the writer keeps up again (as zstd's own
+    /// --adapt does). The pixels are the same; the file is larger where the level was lower
+    /// (TiledWriteStats says how many bands and by how much).
+    bool adaptiveLevel = false;
     bool pyramid = true; ///< halve until the longest side is below maxOverviewSide
     int maxOverviewSide = 1024;
     double pixelSizeXmm = 0.0; ///< > 0 writes resolution tags (pixels per centimetre)
@@ -53,7 +59,23 @@ struct TiledWriteStats {
     double finishSeconds = 0.0;    ///< finish(): the last bands, the directories
     uint64_t bytesIn = 0;          ///< uncompressed tile bytes of every level
     uint64_t bytesOut = 0;         ///< compressed
+    /// The levels the bands were compressed at (both compressionLevel's without adaptiveLevel)
+    /// and how many level-0 bands were compressed below it.
+    int lowestLevel = 0, highestLevel = 0;
+    int bandsBelowLevel = 0;
+    int bands = 0; ///< level-0 bands in all
 };
+
+/// Writer options with adaptiveLevel on (an inference's map), the rest at their defaults.
+inline TiledWriteOptions adaptiveOutput()
+{
+    TiledWriteOptions o;
+    o.adaptiveLevel = true;
+    return o;
+}
+
+/// The lowest ZSTD level TiledWriteOptions::adaptiveLevel steps down to (a fast level).
+inline constexpr int kAdaptiveFloorLevel = -5;
 
 /// Columns [x0, x0 + width) of a block of rows, `stride` bytes from one row to the next (see
 /// TiledTiffWriter::appendRowParts).

@@ -54,6 +54,35 @@ Result<AlignField> alignFieldFromName(const std::string& name)
                   "unknown correction field setting '" + name + "' (auto, off)");
 }
 
+const char* alignGeoreferenceName(AlignGeoreference g)
+{
+    return g == AlignGeoreference::Off ? "off" : "auto";
+}
+
+Result<AlignGeoreference> alignGeoreferenceFromName(const std::string& name)
+{
+    for (AlignGeoreference g : {AlignGeoreference::Auto, AlignGeoreference::Off})
+        if (name == alignGeoreferenceName(g))
+            return g;
+    return Status(ErrorCode::InvalidArgument,
+                  "unknown georeference setting '" + name + "' (auto, off)");
+}
+
+const char* alignStartName(AlignStart s)
+{
+    switch (s) {
+    case AlignStart::Features:
+        return "features";
+    case AlignStart::Georeference:
+        return "georeference";
+    case AlignStart::GeoreferenceRefuted:
+        return "georeference_refuted";
+    case AlignStart::GeoreferenceOtherCrs:
+        return "georeference_other_crs";
+    }
+    return "features";
+}
+
 #ifndef FISURA_HAVE_ALIGNMENT
 
 Result<AlignResult> alignScans(const std::string&, const std::string&, const AlignOptions&,
@@ -136,14 +165,16 @@ void storeMatrix(const cv::Mat& H, AlignResult& r)
         r.matrix[size_t(i)] = h.at<double>(i / 3, i % 3);
 }
 
-/// The coarse fit on the overviews; fills matches, inliers, coarseRmsPx and the model.
+/// The coarse fit on the overviews of the regions (empty: the whole scans); fills matches,
+/// inliers, coarseRmsPx and the model.
 Result<Fit> coarseFit(const RasterSource& before, const RasterSource& after, const AlignOptions& o,
-                      const CancelToken& cancel, AlignResult& r)
+                      const CancelToken& cancel, AlignResult& r, const cv::Rect& beforeRegion,
+                      const cv::Rect& afterRegion)
 {
-    auto ob = readOverview(before, o.overviewSide, cancel);
+    auto ob = readOverview(before, o.overviewSide, cancel, beforeRegion);
     if (!ob)
         return ob.status();
-    auto oa = readOverview(after, o.overviewSide, cancel);
+    auto oa = readOverview(after, o.overviewSide, cancel, afterRegion);
     if (!oa)
         return oa.status();
     auto pairs = matchOverviews(*ob, *oa, o);
@@ -160,7 +191,36 @@ Result<Fit> coarseFit(const RasterSource& before, const RasterSource& after, con
                           std::to_string(f.inlierCount) + " consistent (at least " +
                           std::to_string(o.minInliers) + " needed)");
     r.coarseRmsPx = f.rmsPx;
+    r.model = f.model;
+    if (auto s = checkModel(f.H, r.afterWidth, r.afterHeight, o, r); !s)
+        return s;
+    r.overlap = overlapFraction(f.H, r.beforeWidth, r.beforeHeight, r.afterWidth, r.afterHeight);
+    if (r.overlap < o.minOverlap)
+        return Status(ErrorCode::AlignNoOverlap,
+                      "the after scan covers " + std::to_string(int(std::lround(r.overlap * 100))) +
+                          " % of the before scan");
     return f;
+}
+
+/// The coarse fit where the georeferences say the scans overlap when both have one (only there:
+/// a finer overview of a small later scan), else, or when nothing matches there, on the whole
+/// scans. `G` receives the georeferences' model (empty without one).
+Result<Fit> startingFit(const std::string& beforePath, const std::string& afterPath,
+                        const RasterSource& before, const RasterSource& after,
+                        const AlignOptions& o, const CancelToken& cancel, AlignResult& r,
+                        cv::Mat& G)
+{
+    const GeoStart g = georeferenceStart(beforePath, afterPath, before, after, o);
+    r.start = g.start;
+    r.georeferenceUnitsPerPx = g.unitsPerPx;
+    G = g.G;
+    if (g.start == AlignStart::Georeference) {
+        auto f = coarseFit(before, after, o, cancel, r, g.beforeRegion, g.afterRegion);
+        if (f || f.status().code() == ErrorCode::Cancelled)
+            return f;
+        r.start = AlignStart::GeoreferenceRefuted;
+    }
+    return coarseFit(before, after, o, cancel, r, {}, {});
 }
 
 /// The final model fitted to the refined window correspondences.
@@ -205,18 +265,10 @@ Result<AlignResult> alignScans(const std::string& beforePath, const std::string&
     r.beforeWidth = before->width(), r.beforeHeight = before->height();
     r.afterWidth = after->width(), r.afterHeight = after->height();
     const auto t0 = Clock::now();
-    auto coarse = coarseFit(*before, *after, o, cancel, r);
+    cv::Mat G;
+    auto coarse = startingFit(beforePath, afterPath, *before, *after, o, cancel, r, G);
     if (!coarse)
         return coarse.status();
-    r.model = coarse->model;
-    if (auto s = checkModel(coarse->H, r.afterWidth, r.afterHeight, o, r); !s)
-        return s;
-    r.overlap =
-        overlapFraction(coarse->H, r.beforeWidth, r.beforeHeight, r.afterWidth, r.afterHeight);
-    if (r.overlap < o.minOverlap)
-        return Status(ErrorCode::AlignNoOverlap,
-                      "the after scan covers " + std::to_string(int(std::lround(r.overlap * 100))) +
-                          " % of the before scan");
     r.coarseSeconds = since(t0);
     tracker.update(1, "coarse alignment");
     const auto t1 = Clock::now();
@@ -232,6 +284,10 @@ Result<AlignResult> alignScans(const std::string& beforePath, const std::string&
         overlapFraction(H.clone(), r.beforeWidth, r.beforeHeight, r.afterWidth, r.afterHeight);
     if (o.field != AlignField::Off)
         r.field = fitField(H.clone(), refined, o, r.beforeWidth, r.beforeHeight);
+    if (!G.empty()) {
+        const cv::Point2d centre((r.afterWidth - 1) / 2.0, (r.afterHeight - 1) / 2.0);
+        r.georeferenceOffsetPx = cv::norm(apply(G, centre) - apply(H, centre));
+    }
     r.refineSeconds = since(t1);
     tracker.finish("aligned");
     return r;

@@ -124,8 +124,10 @@ Result<Pairs> matchOverviews(const Overview& before, const Overview& after, cons
             continue;
         const cv::Point2f pa = ka[m[0].queryIdx].pt, pb = kb[m[0].trainIdx].pt;
         // Overview pixel centres to full-resolution pixel centres.
-        pairs.after.emplace_back((pa.x + 0.5) * after.sx - 0.5, (pa.y + 0.5) * after.sy - 0.5);
-        pairs.before.emplace_back((pb.x + 0.5) * before.sx - 0.5, (pb.y + 0.5) * before.sy - 0.5);
+        pairs.after.emplace_back(after.ox + (pa.x + 0.5) * after.sx - 0.5,
+                                 after.oy + (pa.y + 0.5) * after.sy - 0.5);
+        pairs.before.emplace_back(before.ox + (pb.x + 0.5) * before.sx - 0.5,
+                                  before.oy + (pb.y + 0.5) * before.sy - 0.5);
     }
     return pairs;
 }

@@ -1,5 +1,6 @@
 // Crack change as JSON and CSV (C locale: a decimal point, whatever the user's language).
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
@@ -50,7 +51,14 @@ json alignmentJson(const AlignResult& a)
                      {"max_correction_px", f.maxPx},
                      {"rms_before_px", px(f.rmsBeforePx)},
                      {"rms_after_px", px(f.rmsAfterPx)}};
+    const json georeference{
+        {"start", alignStartName(a.start)},
+        {"offset_px", px(a.georeferenceOffsetPx)},
+        {"offset_map_units", a.georeferenceOffsetPx < 0 || a.georeferenceUnitsPerPx <= 0
+                                 ? json(nullptr)
+                                 : json(a.georeferenceOffsetPx * a.georeferenceUnitsPerPx)}};
     return {{"model", alignModelName(a.model)},
+            {"georeference", georeference},
             {"correction_field", field},
             {"matrix_after_to_before", a.matrix},
             {"before_size", {a.beforeWidth, a.beforeHeight}},
@@ -67,6 +75,20 @@ json alignmentJson(const AlignResult& a)
             {"rotation_deg", a.rotationDeg},
             {"coarse_seconds", a.coarseSeconds},
             {"refine_seconds", a.refineSeconds}};
+}
+
+/// Centre lines as arrays of [x, y] before-scan pixels (to 0.01 px: the lines' own precision is
+/// a skeleton pixel).
+json linesJson(const std::vector<std::vector<CentrePoint>>& lines)
+{
+    json out = json::array();
+    for (const auto& line : lines) {
+        json points = json::array();
+        for (const CentrePoint& p : line)
+            points.push_back({std::round(p.x * 100) / 100, std::round(p.y * 100) / 100});
+        out.push_back(std::move(points));
+    }
+    return out;
 }
 
 json changeItem(const ChangeResult& r, const CrackChange& c)
@@ -90,7 +112,9 @@ json changeItem(const ChangeResult& r, const CrackChange& c)
              c.widthClass >= 0 && size_t(c.widthClass) < ids.size() && !r.before.classes.empty()
                  ? json(ids[size_t(c.widthClass)])
                  : json(nullptr)},
-            {"box", {c.box.x, c.box.y, c.box.width, c.box.height}}};
+            {"box", {c.box.x, c.box.y, c.box.width, c.box.height}},
+            {"lines", linesJson(c.lines)},
+            {"grown_lines", linesJson(c.grownLines)}};
 }
 } // namespace
 

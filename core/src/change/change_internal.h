@@ -17,6 +17,7 @@ struct Overview {
     cv::Mat gray;    ///< CV_8UC1
     double sx = 1.0; ///< full-resolution px per overview px, horizontally
     double sy = 1.0;
+    double ox = 0, oy = 0; ///< full-resolution position of the overview's top-left corner
 };
 
 /// Opens a scan or map for alignment and warping: within `limits`, with a 64 MiB tile cache of
@@ -30,8 +31,10 @@ cv::Mat brightestOf(const Image& image);
 
 /// An overview with a long side of at most `maxSide`: the largest pyramid level that fits,
 /// reduced further by area averaging; without a fitting level, level 0 is read in bands of
-/// rows and each band reduced (memory: one band, not the image).
-Result<Overview> readOverview(const RasterSource& raster, int maxSide, const CancelToken& cancel);
+/// rows and each band reduced (memory: one band, not the image). With a non-empty `region` (full
+/// resolution, inside the raster) the overview is of that rectangle only.
+Result<Overview> readOverview(const RasterSource& raster, int maxSide, const CancelToken& cancel,
+                              const cv::Rect& region = {});
 
 /// Contrast-limited adaptive histogram equalisation (Zuiderveld 1994, OpenCV's CLAHE): the
 /// same texture looks alike under other lighting and exposure.
@@ -62,6 +65,18 @@ Result<Pairs> matchOverviews(const Overview& before, const Overview& after, cons
 /// Applies H to a point.
 cv::Point2d apply(const cv::Mat& H, cv::Point2d p);
 double rmsOf(const cv::Mat& H, const Pairs& pairs, const std::vector<unsigned char>& mask);
+
+/// The georeferenced start (align_georef.cpp): where both scans' georeferences say they overlap.
+struct GeoStart {
+    AlignStart start = AlignStart::Features; ///< Features: no usable georeference pair
+    cv::Mat G;                               ///< after -> before px from the georeferences
+    cv::Rect beforeRegion, afterRegion;      ///< empty unless start is Georeference
+    double unitsPerPx = 0;                   ///< the before scan's map units per pixel
+};
+/// The start for a pair (o.georeference Off: Features without reading anything).
+GeoStart georeferenceStart(const std::string& beforePath, const std::string& afterPath,
+                           const RasterSource& before, const RasterSource& after,
+                           const AlignOptions& o);
 
 /// Fraction of the before scan (bw x bh) covered by the after scan (aw x ah) mapped through H.
 double overlapFraction(const cv::Mat& H, int bw, int bh, int aw, int ah);

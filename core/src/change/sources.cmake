@@ -5,6 +5,7 @@ list(APPEND FISURA_CORE_SOURCES
     src/change/align_refine.cpp
     src/change/align.cpp
     src/change/align_field.cpp
+    src/change/align_georef.cpp
     src/change/warp_map.cpp
     src/change/compare.cpp
     src/change/change_lines.cpp)

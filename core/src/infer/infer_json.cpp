@@ -60,7 +60,11 @@ std::string toJson(const InferStats& s, int indent)
                        {"halve_seconds", s.writer.halveSeconds},
                        {"finish_seconds", s.writer.finishSeconds},
                        {"bytes_in", s.writer.bytesIn},
-                       {"bytes_out", s.writer.bytesOut}}}};
+                       {"bytes_out", s.writer.bytesOut},
+                       {"lowest_level", s.writer.lowestLevel},
+                       {"highest_level", s.writer.highestLevel},
+                       {"bands", s.writer.bands},
+                       {"bands_below_level", s.writer.bandsBelowLevel}}}};
     return util::dumpJson(j, indent);
 }
 

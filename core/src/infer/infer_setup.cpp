@@ -173,6 +173,15 @@ void TiledInference::Impl::chooseExecution(const Model& m, const InferOptions& o
         addChoice(pol, "batchnorm_fold", "off", "imported TorchScript models run as they are",
                   "bn_fold_script");
     }
+    if (o.output.compression == TileCompression::Zstd)
+        addChoice(pol, "map_level", o.output.adaptiveLevel ? "adaptive" : "fixed",
+                  o.output.adaptiveLevel
+                      ? "compressing the map must not hold the GPUs back: the level drops while "
+                        "the writer is what limits the job (zstd's --adapt), down to zstd's fast "
+                        "levels, and climbs back once it keeps up; the run's statistics say how "
+                        "many bands and what it cost in map size"
+                      : "requested by the user",
+                  o.output.adaptiveLevel ? "map_level_adaptive" : "user");
     if (pol.useCuda && pol.foldBatchNorm && models::convBiasReluAvailable() &&
         info.config.type != ModelType::PatchGaussian)
         addChoice(pol, "conv_bias_relu", "fused",

@@ -72,6 +72,8 @@ Result<std::unique_ptr<TiledTiffWriter>> TiledTiffWriter::create(const std::stri
     const bool zstd = false;
 #endif
     d->direct = options.compression == TileCompression::Zstd ? zstd : deflate;
+    d->bandLevel = d->level();
+    d->stats.lowestLevel = d->stats.highestLevel = d->level();
     d->pool = std::make_unique<io::TaskPool>(options.threads);
     int w = width, h = height;
     for (int k = 0;; ++k) {

@@ -83,6 +83,10 @@ struct TiledTiffWriter::Impl {
     bool failed = false, finished = false;
     Status failure;
     TiledWriteStats stats;
+    // The level the next level-0 band is compressed at (adaptiveLevel lowers it while the
+    // appending thread waits for compression); its bands keep the level they were given.
+    std::atomic<int> bandLevel{0};
+    int calmBands = 0;  // level-0 bands in a row taken without waiting (appending thread)
     int tileColumn = 0; // appendTile position
     Image tileBand;     // appendTile assembly of one band
 
@@ -210,12 +214,31 @@ struct TiledTiffWriter::Impl {
         }
         if (k == 0) { // the appending thread's wait; smaller levels never wait
             const auto t0 = Clock::now();
+            const bool waits = free.empty();
             spareCv.wait(l, [&] { return !free.empty(); });
             stats.compressWaitSeconds += seconds(t0, Clock::now());
+            adapt(waits);
         }
         std::vector<uint8_t> b = std::move(free.back());
         free.pop_back();
         return b;
+    }
+
+    // Appending thread, as it takes a level-0 buffer: a wait for the band thread means the
+    // compression is what limits the job, so the next band is compressed one level lower; eight
+    // bands in a row without a wait and it climbs one level back toward the one asked for.
+    void adapt(bool waited)
+    {
+        if (!o.adaptiveLevel || !direct || o.compression != TileCompression::Zstd)
+            return;
+        const int now = bandLevel.load();
+        if (waited) {
+            calmBands = 0;
+            bandLevel.store(std::max(kAdaptiveFloorLevel, now - 1));
+        } else if (++calmBands >= 8 && now < level()) {
+            calmBands = 0;
+            bandLevel.store(now + 1);
+        }
     }
 
     void returnSpare(int k, std::vector<uint8_t> b)
@@ -272,8 +295,10 @@ struct TiledTiffWriter::Impl {
         pending->band = band;
         pending->remaining = L.across;
         const int width = L.width;
+        const int codecLevel = direct ? bandLevel.load() : level();
+        noteLevel(&L == &levels[0], codecLevel);
         for (int tx = 0; tx < L.across; ++tx)
-            pool->submit([this, pending, tx, ts, tileBytes, rowBytes, rows, width] {
+            pool->submit([this, pending, tx, ts, tileBytes, rowBytes, rows, width, codecLevel] {
                 const auto c0 = Clock::now();
                 try {
                     thread_local std::vector<uint8_t> tile;
@@ -281,8 +306,9 @@ struct TiledTiffWriter::Impl {
                     const int x0 = tx * ts;
                     io::extractPredicted(pending->band->data.data(), rowBytes, rows, x0,
                                          std::min(ts, width - x0), ts, channels, tile.data());
-                    pending->ok[size_t(tx)] = io::compressTile(
-                        o.compression, level(), tile.data(), tileBytes, pending->tiles[size_t(tx)]);
+                    pending->ok[size_t(tx)] =
+                        io::compressTile(o.compression, codecLevel, tile.data(), tileBytes,
+                                         pending->tiles[size_t(tx)]);
                 } catch (const std::bad_alloc&) {
                     pending->ok[size_t(tx)] = 0;
                 }
@@ -304,6 +330,17 @@ struct TiledTiffWriter::Impl {
                 return storeTiles(*level, first, index, pending->tiles);
             },
             stats.writeWaitSeconds);
+    }
+
+    // Band thread: the level a band was compressed at, in the stats.
+    void noteLevel(bool levelZero, int codecLevel)
+    {
+        stats.lowestLevel = std::min(stats.lowestLevel, codecLevel);
+        stats.highestLevel = std::max(stats.highestLevel, codecLevel);
+        if (levelZero) {
+            ++stats.bands;
+            stats.bandsBelowLevel += codecLevel < level() ? 1 : 0;
+        }
     }
 
     // File thread: one band's compressed tiles, in order: level 0's through libtiff, an

@@ -191,6 +191,12 @@ template <class O, class V> void visitWriterFields(O& w, V& v)
              "Compression level (0 = 3 for zstd, 6 for deflate, which has 1-9; zstd 9 writes "
              "files about 5 % smaller, several times slower)"},
             w.compressionLevel);
+    v.field({"output.adaptive_level", "--fixed-level", 0, 0, "",
+             "ZSTD: lower the level while compression is what holds the job back (down to zstd's "
+             "fast levels; the map is larger, the pixels the same) and climb back once it keeps "
+             "up; off keeps the level fixed",
+             kCliClears},
+            w.adaptiveLevel);
     v.field({"output.pyramid", "", 0, 0, "", "Write halved overviews for fast zooming out"},
             w.pyramid);
     v.field({"output.max_overview_side", "", 16, 65536, "px",
@@ -341,6 +347,12 @@ template <class O, class V> void visitAlignFields(O& o, V& v)
               "Correction field on top of the model where the surface is not planar: auto uses "
               "it when it lowers the residual materially, off never"},
              o.field, {AlignField::Auto, AlignField::Off}, alignFieldName);
+    v.choice({"align.georeference", "--georeference", 0, 0, "",
+              "Georeferenced pairs: auto matches features only where both georeferences say the "
+              "scans overlap (the whole scans when nothing matches there), off always the whole "
+              "scans"},
+             o.georeference, {AlignGeoreference::Auto, AlignGeoreference::Off},
+             alignGeoreferenceName);
     v.field(
         {"align.overview_side", "", 256, 8192, "px", "Long side of the overviews matched coarsely"},
         o.overviewSide);

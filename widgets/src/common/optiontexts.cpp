@@ -96,6 +96,19 @@ const OptionText kTexts[] = {
     {OptionSet::Measure, "classes.upper_limits_mm",
      QT_TRANSLATE_NOOP("OptionTexts", "Your own class limits: a crack belongs to the first "
                                       "class whose limit its width is below.")},
+    {OptionSet::Compare, "align.model",
+     QT_TRANSLATE_NOOP("OptionTexts",
+                       "How the later scan may differ from the earlier one: similarity (shift, "
+                       "turn, scale), affine (also shear) or homography (also perspective). "
+                       "Automatic picks the simplest one the matches allow.")},
+    {OptionSet::Compare, "align.field",
+     QT_TRANSLATE_NOOP("OptionTexts", "Corrects the model smoothly where the surface was not "
+                                      "flat; used only when it lowers the residual clearly.")},
+    {OptionSet::Compare, "align.georeference",
+     QT_TRANSLATE_NOOP("OptionTexts",
+                       "When both scans are georeferenced in one coordinate system, look for "
+                       "matches only where the georeferences say the scans overlap (the whole "
+                       "scans when nothing matches there).")},
     {OptionSet::Infer, "intra_op_threads",
      QT_TRANSLATE_NOOP("OptionTexts",
                        "Processor threads for the network. Automatic uses the cores the image "

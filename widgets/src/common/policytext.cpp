@@ -53,6 +53,8 @@ QString policyChoiceLabel(const std::string& what)
         return PolicyText::tr("U-Net pooling and concatenation");
     if (w == QStringLiteral("gpus"))
         return PolicyText::tr("GPUs computing tiles");
+    if (w == QStringLiteral("map_level"))
+        return PolicyText::tr("Map compression level");
     if (w == QStringLiteral("data_parallel"))
         return PolicyText::tr("Processes training together");
     if (w == QStringLiteral("gpu"))
@@ -87,6 +89,10 @@ QString policyChoiceValue(const std::string& value)
         return PolicyText::tr("Fisura's kernels");
     if (v == QStringLiteral("aten"))
         return PolicyText::tr("LibTorch's operators");
+    if (v == QStringLiteral("adaptive"))
+        return PolicyText::tr("adaptive");
+    if (v == QStringLiteral("fixed"))
+        return PolicyText::tr("fixed");
     return v; // numbers, fp32/bf16/fp16 and GPU names read the same in every language
 }
 
@@ -249,6 +255,10 @@ QString inferenceReason(const PolicyChoice& c)
     if (id == QStringLiteral("unet_kernels"))
         return PolicyText::tr("Fisura's kernels: max pooling without indices, the decoder's "
                               "concatenation with the upsampling bias in one pass");
+    if (id == QStringLiteral("map_level_adaptive"))
+        return PolicyText::tr("compressing the map must not hold the GPUs back: the level drops "
+                              "while the writer is what limits the job, and climbs back once it "
+                              "keeps up; the map may be larger, its pixels are the same");
     if (id == QStringLiteral("unet_kernels_off"))
         return PolicyText::tr("Fisura's U-Net kernels are turned off");
     if (id == QStringLiteral("unet_kernels_not_built"))

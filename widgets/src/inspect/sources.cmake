@@ -23,4 +23,5 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/inspect/compare/changeoverlay.cpp src/inspect/compare/changeoverlay.h
     src/inspect/compare/changetable.cpp src/inspect/compare/changetable.h
     src/inspect/compare/changetext.cpp src/inspect/compare/changetext.h
+    src/inspect/compare/alignsettings.cpp src/inspect/compare/alignsettings.h
 )

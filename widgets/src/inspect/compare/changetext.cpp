@@ -82,7 +82,42 @@ QString ChangeText::alignment(const AlignResult& a)
                    "px, window residual %2 px without the field, %3 px with it")
                     .arg(l.toString(a.field.maxPx, 'f', 1), l.toString(a.field.rmsBeforePx, 'f', 2),
                          l.toString(a.field.rmsAfterPx, 'f', 2));
+    if (const QString start = georeference(a); !start.isEmpty())
+        text += QLatin1Char('\n') + start;
     return text;
+}
+
+QString ChangeText::georeference(const AlignResult& a)
+{
+    QString text;
+    switch (a.start) {
+    case AlignStart::Features:
+        break;
+    case AlignStart::Georeference:
+        text = tr("Started from the georeference: features were matched only where it says the "
+                  "scans overlap.");
+        break;
+    case AlignStart::GeoreferenceRefuted:
+        text = tr("The georeference was not confirmed: features were matched over the whole "
+                  "scans.");
+        break;
+    case AlignStart::GeoreferenceOtherCrs:
+        text = tr("The scans are georeferenced in different coordinate systems (not "
+                  "reprojected): features were matched over the whole scans.");
+        break;
+    }
+    if (a.georeferenceOffsetPx < 0)
+        return text;
+    const QLocale l;
+    const QString offset =
+        a.georeferenceUnitsPerPx > 0
+            ? tr("%1 px (%2 map units)")
+                  .arg(l.toString(a.georeferenceOffsetPx, 'f', 1),
+                       l.toString(a.georeferenceOffsetPx * a.georeferenceUnitsPerPx, 'f', 3))
+            : tr("%1 px").arg(l.toString(a.georeferenceOffsetPx, 'f', 1));
+    return (text.isEmpty() ? text : text + QLatin1Char(' ')) +
+           tr("The georeference placed the later scan %1 from where the alignment does.")
+               .arg(offset);
 }
 
 QString ChangeText::summary(const ChangeResult& r)

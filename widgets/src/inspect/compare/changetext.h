@@ -28,6 +28,9 @@ public:
     static QString signedLength(double px, double pixelSizeMm, int decimals = 1);
     /// Model, inliers of matches, residual and overlap.
     static QString alignment(const AlignResult& a);
+    /// Where the coarse fit looked when the scans are georeferenced, and how far the
+    /// georeference was off; "" when the georeferences had no say.
+    static QString georeference(const AlignResult& a);
     /// Totals per kind, the widest crack and its change (rich text).
     static QString summary(const ChangeResult& r);
 };

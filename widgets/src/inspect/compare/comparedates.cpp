@@ -20,6 +20,7 @@
 #include "common/errortext.h"
 #include "common/jobrunner.h"
 #include "fisura/raster.h"
+#include "inspect/compare/alignsettings.h"
 #include "inspect/compare/changeoverlay.h"
 #include "inspect/compare/changetable.h"
 #include "inspect/compare/changetext.h"
@@ -64,13 +65,14 @@ private:
 struct Job {
     std::string earlierScan, earlierMap, laterScan, laterMap, alignedMap, laterScanOut;
     CompareOptions options;
+    AlignOptions align;
 };
 
 Result<ChangeResult> runComparison(const Job& j, const CancelToken& cancel, ProgressSink* sink)
 {
     Result<AlignResult> al = [&] {
         StageSink s(sink, 0.0, 0.45, "align");
-        return alignScans(j.earlierScan, j.laterScan, {}, cancel, &s);
+        return alignScans(j.earlierScan, j.laterScan, j.align, cancel, &s);
     }();
     if (!al)
         return al.status();
@@ -95,7 +97,7 @@ CompareDatesPanel::CompareDatesPanel(TiledViewer* viewer, QWidget* parent)
     : QGroupBox(parent), viewer_(viewer), runner_(new JobRunner(this)), message_(new QLabel(this)),
       progress_(new QProgressBar(this)), cancel_(new QPushButton(this)), summary_(new QLabel(this)),
       showChanges_(new QCheckBox(this)), swipe_(new QPushButton(this)), table_(new ChangeTable),
-      overlay_(new ChangeOverlay(viewer))
+      overlay_(new ChangeOverlay(viewer)), align_(new AlignSettings(this))
 {
     setObjectName(QStringLiteral("compareDatesPanel"));
     message_->setObjectName(QStringLiteral("compareDatesMessage"));
@@ -115,6 +117,10 @@ CompareDatesPanel::CompareDatesPanel(TiledViewer* viewer, QWidget* parent)
     connect(swipe_, &QPushButton::clicked, this, &CompareDatesPanel::requestSwipe);
     connect(table_, &ChangeTable::changeSelected, overlay_, &ChangeOverlay::zoomTo);
     connect(runner_, &JobRunner::progress, this, &CompareDatesPanel::onProgress);
+    connect(align_, &AlignSettings::compareAgain, this, [this] {
+        if (const Status s = compareAgain(); !s && s.code() != ErrorCode::InvalidArgument)
+            showMessage(ChangeText::failure(s));
+    });
 
     auto* busy = new QHBoxLayout;
     busy->addWidget(progress_, 1);
@@ -125,6 +131,7 @@ CompareDatesPanel::CompareDatesPanel(TiledViewer* viewer, QWidget* parent)
     layout->addWidget(summary_);
     layout->addWidget(showChanges_);
     layout->addWidget(swipe_);
+    layout->addWidget(align_);
     retranslateUi();
     updateEnabled();
     hide(); // shown once a comparison starts
@@ -233,8 +240,12 @@ Status CompareDatesPanel::start(const QString& earlierMap, const QString& laterS
             laterMap.toStdString(),
             alignedMapPath_.toStdString(),
             laterOut.toStdString(),
-            {}};
+            {},
+            align_->options()};
     job.options.measure = measure;
+    laterScanIn_ = laterScan;
+    laterMapIn_ = laterMap;
+    measure_ = measure;
     laterScanPath_ = laterOut;
     cancelled_ = false;
     runner_->start<ChangeResult>(
@@ -246,6 +257,18 @@ Status CompareDatesPanel::start(const QString& earlierMap, const QString& laterS
     showMessage(tr("Aligning the later scan…"));
     updateEnabled();
     return {};
+}
+
+Status CompareDatesPanel::compareAgain()
+{
+    if (runner_->isRunning())
+        return Status(ErrorCode::InvalidArgument, "a comparison is running");
+    if (laterScanIn_.isEmpty())
+        return Status(ErrorCode::InvalidArgument, "nothing compared yet");
+    // Copies: start() resets the panel, which forgets them.
+    const QString earlier = earlierMap_, scan = laterScanIn_, map = laterMapIn_;
+    const MeasureOptions measure = measure_;
+    return start(earlier, scan, map, measure);
 }
 
 void CompareDatesPanel::onProgress(double fraction, const QString& stage, double eta)
@@ -371,6 +394,8 @@ void CompareDatesPanel::reset()
     if (const int i = laterScanLayer(); i >= 0)
         viewer_->removeOverlay(i);
     removeFiles();
+    laterScanIn_.clear();
+    laterMapIn_.clear();
     result_.reset();
     overlay_->setResult(nullptr);
     table_->setResult(nullptr);
@@ -390,6 +415,8 @@ void CompareDatesPanel::updateEnabled()
     summary_->setVisible(bool(result_));
     showChanges_->setVisible(bool(result_));
     swipe_->setVisible(bool(result_));
+    align_->setVisible(!running);
+    align_->againButton()->setEnabled(!running && !laterScanIn_.isEmpty());
 }
 
 void CompareDatesPanel::retranslateUi()

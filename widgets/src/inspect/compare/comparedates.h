@@ -3,8 +3,9 @@
 // progress, ETA and Cancel) aligns the later scan to the earlier one, warps the later map and the
 // later scan onto the earlier grid (temporary files in the cache, removed again on failure,
 // cancel and reset) and compares the crack maps (fisura/change.h). Shows the alignment's quality
-// and totals per kind, owns the change table (the results view the pane places) and the change
-// layer on the viewer, and adds the later scan as a layer for the viewer's swipe.
+// and totals per kind, the alignment's settings (to compare again with others), owns the change
+// table (the results view the pane places) and the change layer on the viewer, and adds the later
+// scan as a layer for the viewer's swipe.
 #pragma once
 
 #include <QGroupBox>
@@ -25,6 +26,7 @@ class QPushButton;
 namespace fisura::ui
 {
 
+class AlignSettings;
 class ChangeOverlay;
 class ChangeTable;
 class JobRunner;
@@ -72,6 +74,11 @@ public:
     QCheckBox* showChangesBox() const { return showChanges_; }
     QPushButton* swipeButton() const { return swipe_; }
     QPushButton* cancelButton() const { return cancel_; }
+    /// The alignment's settings and "Compare again" (the last later scan and map).
+    AlignSettings* alignSettings() const { return align_; }
+    /// Runs the last comparison again with the alignment settings as they are now; an error when
+    /// none was started since the scan was opened, or one is running.
+    Status compareAgain();
     void retranslateUi();
 
 Q_SIGNALS:
@@ -102,6 +109,8 @@ private:
     std::shared_ptr<const ChangeResult> result_;
     Status lastStatus_;
     QString earlierMap_;
+    QString laterScanIn_, laterMapIn_; ///< the last comparison's inputs, for compareAgain()
+    MeasureOptions measure_;
     QString laterScanPath_, alignedMapPath_;
     bool cancelled_ = false;
 
@@ -113,6 +122,7 @@ private:
     QPushButton* swipe_;
     ChangeTable* table_;
     ChangeOverlay* overlay_;
+    AlignSettings* align_;
 };
 
 } // namespace fisura::ui
