@@ -4744,6 +4744,10 @@ Predicha: %2</translation>
         <source>The training step could not be captured as a CUDA graph (%1); it runs op by op, at a little less speed.</source>
         <translation>El paso de entrenamiento no se pudo capturar como grafo CUDA (%1); se ejecuta operación a operación, algo más despacio.</translation>
     </message>
+    <message>
+        <source>Batches of %1 train on the processor in %2 parts of %3 with their gradients added up (a whole batch needs about %4 MiB, over the budget of %5 MiB): every step still learns from %1 images, but BatchNorm sees %3 at a time.</source>
+        <translation>Los lotes de %1 se entrenan en el procesador en %2 partes de %3 sumando sus gradientes (un lote entero necesita unos %4 MiB, más que el presupuesto de %5 MiB): cada paso sigue aprendiendo de %1 imágenes, pero BatchNorm ve %3 a la vez.</translation>
+    </message>
 </context>
 <context>
     <name>fisura::ui::TrainPane</name>

@@ -125,7 +125,20 @@ int runLoop(app::MainWindow& w, const QString& dir, int epochs, int idleSeconds)
     w.showPane(QStringLiteral("train"));
     w.trainPane()->setupPanel()->setEpochs(epochs);
     w.trainPane()->setupPanel()->setPreferCpu(true);
-    QSignalSpy trained(w.trainPane()->controller(), &ui::TrainController::finished);
+    ui::TrainController* controller = w.trainPane()->controller();
+    QSignalSpy trained(controller, &ui::TrainController::finished);
+    // The training's own speed and results, so a change of memory can be held against them.
+    QObject::connect(controller, &ui::TrainController::epochDone, [&](const EpochMetrics& m) {
+        std::printf("  epoch %d: %.1f s, %.2f img/s, training loss %.4f, validation loss %.4f, "
+                    "RSS %.1f MiB, peak %.1f MiB\n",
+                    m.epoch + 1, m.seconds, m.imagesPerSecond, m.trainLoss, m.valLoss,
+                    statusMiB("VmRSS"), statusMiB("VmHWM"));
+        std::fflush(stdout);
+    });
+    QObject::connect(controller, &ui::TrainController::notice,
+                     [](const QString& code, const QString& message) {
+                         std::printf("  notice %s: %s\n", qPrintable(code), qPrintable(message));
+                     });
     if (!w.trainPane()->startTraining() ||
         !waitFor([&] { return trained.count() == 1; }, 7200, "training"))
         return 1;

@@ -10,6 +10,10 @@
 #include <cstdlib>
 #include <map>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include "fisura/infer.h"
 #include "fisura/model.h"
 #include "fisura/policy.h"
@@ -18,6 +22,7 @@
 #include "map_fixtures.h"
 #include "models/model_impl.h"
 #include "models/networks.h"
+#include "train/micro_batch.h"
 #include "util/malloc_tuning.h"
 
 using namespace fisura;
@@ -229,6 +234,73 @@ private Q_SLOTS:
         // Allocation still works both ways round after the change.
         auto big = torch::ones({64, 1024, 1024});
         QCOMPARE(big.sum().item<double>(), 64.0 * 1024 * 1024);
+    }
+
+    // A CPU training job's scope maps large blocks (so they go back when freed) and gives the
+    // job-time settings back when the last scope ends.
+    void trainingMallocScope()
+    {
+#if !defined(__GLIBC__)
+        QSKIP("glibc's malloc only");
+#else
+        using namespace fisura::detail;
+        if (tuneMallocForJobs() == MallocTuning::UserSettings)
+            QSKIP("the environment sets malloc tunables: Fisura leaves malloc alone");
+        auto mapped = [](size_t bytes) {
+            const size_t before = mallinfo2().hblkhd;
+            void* volatile p = std::malloc(bytes);
+            const size_t after = mallinfo2().hblkhd;
+            std::free(p);
+            return after > before;
+        };
+        // Larger than any free chunk the earlier tests left in the heap (glibc serves a request
+        // from a free chunk before it maps one); never touched, so it costs no memory.
+        const size_t block = size_t(1) << 30;
+        QVERIFY(!mapped(block)); // the job-time settings keep it in the heap
+        {
+            TrainingMallocScope outer;
+            QVERIFY(outer.active());
+            QCOMPARE(trainingMallocScopes(), 1);
+            QVERIFY(mapped(block));
+            QVERIFY(!mapped(size_t(kTrainingMmapThreshold) / 4)); // small blocks stay in the heap
+            {
+                TrainingMallocScope inner;
+                QCOMPARE(trainingMallocScopes(), 2);
+            }
+            QCOMPARE(trainingMallocScopes(), 1);
+            QVERIFY(mapped(block)); // the outer scope still holds
+        }
+        QCOMPARE(trainingMallocScopes(), 0);
+        QVERIFY(!mapped(block));
+#endif
+    }
+
+    // The CPU step's parts: the largest divisor of the batch whose estimate fits the budget.
+    void microBatchFromBudget_data()
+    {
+        QTest::addColumn<int>("batch");
+        QTest::addColumn<quint64>("fixed");
+        QTest::addColumn<quint64>("perImage");
+        QTest::addColumn<quint64>("budget");
+        QTest::addColumn<int>("part");
+        const quint64 mib = 1ull << 20;
+        QTest::newRow("fits whole") << 16 << 100 * mib << 50 * mib << 2000 * mib << 16;
+        QTest::newRow("exactly at the budget") << 16 << 100 * mib << 50 * mib << 900 * mib << 16;
+        QTest::newRow("half fits") << 16 << 100 * mib << 50 * mib << 899 * mib << 8;
+        QTest::newRow("divisor, not the largest count") << 12 << 0ull << 10 * mib << 110 * mib << 6;
+        QTest::newRow("a prime batch") << 7 << 0ull << 10 * mib << 60 * mib << 1;
+        QTest::newRow("nothing fits: parts of 1") << 16 << 900 * mib << 50 * mib << 100 * mib << 1;
+        QTest::newRow("no estimate") << 16 << 0ull << 0ull << 1ull << 16;
+        QTest::newRow("batch of 1") << 1 << 900 * mib << 50 * mib << 100 * mib << 1;
+    }
+    void microBatchFromBudget()
+    {
+        QFETCH(int, batch);
+        QFETCH(quint64, fixed);
+        QFETCH(quint64, perImage);
+        QFETCH(quint64, budget);
+        QFETCH(int, part);
+        QCOMPARE(fisura::train_detail::microBatchWithin(batch, fixed, perImage, budget), part);
     }
 
     void applyingSetsLibTorchThreads()

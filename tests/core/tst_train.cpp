@@ -11,6 +11,7 @@
 #include <future>
 #include <mutex>
 
+#include "fisura/evaluate.h"
 #include "fisura/model.h"
 #include "fisura/synth.h"
 #include "fisura/sysinfo.h"
@@ -354,6 +355,51 @@ private Q_SLOTS:
         QCOMPARE(sink.lastBatch.batchSize, 4);
         QVERIFY(!r->history.empty() && r->history[0].trainLoss > 0);
         QCOMPARE(r->policy.useCuda, cuda);
+    }
+
+    // A CPU batch whose estimated training memory is over the budget trains in equal parts with
+    // the gradients added up: the log says so, the batch (so the steps and the samples per step)
+    // stays, the losses are numbers. Within the budget the batch trains whole, silently.
+    void cpuBatchOverBudgetTrainsInParts_data()
+    {
+        QTest::addColumn<int>("imagesInBudget"); // activations of this many images fit
+        QTest::addColumn<QString>("notice");     // "" = none
+        QTest::newRow("two parts") << 4 << QStringLiteral("train in 2 parts of 4");
+        QTest::newRow("three images: parts of 2") << 3 << QStringLiteral("train in 4 parts of 2");
+        QTest::newRow("not even one: parts of 1") << 0 << QStringLiteral("train in 8 parts of 1");
+        QTest::newRow("whole") << 8 << QString();
+    }
+    void cpuBatchOverBudgetTrainsInParts()
+    {
+        QFETCH(int, imagesInBudget);
+        QFETCH(QString, notice);
+        QTemporaryDir tmp;
+        TrainOptions o = segOptions(tmp.filePath(QStringLiteral("parts.fisura")));
+        o.batchSize = 8;
+        o.epochs = 1;
+        o.precision = Precision::FP32;
+        auto fp = estimateFootprint(o.model, Precision::FP32);
+        QVERIFY(fp && fp->activationBytesPerImage > 0);
+        testing::setCpuTrainingBudget(fp->trainingBytes(std::max(1, imagesInBudget)) -
+                                      (imagesInBudget == 0 ? 1 : 0));
+        RecordingSink sink;
+        auto r = train(o, {}, &sink);
+        testing::setCpuTrainingBudget(0);
+        QVERIFY2(r, r.status().toString().c_str());
+        const auto it =
+            std::find_if(r->notices.begin(), r->notices.end(),
+                         [](const std::string& n) { return n.rfind("cpu_micro_batch:", 0) == 0; });
+        if (notice.isEmpty()) {
+            QVERIFY(it == r->notices.end());
+        } else {
+            QVERIFY(it != r->notices.end());
+            QVERIFY2(it->find(notice.toStdString()) != std::string::npos, it->c_str());
+        }
+        QCOMPARE(r->finalBatchSize, 8);
+        QCOMPARE(sink.lastBatch.batchSize, 8);
+        QCOMPARE(r->epochsRun, 1);
+        QVERIFY(!r->history.empty() && std::isfinite(r->history[0].trainLoss) &&
+                r->history[0].trainLoss > 0);
     }
 
     // On a GPU (the `gpu` label): the policy puts the job there, the epochs report the device's

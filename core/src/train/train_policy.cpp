@@ -1,6 +1,10 @@
 // The policy question of a training job; see fisura/train.h (plain C++, no torch).
 #include "fisura/train.h"
 
+#include <algorithm>
+
+#include "train/micro_batch.h"
+
 namespace fisura
 {
 
@@ -27,3 +31,18 @@ PolicyRequest policyRequestFor(const TrainOptions& o)
 }
 
 } // namespace fisura
+
+namespace fisura::train_detail
+{
+
+int microBatchWithin(int batch, uint64_t fixedBytes, uint64_t bytesPerImage, uint64_t budgetBytes)
+{
+    if (batch <= 1 || bytesPerImage == 0)
+        return std::max(1, batch);
+    for (int part = batch; part > 1; --part)
+        if (batch % part == 0 && fixedBytes + uint64_t(part) * bytesPerImage <= budgetBytes)
+            return part;
+    return 1;
+}
+
+} // namespace fisura::train_detail

@@ -3,16 +3,33 @@
 #include "compat/torch_compat.h"
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
 #include <mutex>
 
 #include "device/torch_step.h"
+#include "fisura/evaluate.h"
 #include "fisura/sysinfo.h"
+#include "fisura/testing.h"
 #include "models/model_impl.h"
+#include "train/micro_batch.h"
 #include "train/trainer.h"
 #include "util/json_bounded.h"
 
 namespace fs = std::filesystem;
+
+namespace fisura
+{
+namespace
+{
+std::atomic<uint64_t> g_cpuTrainingBudget{0}; ///< testing::setCpuTrainingBudget; 0 = the default
+} // namespace
+
+void testing::setCpuTrainingBudget(uint64_t bytes)
+{
+    g_cpuTrainingBudget.store(bytes);
+}
+} // namespace fisura
 
 namespace fisura::train_detail
 {
@@ -97,6 +114,8 @@ Status Trainer::setUp()
     device_ =
         pol.useCuda ? torch::Device(torch::kCUDA, pol.deviceIndex) : torch::Device(torch::kCPU);
     applyCpuSettings(pol); // the job's thread runs the steps: LibTorch's OpenMP team is per thread
+    if (!pol.useCuda)
+        mallocScope_ = std::make_unique<detail::TrainingMallocScope>();
     if (Status s = joinJob(); !s)
         return s;
     if (pol.useCuda) {
@@ -139,6 +158,7 @@ Status Trainer::setUp()
                           std::to_string(world_) + ")");
     describeDataParallel();
     announceStart();
+    chooseCpuMicroBatch();
 
     const ModelInfo& info = model_.info();
     const auto optF = torch::TensorOptions().dtype(torch::kFloat).device(device_);
@@ -280,6 +300,32 @@ void Trainer::createLoaders()
     batchesPerEpoch_ = std::max(1, tl_->batchesPerEpoch());
     if (o_.maxBatchesPerEpoch > 0)
         batchesPerEpoch_ = std::min(batchesPerEpoch_, o_.maxBatchesPerEpoch);
+}
+
+/// On the CPU, a batch whose training memory (estimateFootprint) is over the budget trains in
+/// equal parts with its gradients accumulated (train/micro_batch.h); the log says so. Not in a
+/// data-parallel job: its gradient all-reduce starts during the (one) backward pass.
+void Trainer::chooseCpuMicroBatch()
+{
+    microBatch_ = 0;
+    if (pol().useCuda || comm_ || st_.batchSize <= 1)
+        return;
+    auto fp = estimateFootprint(mc_, pol().precision);
+    if (!fp)
+        return; // no estimate: the batch trains whole, as before
+    const uint64_t forced = g_cpuTrainingBudget.load();
+    const uint64_t budget = forced > 0 ? forced : kCpuTrainingBudgetBytes;
+    const int part =
+        microBatchWithin(st_.batchSize, fp->weightBytes, fp->activationBytesPerImage, budget);
+    if (part >= st_.batchSize)
+        return;
+    microBatch_ = part;
+    auto mib = [](uint64_t b) { return std::to_string((b + (1u << 20) - 1) >> 20); };
+    ev_.notice("cpu_micro_batch",
+               "batches of " + std::to_string(st_.batchSize) + " train in " +
+                   std::to_string(st_.batchSize / part) + " parts of " + std::to_string(part) +
+                   ": a whole batch needs about " + mib(fp->trainingBytes(st_.batchSize)) +
+                   " MiB, over the CPU training budget of " + mib(budget) + " MiB");
 }
 
 void Trainer::announceStart()

@@ -255,9 +255,48 @@ torch::Tensor Trainer::trainStep(DeviceBatch& d, bool moreBatches, double lr)
     return eagerStep(d, moreBatches);
 }
 
+/// The batch in parts of microBatch_ (the CPU, chooseCpuMicroBatch): each part's loss, weighted
+/// by its share of the batch, is backpropagated on its own, so only one part's activations are
+/// alive at a time and the gradients add up to those of the batch's mean loss (BatchNorm and the
+/// Dice term aside: they see one part). Returns the batch's loss, the parts' weighted sum.
+torch::Tensor Trainer::backwardInParts(const DeviceBatch& d)
+{
+    zeroGrads();
+    const int64_t n = d.pixels.size(0);
+    torch::Tensor total;
+    for (int64_t start = 0; start < n; start += microBatch_) {
+        const int64_t len = std::min<int64_t>(microBatch_, n - start);
+        DeviceBatch part;
+        part.pixels = d.pixels.narrow(0, start, len);
+        if (d.labels.defined())
+            part.labels = d.labels.narrow(0, start, len);
+        if (d.masks.defined())
+            part.masks = d.masks.narrow(0, start, len);
+        const auto x = toInput(part.pixels);
+        torch::Tensor out;
+        {
+            compat::CpuAutocast cac(pol().precision == Precision::BF16);
+            out = model_.impl()->forward(x);
+        }
+        torch::Tensor target;
+        const auto loss = lossOf(out, x, part, &target) * (double(len) / double(n));
+        loss.backward();
+        total = total.defined() ? total + loss.detach() : loss.detach();
+    }
+    return total;
+}
+
 /// The step op by op (the CPU, fp16, a batch of another size, and the graph's warm-up).
 torch::Tensor Trainer::eagerStep(DeviceBatch& d, bool moreBatches)
 {
+    if (microBatch_ > 0 &&
+        d.pixels.size(0) > microBatch_) { // the CPU only: no scaler, no look-ahead
+        auto loss = backwardInParts(d);
+        if (o_.clipNorm > 0)
+            clipGradNormOnDevice(params_, o_.clipNorm);
+        adamwStep(*opt_, params_, adamwKernel_);
+        return loss;
+    }
     const auto x = toInput(d.pixels);
     torch::Tensor out;
     {

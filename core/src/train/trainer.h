@@ -27,6 +27,7 @@
 #include "dist/grad_buckets.h"
 #include "fisura/train.h"
 #include "train/train_optim.h"
+#include "util/malloc_tuning.h"
 
 namespace fisura::train_detail
 {
@@ -134,6 +135,7 @@ private:
     // train_setup.cpp
     Status createModel();
     Status measureBatchSize();
+    void chooseCpuMicroBatch();
     void createLoaders();
     void announceStart();
     // train_checkpoint.cpp
@@ -155,6 +157,7 @@ private:
     double setLearningRate(int epoch, int samplesDone);
     torch::Tensor trainStep(DeviceBatch& d, bool moreBatches, double lr);
     torch::Tensor eagerStep(DeviceBatch& d, bool moreBatches);
+    torch::Tensor backwardInParts(const DeviceBatch& d);
     // train_graph.cpp: the step as one CUDA graph
     struct StepGraph;
     void chooseStepGraph();
@@ -218,6 +221,9 @@ private:
 
     // Model and optimiser (setUp). Declared in the order the job creates them, so they go in
     // the reverse order: loaders (and their threads) first, the model last.
+    /// CPU jobs: large blocks go back to the system when freed (util/malloc_tuning.h); ends
+    /// after the model and the loaders.
+    std::unique_ptr<detail::TrainingMallocScope> mallocScope_;
     torch::Device device_{torch::kCPU};
     Model model_;
     torch::nn::Module* net_ = nullptr;
@@ -241,6 +247,8 @@ private:
     bool useAmp_ = false;
     std::unique_ptr<detail::CopyStream> copies_;
     bool lookahead_ = false;
+    /// CPU: a batch larger than this trains in parts of this size (chooseCpuMicroBatch); 0 = whole.
+    int microBatch_ = 0;
     std::optional<DeviceBatch> ahead_; ///< fetched (and sent) during the previous step
     std::optional<DeviceBatch>
         reused_;                       ///< testing::reuseFirstBatch: the batch every step trains on

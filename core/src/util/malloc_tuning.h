@@ -32,4 +32,29 @@ bool userMallocSettings(const std::function<const char*(const char*)>& getenv);
 /// M_TRIM_THRESHOLD, M_TOP_PAD and M_ARENA_MAX (glibc only).
 MallocTuning tuneMallocForJobs();
 
+/// While a CPU training job runs, the job-time settings above would keep the step's peak in the
+/// heap: every layer's activations and their gradients are freed and allocated again in another
+/// order, and a heap that never returns them held 0.75 GiB more than glibc's defaults at the
+/// peak (tests/bench/RESULTS.md, bench_gui_memory). In this scope blocks of at least
+/// kTrainingMmapThreshold are mmap()ed and unmapped when freed instead; the job-time settings
+/// come back when the last scope of the process ends. Nothing changes where tuneMallocForJobs
+/// did not apply its settings (the user's, another C library).
+constexpr int kTrainingMmapThreshold = 4 << 20;
+
+class TrainingMallocScope
+{
+public:
+    TrainingMallocScope();
+    ~TrainingMallocScope();
+    TrainingMallocScope(const TrainingMallocScope&) = delete;
+    TrainingMallocScope& operator=(const TrainingMallocScope&) = delete;
+    bool active() const { return active_; } ///< this scope counts (the settings are changed)
+
+private:
+    bool active_ = false;
+};
+
+/// Scopes alive in the process (0: the job-time settings are in force).
+int trainingMallocScopes();
+
 } // namespace fisura::detail

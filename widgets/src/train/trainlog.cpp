@@ -160,6 +160,11 @@ QString TrainLog::noticeText(const QString& code, const QString& message)
         return tr("Cancelled during epoch %1; the checkpoint of the last completed epoch and the "
                   "best model are kept.")
             .arg(num(0));
+    if (code == QStringLiteral("cpu_micro_batch"))
+        return tr("Batches of %1 train on the processor in %2 parts of %3 with their gradients "
+                  "added up (a whole batch needs about %4 MiB, over the budget of %5 MiB): "
+                  "every step still learns from %1 images, but BatchNorm sees %3 at a time.")
+            .arg(num(0), num(1), num(2), num(3), num(4));
     if (code == QStringLiteral("batch_probed"))
         return tr("The batch size was measured on the GPU.");
     if (code == QStringLiteral("batch_probe_failed"))
