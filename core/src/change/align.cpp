@@ -45,13 +45,23 @@ const char* alignFieldName(AlignField f)
     return f == AlignField::Off ? "off" : "auto";
 }
 
+namespace
+{
+/// The setting of an Auto/Off enum named `name`; InvalidArgument naming `what` otherwise.
+template <class E>
+Result<E> autoOrOffFromName(const std::string& name, const char* (*nameOf)(E), const char* what)
+{
+    for (E e : {E::Auto, E::Off})
+        if (name == nameOf(e))
+            return e;
+    return Status(ErrorCode::InvalidArgument,
+                  "unknown " + std::string(what) + " setting '" + name + "' (auto, off)");
+}
+} // namespace
+
 Result<AlignField> alignFieldFromName(const std::string& name)
 {
-    for (AlignField f : {AlignField::Auto, AlignField::Off})
-        if (name == alignFieldName(f))
-            return f;
-    return Status(ErrorCode::InvalidArgument,
-                  "unknown correction field setting '" + name + "' (auto, off)");
+    return autoOrOffFromName(name, alignFieldName, "correction field");
 }
 
 const char* alignGeoreferenceName(AlignGeoreference g)
@@ -61,11 +71,7 @@ const char* alignGeoreferenceName(AlignGeoreference g)
 
 Result<AlignGeoreference> alignGeoreferenceFromName(const std::string& name)
 {
-    for (AlignGeoreference g : {AlignGeoreference::Auto, AlignGeoreference::Off})
-        if (name == alignGeoreferenceName(g))
-            return g;
-    return Status(ErrorCode::InvalidArgument,
-                  "unknown georeference setting '" + name + "' (auto, off)");
+    return autoOrOffFromName(name, alignGeoreferenceName, "georeference");
 }
 
 const char* alignStartName(AlignStart s)
