@@ -200,7 +200,7 @@ void TstCompareDates::init()
 CompareDatesPanel* TstCompareDates::compare(InspectPane& pane, const QString& laterScan,
                                             const QString& laterMap, double pixelSizeMm)
 {
-    pane.resize(1200, 800);
+    pane.resize(1280, 720); // the laptop screen the screenshots are looked at on
     pane.show();
     if (!pane.openWithMap(before_, beforeMap_, 128))
         return nullptr;
@@ -322,7 +322,10 @@ void TstCompareDates::spanishTexts()
              QStringLiteral("Escaneo posterior (alineado, en gris)"));
     QVERIFY2(summary.contains(QRegularExpression(QStringLiteral("residuo \\d+,\\d\\d px"))),
              qPrintable(summary));
+    // The layouts the longer Spanish texts asked for, as a person would see them.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     QVERIFY(pane.grab().save(QStringLiteral(FISURA_BUILD_DIR "/comparedates_es.png")));
+    QVERIFY(panel->grab().save(QStringLiteral(FISURA_BUILD_DIR "/comparedates_panel_es.png")));
     // Closing the pane leaves nothing in the cache.
     QCOMPARE(filesIn(CompareDatesPanel::cacheFolder()), 2);
     owner.reset();
