@@ -1,5 +1,6 @@
 # fisura-cli infer --gpus on the CPU (--cpu-devices N: the processor acts as N devices): one scan
-# split into column bands writes the one-device map byte for byte; a folder's large scan is
+# split into column bands writes the one-device map byte for byte (--fixed-level: the adaptive
+# ZSTD level follows the timing, so it would keep only the pixels); a folder's large scan is
 # split, its small ones go one per device, with the same maps and a complete manifest; bad
 # --gpus values are refused.
 # -DCLI=<exe> -DWORK=<dir>
@@ -22,7 +23,7 @@ cli(train --task segment --data "${WORK}/demo/segmentation" --out "${WORK}/m.fis
 expect(rc EQUAL 0 MESSAGE "train exited ${rc}: ${err}")
 set(SCAN "${WORK}/demo/scan/demo_scan.tif")
 set(RUN --model "${WORK}/m.fisura" --tile 32 --overlap 8 --batch 4 --cpu --threads 1
-        --readers 2)
+        --readers 2 --fixed-level)
 
 # Bad values.
 foreach(bad x 65 -1)

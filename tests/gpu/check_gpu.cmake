@@ -189,9 +189,10 @@ elseif(CASE STREQUAL "multi_gpu")
     message(STATUS "data-parallel training: final batch ${batch}")
     expect(EXISTS "${WORK}/dp.fisura" MESSAGE "no model written")
 
-    # One scan over one GPU and over all: the same bytes. Small tiles and batches, so that the
+    # One scan over one GPU and over all: the same bytes (--fixed-level: the adaptive ZSTD level
+    # follows the timing, so it would keep only the pixels). Small tiles and batches, so that the
     # scan is split (several batches of tiles per GPU).
-    set(RUN --model "${WORK}/dp.fisura" --tile 256 --overlap 32 --batch 4)
+    set(RUN --model "${WORK}/dp.fisura" --tile 256 --overlap 32 --batch 4 --fixed-level)
     if(REHEARSE)
         set(all --cpu --cpu-devices 2)
         set(one --cpu)

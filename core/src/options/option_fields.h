@@ -194,7 +194,8 @@ template <class O, class V> void visitWriterFields(O& w, V& v)
     v.field({"output.adaptive_level", "--fixed-level", 0, 0, "",
              "ZSTD: lower the level while compression is what holds the job back (down to zstd's "
              "fast levels; the map is larger, the pixels the same) and climb back once it keeps "
-             "up; off keeps the level fixed",
+             "up; the file's bytes then follow the timing; off keeps the level fixed and the "
+             "file the same from run to run",
              kCliClears},
             w.adaptiveLevel);
     v.field({"output.pyramid", "", 0, 0, "", "Write halved overviews for fast zooming out"},
