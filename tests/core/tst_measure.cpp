@@ -1,5 +1,6 @@
 // Crack measurement on drawn cracks of known length and width, across tile borders, and on bad
 // input. Lengths within 3 %, mean widths within 1 px.
+#include <QDir>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -13,6 +14,7 @@
 #include "analysis/thinning.h"
 #include "drawn_cracks.h"
 #include "fisura/measure.h"
+#include "fisura/testing.h"
 #include "image_mat.h"
 
 using namespace fisura;
@@ -84,6 +86,7 @@ private Q_SLOTS:
     void badInputs();
     void cancelAndProgress();
     void exports();
+    void exportsWrittenPieceByPiece();
     void widthLayer();
     void thinningMatchesOpenCv();
 };
@@ -488,6 +491,58 @@ void TestMeasure::exports()
     const auto bad =
         writeMeasureJson(r, dir.filePath(QStringLiteral("no/such/dir/x.json")).toStdString());
     QVERIFY(!bad.isOk());
+}
+
+// The JSON and the CSVs are written piece by piece (no document of the whole measurement in
+// memory): the text is what nlohmann's dump of the whole document gives, the files are the
+// strings, and a write that fails leaves nothing.
+void TestMeasure::exportsWrittenPieceByPiece()
+{
+    // 124 x 124 short cracks: the branch CSV passes the 1 MB at which pieces are handed on.
+    cv::Mat m = cv::Mat::zeros(1992, 1992, CV_8U);
+    for (int y = 8; y < 1992; y += 16)
+        for (int x = 8; x < 1992; x += 16)
+            cv::line(m, {x, y}, {x + 6 + (x + y) % 5, y + (x % 3)}, 255, 2);
+    MeasureOptions o;
+    o.pixelSizeMm = 0.1;
+    o.minAreaPx = 5;
+    auto r = measure(m, o);
+    QCOMPARE(r.totals.cracks, 124 * 124);
+    r.mapPath = "odd \"name\"\n\u00f1.tif"; // quotes, a newline, UTF-8
+    for (int indent : {2, -1}) {
+        const std::string text = toJson(r, indent);
+        QCOMPARE(text, nlohmann::json::parse(text).dump(indent));
+    }
+    MeasureResult none;
+    QCOMPARE(toJson(none), nlohmann::json::parse(toJson(none)).dump(2));
+    QVERIFY(toJson(none).find("\"branches\": []") != std::string::npos);
+
+    QTemporaryDir dir;
+    auto path = [&](const char* name) {
+        return dir.filePath(QString::fromUtf8(name)).toStdString();
+    };
+    auto contents = [](const std::string& p) {
+        std::ifstream in(p, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    QVERIFY(writeMeasureJson(r, path("m.json")).isOk());
+    QCOMPARE(contents(path("m.json")), toJson(r));
+    QVERIFY(writeMeasureCsv(r, path("m.csv")).isOk());
+    QCOMPARE(contents(path("m.csv")), cracksCsv(r));
+    QCOMPARE(contents(path("m.branches.csv")), branchesCsv(r));
+    QVERIFY(branchesCsv(r).size() > (1u << 20));
+    QCOMPARE(contents(path("m.scan.csv")), scanCsv(r));
+
+    // A full disk after 1 MB and a bit: the error, and no file, not even a temporary.
+    testing::failNextAtomicWriteAfter((1 << 20) + 5000);
+    const Status full = writeMeasureJson(r, path("full.json"));
+    QVERIFY(!full.isOk());
+    QCOMPARE(full.code(), ErrorCode::IoError);
+    QVERIFY(full.detail().rfind("disk_full", 0) == 0);
+    testing::failNextAtomicWriteAfter(100);
+    QVERIFY(!writeMeasureCsv(r, path("full.csv")).isOk());
+    testing::failNextAtomicWriteAfter(-1);
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 4);
 }
 
 void TestMeasure::widthLayer()

@@ -1,4 +1,5 @@
 // Width classes and the CSV / JSON exports of a measurement.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -95,14 +96,42 @@ std::string siblingPath(const std::string& path, const std::string& suffix)
 
 } // namespace
 
-std::string cracksCsv(const MeasureResult& r)
+namespace
 {
-    std::ostringstream out;
+
+/// Rows gathered in a stream and handed on about every megabyte.
+class CsvPieces
+{
+public:
+    explicit CsvPieces(const ChunkSink& put) : put_(put) {}
+    std::ostringstream& out() { return out_; }
+    void rowDone()
+    {
+        if (out_.tellp() > (1 << 20))
+            flush();
+    }
+    void flush()
+    {
+        const std::string s = out_.str();
+        if (!s.empty())
+            put_(s);
+        out_.str({});
+    }
+
+private:
+    const ChunkSink& put_;
+    std::ostringstream out_;
+};
+
+void cracksCsvTo(const MeasureResult& r, const ChunkSink& put)
+{
+    CsvPieces pieces(put);
+    std::ostringstream& out = pieces.out();
     out << "id,length_px,length_mm,mean_width_px,median_width_px,max_width_px,mean_width_mm,"
            "median_width_mm,max_width_mm,width_class,orientation_deg,box_x,box_y,box_width,"
            "box_height,centroid_x,centroid_y,area_px,area_mm2,branches,junctions,ends,exceeds_"
            "limit\n";
-    for (const auto& c : r.cracks)
+    for (const auto& c : r.cracks) {
         out << c.id << ',' << num(c.lengthPx, 2) << ',' << num(c.lengthMm) << ','
             << num(c.width.meanPx, 2) << ',' << num(c.width.medianPx, 2) << ','
             << num(c.width.maxPx, 2) << ',' << num(c.width.meanMm, 4) << ','
@@ -112,16 +141,19 @@ std::string cracksCsv(const MeasureResult& r)
             << ',' << num(c.centroidY, 1) << ',' << c.areaPx << ',' << num(c.areaMm2, 4) << ','
             << c.branches << ',' << c.junctions << ',' << c.ends << ',' << int(c.exceedsLimit)
             << '\n';
-    return out.str();
+        pieces.rowDone();
+    }
+    pieces.flush();
 }
 
-std::string branchesCsv(const MeasureResult& r)
+void branchesCsvTo(const MeasureResult& r, const ChunkSink& put)
 {
-    std::ostringstream out;
+    CsvPieces pieces(put);
+    std::ostringstream& out = pieces.out();
     out << "id,crack_id,length_px,length_mm,mean_width_px,median_width_px,max_width_px,"
            "mean_width_mm,median_width_mm,max_width_mm,width_class,orientation_deg,box_x,box_y,"
            "box_width,box_height,centroid_x,centroid_y,exceeds_limit\n";
-    for (const auto& b : r.branches)
+    for (const auto& b : r.branches) {
         out << b.id << ',' << b.crackId << ',' << num(b.lengthPx, 2) << ',' << num(b.lengthMm)
             << ',' << num(b.width.meanPx, 2) << ',' << num(b.width.medianPx, 2) << ','
             << num(b.width.maxPx, 2) << ',' << num(b.width.meanMm, 4) << ','
@@ -129,7 +161,28 @@ std::string branchesCsv(const MeasureResult& r)
             << classId(r, b.widthClass) << ',' << num(b.orientationDeg, 1) << ',' << b.box.x << ','
             << b.box.y << ',' << b.box.width << ',' << b.box.height << ',' << num(b.centroidX, 1)
             << ',' << num(b.centroidY, 1) << ',' << int(b.exceedsLimit) << '\n';
-    return out.str();
+        pieces.rowDone();
+    }
+    pieces.flush();
+}
+
+std::string collected(void (*to)(const MeasureResult&, const ChunkSink&), const MeasureResult& r)
+{
+    std::string text;
+    to(r, [&](std::string_view piece) { text.append(piece); });
+    return text;
+}
+
+} // namespace
+
+std::string cracksCsv(const MeasureResult& r)
+{
+    return collected(cracksCsvTo, r);
+}
+
+std::string branchesCsv(const MeasureResult& r)
+{
+    return collected(branchesCsvTo, r);
 }
 
 std::string scanCsv(const MeasureResult& r)
@@ -166,7 +219,11 @@ std::string scanCsv(const MeasureResult& r)
     return out.str();
 }
 
-std::string toJson(const MeasureResult& r, int indent)
+namespace
+{
+
+/// Everything of the JSON but the lists of cracks and branches.
+nlohmann::json headJson(const MeasureResult& r)
 {
     using nlohmann::json;
     const auto& t = r.totals;
@@ -213,43 +270,119 @@ std::string toJson(const MeasureResult& r, int indent)
                                 {"branches", k.branches},
                                 {"length_px", k.lengthPx},
                                 {"length_mm", k.lengthMm}});
-    j["cracks"] = json::array();
-    for (const auto& c : r.cracks) {
-        json e{{"id", c.id},
-               {"length_px", c.lengthPx},
-               {"width", widthJson(c.width)},
-               {"orientation_deg", c.orientationDeg},
-               {"box", boxJson(c.box)},
-               {"centroid", {c.centroidX, c.centroidY}},
-               {"area_px", c.areaPx},
-               {"branches", c.branches},
-               {"junctions", c.junctions},
-               {"ends", c.ends},
-               {"width_class", classId(r, c.widthClass)},
-               {"exceeds_limit", c.exceedsLimit}};
-        if (c.lengthMm >= 0) {
-            e["length_mm"] = c.lengthMm;
-            e["area_mm2"] = c.areaMm2;
-        }
-        j["cracks"].push_back(std::move(e));
-    }
-    j["branches"] = json::array();
-    for (const auto& b : r.branches) {
-        json e{{"id", b.id},
-               {"crack_id", b.crackId},
-               {"length_px", b.lengthPx},
-               {"width", widthJson(b.width)},
-               {"orientation_deg", b.orientationDeg},
-               {"box", boxJson(b.box)},
-               {"centroid", {b.centroidX, b.centroidY}},
-               {"width_class", classId(r, b.widthClass)},
-               {"exceeds_limit", b.exceedsLimit}};
-        if (b.lengthMm >= 0)
-            e["length_mm"] = b.lengthMm;
-        j["branches"].push_back(std::move(e));
-    }
     j["width_histogram"] = {{"bin_px", r.widthHistogramBinPx}, {"counts", r.widthHistogram}};
-    return util::dumpJson(j, indent);
+    return j;
+}
+
+nlohmann::json crackJson(const MeasureResult& r, const Crack& c)
+{
+    nlohmann::json e{{"id", c.id},
+                     {"length_px", c.lengthPx},
+                     {"width", widthJson(c.width)},
+                     {"orientation_deg", c.orientationDeg},
+                     {"box", boxJson(c.box)},
+                     {"centroid", {c.centroidX, c.centroidY}},
+                     {"area_px", c.areaPx},
+                     {"branches", c.branches},
+                     {"junctions", c.junctions},
+                     {"ends", c.ends},
+                     {"width_class", classId(r, c.widthClass)},
+                     {"exceeds_limit", c.exceedsLimit}};
+    if (c.lengthMm >= 0) {
+        e["length_mm"] = c.lengthMm;
+        e["area_mm2"] = c.areaMm2;
+    }
+    return e;
+}
+
+nlohmann::json branchJson(const MeasureResult& r, const CrackBranch& b)
+{
+    nlohmann::json e{{"id", b.id},
+                     {"crack_id", b.crackId},
+                     {"length_px", b.lengthPx},
+                     {"width", widthJson(b.width)},
+                     {"orientation_deg", b.orientationDeg},
+                     {"box", boxJson(b.box)},
+                     {"centroid", {b.centroidX, b.centroidY}},
+                     {"width_class", classId(r, b.widthClass)},
+                     {"exceeds_limit", b.exceedsLimit}};
+    if (b.lengthMm >= 0)
+        e["length_mm"] = b.lengthMm;
+    return e;
+}
+
+/// The JSON, piece by piece: the text nlohmann's dump of the whole document would give (keys in
+/// its order, its indentation), without the document of every crack and branch in memory (for
+/// 332 k branches that document took about 1 GB, the text 213 MB).
+void streamJson(const MeasureResult& r, int indent, const ChunkSink& put)
+{
+    nlohmann::json head = headJson(r);
+    head["cracks"] = nullptr; // placeholders: the lists go where nlohmann would put them
+    head["branches"] = nullptr;
+    const bool pretty = indent >= 0;
+    const std::string pad1(size_t(std::max(indent, 0)), ' '), pad2 = pad1 + pad1;
+    // A value dumped on its own, its lines moved in by `pad` (strings hold no raw newline).
+    auto nested = [&](const nlohmann::json& v, const std::string& pad) {
+        std::string s = util::dumpJson(v, indent);
+        if (!pretty || pad.empty())
+            return s;
+        std::string out;
+        out.reserve(s.size() + s.size() / 8);
+        for (char c : s) {
+            out += c;
+            if (c == '\n')
+                out += pad;
+        }
+        return out;
+    };
+    auto list = [&](size_t n, const std::function<nlohmann::json(size_t)>& element) {
+        if (n == 0) {
+            put("[]");
+            return;
+        }
+        put("[");
+        for (size_t i = 0; i < n; ++i) {
+            put(i == 0 ? "" : ",");
+            if (pretty) {
+                put("\n");
+                put(pad2);
+            }
+            put(nested(element(i), pad2));
+        }
+        if (pretty) {
+            put("\n");
+            put(pad1);
+        }
+        put("]");
+    };
+    put("{");
+    bool first = true;
+    for (auto it = head.begin(); it != head.end(); ++it) {
+        put(first ? "" : ",");
+        first = false;
+        if (pretty) {
+            put("\n");
+            put(pad1);
+        }
+        put(util::dumpJson(nlohmann::json(it.key())));
+        put(pretty ? ": " : ":");
+        if (it.key() == "cracks")
+            list(r.cracks.size(), [&](size_t i) { return crackJson(r, r.cracks[i]); });
+        else if (it.key() == "branches")
+            list(r.branches.size(), [&](size_t i) { return branchJson(r, r.branches[i]); });
+        else
+            put(nested(it.value(), pad1));
+    }
+    put(pretty ? "\n}" : "}");
+}
+
+} // namespace
+
+std::string toJson(const MeasureResult& r, int indent)
+{
+    std::string text;
+    streamJson(r, indent, [&](std::string_view piece) { text.append(piece); });
+    return text;
 }
 
 std::vector<std::string> measureCsvPaths(const std::string& path)
@@ -260,16 +393,20 @@ std::vector<std::string> measureCsvPaths(const std::string& path)
 Status writeMeasureCsv(const MeasureResult& result, const std::string& path)
 {
     const std::vector<std::string> paths = measureCsvPaths(path);
-    if (Status s = writeFileAtomic(paths[0], cracksCsv(result)); !s)
+    if (Status s = writeFileAtomicStreamed(paths[0],
+                                           [&](const ChunkSink& put) { cracksCsvTo(result, put); });
+        !s)
         return s;
-    if (Status s = writeFileAtomic(paths[1], branchesCsv(result)); !s)
+    if (Status s = writeFileAtomicStreamed(
+            paths[1], [&](const ChunkSink& put) { branchesCsvTo(result, put); });
+        !s)
         return s;
     return writeFileAtomic(paths[2], scanCsv(result));
 }
 
 Status writeMeasureJson(const MeasureResult& result, const std::string& path)
 {
-    return writeFileAtomic(path, toJson(result));
+    return writeFileAtomicStreamed(path, [&](const ChunkSink& put) { streamJson(result, 2, put); });
 }
 
 } // namespace fisura

@@ -75,6 +75,46 @@ void testing::failNextAtomicWriteAfter(long long bytes)
 
 Status writeFileAtomic(const std::string& path, const std::string& bytes)
 {
+    return writeFileAtomicStreamed(path, [&](const ChunkSink& put) { put(bytes); });
+}
+
+namespace
+{
+/// Writes what it is given to `fd` until the first error (then drops the rest), and at most
+/// `limit` bytes in all (a full disk injected by testing::failNextAtomicWriteAfter).
+struct FdSink {
+    int fd;
+    long long limit; // < 0: none
+    unsigned long long written = 0;
+    int err = 0;
+
+    void put(std::string_view bytes)
+    {
+        size_t at = 0;
+        while (!err && at < bytes.size()) {
+            size_t n = bytes.size() - at;
+            if (limit >= 0 && written + n > (unsigned long long)limit)
+                n = size_t((unsigned long long)limit - written);
+            if (n == 0) {
+                err = ENOSPC; // injected: behave like a full disk
+                break;
+            }
+            const ssize_t w = ::write(fd, bytes.data() + at, n);
+            if (w < 0) {
+                if (errno != EINTR)
+                    err = errno;
+                continue;
+            }
+            at += size_t(w);
+            written += (unsigned long long)w;
+        }
+    }
+};
+} // namespace
+
+Status writeFileAtomicStreamed(const std::string& path,
+                               const std::function<void(const ChunkSink& put)>& produce)
+{
     namespace fs = std::filesystem;
     const fs::path target(path);
     std::error_code ec;
@@ -90,24 +130,29 @@ Status writeFileAtomic(const std::string& path, const std::string& bytes)
         return writeFailure(
             path, err, "cannot create " + tmp + " to write " + path + ": " + std::strerror(err));
     }
-    const long long failAfter = g_failAfter.exchange(-1);
-    size_t limit = bytes.size();
-    if (failAfter >= 0)
-        limit = std::min<size_t>(limit, size_t(failAfter));
-    size_t written = 0;
-    int err = 0;
-    while (written < limit) {
-        const ssize_t n = ::write(fd, bytes.data() + written, limit - written);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            err = errno;
-            break;
+    FdSink sink{fd, g_failAfter.exchange(-1)};
+    // Pieces are gathered into writes of about 1 MB.
+    std::string buffer;
+    const ChunkSink put = [&](std::string_view bytes) {
+        if (buffer.size() + bytes.size() > (1u << 20)) {
+            sink.put(buffer);
+            buffer.clear();
+            if (bytes.size() > (1u << 20)) {
+                sink.put(bytes);
+                return;
+            }
         }
-        written += size_t(n);
+        buffer.append(bytes);
+    };
+    try {
+        produce(put);
+    } catch (const std::bad_alloc&) {
+        ::close(fd);
+        ::unlink(tmp.c_str());
+        return Status(ErrorCode::OutOfMemory, "writing " + path);
     }
-    if (!err && failAfter >= 0 && written < bytes.size())
-        err = ENOSPC; // injected: behave like a full disk
+    sink.put(buffer);
+    int err = sink.err;
     if (!err && ::fsync(fd) != 0)
         err = errno;
     if (::close(fd) != 0 && !err)
