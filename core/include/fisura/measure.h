@@ -37,6 +37,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -220,7 +221,8 @@ struct MeasureResult {
     MeasureOptions options;      ///< as used
     std::string thinning;        ///< "guo-hall (opencv ximgproc)" or "guo-hall (fisura)"
     std::vector<Crack> cracks;
-    std::vector<CrackBranch> branches;
+    /// A deque: it grows without moving what it holds (a scan can have hundreds of thousands).
+    std::deque<CrackBranch> branches;
     MeasureTotals totals;
     int flaggedCracks = 0;                 ///< cracks with exceedsLimit
     std::vector<WidthClassTotals> classes; ///< one per WidthClasses id (empty without pixel size)

@@ -70,7 +70,8 @@ Status analyzeRow(const RegionReader& read, int width, int height, int row, cons
 {
     const int t = o.tileSize, m = o.marginPx;
     const int across = (width + t - 1) / t;
-    out.assign(size_t(across), TileResult());
+    out.clear();
+    out.resize(size_t(across));
     std::atomic<int> next{0};
     std::mutex mutex;
     Status failure;
@@ -201,8 +202,9 @@ void finish(MeasureResult& r, std::vector<analysis::FinishedCrack>&& done)
         // Numbered in place, then moved (a copy would hold every centre line twice); a crack's
         // branches become the list itself when they are the first.
         const int firstBranch = int(r.branches.size()) + 1;
+        int index = 0;
         for (auto& b : f.branches) {
-            b.id = firstBranch + int(&b - f.branches.data());
+            b.id = firstBranch + index++;
             b.crackId = c.id;
             toMm(b.width, px);
             if (px > 0) {
@@ -219,9 +221,9 @@ void finish(MeasureResult& r, std::vector<analysis::FinishedCrack>&& done)
         if (r.branches.empty()) {
             r.branches = std::move(f.branches);
         } else {
-            r.branches.insert(r.branches.end(), std::make_move_iterator(f.branches.begin()),
-                              std::make_move_iterator(f.branches.end()));
-            std::vector<CrackBranch>().swap(f.branches);
+            for (auto& b : f.branches)
+                r.branches.push_back(std::move(b));
+            std::deque<CrackBranch>().swap(f.branches);
         }
         toMm(c.width, px);
         if (px > 0) {

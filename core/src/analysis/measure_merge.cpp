@@ -234,7 +234,8 @@ void CrackMerger::finishCrack(Accum& a)
     c.branches = a.branches;
     c.junctions = a.junctions;
     c.ends = a.ends;
-    f.branches = std::move(a.finished);
+    if (a.finished)
+        f.branches = std::move(*a.finished);
     f.hist = std::move(a.hist);
     finished_.push_back(std::move(f));
 }
@@ -275,7 +276,9 @@ void CrackMerger::endRow(bool last)
         b.centroidY = a.sy / double(std::max<uint64_t>(1, a.skeletonPixels));
         setCentreLine(b, orderCentreLine(std::move(a.path), classLimitsPx_));
         Accum& c = cracks_.accum(a.crack);
-        c.finished.push_back(std::move(b));
+        if (!c.finished)
+            c.finished = std::make_unique<std::deque<CrackBranch>>();
+        c.finished->push_back(std::move(b));
         ++c.branches;
     }
     for (int id = 0; id < cracks_.size(); ++id)

@@ -3,6 +3,7 @@
 // the tile row below can no longer touch it, so memory follows the open objects only.
 #pragma once
 
+#include <deque>
 #include <vector>
 
 #include "analysis/measure_tile.h"
@@ -32,7 +33,7 @@ private:
 /// A complete crack and its branches, in px (ids, classes and mm are set later).
 struct FinishedCrack {
     Crack crack;
-    std::vector<CrackBranch> branches;
+    std::deque<CrackBranch> branches;
     std::vector<uint32_t> hist;
 };
 

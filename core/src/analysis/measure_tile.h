@@ -34,6 +34,12 @@ struct TileResult {
     std::vector<Accum> cracks, branches, junctions;
     BorderLine top, bottom, left, right;
     cv::Mat layer; // core-sized width-class layer (CV_8U) when painted; empty = all background
+
+    // Moved, never copied (the accumulators own their branches); noexcept so that a vector of
+    // tiles moves them when it grows (cv::Mat's move does not say noexcept).
+    TileResult() = default;
+    TileResult(TileResult&&) noexcept = default;
+    TileResult& operator=(TileResult&&) noexcept = default;
 };
 
 struct TileParams {
