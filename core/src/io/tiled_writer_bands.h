@@ -89,6 +89,7 @@ struct TiledTiffWriter::Impl {
     int calmBands = 0;  // level-0 bands in a row taken without waiting (appending thread)
     int tileColumn = 0; // appendTile position
     Image tileBand;     // appendTile assembly of one band
+    std::vector<uint8_t> halfScratch; // halveInto's rows where they do not fit a band
 
     int level() const
     {
@@ -426,22 +427,38 @@ struct TiledTiffWriter::Impl {
     }
 
     // 2x2 box filter of the `rows` rows of L's band into level k; the last odd row/column pairs
-    // with itself.
+    // with itself. The rows go straight into level k's band where they fit (with an even tile
+    // size they always do), else through a scratch buffer kept from band to band: a new buffer
+    // per band (10 MB for a 40000 px wide map, allocated and zeroed) was most of the halving.
     Status halveInto(const LevelOut& L, const std::vector<uint8_t>& data, int rows, int k)
     {
-        const LevelOut& N = levels[k];
+        LevelOut& N = levels[k];
         const size_t rowBytes = size_t(L.width) * channels;
+        const size_t halfBytes = size_t(N.width) * channels;
         const int hr = (rows + 1) / 2;
         const auto h0 = Clock::now();
-        std::vector<uint8_t> half(size_t(N.width) * channels * hr);
+        const bool inPlace = N.bandRows + hr <= o.tileSize;
+        uint8_t* out = nullptr;
+        if (inPlace) {
+            allocateBand(N);
+            out = N.band.data() + size_t(N.bandRows) * halfBytes;
+        } else {
+            halfScratch.resize(halfBytes * size_t(hr));
+            out = halfScratch.data();
+        }
         pool->parallelFor(hr, [&](int y) {
             const uint8_t* r0 = data.data() + size_t(2 * y) * rowBytes;
             const uint8_t* r1 = 2 * y + 1 < rows ? r0 + rowBytes : r0;
-            io::halveRow(r0, r1, half.data() + size_t(y) * N.width * channels, N.width, L.width,
-                         channels);
+            io::halveRow(r0, r1, out + size_t(y) * halfBytes, N.width, L.width, channels);
         });
         stats.halveSeconds += seconds(h0, Clock::now());
-        return pushRows(k, half.data(), hr);
+        if (!inPlace)
+            return pushRows(k, out, hr);
+        N.bandRows += hr;
+        N.rowsDone += hr;
+        if (N.bandRows == o.tileSize || N.rowsDone == N.height)
+            return flushBand(k);
+        return Status::ok();
     }
 
     // A level's first band is allocated when its first rows come, not by create(): zeroing tens
