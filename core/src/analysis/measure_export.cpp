@@ -166,10 +166,11 @@ void branchesCsvTo(const MeasureResult& r, const ChunkSink& put)
     pieces.flush();
 }
 
-std::string collected(void (*to)(const MeasureResult&, const ChunkSink&), const MeasureResult& r)
+/// What `produce` writes piece by piece, as one string.
+std::string collected(const std::function<void(const ChunkSink&)>& produce)
 {
     std::string text;
-    to(r, [&](std::string_view piece) { text.append(piece); });
+    produce([&](std::string_view piece) { text.append(piece); });
     return text;
 }
 
@@ -177,12 +178,12 @@ std::string collected(void (*to)(const MeasureResult&, const ChunkSink&), const 
 
 std::string cracksCsv(const MeasureResult& r)
 {
-    return collected(cracksCsvTo, r);
+    return collected([&](const ChunkSink& put) { cracksCsvTo(r, put); });
 }
 
 std::string branchesCsv(const MeasureResult& r)
 {
-    return collected(branchesCsvTo, r);
+    return collected([&](const ChunkSink& put) { branchesCsvTo(r, put); });
 }
 
 std::string scanCsv(const MeasureResult& r)
@@ -380,9 +381,7 @@ void streamJson(const MeasureResult& r, int indent, const ChunkSink& put)
 
 std::string toJson(const MeasureResult& r, int indent)
 {
-    std::string text;
-    streamJson(r, indent, [&](std::string_view piece) { text.append(piece); });
-    return text;
+    return collected([&](const ChunkSink& put) { streamJson(r, indent, put); });
 }
 
 std::vector<std::string> measureCsvPaths(const std::string& path)
