@@ -30,6 +30,7 @@ void addMeasureFlags(CLI::App* cmd, OptionSet set, const std::string& prefix, Me
     addSchemaList(cmd, def("classes.upper_limits_mm"), o.classes.upperLimitsMm, 3)
         ->each([&limitsGiven](const std::string&) { limitsGiven = true; });
     addSchemaChoice(cmd, def("class_by"), o.classBy, classByName);
+    addSchemaOption(cmd, def("branch_memory_mb"), o.branchMemoryMb);
 }
 
 WidthClasses classesFromFlags(const MeasureOptions& o, bool limitsGiven, const std::string& what)

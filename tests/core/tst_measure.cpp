@@ -231,6 +231,38 @@ void TestMeasure::branchesNumberedCrackByCrack()
     }
     QCOMPARE(crack, 3);
     QCOMPARE(inCrack, r.cracks[2].branches);
+
+    // The same branches when none of their records stays in memory (all in the temporary file),
+    // both while the map is read and in the result.
+    o.branchMemoryMb = 0;
+    auto onDisk = measureCracks(toImage(m), o, CancelToken());
+    QVERIFY2(onDisk, onDisk.status().toString().c_str());
+    QVERIFY(onDisk->branches.fileBytes() > 0);
+    QCOMPARE(r.branches.fileBytes(), uint64_t(0));
+    QCOMPARE(onDisk->branches.size(), r.branches.size());
+    auto other = onDisk->branches.begin();
+    for (const CrackBranch& b : r.branches) {
+        const CrackBranch c = *other;
+        ++other;
+        QCOMPARE(c.id, b.id);
+        QCOMPARE(c.crackId, b.crackId);
+        QCOMPARE(c.lengthPx, b.lengthPx);
+        QCOMPARE(c.box.y, b.box.y);
+        QCOMPARE(c.centreLine.size(), b.centreLine.size());
+        for (size_t k = 0; k < b.centreLine.size(); ++k) {
+            QCOMPARE(c.centreLine[k].x, b.centreLine[k].x);
+            QCOMPARE(c.centreLine[k].y, b.centreLine[k].y);
+            QCOMPARE(c.centreLine[k].widthPx, b.centreLine[k].widthPx);
+        }
+        QCOMPARE(c.segments.size(), b.segments.size());
+    }
+    QVERIFY(other == onDisk->branches.end());
+    auto strip = [](const MeasureResult& x) {
+        auto j = nlohmann::json::parse(toJson(x));
+        j.erase("seconds");
+        return j.dump();
+    };
+    QCOMPARE(strip(*onDisk), strip(r));
 }
 
 void TestMeasure::acrossTileBorders_data()

@@ -34,7 +34,7 @@ static_assert(test::fieldCount<ModelConfig>() == 9, "ModelConfig changed: see ab
 static_assert(test::fieldCount<ScanOptions>() == 3, "ScanOptions changed: see above");
 static_assert(test::fieldCount<InferOptions>() == 16, "InferOptions changed: see above");
 static_assert(test::fieldCount<TiledWriteOptions>() == 10, "TiledWriteOptions changed: see above");
-static_assert(test::fieldCount<MeasureOptions>() == 12, "MeasureOptions changed: see above");
+static_assert(test::fieldCount<MeasureOptions>() == 13, "MeasureOptions changed: see above");
 static_assert(test::fieldCount<WidthClasses>() == 4, "WidthClasses changed: see above");
 static_assert(test::fieldCount<AlignOptions>() == 14, "AlignOptions changed: see above");
 static_assert(test::fieldCount<CompareOptions>() == 5, "CompareOptions changed: see above");
@@ -133,6 +133,7 @@ const std::map<std::string, Access<MeasureOptions>>& measureNumbers()
         FISURA_FIELD("tile_size", tileSize),
         FISURA_FIELD("margin_px", marginPx),
         FISURA_FIELD("threads", threads),
+        FISURA_FIELD("branch_memory_mb", branchMemoryMb),
         FISURA_FIELD("input_limits.max_pixels", limits.maxPixels),
         FISURA_FIELD("input_limits.max_pixels_per_byte", limits.maxPixelsPerByte),
     };
@@ -172,6 +173,7 @@ const std::map<std::string, Access<CompareOptions>>& comparisonNumbers()
         FISURA_FIELD("measure.tile_size", measure.tileSize),
         FISURA_FIELD("measure.margin_px", measure.marginPx),
         FISURA_FIELD("measure.threads", measure.threads),
+        FISURA_FIELD("measure.branch_memory_mb", measure.branchMemoryMb),
     };
     return m;
 }

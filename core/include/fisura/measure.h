@@ -28,8 +28,10 @@
 // + map width x 26 bytes                                 (labels of the rows between tile rows)
 // + with a width layer, one row of tiles of it (map width x tileSize bytes)
 // + about 2 KB per crack or branch still open at the current tile row
-// + the results (about 200 bytes per crack, per branch and per width segment, and 24 bytes per
-//   centre-line vertex; while a branch is open, 16 bytes per skeleton pixel of it).
+// + the results: about 200 bytes per crack; the branches' records (about 130 bytes a branch,
+//   90 per width segment and 24 per centre-line vertex) up to `branchMemoryMb` in memory, the
+//   rest in a temporary file (see BranchList); about 32 bytes a branch for their index and
+//   order; while a branch is open, 16 bytes per skeleton pixel of it.
 // Cracks and branches that cross tile borders are merged (union-find over border pixels), so
 // every crack is counted once, whatever the tile size. The skeleton and the widths are exact
 // (equal to those of the whole map at once) where a crack is narrower than about the margin.
@@ -37,7 +39,8 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
+#include <iterator>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -116,6 +119,9 @@ struct MeasureOptions {
     int tileSize = 512; ///< core tile edge in px (64..8192)
     int marginPx = 64;  ///< overlap read around each tile (2 x closing radius + 16..1024)
     int threads = 0;    ///< tiles analysed at once; 0 = one per core (at most 8)
+    /// Branch records kept in memory (MiB); beyond it they go to a temporary file (BranchList).
+    /// Half of it while the map is read, half for the result as it is put in order.
+    int branchMemoryMb = 32;
     /// Optional: writes a width-class layer here (tiled pyramidal TIFF of the map's size, same
     /// pixel size): 0 background, else 1 + the width class of the nearest skeleton pixel (1 on
     /// every crack pixel when the pixel size is unknown). A viewer colours it with a lookup
@@ -180,6 +186,73 @@ struct CrackBranch {
     std::vector<BranchSegment> segments;
 };
 
+/// The branches of a measurement, in order. A scan can have hundreds of thousands of them, with
+/// millions of centre-line vertices, so the list keeps their records packed (no allocation per
+/// branch) and, beyond its memory budget, in a temporary file of the system's temporary folder
+/// (TMPDIR), unlinked as soon as it is made, so nothing is left behind even on a crash. Reading
+/// gives each branch back as a CrackBranch, the same values that went in.
+///
+/// Copies share the records already written (the file only grows) and each keeps its own order;
+/// copies may be read and appended to from different threads (one list object, like a vector,
+/// is not appended to while it is read). Reading a record that went to the file throws
+/// std::system_error only if the disk fails to give back what it was given.
+class BranchList
+{
+public:
+    static constexpr size_t kDefaultMemoryBytes = size_t(32) << 20;
+
+    BranchList();
+    /// `memoryBytes`: records kept in memory before they go to the file (0: all to the file).
+    explicit BranchList(size_t memoryBytes);
+
+    size_t size() const { return offsets_.size(); }
+    bool empty() const { return offsets_.empty(); }
+    CrackBranch operator[](size_t i) const;
+    /// Appends a copy of `b`. IoError ("disk_full: ..." when it is) if the file cannot take it;
+    /// the list is then unchanged.
+    Status push_back(const CrackBranch& b);
+    void clear();
+    /// Bytes of this list's store in the temporary file (0 while everything fits in memory).
+    uint64_t fileBytes() const;
+
+    /// Reads ahead in blocks, so walking a list in order costs a read per megabyte.
+    class const_iterator
+    {
+    public:
+        using iterator_category = std::input_iterator_tag;
+        using value_type = CrackBranch;
+        using difference_type = std::ptrdiff_t;
+        using pointer = void;
+        using reference = CrackBranch;
+
+        const_iterator() = default;
+        CrackBranch operator*() const;
+        const_iterator& operator++()
+        {
+            ++i_;
+            return *this;
+        }
+        bool operator==(const const_iterator& o) const { return i_ == o.i_; }
+        bool operator!=(const const_iterator& o) const { return i_ != o.i_; }
+
+    private:
+        friend class BranchList;
+        struct Window;
+        const_iterator(const BranchList* list, size_t i);
+        const BranchList* list_ = nullptr;
+        size_t i_ = 0;
+        mutable std::shared_ptr<Window> window_; // the block read last
+    };
+    const_iterator begin() const { return {this, 0}; }
+    const_iterator end() const { return {this, size()}; }
+
+private:
+    struct Store;
+    std::shared_ptr<Store> store_;
+    std::vector<uint64_t> offsets_; // where each record starts in the store
+    std::vector<uint32_t> sizes_;   // and its length in bytes
+};
+
 struct Crack {
     int id = 0; ///< 1..n over the scan, ordered by the top-left corner of the box (row, column)
     double lengthPx = 0; ///< along the whole skeleton, junctions included
@@ -221,8 +294,8 @@ struct MeasureResult {
     MeasureOptions options;      ///< as used
     std::string thinning;        ///< "guo-hall (opencv ximgproc)" or "guo-hall (fisura)"
     std::vector<Crack> cracks;
-    /// A deque: it grows without moving what it holds (a scan can have hundreds of thousands).
-    std::deque<CrackBranch> branches;
+    /// Ordered by crack, then by the top-left corner of the branch's box.
+    BranchList branches;
     MeasureTotals totals;
     int flaggedCracks = 0;                 ///< cracks with exceedsLimit
     std::vector<WidthClassTotals> classes; ///< one per WidthClasses id (empty without pixel size)

@@ -171,8 +171,10 @@ void numberSegments(CrackBranch& b, const MeasureResult& r, int& next)
     }
 }
 
-// Numbers cracks and branches, converts to mm, assigns classes, adds the totals.
-void finish(MeasureResult& r, std::vector<analysis::FinishedCrack>&& done)
+// Numbers cracks and branches, converts to mm, assigns classes, adds the totals. The branches'
+// records are read from the merger's list crack by crack in box order and go to the result's.
+Status finish(MeasureResult& r, std::vector<analysis::FinishedCrack>&& done,
+              const BranchList& closed)
 {
     std::sort(done.begin(), done.end(), [](const auto& a, const auto& b) {
         const auto& p = a.crack.box;
@@ -196,15 +198,12 @@ void finish(MeasureResult& r, std::vector<analysis::FinishedCrack>&& done)
         Crack c = f.crack;
         c.id = int(r.cracks.size()) + 1;
         std::sort(f.branches.begin(), f.branches.end(), [](const auto& a, const auto& b) {
-            return std::tie(a.box.y, a.box.x, a.box.height, a.box.width) <
-                   std::tie(b.box.y, b.box.x, b.box.height, b.box.width);
+            return std::tie(a.box.y, a.box.x, a.box.height, a.box.width, a.index) <
+                   std::tie(b.box.y, b.box.x, b.box.height, b.box.width, b.index);
         });
-        // Numbered in place, then moved (a copy would hold every centre line twice); a crack's
-        // branches become the list itself when they are the first.
-        const int firstBranch = int(r.branches.size()) + 1;
-        int index = 0;
-        for (auto& b : f.branches) {
-            b.id = firstBranch + index++;
+        for (const analysis::BranchRef& ref : f.branches) {
+            CrackBranch b = closed[ref.index];
+            b.id = int(r.branches.size()) + 1;
             b.crackId = c.id;
             toMm(b.width, px);
             if (px > 0) {
@@ -217,14 +216,10 @@ void finish(MeasureResult& r, std::vector<analysis::FinishedCrack>&& done)
                 k.lengthMm = std::max(0.0, k.lengthMm) + b.lengthMm;
             }
             numberSegments(b, r, nextSegment);
+            if (Status s = r.branches.push_back(b); !s)
+                return s;
         }
-        if (r.branches.empty()) {
-            r.branches = std::move(f.branches);
-        } else {
-            for (auto& b : f.branches)
-                r.branches.push_back(std::move(b));
-            std::deque<CrackBranch>().swap(f.branches);
-        }
+        std::vector<analysis::BranchRef>().swap(f.branches);
         toMm(c.width, px);
         if (px > 0) {
             c.lengthMm = c.lengthPx * px;
@@ -254,6 +249,7 @@ void finish(MeasureResult& r, std::vector<analysis::FinishedCrack>&& done)
         t.areaMm2 = double(t.areaPx) * px * px;
         t.densityMPerM2 = (t.lengthMm / 1000.0) / (mapArea * px * px / 1.0e6);
     }
+    return {};
 }
 
 Result<MeasureResult> runTiles(const RegionReader& read, MeasureResult r, const CancelToken& cancel,
@@ -271,7 +267,10 @@ Result<MeasureResult> runTiles(const RegionReader& read, MeasureResult r, const 
     if (r.pixelSizeMm > 0)
         for (double mm : o.classes.upperLimitsMm)
             limitsPx.push_back(mm / r.pixelSizeMm);
-    CrackMerger merger(r.width, o.minAreaPx, limitsPx);
+    // Half the branches' budget while the map is read, half for the result's list.
+    const size_t branchBudget = size_t(std::max(0, o.branchMemoryMb)) << 19;
+    r.branches = BranchList(branchBudget);
+    CrackMerger merger(r.width, o.minAreaPx, limitsPx, branchBudget);
     analysis::TileParams params;
     params.threshold = mapByteThreshold(o.threshold);
     params.closingRadius = o.closingRadiusPx;
@@ -296,7 +295,8 @@ Result<MeasureResult> runTiles(const RegionReader& read, MeasureResult r, const 
                 return s;
         for (auto& tile : row)
             merger.addTile(std::move(tile));
-        merger.endRow(y + 1 == down);
+        if (Status s = merger.endRow(y + 1 == down); !s)
+            return s;
         tracker.update(double(y + 1) * across,
                        "tile row " + std::to_string(y + 1) + "/" + std::to_string(down));
     }
@@ -306,7 +306,8 @@ Result<MeasureResult> runTiles(const RegionReader& read, MeasureResult r, const 
         r.widthLayerPath = o.widthLayerPath;
     }
     r.thinning = analysis::thinningName();
-    finish(r, std::move(merger.finished()));
+    if (Status s = finish(r, std::move(merger.finished()), merger.branches()); !s)
+        return s;
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     tracker.finish(std::to_string(r.totals.cracks) + " cracks");
     return r;

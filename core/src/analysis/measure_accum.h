@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <vector>
 
@@ -24,6 +23,13 @@ struct PathPixel {
     float width = 0, endExtension = 0;
 };
 
+/// A closed branch of a crack: where its record is in the merger's BranchList, and its box (the
+/// branches of a crack are put in order by the box's top-left corner).
+struct BranchRef {
+    PixelBox box;
+    uint32_t index = 0;
+};
+
 struct Accum {
     double length = 0; // corner-corrected chain-code length (px)
     uint64_t skeletonPixels = 0;
@@ -36,10 +42,9 @@ struct Accum {
     std::vector<uint32_t> hist; // widths in kWidthBinPx bins, grown on demand
     int ends = 0, junctions = 0, branches = 0;
     int crack = 0; // branches and junctions: the crack they belong to
-    // Cracks: their complete branches, in a deque that becomes the measurement's list (a vector
-    // of 332 k branches, at its last doubling, held the old and the new array: 132 MB at once).
-    // Made on the first branch: an empty deque allocates, and every branch and junction has one.
-    std::unique_ptr<std::deque<CrackBranch>> finished;
+    // Cracks: their complete branches (20 bytes each; the records are in the merger's list).
+    // Made on the first branch, as most accumulators are branches and junctions.
+    std::unique_ptr<std::vector<BranchRef>> finished;
     std::vector<PathPixel> path; // branches: their skeleton pixels, in no order
 
     void addBox(int x0, int y0, int x1, int y1)
@@ -95,8 +100,7 @@ struct Accum {
         if (!finished || (o.finished && o.finished->size() > finished->size()))
             finished.swap(o.finished); // the smaller list joins the larger (order comes later)
         if (o.finished)
-            for (auto& b : *o.finished)
-                finished->push_back(std::move(b));
+            finished->insert(finished->end(), o.finished->begin(), o.finished->end());
         o = Accum();
     }
 };

@@ -94,8 +94,10 @@ void CrackMerger::Line::reset(size_t n)
     junction.assign(n, -1);
 }
 
-CrackMerger::CrackMerger(int mapWidth, int minAreaPx, std::vector<double> classLimitsPx)
-    : width_(mapWidth), minArea_(minAreaPx), classLimitsPx_(std::move(classLimitsPx))
+CrackMerger::CrackMerger(int mapWidth, int minAreaPx, std::vector<double> classLimitsPx,
+                         size_t branchMemoryBytes)
+    : width_(mapWidth), minArea_(minAreaPx), classLimitsPx_(std::move(classLimitsPx)),
+      closed_(branchMemoryBytes)
 {
     above_.reset(size_t(width_));
     below_.reset(size_t(width_));
@@ -240,7 +242,7 @@ void CrackMerger::finishCrack(Accum& a)
     finished_.push_back(std::move(f));
 }
 
-void CrackMerger::endRow(bool last)
+Status CrackMerger::endRow(bool last)
 {
     std::vector<char> keepC(size_t(cracks_.size()), 0), keepB(size_t(branches_.size()), 0),
         keepJ(size_t(junctions_.size()), 0);
@@ -277,8 +279,10 @@ void CrackMerger::endRow(bool last)
         setCentreLine(b, orderCentreLine(std::move(a.path), classLimitsPx_));
         Accum& c = cracks_.accum(a.crack);
         if (!c.finished)
-            c.finished = std::make_unique<std::deque<CrackBranch>>();
-        c.finished->push_back(std::move(b));
+            c.finished = std::make_unique<std::vector<BranchRef>>();
+        if (Status s = closed_.push_back(b); !s)
+            return s;
+        c.finished->push_back({b.box, uint32_t(closed_.size() - 1)});
         ++c.branches;
     }
     for (int id = 0; id < cracks_.size(); ++id)
@@ -304,6 +308,7 @@ void CrackMerger::endRow(bool last)
     std::swap(above_, below_);
     below_.reset(size_t(width_));
     rightY0_ = -1;
+    return {};
 }
 
 } // namespace fisura::analysis

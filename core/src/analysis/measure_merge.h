@@ -3,7 +3,6 @@
 // the tile row below can no longer touch it, so memory follows the open objects only.
 #pragma once
 
-#include <deque>
 #include <vector>
 
 #include "analysis/measure_tile.h"
@@ -33,7 +32,7 @@ private:
 /// A complete crack and its branches, in px (ids, classes and mm are set later).
 struct FinishedCrack {
     Crack crack;
-    std::deque<CrackBranch> branches;
+    std::vector<BranchRef> branches; ///< into CrackMerger::branches()
     std::vector<uint32_t> hist;
 };
 
@@ -42,12 +41,17 @@ class CrackMerger
 public:
     /// `classLimitsPx`: the width-class limits in px (empty without a pixel size), where the
     /// branches' centre lines are cut into segments.
-    CrackMerger(int mapWidth, int minAreaPx, std::vector<double> classLimitsPx = {});
+    /// `branchMemoryBytes`: of the closed branches' records kept in memory (BranchList).
+    CrackMerger(int mapWidth, int minAreaPx, std::vector<double> classLimitsPx = {},
+                size_t branchMemoryBytes = BranchList::kDefaultMemoryBytes);
     /// Tiles of one row left to right; rows top to bottom.
     void addTile(TileResult&& tile);
     /// After the last tile of a row: closes what the next row cannot reach (all when `last`).
-    void endRow(bool last);
+    /// Fails only if the branch list's temporary file cannot be written.
+    Status endRow(bool last);
     std::vector<FinishedCrack>& finished() { return finished_; }
+    /// The closed branches' records, in the order they closed.
+    const BranchList& branches() const { return closed_; }
 
 private:
     struct Line {
@@ -72,6 +76,7 @@ private:
     Line right_;         // the right column of the previous tile in this row
     int rightY0_ = -1;
     std::vector<FinishedCrack> finished_;
+    BranchList closed_;
 };
 
 } // namespace fisura::analysis

@@ -10,6 +10,7 @@ list(APPEND FISURA_CORE_SOURCES
     src/analysis/measure_tile.cpp
     src/analysis/measure_merge.cpp
     src/analysis/measure.cpp
+    src/analysis/branch_list.cpp
     src/analysis/centre_line.cpp
     src/analysis/width_segments.cpp
     src/analysis/width_presets.cpp)

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace fisura::change_detail
 {
@@ -28,10 +29,11 @@ size_t keptWith(const Lines& lines, size_t n)
 std::vector<std::vector<size_t>> branchesByCrack(const MeasureResult& m)
 {
     std::vector<std::vector<size_t>> out(m.cracks.size() + 1);
-    for (size_t i = 0; i < m.branches.size(); ++i) {
-        const int id = m.branches[i].crackId;
-        if (id >= 1 && size_t(id) < out.size())
-            out[size_t(id)].push_back(i);
+    size_t i = 0;
+    for (const CrackBranch& b : m.branches) {
+        if (b.crackId >= 1 && size_t(b.crackId) < out.size())
+            out[size_t(b.crackId)].push_back(i);
+        ++i;
     }
     return out;
 }
@@ -43,8 +45,8 @@ Lines linesOf(const MeasureResult& m, const std::vector<std::vector<size_t>>& by
     for (int id : ids)
         if (id >= 1 && size_t(id) < byCrack.size())
             for (size_t b : byCrack[size_t(id)])
-                if (!m.branches[b].centreLine.empty())
-                    out.push_back(m.branches[b].centreLine);
+                if (CrackBranch branch = m.branches[b]; !branch.centreLine.empty())
+                    out.push_back(std::move(branch.centreLine));
     return out;
 }
 } // namespace

@@ -19,13 +19,14 @@ using gis::FeaturePtr;
 using gis::gdalFailure;
 using gis::Placement;
 
-using BranchIndex = std::map<int, std::vector<const CrackBranch*>>; ///< by crack id
+using BranchIndex = std::map<int, std::vector<size_t>>; ///< branch positions by crack id
 
 BranchIndex branchesByCrack(const MeasureResult& r)
 {
     BranchIndex index;
+    size_t i = 0;
     for (const CrackBranch& b : r.branches)
-        index[b.crackId].push_back(&b);
+        index[b.crackId].push_back(i++);
     return index;
 }
 
@@ -46,16 +47,17 @@ std::string hexColour(ChangeKind k)
 }
 
 /// The centre lines of a change: its later cracks', or its earlier ones' when it is gone.
-OGRMultiLineString linesOf(const CrackChange& c, const BranchIndex& before,
+OGRMultiLineString linesOf(const CrackChange& c, const ChangeResult& r, const BranchIndex& before,
                            const BranchIndex& after, const Placement& p)
 {
     const bool earlier = c.kind == ChangeKind::Gone || c.kind == ChangeKind::Outside;
     const BranchIndex& index = earlier ? before : after;
+    const BranchList& branches = earlier ? r.before.branches : r.after.branches;
     OGRMultiLineString lines;
     for (int id : earlier ? c.beforeIds : c.afterIds)
         if (auto it = index.find(id); it != index.end())
-            for (const CrackBranch* b : it->second) {
-                OGRLineString line = gis::lineOf(*b, p);
+            for (size_t b : it->second) {
+                OGRLineString line = gis::lineOf(branches[b], p);
                 lines.addGeometry(&line);
             }
     return lines;
@@ -114,7 +116,7 @@ Status writeChanges(OGRLayer& layer, const ChangeResult& r, const Placement& p, 
         addFields(layer);
     for (size_t i = 0; i < r.changes.size(); ++i) {
         const CrackChange& c = r.changes[i];
-        OGRMultiLineString geometry = linesOf(c, before, after, p);
+        OGRMultiLineString geometry = linesOf(c, r, before, after, p);
         lines += geometry.getNumGeometries();
         FeaturePtr f(OGRFeature::CreateFeature(layer.GetLayerDefn()));
         if (dxf) {

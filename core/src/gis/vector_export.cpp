@@ -145,8 +145,11 @@ Status writeCracks(OGRLayer& layer, const MeasureResult& r, const Placement& p,
     for (const auto& c : r.cracks) {
         OGRMultiLineString lines;
         int n = 0;
-        for (; next < r.branches.size() && r.branches[next].crackId == c.id; ++next, ++n) {
-            OGRLineString l = lineOf(r.branches[next], p);
+        for (; next < r.branches.size(); ++next, ++n) {
+            const CrackBranch b = r.branches[next];
+            if (b.crackId != c.id)
+                break;
+            OGRLineString l = lineOf(b, p);
             lines.addGeometry(&l);
         }
         FeaturePtr f(OGRFeature::CreateFeature(layer.GetLayerDefn()));

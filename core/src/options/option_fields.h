@@ -314,6 +314,10 @@ template <class O, class V> void visitMeasureFields(O& o, V& v)
     v.field(
         {"threads", "", 0, 64, "threads", "Tiles analysed at once (0 = one per core, at most 8)"},
         o.threads);
+    v.field({"branch_memory_mb", "--branch-memory", 0, 1 << 20, "MiB",
+             "Memory for the branches' records (centre lines, width segments); beyond it they "
+             "go to a temporary file in the system's temporary folder (TMPDIR)"},
+            o.branchMemoryMb);
     v.field({"width_layer_path", "--width-layer", 0, 0, "",
              "Also write a width-class layer (TIFF: 0 background, 1 + class on cracks)", kPath},
             o.widthLayerPath);
