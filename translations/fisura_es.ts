@@ -5380,6 +5380,10 @@ Predicha: %2</translation>
         <source>from the crop size</source>
         <translation>según el tamaño del recorte</translation>
     </message>
+    <message>
+        <source>%1 million parameters · batches of %3 would need about %2 of memory; on the processor they train in %4 parts of %5, about %6 each</source>
+        <translation>%1 millones de parámetros · los lotes de %3 necesitarían unos %2 de memoria; en el procesador se entrenan en %4 partes de %5, unos %6 cada una</translation>
+    </message>
 </context>
 <context>
     <name>fisura::ui::TrainStatus</name>

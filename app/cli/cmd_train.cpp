@@ -293,6 +293,7 @@ void addEngineOptions(CLI::App* cmd, TrainArgs& a)
     addSchemaFlag(cmd, trainOption("augment"), o.augment);
     addSchemaOption(cmd, trainOption("loader_threads"), o.loaderThreads);
     addSchemaOption(cmd, trainOption("intra_op_threads"), o.intraOpThreads);
+    addSchemaOption(cmd, trainOption("cpu_memory_mb"), o.cpuMemoryMb);
     addSchemaOption(cmd, trainOption("inter_op_threads"), o.interOpThreads);
     addSchemaOption(cmd, trainOption("prefetch"), o.prefetch);
     addSchemaOption(cmd, trainOption("max_batches_per_epoch"), o.maxBatchesPerEpoch);

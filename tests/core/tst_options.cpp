@@ -29,7 +29,7 @@ namespace
 
 // A field added to one of these structs must be added to the option table
 // (core/src/options/option_fields.h) or to its exclusions, and to the lists of this test.
-static_assert(test::fieldCount<TrainOptions>() == 31, "TrainOptions changed: see above");
+static_assert(test::fieldCount<TrainOptions>() == 32, "TrainOptions changed: see above");
 static_assert(test::fieldCount<ModelConfig>() == 9, "ModelConfig changed: see above");
 static_assert(test::fieldCount<ScanOptions>() == 3, "ScanOptions changed: see above");
 static_assert(test::fieldCount<InferOptions>() == 16, "InferOptions changed: see above");
@@ -88,6 +88,7 @@ const std::map<std::string, Access<TrainOptions>>& trainNumbers()
         FISURA_FIELD("patience", patience),
         FISURA_FIELD("val_fraction", valFraction),
         FISURA_FIELD("seed", seed),
+        FISURA_FIELD("cpu_memory_mb", cpuMemoryMb),
         FISURA_FIELD("loader_threads", loaderThreads),
         FISURA_FIELD("intra_op_threads", intraOpThreads),
         FISURA_FIELD("inter_op_threads", interOpThreads),
@@ -269,6 +270,7 @@ TrainOptions everyFieldChanged()
     o.patience = 0;
     o.valFraction = 0.25;
     o.seed = 2147483647;
+    o.cpuMemoryMb = 1536.5;
     o.augment = false;
     o.loaderThreads = 3;
     o.intraOpThreads = 5;

@@ -380,11 +380,12 @@ private Q_SLOTS:
         o.precision = Precision::FP32;
         auto fp = estimateFootprint(o.model, Precision::FP32);
         QVERIFY(fp && fp->activationBytesPerImage > 0);
-        testing::setCpuTrainingBudget(fp->trainingBytes(std::max(1, imagesInBudget)) -
-                                      (imagesInBudget == 0 ? 1 : 0));
+        // The option in MiB, exact as a double: the budget is these bytes to the byte.
+        o.cpuMemoryMb =
+            double(fp->trainingBytes(std::max(1, imagesInBudget)) - (imagesInBudget == 0 ? 1 : 0)) /
+            1048576.0;
         RecordingSink sink;
         auto r = train(o, {}, &sink);
-        testing::setCpuTrainingBudget(0);
         QVERIFY2(r, r.status().toString().c_str());
         const auto it =
             std::find_if(r->notices.begin(), r->notices.end(),

@@ -25,6 +25,7 @@
 #include "common/languagemanager.h"
 #include "common/plotlegend.h"
 #include "common/qcp.h"
+#include "fisura/evaluate.h"
 #include "fisura/model.h"
 #include "fisura/project.h"
 #include "fisura/synth.h"
@@ -294,6 +295,36 @@ private Q_SLOTS:
         QCOMPARE(setup.size(), TrainSetupPanel::Size::Small);
         auto* info = setup.findChild<QLabel*>(QStringLiteral("sizeInfo"));
         QVERIFY(info->text().contains(QStringLiteral("parameters")));
+    }
+
+    // On the processor the estimate says what the trainer will do with a batch over the step's
+    // memory budget (TrainOptions::cpuMemoryMb): the parts and the memory of one.
+    void processorEstimateShowsTheParts()
+    {
+        TrainSetupPanel setup;
+        setup.setSize(TrainSetupPanel::Size::Large);
+        setup.setGpuCount(0);
+        auto* batch = setup.findChild<QSpinBox*>(QStringLiteral("batchSpin"));
+        QVERIFY(batch);
+        batch->setValue(64);
+        const TrainOptions o = setup.options();
+        auto fp = estimateFootprint(o.model, Precision::FP32);
+        QVERIFY(fp);
+        const int part = fp->partWithin(64, cpuTrainingBudgetBytes(o.cpuMemoryMb));
+        QVERIFY2(part < 64 && 64 % part == 0, qPrintable(QString::number(part)));
+        auto* info = setup.findChild<QLabel*>(QStringLiteral("sizeInfo"));
+        const QLocale loc;
+        const QString parts = QStringLiteral("%1 parts of %2").arg(64 / part).arg(part);
+        QVERIFY2(info->text().contains(parts), qPrintable(info->text()));
+        QVERIFY(info->text().contains(loc.formattedDataSize(qint64(fp->trainingBytes(part)))));
+        // With a GPU the batch trains whole; asked to use the processor, in parts again.
+        setup.setGpuCount(1);
+        QVERIFY2(!info->text().contains(QStringLiteral("parts")), qPrintable(info->text()));
+        setup.findChild<QCheckBox*>(QStringLiteral("cpuCheck"))->setChecked(true);
+        QVERIFY2(info->text().contains(parts), qPrintable(info->text()));
+        // A batch within the budget: nothing about parts.
+        batch->setValue(part);
+        QVERIFY2(!info->text().contains(QStringLiteral("parts")), qPrintable(info->text()));
     }
 
     void trainPauseResumeCancel()

@@ -149,7 +149,13 @@ struct ModelFootprint {
     {
         return weightBytes + activationBytesPerImage * uint64_t(batch > 0 ? batch : 1);
     }
+    /// The part of `batch` a step on the processor runs at once within `budgetBytes`
+    /// (TrainOptions::cpuMemoryMb): the largest divisor of `batch` whose trainingBytes fit, at
+    /// least 1; `batch` itself when it fits or when nothing is known of the activations.
+    int partWithin(int batch, uint64_t budgetBytes) const;
 };
+/// TrainOptions::cpuMemoryMb in bytes.
+uint64_t cpuTrainingBudgetBytes(double cpuMemoryMb);
 Result<ModelFootprint> estimateFootprint(const ModelConfig& config,
                                          Precision precision = Precision::FP32);
 

@@ -33,6 +33,13 @@ struct TrainOptions {
     int batchSize = 0;
     Precision precision = Precision::Auto;
     bool preferCpu = false;
+    /// On the processor: memory a training step may use for the network (weights, gradients,
+    /// AdamW's moments and the activations kept for the backward pass, as estimateFootprint
+    /// counts them), MiB. A batch that needs more trains in equal parts with its gradients added
+    /// up (ModelFootprint::partWithin): the same samples per step, less memory. With the
+    /// application's own few hundred MiB the default keeps the GUI within 1.5 GB on the demo loop
+    /// (tests/bench/RESULTS.md, bench_gui_memory). Not used on a GPU.
+    double cpuMemoryMb = 1024;
     /// Type follows the task, except that the anomaly task takes ModelType::PatchGaussian (fitted
     /// in one pass: epochs, learning rate and schedule do not apply); inputSize is the crop edge.
     ModelConfig model;

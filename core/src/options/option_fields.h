@@ -119,6 +119,11 @@ template <class O, class V> void visitTrainFields(O& o, V& v)
              precisionName);
     v.field({"prefer_cpu", "--cpu", 0, 0, "", "Train on the CPU even when a GPU is usable"},
             o.preferCpu);
+    v.field({"cpu_memory_mb", "--cpu-memory", 0, 1 << 20, "MiB",
+             "On the CPU, memory a training step may use for the network (weights, gradients, "
+             "optimiser state, activations); a batch that needs more trains in equal parts with "
+             "its gradients added up (0: one image at a time)"},
+            o.cpuMemoryMb);
     visitModelFields(o.model, v);
     v.field({"start_from", "--init", 0, 0, "",
              "Weights to start from: starter (Fisura's starter model), a Fisura model file "

@@ -13,11 +13,7 @@
 namespace fisura::train_detail
 {
 
-/// Memory a CPU training step may use for the network (weights, gradients, AdamW's moments and
-/// the activations kept for the backward pass, as estimateFootprint counts them). With the
-/// application's own few hundred MiB and the allocator's slack the process stays within
-/// 1.5 GB on the demo loop (tests/bench/RESULTS.md, bench_gui_memory).
-constexpr uint64_t kCpuTrainingBudgetBytes = 1ull << 30;
+// The budget is TrainOptions::cpuMemoryMb (fisura/train.h).
 
 /// The largest part of `batch` (a divisor, so every part has the same size) whose training
 /// memory, `fixedBytes + part * bytesPerImage`, is within `budgetBytes`; at least 1; `batch`

@@ -2,6 +2,9 @@
 #include "fisura/train.h"
 
 #include <algorithm>
+#include <cmath>
+
+#include "fisura/evaluate.h"
 
 #include "train/micro_batch.h"
 
@@ -46,3 +49,18 @@ int microBatchWithin(int batch, uint64_t fixedBytes, uint64_t bytesPerImage, uin
 }
 
 } // namespace fisura::train_detail
+
+namespace fisura
+{
+
+int ModelFootprint::partWithin(int batch, uint64_t budgetBytes) const
+{
+    return train_detail::microBatchWithin(batch, weightBytes, activationBytesPerImage, budgetBytes);
+}
+
+uint64_t cpuTrainingBudgetBytes(double cpuMemoryMb)
+{
+    return cpuMemoryMb > 0 ? uint64_t(std::llround(cpuMemoryMb * 1048576.0)) : 0;
+}
+
+} // namespace fisura

@@ -12,24 +12,10 @@
 #include "fisura/sysinfo.h"
 #include "fisura/testing.h"
 #include "models/model_impl.h"
-#include "train/micro_batch.h"
 #include "train/trainer.h"
 #include "util/json_bounded.h"
 
 namespace fs = std::filesystem;
-
-namespace fisura
-{
-namespace
-{
-std::atomic<uint64_t> g_cpuTrainingBudget{0}; ///< testing::setCpuTrainingBudget; 0 = the default
-} // namespace
-
-void testing::setCpuTrainingBudget(uint64_t bytes)
-{
-    g_cpuTrainingBudget.store(bytes);
-}
-} // namespace fisura
 
 namespace fisura::train_detail
 {
@@ -313,19 +299,18 @@ void Trainer::chooseCpuMicroBatch()
     auto fp = estimateFootprint(mc_, pol().precision);
     if (!fp)
         return; // no estimate: the batch trains whole, as before
-    const uint64_t forced = g_cpuTrainingBudget.load();
-    const uint64_t budget = forced > 0 ? forced : kCpuTrainingBudgetBytes;
-    const int part =
-        microBatchWithin(st_.batchSize, fp->weightBytes, fp->activationBytesPerImage, budget);
+    const uint64_t budget = cpuTrainingBudgetBytes(o_.cpuMemoryMb);
+    const int part = fp->partWithin(st_.batchSize, budget);
     if (part >= st_.batchSize)
         return;
     microBatch_ = part;
     auto mib = [](uint64_t b) { return std::to_string((b + (1u << 20) - 1) >> 20); };
-    ev_.notice("cpu_micro_batch",
-               "batches of " + std::to_string(st_.batchSize) + " train in " +
-                   std::to_string(st_.batchSize / part) + " parts of " + std::to_string(part) +
-                   ": a whole batch needs about " + mib(fp->trainingBytes(st_.batchSize)) +
-                   " MiB, over the CPU training budget of " + mib(budget) + " MiB");
+    ev_.notice("cpu_micro_batch", "batches of " + std::to_string(st_.batchSize) + " train in " +
+                                      std::to_string(st_.batchSize / part) + " parts of " +
+                                      std::to_string(part) + ": a whole batch needs about " +
+                                      mib(fp->trainingBytes(st_.batchSize)) +
+                                      " MiB, over the CPU training budget of " + mib(budget) +
+                                      " MiB (cpu_memory_mb, --cpu-memory)");
 }
 
 void Trainer::announceStart()

@@ -181,6 +181,7 @@ void TrainSetupPanel::buildAdvanced()
         return s;
     };
     batch_ = spin("batchSpin", "batch_size");
+    connect(batch_, &QSpinBox::valueChanged, this, [this] { updateFootprint(); });
     precision_ = new QComboBox(advanced_);
     precision_->setObjectName(QStringLiteral("precisionBox"));
     for (Precision p : {Precision::Auto, Precision::FP32, Precision::BF16, Precision::FP16})
@@ -194,7 +195,10 @@ void TrainSetupPanel::buildAdvanced()
     cpu_->setObjectName(QStringLiteral("cpuCheck"));
     cpu_->setChecked(d.preferCpu);
     applyOptionText(cpu_, OptionSet::Train, "prefer_cpu");
-    connect(cpu_, &QCheckBox::toggled, this, &TrainSetupPanel::changed);
+    connect(cpu_, &QCheckBox::toggled, this, [this] {
+        updateFootprint(); // the processor trains a large batch in parts
+        Q_EMIT changed();
+    });
     allGpus_ = new QCheckBox(advanced_);
     allGpus_->setObjectName(QStringLiteral("allGpusCheck"));
     allGpus_->setChecked(true); // every GPU of the machine, unless the user says otherwise
@@ -390,6 +394,7 @@ void TrainSetupPanel::setGpuCount(int gpus)
     if (allGpusLabel_)
         allGpusLabel_->setVisible(several);
     allGpus_->setText(tr("train on all %n GPUs", nullptr, gpus));
+    updateFootprint();
 }
 
 int TrainSetupPanel::ranks() const
@@ -475,10 +480,23 @@ void TrainSetupPanel::updateFootprint()
     const QLocale loc;
     const int batch = o.batchSize > 0 ? o.batchSize : policyBatch_;
     const double millions = double(fp->parameters) / 1e6;
+    const QString params = loc.toString(millions, 'f', millions < 1 ? 2 : 1);
+    const QString whole = loc.formattedDataSize(qint64(fp->trainingBytes(batch)));
+    // On the processor a batch over the step's memory budget trains in parts (as the trainer
+    // decides it, from the same option).
+    const bool onCpu = o.preferCpu || gpuCount_ == 0;
+    const int part = onCpu ? fp->partWithin(batch, cpuTrainingBudgetBytes(o.cpuMemoryMb)) : batch;
+    if (part < batch) {
+        sizeInfo_->setText(tr("%1 million parameters · batches of %3 would need about %2 of "
+                              "memory; on the processor they train in %4 parts of %5, about %6 "
+                              "each")
+                               .arg(params, whole, loc.toString(batch), loc.toString(batch / part),
+                                    loc.toString(part),
+                                    loc.formattedDataSize(qint64(fp->trainingBytes(part)))));
+        return;
+    }
     sizeInfo_->setText(tr("%1 million parameters · about %2 of memory to train with batches of %3")
-                           .arg(loc.toString(millions, 'f', millions < 1 ? 2 : 1),
-                                loc.formattedDataSize(qint64(fp->trainingBytes(batch))),
-                                loc.toString(batch)));
+                           .arg(params, whole, loc.toString(batch)));
 }
 
 } // namespace fisura::ui

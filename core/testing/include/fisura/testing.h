@@ -37,9 +37,6 @@ void setLossReadBackSteps(int steps);
 /// Train every step on the first batch, kept on the device (no loader, no upload): the step's
 /// own speed, for benchmarks against the same job reading its data from files.
 void reuseFirstBatch(bool reuse);
-/// The memory budget of a CPU training step (train/micro_batch.h) in bytes; 0 restores the
-/// default.
-void setCpuTrainingBudget(uint64_t bytes);
 /// Fisura's fused BatchNorm + ReLU kernels (CUDA builds) on or off, for benchmarks and tests.
 void setFusedBatchNormRelu(bool enabled);
 /// The training step captured and replayed as a CUDA graph (the default on a GPU), or op by op.
