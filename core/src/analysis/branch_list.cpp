@@ -27,18 +27,60 @@ constexpr size_t kBlockBytes = size_t(1) << 20;
 // What an iterator reads at once.
 constexpr size_t kWindowBytes = size_t(1) << 20;
 
+// Every field of a branch, in record order, for writing (Io = Packer, const branch) and for
+// reading (Io = Unpacker): one list, so the two cannot disagree.
+template <class Io, class Branch> void branchFields(Io& io, Branch& b)
+{
+    io(b.id);
+    io(b.crackId);
+    io(b.lengthPx);
+    io(b.lengthMm);
+    io(b.width);
+    io(b.orientationDeg);
+    io(b.box.x);
+    io(b.box.y);
+    io(b.box.width);
+    io(b.box.height);
+    io(b.centroidX);
+    io(b.centroidY);
+    io(b.widthClass);
+    io(b.exceedsLimit);
+    io.list(b.centreLine, [&io](auto& v) {
+        io(v.x);
+        io(v.y);
+        io(v.widthPx);
+    });
+    io.list(b.segments, [&io](auto& s) {
+        io(s.id);
+        io(s.firstVertex);
+        io(s.lastVertex);
+        io(s.lengthPx);
+        io(s.lengthMm);
+        io(s.width);
+        io(s.widthClass);
+        io(s.exceedsLimit);
+    });
+}
+
 class Packer
 {
 public:
     explicit Packer(std::string& out) : out_(out) {}
-    template <class T> void put(const T& v)
+    template <class T> void operator()(const T& v)
     {
         out_.append(reinterpret_cast<const char*>(&v), sizeof v);
     }
-    void put(const WidthStats& w)
+    void operator()(bool v) { (*this)(uint8_t(v)); }
+    void operator()(const WidthStats& w)
     {
         for (double v : {w.meanPx, w.medianPx, w.maxPx, w.meanMm, w.medianMm, w.maxMm})
-            put(v);
+            (*this)(v);
+    }
+    template <class T, class Fn> void list(const std::vector<T>& items, Fn&& each)
+    {
+        (*this)(uint32_t(items.size()));
+        for (const T& item : items)
+            each(item);
     }
 
 private:
@@ -49,7 +91,7 @@ class Unpacker
 {
 public:
     Unpacker(const char* p, size_t n) : p_(p), end_(p + n) {}
-    template <class T> void get(T& v)
+    template <class T> void operator()(T& v)
     {
         if (size_t(end_ - p_) < sizeof v)
             throw std::system_error(std::make_error_code(std::errc::io_error),
@@ -57,10 +99,24 @@ public:
         std::memcpy(&v, p_, sizeof v);
         p_ += sizeof v;
     }
-    void get(WidthStats& w)
+    void operator()(bool& v)
+    {
+        uint8_t byte = 0;
+        (*this)(byte);
+        v = byte != 0;
+    }
+    void operator()(WidthStats& w)
     {
         for (double* v : {&w.meanPx, &w.medianPx, &w.maxPx, &w.meanMm, &w.medianMm, &w.maxMm})
-            get(*v);
+            (*this)(*v);
+    }
+    template <class T, class Fn> void list(std::vector<T>& items, Fn&& each)
+    {
+        uint32_t count = 0;
+        (*this)(count);
+        items.resize(count);
+        for (T& item : items)
+            each(item);
     }
 
 private:
@@ -71,80 +127,14 @@ private:
 void pack(const CrackBranch& b, std::string& out)
 {
     Packer p(out);
-    p.put(b.id);
-    p.put(b.crackId);
-    p.put(b.lengthPx);
-    p.put(b.lengthMm);
-    p.put(b.width);
-    p.put(b.orientationDeg);
-    p.put(b.box.x);
-    p.put(b.box.y);
-    p.put(b.box.width);
-    p.put(b.box.height);
-    p.put(b.centroidX);
-    p.put(b.centroidY);
-    p.put(b.widthClass);
-    p.put(uint8_t(b.exceedsLimit));
-    p.put(uint32_t(b.centreLine.size()));
-    for (const CentrePoint& v : b.centreLine) {
-        p.put(v.x);
-        p.put(v.y);
-        p.put(v.widthPx);
-    }
-    p.put(uint32_t(b.segments.size()));
-    for (const BranchSegment& s : b.segments) {
-        p.put(s.id);
-        p.put(s.firstVertex);
-        p.put(s.lastVertex);
-        p.put(s.lengthPx);
-        p.put(s.lengthMm);
-        p.put(s.width);
-        p.put(s.widthClass);
-        p.put(uint8_t(s.exceedsLimit));
-    }
+    branchFields(p, b);
 }
 
 CrackBranch unpack(const char* data, size_t n)
 {
     Unpacker u(data, n);
     CrackBranch b;
-    uint8_t flag = 0;
-    uint32_t count = 0;
-    u.get(b.id);
-    u.get(b.crackId);
-    u.get(b.lengthPx);
-    u.get(b.lengthMm);
-    u.get(b.width);
-    u.get(b.orientationDeg);
-    u.get(b.box.x);
-    u.get(b.box.y);
-    u.get(b.box.width);
-    u.get(b.box.height);
-    u.get(b.centroidX);
-    u.get(b.centroidY);
-    u.get(b.widthClass);
-    u.get(flag);
-    b.exceedsLimit = flag != 0;
-    u.get(count);
-    b.centreLine.resize(count);
-    for (CentrePoint& v : b.centreLine) {
-        u.get(v.x);
-        u.get(v.y);
-        u.get(v.widthPx);
-    }
-    u.get(count);
-    b.segments.resize(count);
-    for (BranchSegment& s : b.segments) {
-        u.get(s.id);
-        u.get(s.firstVertex);
-        u.get(s.lastVertex);
-        u.get(s.lengthPx);
-        u.get(s.lengthMm);
-        u.get(s.width);
-        u.get(s.widthClass);
-        u.get(flag);
-        s.exceedsLimit = flag != 0;
-    }
+    branchFields(u, b);
     return b;
 }
 
