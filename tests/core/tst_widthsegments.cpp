@@ -56,13 +56,13 @@ MeasureResult measured(double pixelMm, int tileSize = 512)
     return std::move(*r);
 }
 
-std::vector<const BranchSegment*> segmentsOfRow(const MeasureResult& r, double y)
+// Copies: the list gives each branch back as a value (MeasureResult::branches is a BranchList).
+std::vector<BranchSegment> segmentsOfRow(const MeasureResult& r, double y)
 {
-    std::vector<const BranchSegment*> out;
+    std::vector<BranchSegment> out;
     for (const auto& b : r.branches)
         if (std::abs(b.centroidY - y) < 3)
-            for (const auto& s : b.segments)
-                out.push_back(&s);
+            out.insert(out.end(), b.segments.begin(), b.segments.end());
     return out;
 }
 
@@ -143,18 +143,18 @@ void TestWidthSegments::steppedCrackIsCut()
     const auto stepped = segmentsOfRow(r, 100);
     QVERIFY2(stepped.size() >= 2, qPrintable(QStringLiteral("%1 segments").arg(stepped.size())));
     double fineLength = 0, mediumLength = 0;
-    for (const BranchSegment* s : stepped) {
-        const std::string& id = ids[size_t(s->widthClass)];
+    for (const BranchSegment& s : stepped) {
+        const std::string& id = ids[size_t(s.widthClass)];
         const double drawn = id == "fine" ? 3 : 9;
         QVERIFY2(id == "fine" || id == "medium", id.c_str());
-        QVERIFY2(std::abs(s->width.medianPx - drawn) <= 1.0,
+        QVERIFY2(std::abs(s.width.medianPx - drawn) <= 1.0,
                  qPrintable(QStringLiteral("%1: median %2 px")
                                 .arg(QString::fromStdString(id))
-                                .arg(s->width.medianPx)));
-        QCOMPARE(s->width.meanMm, s->width.meanPx * kPixelMm);
-        QCOMPARE(s->lengthMm, s->lengthPx * kPixelMm);
-        QVERIFY(s->lastVertex > s->firstVertex);
-        (id == "fine" ? fineLength : mediumLength) += s->lengthPx;
+                                .arg(s.width.medianPx)));
+        QCOMPARE(s.width.meanMm, s.width.meanPx * kPixelMm);
+        QCOMPARE(s.lengthMm, s.lengthPx * kPixelMm);
+        QVERIFY(s.lastVertex > s.firstVertex);
+        (id == "fine" ? fineLength : mediumLength) += s.lengthPx;
     }
     // Each half about 240 px long (the cut lies within a few pixels of the step).
     QVERIFY2(std::abs(fineLength - 240) <= 15, qPrintable(QString::number(fineLength)));
