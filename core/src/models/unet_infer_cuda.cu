@@ -3,44 +3,17 @@
 // output vector, grid-stride loops.
 #include "models/unet_infer_cuda.h"
 
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-#include <cuda_runtime.h>
+#include "models/kernel_vec.cuh"
 
 namespace fisura::models::cuda
 {
 namespace
 {
 
-constexpr int kThreads = 256;
-
-template <typename T> struct Lane;
-template <> struct Lane<float> {
-    __device__ static float get(float v) { return v; }
-    __device__ static float put(float v) { return v; }
-    __device__ static float max(float a, float b) { return fmaxf(a, b); }
-};
-template <> struct Lane<__nv_bfloat16> {
-    __device__ static float get(__nv_bfloat16 v) { return __bfloat162float(v); }
-    __device__ static __nv_bfloat16 put(float v) { return __float2bfloat16_rn(v); }
-    __device__ static __nv_bfloat16 max(__nv_bfloat16 a, __nv_bfloat16 b) { return __hmax(a, b); }
-};
-template <> struct Lane<__half> {
-    __device__ static float get(__half v) { return __half2float(v); }
-    __device__ static __half put(float v) { return __float2half_rn(v); }
-    __device__ static __half max(__half a, __half b) { return __hmax(a, b); }
-};
-
-/// V values of T as one unit of the loop (a 16-byte vector, or one value).
-template <typename T, int V> struct alignas(sizeof(T) * V) Vec {
-    T v[V];
-};
-
-unsigned blocksFor(int64_t work)
-{
-    const int64_t b = (work + kThreads - 1) / kThreads;
-    return unsigned(b < 1 ? 1 : (b > 65535 * 8 ? 65535 * 8 : b));
-}
+using vec::blocksFor;
+using vec::kThreads;
+using vec::Lane;
+using vec::Vec;
 
 template <typename T, int V>
 __global__ void __launch_bounds__(kThreads)
@@ -114,14 +87,6 @@ int launchConcat(const void* skip, int64_t Cs, const void* up, int64_t Cu, const
     return int(cudaGetLastError());
 }
 
-/// Calls F<T, V> with the vector width the channel counts allow.
-template <typename T, template <typename, int> class F, typename... A>
-int byWidth(bool wide, A... a)
-{
-    constexpr int V = 16 / sizeof(T);
-    return wide ? F<T, V>::run(a...) : F<T, 1>::run(a...);
-}
-
 template <typename T, int V> struct MaxPoolOp {
     static int run(const void* x, int64_t N, int64_t H, int64_t W, int64_t C, void* y,
                    cudaStream_t s)
@@ -138,15 +103,8 @@ template <typename T, int V> struct ConcatOp {
     }
 };
 
-bool aligned(const void* p)
-{
-    return reinterpret_cast<uintptr_t>(p) % 16 == 0;
-}
-
-int64_t vecOf(DType t)
-{
-    return t == DType::F32 ? 4 : 8;
-}
+using vec::aligned;
+using vec::vecOf;
 
 } // namespace
 
@@ -154,15 +112,7 @@ int maxPool2Nhwc(DType t, const void* x, int64_t N, int64_t H, int64_t W, int64_
                  cudaStream_t stream)
 {
     const bool wide = C % vecOf(t) == 0 && aligned(x) && aligned(y);
-    switch (t) {
-    case DType::BF16:
-        return byWidth<__nv_bfloat16, MaxPoolOp>(wide, x, N, H, W, C, y, stream);
-    case DType::F16:
-        return byWidth<__half, MaxPoolOp>(wide, x, N, H, W, C, y, stream);
-    case DType::F32:
-        return byWidth<float, MaxPoolOp>(wide, x, N, H, W, C, y, stream);
-    }
-    return int(cudaErrorInvalidValue);
+    return vec::byTypeAndWidth<MaxPoolOp>(t, wide, x, N, H, W, C, y, stream);
 }
 
 int concatBiasNhwc(DType t, const void* skip, int64_t Cs, const void* up, int64_t Cu,
@@ -170,15 +120,7 @@ int concatBiasNhwc(DType t, const void* skip, int64_t Cs, const void* up, int64_
 {
     const bool wide =
         Cs % vecOf(t) == 0 && Cu % vecOf(t) == 0 && aligned(skip) && aligned(up) && aligned(y);
-    switch (t) {
-    case DType::BF16:
-        return byWidth<__nv_bfloat16, ConcatOp>(wide, skip, Cs, up, Cu, bias, rows, y, stream);
-    case DType::F16:
-        return byWidth<__half, ConcatOp>(wide, skip, Cs, up, Cu, bias, rows, y, stream);
-    case DType::F32:
-        return byWidth<float, ConcatOp>(wide, skip, Cs, up, Cu, bias, rows, y, stream);
-    }
-    return int(cudaErrorInvalidValue);
+    return vec::byTypeAndWidth<ConcatOp>(t, wide, skip, Cs, up, Cu, bias, rows, y, stream);
 }
 
 } // namespace fisura::models::cuda
