@@ -3,7 +3,8 @@
 //   bench_train DATA EPOCHS BATCH WORKERS PRECISION KERNEL READBACK [BN [SOURCE [STEP]]]
 // KERNEL: per-tensor | foreach | fused | auto (the optimiser step); READBACK: read the loss back
 // every N steps (1 = every step, as before; 0 = the default, every half second on a GPU);
-// BN: fused (default: Fisura's BatchNorm + ReLU kernels where built) | eager (LibTorch's modules);
+// BN: fused (default: Fisura's BatchNorm + ReLU, max pooling with the skip gradient and loss
+// kernels where built) | bnrelu (the BatchNorm + ReLU kernels only) | eager (LibTorch's modules);
 // SOURCE: files (default: decoded from the files every step) | gpu (the first batch, kept on the
 // device, for every step: the step's own speed); STEP: graph (default: one CUDA graph per step
 // on a GPU) | eager (op by op).
@@ -22,7 +23,7 @@ int main(int argc, char** argv)
 {
     if (argc < 8) {
         std::fprintf(stderr, "usage: bench_train DATA EPOCHS BATCH WORKERS PRECISION KERNEL "
-                             "READBACK [fused|eager [files|gpu [graph|eager]]]\n");
+                             "READBACK [fused|bnrelu|eager [files|gpu [graph|eager]]]\n");
         return 2;
     }
     TrainOptions o;
@@ -50,6 +51,7 @@ int main(int argc, char** argv)
     const std::string step = argc > 10 ? argv[10] : "graph";
     testing::setTrainingStepGraphs(step != "eager");
     testing::setFusedBatchNormRelu(bn != "eager");
+    testing::setUNetTrainingKernels(bn == "fused");
     testing::reuseFirstBatch(source == "gpu");
     auto r = train(o);
     if (!r) {

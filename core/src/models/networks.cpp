@@ -5,6 +5,7 @@
 #include "models/networks.h"
 #include "models/patch_gaussian.h"
 #include "models/unet_infer.h"
+#include "models/unet_train.h"
 
 namespace nn = torch::nn;
 
@@ -114,17 +115,18 @@ torch::Tensor UNetImpl::forward(torch::Tensor x)
 {
     std::vector<torch::Tensor> skips;
     for (size_t i = 0; i < down->size(); ++i) {
-        x = down[i]->as<DoubleConvImpl>()->forward(x);
-        skips.push_back(x);
-        x = maxPool2(x, is_training());
+        auto [pooled, skip] =
+            poolWithSkip(down[i]->as<DoubleConvImpl>()->forward(x), is_training());
+        skips.push_back(std::move(skip));
+        x = std::move(pooled);
     }
     x = bottom(x);
     upCache.resize(up->size());
     for (size_t i = 0; i < up->size(); ++i) {
         const auto& skip = skips[skips.size() - 1 - i];
         auto& upconvI = *upconv[i]->as<nn::ConvTranspose2dImpl>();
-        torch::Tensor cat =
-            is_training() ? torch::Tensor() : upConcat(skip, x, upconvI, upCache[i]);
+        torch::Tensor cat = is_training() ? upConcatTraining(skip, x, upconvI)
+                                          : upConcat(skip, x, upconvI, upCache[i]);
         if (!cat.defined())
             cat = torch::cat({skip, upconvI.forward(x)}, 1);
         x = up[i]->as<DoubleConvImpl>()->forward(cat);

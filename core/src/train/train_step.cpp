@@ -9,6 +9,7 @@
 
 #include "fisura/testing.h"
 #include "models/model_impl.h"
+#include "models/unet_train.h"
 #include "train/train_optim.h"
 #include "train/trainer.h"
 
@@ -108,11 +109,7 @@ torch::Tensor Trainer::lossOf(const torch::Tensor& out, const torch::Tensor& x,
     }
     if (o_.task == TaskKind::Segment) { // BCE for the pixels, Dice for the thin crack shapes
         *target = b.masks.unsqueeze(1).to(torch::kFloat);
-        const auto logits = out.to(torch::kFloat);
-        const auto bce = torch::nn::functional::binary_cross_entropy_with_logits(logits, *target);
-        const auto p = torch::sigmoid(logits);
-        const auto dice = 1.0 - (2.0 * (p * *target).sum() + 1.0) / (p.sum() + target->sum() + 1.0);
-        return bce + dice;
+        return models::segmentationLoss(out, *target);
     }
     return torch::mse_loss(out.to(torch::kFloat), x);
 }

@@ -39,6 +39,9 @@ void setLossReadBackSteps(int steps);
 void reuseFirstBatch(bool reuse);
 /// Fisura's fused BatchNorm + ReLU kernels (CUDA builds) on or off, for benchmarks and tests.
 void setFusedBatchNormRelu(bool enabled);
+/// Fisura's kernels for the U-Net's max pooling with its skip gradient and for the segmentation
+/// loss (CUDA builds) on or off, for benchmarks and tests.
+void setUNetTrainingKernels(bool enabled);
 /// The training step captured and replayed as a CUDA graph (the default on a GPU), or op by op.
 void setTrainingStepGraphs(bool enabled);
 /// Run the optimiser step as "per-tensor" (torch::optim::AdamW::step), "foreach" or "fused";
