@@ -74,8 +74,11 @@ inline TiledWriteOptions adaptiveOutput()
     return o;
 }
 
-/// The lowest ZSTD level TiledWriteOptions::adaptiveLevel steps down to (a fast level).
-inline constexpr int kAdaptiveFloorLevel = -5;
+/// The lowest ZSTD level TiledWriteOptions::adaptiveLevel steps down to (a fast level). On
+/// trained-model maps of four real crack sets, -2 wrote 18-23 % more bytes than level 3 and
+/// compressed 1.2-1.5x faster per core; -5 was only 1.05-1.15x faster again but 40-50 % larger
+/// (tests/bench/RESULTS.md, "The adaptive level's floor").
+inline constexpr int kAdaptiveFloorLevel = -2;
 
 /// Columns [x0, x0 + width) of a block of rows, `stride` bytes from one row to the next (see
 /// TiledTiffWriter::appendRowParts).
