@@ -4,10 +4,10 @@
 //   bench_bnrelu [ITERATIONS]
 #include "compat/torch_compat.h"
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
+#include "cuda_timing.h"
 #include "models/bn_relu.h"
 
 namespace nn = torch::nn;
@@ -86,16 +86,7 @@ double timeMs(bool fused, const torch::Tensor& x0, const torch::Tensor& dy, nn::
     setFusedBnReluEnabled(fused);
     auto x = x0.detach().requires_grad_(true);
     bn->train();
-    for (int i = 0; i < 3; ++i)
-        bnRelu(x, *bn).backward(dy);
-    torch::cuda::synchronize();
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < iterations; ++i)
-        bnRelu(x, *bn).backward(dy);
-    torch::cuda::synchronize();
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-               .count() /
-           iterations;
+    return fisura::bench::cudaTimeMs([&] { bnRelu(x, *bn).backward(dy); }, iterations);
 }
 
 } // namespace

@@ -12,10 +12,10 @@
 #include "compat/torch_compat.h"
 
 #include <array>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
+#include "cuda_timing.h"
 #include "models/unet_train.h"
 
 using fisura::models::poolWithSkip;
@@ -162,20 +162,6 @@ bool checkLoss(torch::ScalarType t, int64_t N, int64_t S, double g)
     return ok;
 }
 
-template <typename F> double timeMs(F&& f, int iterations)
-{
-    for (int i = 0; i < 3; ++i)
-        f();
-    torch::cuda::synchronize();
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < iterations; ++i)
-        f();
-    torch::cuda::synchronize();
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-               .count() /
-           iterations;
-}
-
 } // namespace
 
 int main(int argc, char** argv)
@@ -222,9 +208,9 @@ int main(int argc, char** argv)
             torch::autograd::grad({pooled, cat}, {x}, {dPooled, dCat});
         };
         setUNetTrainingKernelsEnabled(false);
-        const double a = timeMs(step, iterations);
+        const double a = fisura::bench::cudaTimeMs(step, iterations);
         setUNetTrainingKernelsEnabled(true);
-        const double k = timeMs(step, iterations);
+        const double k = fisura::bench::cudaTimeMs(step, iterations);
         ta += a;
         tk += k;
         std::printf("| 64 x %lld x %lld x %lld | %.3f | %.3f | %.2fx |\n", (long long)C,
@@ -254,9 +240,9 @@ int main(int argc, char** argv)
             torch::autograd::grad({y}, {skip, x, up->weight, up->bias}, {dy});
         };
         setUNetTrainingKernelsEnabled(false);
-        const double a = timeMs(step, iterations);
+        const double a = fisura::bench::cudaTimeMs(step, iterations);
         setUNetTrainingKernelsEnabled(true);
-        const double k = timeMs(step, iterations);
+        const double k = fisura::bench::cudaTimeMs(step, iterations);
         ca += a;
         ck += k;
         std::printf("| 64 x %lld x %lld x %lld | %.3f | %.3f | %.2fx |\n", (long long)(2 * C),
@@ -271,9 +257,9 @@ int main(int argc, char** argv)
         auto z = z0.detach().requires_grad_(true);
         auto step = [&] { torch::autograd::grad({segmentationLoss(z, target)}, {z}); };
         setUNetTrainingKernelsEnabled(false);
-        const double a = timeMs(step, iterations);
+        const double a = fisura::bench::cudaTimeMs(step, iterations);
         setUNetTrainingKernelsEnabled(true);
-        const double k = timeMs(step, iterations);
+        const double k = fisura::bench::cudaTimeMs(step, iterations);
         std::printf("Loss forward and backward (64 x 256 x 256 bf16 logits): ATen %.3f ms, kernels "
                     "%.3f ms (%.2fx)\n",
                     a, k, a / k);

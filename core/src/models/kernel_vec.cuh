@@ -3,6 +3,7 @@
 // (or single-value) unit of a loop.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 
 #include <cuda_bf16.h>
@@ -20,17 +21,14 @@ template <typename T> struct Lane;
 template <> struct Lane<float> {
     __device__ static float get(float v) { return v; }
     __device__ static float put(float v) { return v; }
-    __device__ static float max(float a, float b) { return fmaxf(a, b); }
 };
 template <> struct Lane<__nv_bfloat16> {
     __device__ static float get(__nv_bfloat16 v) { return __bfloat162float(v); }
     __device__ static __nv_bfloat16 put(float v) { return __float2bfloat16_rn(v); }
-    __device__ static __nv_bfloat16 max(__nv_bfloat16 a, __nv_bfloat16 b) { return __hmax(a, b); }
 };
 template <> struct Lane<__half> {
     __device__ static float get(__half v) { return __half2float(v); }
     __device__ static __half put(float v) { return __float2half_rn(v); }
-    __device__ static __half max(__half a, __half b) { return __hmax(a, b); }
 };
 
 /// V values of T as one unit of the loop (a 16-byte vector, or one value).
@@ -48,6 +46,28 @@ inline unsigned blocksFor(int64_t work)
 inline bool aligned(const void* p)
 {
     return reinterpret_cast<uintptr_t>(p) % 16 == 0;
+}
+
+/// Which of a 2 x 2 window's four values (row-major) ATen's max_pool2d picks, per lane: a NaN
+/// wins (the last one), else the first maximum (aten/src/ATen/native/cuda/DilatedMaxPool2d.cu:
+/// `val > max || isnan(val)`).
+template <typename T, int V>
+__device__ inline void pickMax(const Vec<T, V> (&w)[4], unsigned char (&pick)[V])
+{
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+        float best = -INFINITY;
+        unsigned char j = 0;
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+            const float v = Lane<T>::get(w[q].v[k]);
+            if (v > best || isnan(v)) {
+                best = v;
+                j = static_cast<unsigned char>(q);
+            }
+        }
+        pick[k] = j;
+    }
 }
 
 /// Threads of the blocks that sum partial sums per channel (sumOverBlocks).

@@ -26,12 +26,14 @@ __global__ void __launch_bounds__(kThreads)
         const int64_t p = i / groups; // output pixel n, oy, ox
         const int64_t ox = p % Wo, oy = (p / Wo) % Ho, n = p / (Wo * Ho);
         const int64_t base = ((n * H + 2 * oy) * W + 2 * ox) * groups + g;
-        const Vec<T, V> a = x[base], b = x[base + groups], c = x[base + W * groups],
-                        d = x[base + (W + 1) * groups];
+        const Vec<T, V> w[4] = {x[base], x[base + groups], x[base + W * groups],
+                                x[base + (W + 1) * groups]};
+        unsigned char pick[V];
+        vec::pickMax<T, V>(w, pick);
         Vec<T, V> out;
 #pragma unroll
         for (int k = 0; k < V; ++k)
-            out.v[k] = Lane<T>::max(Lane<T>::max(a.v[k], b.v[k]), Lane<T>::max(c.v[k], d.v[k]));
+            out.v[k] = w[pick[k]].v[k]; // the value itself, NaN payload and all
         y[i] = out;
     }
 }

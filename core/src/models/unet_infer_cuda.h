@@ -13,8 +13,9 @@ namespace fisura::models::cuda
 {
 
 /// 2 x 2 max pooling with stride 2 (floor at odd sizes), no indices: x [N, H, W, C] ->
-/// y [N, H / 2, W / 2, C]. ATen's CUDA max_pool2d always writes int64 indices as well, four
-/// times the bytes of a bf16 output, which inference never reads.
+/// y [N, H / 2, W / 2, C], each value the one ATen's max_pool2d picks (a NaN wins, else the first
+/// maximum in row-major order), so training's backward pass finds it again in x. ATen's CUDA
+/// max_pool2d always writes int64 indices as well, four times the bytes of a bf16 output.
 int maxPool2Nhwc(DType t, const void* x, int64_t N, int64_t H, int64_t W, int64_t C, void* y,
                  cudaStream_t stream);
 

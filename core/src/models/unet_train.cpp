@@ -73,8 +73,8 @@ struct PoolSkipFunction : torch::autograd::Function<PoolSkipFunction> {
         const c10::cuda::CUDAGuard guard(x.device());
         const int64_t N = x.size(0), C = x.size(1), H = x.size(2), W = x.size(3);
         auto y = at::empty({N, C, H / 2, W / 2}, x.options(), torch::MemoryFormat::ChannelsLast);
-        checkKernel(cuda::maxPool2TrainNhwc(kernelTypeOf(x), x.data_ptr(), N, H, W, C, y.data_ptr(),
-                                            currentStream(x)),
+        checkKernel(cuda::maxPool2Nhwc(kernelTypeOf(x), x.data_ptr(), N, H, W, C, y.data_ptr(),
+                                       currentStream(x)),
                     "max pooling kernel");
         ctx->save_for_backward({x});
         return {y, x};

@@ -21,49 +21,6 @@ using vec::kThreads;
 using vec::Lane;
 using vec::Vec;
 
-/// Which of a window's four values (row-major) ATen's max pooling picks, per lane.
-template <typename T, int V>
-__device__ inline void pickMax(const Vec<T, V> (&w)[4], unsigned char (&pick)[V])
-{
-#pragma unroll
-    for (int k = 0; k < V; ++k) {
-        float best = -INFINITY;
-        unsigned char j = 0;
-#pragma unroll
-        for (int q = 0; q < 4; ++q) {
-            const float v = Lane<T>::get(w[q].v[k]);
-            if (v > best || isnan(v)) {
-                best = v;
-                j = static_cast<unsigned char>(q);
-            }
-        }
-        pick[k] = j;
-    }
-}
-
-template <typename T, int V>
-__global__ void __launch_bounds__(kThreads)
-    maxPoolTrainKernel(const Vec<T, V>* __restrict__ x, int64_t H, int64_t W, int64_t groups,
-                       int64_t Ho, int64_t Wo, int64_t outVecs, Vec<T, V>* __restrict__ y)
-{
-    for (int64_t i = int64_t(blockIdx.x) * kThreads + threadIdx.x; i < outVecs;
-         i += int64_t(gridDim.x) * kThreads) {
-        const int64_t g = i % groups;
-        const int64_t p = i / groups; // output pixel n, oy, ox
-        const int64_t ox = p % Wo, oy = (p / Wo) % Ho, n = p / (Wo * Ho);
-        const int64_t base = ((n * H + 2 * oy) * W + 2 * ox) * groups + g;
-        const Vec<T, V> w[4] = {x[base], x[base + groups], x[base + W * groups],
-                                x[base + (W + 1) * groups]};
-        unsigned char pick[V];
-        pickMax<T, V>(w, pick);
-        Vec<T, V> out;
-#pragma unroll
-        for (int k = 0; k < V; ++k)
-            out.v[k] = w[pick[k]].v[k]; // the value itself, NaN payload and all
-        y[i] = out;
-    }
-}
-
 /// One thread per 2 x 2 block of input pixels and channel vector; blocks past the last whole
 /// window (an odd last row or column) only pass the skip gradient on.
 template <typename T, int V>
@@ -88,7 +45,7 @@ __global__ void __launch_bounds__(kThreads)
         if (window) {
             const Vec<T, V> w[4] = {x[rows[0] * groups + g], x[rows[1] * groups + g],
                                     x[rows[2] * groups + g], x[rows[3] * groups + g]};
-            pickMax<T, V>(w, pick);
+            vec::pickMax<T, V>(w, pick);
             grad = dy[((n * Ho + by) * Wo + bx) * groups + g];
         }
 #pragma unroll
@@ -112,20 +69,6 @@ __global__ void __launch_bounds__(kThreads)
         }
     }
 }
-
-template <typename T, int V> struct PoolForwardOp {
-    static int run(const void* x, int64_t N, int64_t H, int64_t W, int64_t C, void* y,
-                   cudaStream_t s)
-    {
-        const int64_t Ho = H / 2, Wo = W / 2, groups = C / V, outVecs = N * Ho * Wo * groups;
-        if (outVecs == 0)
-            return 0;
-        maxPoolTrainKernel<T, V>
-            <<<blocksFor(outVecs), kThreads, 0, s>>>(static_cast<const Vec<T, V>*>(x), H, W, groups,
-                                                     Ho, Wo, outVecs, static_cast<Vec<T, V>*>(y));
-        return int(cudaGetLastError());
-    }
-};
 
 template <typename T, int V> struct PoolBackwardOp {
     static int run(const void* x, const void* dy, const void* dskip, int64_t skipRowStride,
@@ -343,13 +286,6 @@ template <template <typename> class F, typename... A> int byType(DType t, A... a
 }
 
 } // namespace
-
-int maxPool2TrainNhwc(DType t, const void* x, int64_t N, int64_t H, int64_t W, int64_t C, void* y,
-                      cudaStream_t stream)
-{
-    const bool wide = C % vec::vecOf(t) == 0 && vec::aligned(x) && vec::aligned(y);
-    return vec::byTypeAndWidth<PoolForwardOp>(t, wide, x, N, H, W, C, y, stream);
-}
 
 int maxPool2SkipBackwardNhwc(DType t, const void* x, const void* dy, const void* dskip,
                              int64_t skipRowStride, int64_t N, int64_t H, int64_t W, int64_t C,

@@ -14,18 +14,12 @@
 namespace fisura::models::cuda
 {
 
-/// 2 x 2 max pooling with stride 2 (floor at odd sizes) as ATen's max_pool2d picks it: a NaN in
-/// the window wins (the last one), otherwise the first maximum in row-major order. x [N, H, W, C]
-/// -> y [N, H / 2, W / 2, C]. No indices: the backward pass finds the maximum again in x.
-int maxPool2TrainNhwc(DType t, const void* x, int64_t N, int64_t H, int64_t W, int64_t C, void* y,
-                      cudaStream_t stream);
-
-/// The backward pass of maxPool2TrainNhwc for an x that also feeds a skip connection:
-/// dx = dskip + (the window's gradient dy at the pixel the forward pass picked, 0 elsewhere),
-/// added in float and rounded once, as autograd's sum of the two gradients is. `dskip` (may be
-/// null: then 0) is [N, H, W, C] with rows `skipRowStride` elements apart (the skip's channels
-/// in a wider concatenation's gradient); dy [N, H / 2, W / 2, C] and dx [N, H, W, C] are dense.
-/// Pixels of an odd last row or column belong to no window: dx = dskip there.
+/// The backward pass of maxPool2Nhwc (unet_infer_cuda.h) for an x that also feeds a skip
+/// connection: dx = dskip + (the window's gradient dy at the pixel the forward pass picked, 0
+/// elsewhere), added in float and rounded once, as autograd's sum of the two gradients is. `dskip`
+/// (may be null: then 0) is [N, H, W, C] with rows `skipRowStride` elements apart (the skip's
+/// channels in a wider concatenation's gradient); dy [N, H / 2, W / 2, C] and dx [N, H, W, C] are
+/// dense. Pixels of an odd last row or column belong to no window: dx = dskip there.
 int maxPool2SkipBackwardNhwc(DType t, const void* x, const void* dy, const void* dskip,
                              int64_t skipRowStride, int64_t N, int64_t H, int64_t W, int64_t C,
                              void* dx, cudaStream_t stream);
