@@ -196,6 +196,20 @@ struct FolderOutcome {
     std::string fatalInput;
 };
 
+/// What held the run back, for the summary line (fisura::inferLimitOf).
+const char* limitPhrase(fisura::InferLimit limit)
+{
+    switch (limit) {
+    case fisura::InferLimit::Input:
+        return "limited by reading and decoding the scan";
+    case fisura::InferLimit::Writer:
+        return "limited by compressing and writing the map";
+    case fisura::InferLimit::Device:
+        break;
+    }
+    return "limited by the network on the device";
+}
+
 void recordScan(const InferArgs& a, fisura::TiledInference& inf, fisura::ShardJournal* journal,
                 const fisura::ScanJob& job, const fisura::Result<fisura::InferStats>& r,
                 double seconds, bool folder, FolderOutcome& o)
@@ -243,7 +257,8 @@ void recordScan(const InferArgs& a, fisura::TiledInference& inf, fisura::ShardJo
                   << r->tiles << " tiles in " << r->seconds << " s (" << r->megapixelsPerSecond
                   << " MP/s, " << r->devices.size()
                   << (r->devices.size() == 1 ? " device" : " devices") << ", peak RSS "
-                  << r->peakRssBytes / 1048576 << " MiB)" << std::endl;
+                  << r->peakRssBytes / 1048576 << " MiB; " << limitPhrase(fisura::inferLimitOf(*r))
+                  << ")" << std::endl;
     o.results.push_back(std::move(j));
 }
 

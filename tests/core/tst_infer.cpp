@@ -326,6 +326,36 @@ private Q_SLOTS:
         QVERIFY((*e)->run(inPath, s(d.filePath(QStringLiteral("p2.tif")))).isOk());
         QCOMPARE(readMap(s(d.filePath(QStringLiteral("p2.tif")))).pixels,
                  readMap(s(d.filePath(QStringLiteral("p.tif")))).pixels);
+        // The statistics say what held the run back, in words a script can match.
+        const std::string limit = inferLimitName(inferLimitOf(*r));
+        QVERIFY(limit == "device" || limit == "input" || limit == "writer");
+        QVERIFY(toJson(*r).find("\"limited_by\": \"" + limit + "\"") != std::string::npos);
+    }
+
+    // A wait of a fifth of the run or more names what the device waited for; the longer wait wins.
+    void limitIsWhereTheDeviceWaited_data()
+    {
+        QTest::addColumn<double>("seconds");
+        QTest::addColumn<double>("inputWait");
+        QTest::addColumn<double>("outputWait");
+        QTest::addColumn<QString>("limit");
+        QTest::newRow("busy device") << 10.0 << 1.0 << 1.5 << QStringLiteral("device");
+        QTest::newRow("decoding") << 10.0 << 4.0 << 1.0 << QStringLiteral("input");
+        QTest::newRow("writer") << 10.0 << 0.5 << 2.0 << QStringLiteral("writer");
+        QTest::newRow("both, input longer") << 10.0 << 3.0 << 2.5 << QStringLiteral("input");
+        QTest::newRow("nothing timed") << 0.0 << 0.0 << 0.0 << QStringLiteral("device");
+    }
+    void limitIsWhereTheDeviceWaited()
+    {
+        QFETCH(double, seconds);
+        QFETCH(double, inputWait);
+        QFETCH(double, outputWait);
+        QFETCH(QString, limit);
+        InferStats st;
+        st.seconds = seconds;
+        st.inputWaitSeconds = inputWait;
+        st.outputWaitSeconds = outputWait;
+        QCOMPARE(QString::fromLatin1(inferLimitName(inferLimitOf(st))), limit);
     }
 
     // Host memory of the pipeline depends on width, tile and batch, not on the height.

@@ -121,6 +121,15 @@ struct InferStats {
     int64_t graphBatches = 0;
     TiledWriteStats writer; ///< the map writer's share (its thread; zero for in-memory maps)
 };
+/// What held a run back, read from where its device thread spent the time (on several devices,
+/// the device thread that waited most): waiting for decoded tiles (Input: reading and decoding
+/// the scan), waiting for room in the map writer's queue (Writer: compressing and writing the
+/// map), or neither (Device: the network itself). A wait counts once it is at least a fifth of
+/// the run; the longer of the two wins.
+enum class InferLimit { Device, Input, Writer };
+InferLimit inferLimitOf(const InferStats& stats);
+const char* inferLimitName(InferLimit limit); ///< "device", "input", "writer"
+/// JSON of the stats, with "limited_by" (inferLimitName of inferLimitOf).
 std::string toJson(const InferStats& stats, int indent = 2);
 
 /// A model prepared for tiled inference on the device the policy chose (batch size measured

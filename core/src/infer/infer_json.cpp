@@ -1,6 +1,8 @@
 // InferStats as JSON (plain C++); see fisura/infer.h.
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 #include "fisura/infer.h"
 #include "util/json_bounded.h"
 
@@ -20,6 +22,28 @@ const char* mapKindName(MapKind k)
         return "score";
     }
     return "probability";
+}
+
+InferLimit inferLimitOf(const InferStats& s)
+{
+    const double share = 0.2 * s.seconds;
+    const double wait = std::max(s.inputWaitSeconds, s.outputWaitSeconds);
+    if (s.seconds <= 0 || wait < share)
+        return InferLimit::Device;
+    return s.inputWaitSeconds >= s.outputWaitSeconds ? InferLimit::Input : InferLimit::Writer;
+}
+
+const char* inferLimitName(InferLimit limit)
+{
+    switch (limit) {
+    case InferLimit::Device:
+        return "device";
+    case InferLimit::Input:
+        return "input";
+    case InferLimit::Writer:
+        return "writer";
+    }
+    return "device";
 }
 
 std::string toJson(const InferStats& s, int indent)
@@ -43,6 +67,7 @@ std::string toJson(const InferStats& s, int indent)
                      {"finish_seconds", s.finishSeconds},
                      {"join_seconds", s.joinSeconds},
                      {"join_wait_seconds", s.joinWaitSeconds},
+                     {"limited_by", inferLimitName(inferLimitOf(s))},
                      {"prepare_seconds", s.prepareSeconds},
                      {"peak_rss_bytes", s.peakRssBytes},
                      {"device", s.device},
