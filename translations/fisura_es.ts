@@ -1318,6 +1318,18 @@
         <source>Error</source>
         <translation>Error</translation>
     </message>
+    <message>
+        <source>Reading and decoding the scan set the pace: a scan stored with a faster compression, or on a faster disk, would be analysed sooner.</source>
+        <translation>La lectura y la descompresión del escaneo marcaron el ritmo: un escaneo guardado con una compresión más rápida, o en un disco más rápido, se analizaría antes.</translation>
+    </message>
+    <message>
+        <source>Compressing and writing the map set the pace.</source>
+        <translation>La compresión y la escritura del mapa marcaron el ritmo.</translation>
+    </message>
+    <message>
+        <source>The network on the device set the pace.</source>
+        <translation>La red en el dispositivo marcó el ritmo.</translation>
+    </message>
 </context>
 <context>
     <name>fisura::ui::ChangeOverlay</name>

@@ -348,6 +348,17 @@ private Q_SLOTS:
         const QString error =
             q->data(q->index(1, AnalyzeQueueModel::ErrorColumn), Qt::DisplayRole).toString();
         QVERIFY(!error.isEmpty());
+        // A finished scan's tooltip says what set the pace, from its statistics.
+        const auto tip = [&] {
+            return q->data(q->index(0, AnalyzeQueueModel::ProgressColumn), Qt::ToolTipRole)
+                .toString();
+        };
+        QVERIFY2(tip().contains(QStringLiteral("set the pace")), qPrintable(tip()));
+        const QString stats = q->at(0).statsJson;
+        q->update(q->at(0).id,
+                  [](ScanRow& r) { r.statsJson = QStringLiteral(R"({"limited_by": "input"})"); });
+        QVERIFY2(tip().contains(QStringLiteral("decoding the scan")), qPrintable(tip()));
+        q->update(q->at(0).id, [&](ScanRow& r) { r.statsJson = stats; });
 
         // Open in Inspect: the selected finished scan, at the model's threshold (0.4 -> 102).
         QSignalSpy open(&pane, &AnalyzePane::openInInspect);

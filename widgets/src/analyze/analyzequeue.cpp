@@ -5,6 +5,8 @@
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLocale>
 #include <QPainter>
 #include <QStyle>
@@ -111,6 +113,24 @@ QString AnalyzeQueueModel::progressText(const ScanRow& r) const
     return parts.join(QStringLiteral(" · "));
 }
 
+QString AnalyzeQueueModel::finishedTip(const ScanRow& r) const
+{
+    const QString limit = QJsonDocument::fromJson(r.statsJson.toUtf8())
+                              .object()
+                              .value(QStringLiteral("limited_by"))
+                              .toString();
+    QString why;
+    if (limit == QLatin1String("input"))
+        why = tr("Reading and decoding the scan set the pace: a scan stored with a faster "
+                 "compression, or on a faster disk, would be analysed sooner.");
+    else if (limit == QLatin1String("writer"))
+        why = tr("Compressing and writing the map set the pace.");
+    else if (limit == QLatin1String("device"))
+        why = tr("The network on the device set the pace.");
+    const QString text = progressText(r);
+    return why.isEmpty() ? text : text + QLatin1Char('\n') + why;
+}
+
 QVariant AnalyzeQueueModel::data(const QModelIndex& index, int role) const
 {
     if (!index.isValid() || index.row() >= rows_.size())
@@ -133,7 +153,7 @@ QVariant AnalyzeQueueModel::data(const QModelIndex& index, int role) const
         case MapColumn:
             return QDir::toNativeSeparators(r.output);
         case ProgressColumn: { // the column shrinks on a small window; its text may elide
-            const QString text = progressText(r);
+            const QString text = r.state == QueueRowState::Done ? finishedTip(r) : progressText(r);
             return text.isEmpty() ? QVariant() : QVariant(text);
         }
         case StateColumn:

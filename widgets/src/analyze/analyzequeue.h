@@ -99,6 +99,9 @@ public:
 private:
     QString stateText(const ScanRow& r) const;
     QString progressText(const ScanRow& r) const;
+    /// A finished scan's progress tooltip: its time and speed, and what held the run back (the
+    /// statistics' "limited_by").
+    QString finishedTip(const ScanRow& r) const;
 
     QVector<ScanRow> rows_;
     int nextId_ = 1;
