@@ -17,7 +17,6 @@
 #include "models/bn_relu_cuda.h"
 #include "models/kernel_types.h"
 #include <c10/cuda/CUDAGuard.h>
-#include <c10/cuda/CUDAStream.h>
 #endif
 
 namespace fisura::models
@@ -27,20 +26,6 @@ namespace
 std::atomic<bool> g_enabled{true};
 
 #ifdef FISURA_BNRELU_KERNELS
-/// The kernels' type of x (callers have checked that it is one they take).
-cuda::DType dtypeOf(const torch::Tensor& t)
-{
-    cuda::DType d = cuda::DType::F32;
-    kernelDType(t.scalar_type(), d);
-    return d;
-}
-
-void check(int err, const char* what)
-{
-    if (err != 0)
-        throw std::runtime_error(std::string(what) + ": " + cuda::bnReluErrorString(err));
-}
-
 const float* ptrOrNull(const torch::Tensor& t)
 {
     return t.defined() ? t.data_ptr<float>() : nullptr;
@@ -62,14 +47,13 @@ struct BnReluFunction : torch::autograd::Function<BnReluFunction> {
         auto stats = torch::empty({4, C}, f); // mean, invstd, scale, shift
         auto partials = torch::empty({2, cuda::bnReluPartials(rows), C}, f);
         auto y = torch::empty_like(x, torch::MemoryFormat::ChannelsLast);
-        check(cuda::bnReluForward(dtypeOf(x), x.data_ptr(), rows, C, ptrOrNull(weight),
-                                  ptrOrNull(bias), mutPtrOrNull(runningMean),
-                                  mutPtrOrNull(runningVar), momentum, eps, y.data_ptr(),
-                                  stats[0].data_ptr<float>(), stats[1].data_ptr<float>(),
-                                  stats[2].data_ptr<float>(), stats[3].data_ptr<float>(),
-                                  partials.data_ptr<float>(),
-                                  c10::cuda::getCurrentCUDAStream(x.device().index()).stream()),
-              "fused BatchNorm + ReLU");
+        checkKernel(cuda::bnReluForward(kernelTypeOf(x), x.data_ptr(), rows, C, ptrOrNull(weight),
+                                        ptrOrNull(bias), mutPtrOrNull(runningMean),
+                                        mutPtrOrNull(runningVar), momentum, eps, y.data_ptr(),
+                                        stats[0].data_ptr<float>(), stats[1].data_ptr<float>(),
+                                        stats[2].data_ptr<float>(), stats[3].data_ptr<float>(),
+                                        partials.data_ptr<float>(), currentStream(x)),
+                    "fused BatchNorm + ReLU");
         ctx->save_for_backward({x, stats});
         ctx->saved_data["has_weight"] = weight.defined();
         ctx->saved_data["has_bias"] = bias.defined();
@@ -90,14 +74,13 @@ struct BnReluFunction : torch::autograd::Function<BnReluFunction> {
         auto dparams = torch::empty({2, C}, f); // dgamma, dbeta
         auto coef = torch::empty({3, C}, f);
         auto partials = torch::empty({2, cuda::bnReluPartials(rows), C}, f);
-        check(cuda::bnReluBackward(dtypeOf(x), dy.data_ptr(), x.data_ptr(), rows, C, nullptr,
-                                   stats[0].data_ptr<float>(), stats[1].data_ptr<float>(),
-                                   stats[2].data_ptr<float>(), stats[3].data_ptr<float>(),
-                                   dx.data_ptr(), dparams[0].data_ptr<float>(),
-                                   dparams[1].data_ptr<float>(), coef.data_ptr<float>(),
-                                   partials.data_ptr<float>(),
-                                   c10::cuda::getCurrentCUDAStream(x.device().index()).stream()),
-              "fused BatchNorm + ReLU backward");
+        checkKernel(cuda::bnReluBackward(
+                        kernelTypeOf(x), dy.data_ptr(), x.data_ptr(), rows, C, nullptr,
+                        stats[0].data_ptr<float>(), stats[1].data_ptr<float>(),
+                        stats[2].data_ptr<float>(), stats[3].data_ptr<float>(), dx.data_ptr(),
+                        dparams[0].data_ptr<float>(), dparams[1].data_ptr<float>(),
+                        coef.data_ptr<float>(), partials.data_ptr<float>(), currentStream(x)),
+                    "fused BatchNorm + ReLU backward");
         const bool hasWeight = ctx->saved_data["has_weight"].toBool();
         const bool hasBias = ctx->saved_data["has_bias"].toBool();
         return {dx,
@@ -143,7 +126,8 @@ bool fusedBnReluApplies(const torch::Tensor& x, const torch::nn::BatchNorm2dImpl
         return false;
     const int64_t C = x.size(1);
     if (!x.is_contiguous(torch::MemoryFormat::ChannelsLast) || x.numel() / C < 2 ||
-        !cuda::bnReluFits(dtypeOf(x), C) || reinterpret_cast<uintptr_t>(x.data_ptr()) % 16 != 0)
+        !cuda::bnReluFits(kernelTypeOf(x), C) ||
+        reinterpret_cast<uintptr_t>(x.data_ptr()) % 16 != 0)
         return false;
     if (bn.options.affine() &&
         (bn.weight.scalar_type() != torch::kFloat32 || bn.bias.scalar_type() != torch::kFloat32))

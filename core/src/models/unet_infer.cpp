@@ -8,8 +8,6 @@
 #include "models/unet_infer.h"
 
 #ifdef FISURA_BNRELU_KERNELS
-#include <c10/cuda/CUDAStream.h>
-
 #include "models/kernel_types.h"
 #include "models/unet_infer_cuda.h"
 #endif
@@ -21,12 +19,6 @@ namespace
 {
 std::atomic<bool> g_enabled{true};
 
-#ifdef FISURA_BNRELU_KERNELS
-void check(int err, const char* what)
-{
-    TORCH_CHECK(err == 0, what, ": ", cuda::bnReluErrorString(err));
-}
-#endif
 } // namespace
 
 bool unetInferenceKernelsBuilt()
@@ -57,9 +49,8 @@ torch::Tensor maxPool2(const torch::Tensor& x, bool training)
         x.is_contiguous(torch::MemoryFormat::ChannelsLast) && kernelDType(x.scalar_type(), t)) {
         const int64_t N = x.size(0), C = x.size(1), H = x.size(2), W = x.size(3);
         auto y = at::empty({N, C, H / 2, W / 2}, x.options(), torch::MemoryFormat::ChannelsLast);
-        check(cuda::maxPool2Nhwc(t, x.data_ptr(), N, H, W, C, y.data_ptr(),
-                                 c10::cuda::getCurrentCUDAStream(x.device().index()).stream()),
-              "max pooling kernel");
+        checkKernel(cuda::maxPool2Nhwc(t, x.data_ptr(), N, H, W, C, y.data_ptr(), currentStream(x)),
+                    "max pooling kernel");
         return y;
     }
 #else
@@ -96,11 +87,10 @@ torch::Tensor upConcat(const torch::Tensor& skip, const torch::Tensor& x,
         return {};
     const int64_t Cu = u.size(1);
     auto y = at::empty({N, Cs + Cu, H, W}, skip.options(), torch::MemoryFormat::ChannelsLast);
-    check(cuda::concatBiasNhwc(t, skip.data_ptr(), Cs, u.data_ptr(), Cu,
-                               cache[1].defined() ? cache[1].data_ptr<float>() : nullptr, N * H * W,
-                               y.data_ptr(),
-                               c10::cuda::getCurrentCUDAStream(x.device().index()).stream()),
-          "concatenation kernel");
+    checkKernel(cuda::concatBiasNhwc(t, skip.data_ptr(), Cs, u.data_ptr(), Cu,
+                                     cache[1].defined() ? cache[1].data_ptr<float>() : nullptr,
+                                     N * H * W, y.data_ptr(), currentStream(x)),
+                "concatenation kernel");
     return y;
 #else
     (void)skip;

@@ -14,7 +14,6 @@
 
 #ifdef FISURA_BNRELU_KERNELS
 #include <c10/cuda/CUDAGuard.h>
-#include <c10/cuda/CUDAStream.h>
 
 #include "models/kernel_types.h"
 #include "models/unet_infer_cuda.h"
@@ -39,23 +38,6 @@ torch::Tensor segmentationLossOps(const torch::Tensor& out, const torch::Tensor&
 }
 
 #ifdef FISURA_BNRELU_KERNELS
-void checkKernel(int err, const char* what)
-{
-    TORCH_CHECK(err == 0, what, ": ", cuda::bnReluErrorString(err));
-}
-
-cudaStream_t currentStream(const torch::Tensor& t)
-{
-    return c10::cuda::getCurrentCUDAStream(t.device().index()).stream();
-}
-
-cuda::DType kernelTypeOf(const torch::Tensor& t)
-{
-    cuda::DType d = cuda::DType::F32;
-    kernelDType(t.scalar_type(), d);
-    return d;
-}
-
 /// The row stride (elements) of a channels-last gradient of x's shape that may be a channel
 /// slice of a wider tensor (a concatenation's gradient); 0 when its layout is another.
 int64_t channelSliceRowStride(const torch::Tensor& g, const torch::Tensor& x)
