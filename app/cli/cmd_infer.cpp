@@ -252,6 +252,10 @@ void recordScan(const InferArgs& a, fisura::TiledInference& inf, fisura::ShardJo
         }
     }
     j["policy"] = nlohmann::json::parse(fisura::toJson(inf.policy()));
+    // This scan's forecast is a choice of its run's policy, made before the run.
+    const fisura::PolicyChoice pace = fisura::paceChoice(r->forecast);
+    j["policy"]["choices"].push_back(
+        {{"what", pace.what}, {"value", pace.value}, {"reason", pace.reason}});
     if (!a.json)
         std::cout << "Wrote " << job.output << ": " << r->width << " x " << r->height << ", "
                   << r->tiles << " tiles in " << r->seconds << " s (" << r->megapixelsPerSecond
@@ -310,6 +314,9 @@ void runJobs(const InferArgs& a, fisura::TiledInference& inf, fisura::ShardJourn
             cancel, sink);
     } else {
         printInputNotices(scans[0].input);
+        if (!a.quiet && !a.json) // said before the run: what will set its pace
+            if (auto f = inf.forecast(scans[0].input))
+                std::cerr << "infer: " << fisura::paceChoice(*f).reason << "\n";
         auto r = inf.run(scans[0].input, scans[0].output, cancel, sink);
         recordScan(a, inf, nullptr, scans[0], r, r ? r->seconds : 0.0, false, outcome);
     }

@@ -75,6 +75,38 @@ struct InferOptions {
     ModelLoadOptions modelLoad;
 };
 
+/// What held a run back, read from where its device thread spent the time (on several devices,
+/// the device thread that waited most): waiting for decoded tiles (Input: reading and decoding
+/// the scan), waiting for room in the map writer's queue while the writer's appending thread
+/// was busy for half the run or more (Writer: compressing and writing the map), or neither
+/// (Device: the network itself; rows also wait for room while their downloads are queued behind
+/// the device's work). A wait counts once it is at least a fifth of the run; the longer wins.
+enum class InferLimit { Device, Input, Writer };
+
+/// What a scan's run is expected to be held back by, said before it runs: how fast the
+/// readers can decode the scan (a sample of its blocks decoded on one thread, times the reader
+/// threads) against how fast the network takes its tiles (timed on the device when the engine
+/// was prepared, times the devices that share the scan). The writer is never predicted: how well
+/// a map compresses is known only once the network has made it, and the adaptive level answers
+/// that during the run.
+struct PaceForecast {
+    InferLimit limit = InferLimit::Device;
+    /// false: no decoding rate (a PNG/JPEG file is decoded whole before its tiles are read) or
+    /// no network rate; the limit is then Device.
+    bool measured = false;
+    std::string inputCompression; ///< the TIFF's codec ("jpeg", "deflate", ...), else the format
+    int readerThreads = 0;
+    int devices = 0;
+    double decodeMegapixelsPerThread = 0.0; ///< per second, blocks decoded on one thread alone
+    /// Every reader thread together: the lone thread's rate x threads x kReaderEfficiency.
+    double decodeMegapixelsPerSecond = 0.0;
+    double networkMegapixelsPerSecond = 0.0; ///< of the scan, every device together
+    /// Readers do more than decode (they copy each tile with its overlap into a batch) and
+    /// share the memory bus: on a 40000² Deflate scan they took 1.3-1.6x a lone thread's
+    /// decoding time per megapixel with 2 to 30 threads (H200 host, 32 cores, 2026-11-28).
+    static constexpr double kReaderEfficiency = 0.7;
+};
+
 struct InferStats {
     std::string input;
     std::string output;
@@ -120,17 +152,21 @@ struct InferStats {
     /// op by op.
     int64_t graphBatches = 0;
     TiledWriteStats writer; ///< the map writer's share (its thread; zero for in-memory maps)
+    PaceForecast forecast;  ///< what this run was expected to be limited by, before it ran
 };
-/// What held a run back, read from where its device thread spent the time (on several devices,
-/// the device thread that waited most): waiting for decoded tiles (Input: reading and decoding
-/// the scan), waiting for room in the map writer's queue (Writer: compressing and writing the
-/// map), or neither (Device: the network itself). A wait counts once it is at least a fifth of
-/// the run; the longer of the two wins.
-enum class InferLimit { Device, Input, Writer };
 InferLimit inferLimitOf(const InferStats& stats);
 const char* inferLimitName(InferLimit limit); ///< "device", "input", "writer"
-/// JSON of the stats, with "limited_by" (inferLimitName of inferLimitOf).
+/// JSON of the stats, with "limited_by" (inferLimitName of inferLimitOf) and "forecast".
 std::string toJson(const InferStats& stats, int indent = 2);
+
+/// The rates a PaceForecast compares, and its verdict: Input when the readers decode fewer of
+/// the scan's megapixels per second than the network takes, else Device (also when either rate
+/// is unknown, 0). Exposed for tests; TiledInference::forecast measures the rates.
+InferLimit paceLimitOf(double decodeMegapixelsPerSecond, double networkMegapixelsPerSecond);
+/// The forecast as a choice of the run's policy: what "scan_pace", value inferLimitName of the
+/// predicted limit ("input" or "device"), an untranslated reason quoting both rates, reasonId
+/// "pace_input", "pace_device" or "pace_unmeasured", reasonArg the scan's compression.
+PolicyChoice paceChoice(const PaceForecast& forecast);
 
 /// A model prepared for tiled inference on the device the policy chose (batch size measured
 /// once); run() may then be called for any number of scans, one at a time.
@@ -177,6 +213,11 @@ public:
     /// set-up, the pipeline's fill and the overviews then overlap).
     bool splitPays(int width, int height) const;
     static constexpr int kSplitBatchesPerDevice = 4;
+
+    /// What a run over `inputPath` is expected to be limited by (PaceForecast), from a sample
+    /// of its blocks decoded now (a few milliseconds; nothing is decoded whole) and the network's
+    /// rate timed when the engine was prepared. run() makes the same forecast into its stats.
+    Result<PaceForecast> forecast(const std::string& inputPath) const;
 
     /// Benchmark aid: seconds the network alone takes for `tiles` tiles already in device
     /// memory, at this batch size and precision (no reading, copying, blending or writing).

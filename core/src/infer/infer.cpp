@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -23,11 +24,13 @@
 #include "device/torch_step.h"
 #include "device_stage.h"
 #include "fisura/infer.h"
+#include "fisura/raster.h"
 #include "fisura/sysinfo.h"
 #include "infer/infer_impl.h"
 #include "map_writer.h"
 #include "models/bn_relu.h"
 #include "models/model_impl.h"
+#include "pace_forecast.h"
 #include "pipeline_queues.h"
 #include "scan_source.h"
 #include "tile_reader.h"
@@ -127,6 +130,54 @@ Result<InferStats> TiledInference::runOn(int device, const std::string& in, cons
     return d_->lane(device).run(in, out, cancel, progress, /*split=*/false);
 }
 
+Result<PaceForecast> TiledInference::forecast(const std::string& inputPath) const
+{
+    const RasterFormat format = rasterFormatOf(inputPath);
+    if (format != RasterFormat::Tiff) {
+        // Opened as a run would (its refusal, or a file decoded whole: no blocks to sample).
+        if (format == RasterFormat::Unknown)
+            if (auto opened = detail::ScanSource::open(inputPath, d_->opt); !opened)
+                return opened.status();
+        return d_->forecastFor(nullptr, rasterFormatName(format), 0, 0, true);
+    }
+    TiledOpenOptions o;
+    o.limits = d_->opt.inputLimits;
+    auto image = TiledImage::open(inputPath, o);
+    if (!image)
+        return image.status();
+    const TiledImageInfo& i = (*image)->info();
+    return d_->forecastFor(image->get(), i.compression, i.width, i.height, true);
+}
+
+PaceForecast TiledInference::Impl::forecastFor(const TiledImage* tiled,
+                                               const std::string& compression, int W, int H,
+                                               bool split) const
+{
+    PaceForecast f;
+    f.inputCompression = compression;
+    const int readers = std::clamp(pol.loaderThreads, 1, 32);
+    const auto grid = detail::TileGrid::make(std::max(1, W), std::max(1, H), tile, overlap);
+    const int n = split && lanes() > 1 && grid.xs.size() > 1 ? lanes() : 1;
+    // The same reader threads runStages / runSplit start, on the cores there are.
+    f.readerThreads = n > 1 ? std::max(1, readers / n) * n : readers;
+    f.readerThreads =
+        std::min(f.readerThreads, std::max(1, int(std::thread::hardware_concurrency())));
+    // The processor's "devices" (column bands in tests) share its cores: one network rate.
+    f.devices = pol.useCuda ? n : 1;
+    if (tiled) {
+        const detail::DecodeSample sample = detail::sampleDecoding(*tiled);
+        f.decodeMegapixelsPerThread = sample.megapixelsPerSecond();
+    }
+    f.decodeMegapixelsPerSecond =
+        f.decodeMegapixelsPerThread * f.readerThreads * PaceForecast::kReaderEfficiency;
+    if (networkTilesPerSecond > 0 && W > 0 && H > 0)
+        f.networkMegapixelsPerSecond = double(W) * double(H) / 1e6 * networkTilesPerSecond *
+                                       f.devices / double(grid.tiles.size());
+    f.measured = f.decodeMegapixelsPerSecond > 0 && f.networkMegapixelsPerSecond > 0;
+    f.limit = paceLimitOf(f.decodeMegapixelsPerSecond, f.networkMegapixelsPerSecond);
+    return f;
+}
+
 bool TiledInference::splitPays(int width, int height) const
 {
     const int n = d_->lanes();
@@ -161,6 +212,8 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     if (Status s = util::checkAddressSpace(roomNeeded(W), "the map of " + inPath); !s)
         return s; // before LibTorch or the writer run out of it (util/address_space.h)
     src.cacheTileRow(tile, opt.cacheBytes); // tiles are read in raster order
+    // Before any tile: a sample of the scan's blocks (they stay in the cache for the readers).
+    const PaceForecast forecast = forecastFor(src.tiled.get(), src.compression, W, H, split);
 
     TiledWriteOptions wo = opt.output;
     wo.pixelSizeXmm = src.pixelSizeXmm;
@@ -221,6 +274,7 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     st.megapixelsPerSecond = double(W) * double(H) / 1e6 / std::max(1e-9, st.seconds);
     st.finishSeconds = secondsSince(finishStart);
     st.writer = writer->stats();
+    st.forecast = forecast;
     st.prepareSeconds = prepareSeconds;
     st.peakRssBytes = peakResidentBytes();
     st.device = pol.useCuda ? "cuda:" + std::to_string(pol.deviceIndex) : "cpu";

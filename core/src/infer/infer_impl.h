@@ -44,9 +44,10 @@ struct TiledInference::Impl {
     bool amp = false;    // CUDA autocast
     bool cpuAmp = false; // CPU autocast (bf16, oneDNN)
     at::ScalarType ampType = at::kBFloat16;
-    torch::Tensor mean, stdv;  // [1, C, 1, 1] on the device
-    float scale = 255.f;       // map value -> byte
-    double prepareSeconds = 0; // create(): device set-up, batch probe, warm-up
+    torch::Tensor mean, stdv;         // [1, C, 1, 1] on the device
+    float scale = 255.f;              // map value -> byte
+    double prepareSeconds = 0;        // create(): device set-up, batch probe, warm-up
+    double networkTilesPerSecond = 0; // this device's network, timed by warmUp()
 
     torch::Tensor inScale, inShift; // 1 / (255 std), -mean / std: [1, C, 1, 1] on the device
     std::unique_ptr<detail::NetworkGraph> graph; // the tile batch's network, captured (GPU)
@@ -124,6 +125,11 @@ struct TiledInference::Impl {
                      const CancelToken& cancel, ProgressTracker& tracker, InferStats& stats,
                      bool split = true);
     detail::DeviceSetup deviceSetup();
+    /// What a run over a scan of W x H px stored as `compression` is expected to be limited by:
+    /// a sample of `tiled`'s blocks decoded now (none for a file decoded whole) against the
+    /// network's rate on the devices a run (`split` or not) uses.
+    PaceForecast forecastFor(const TiledImage* tiled, const std::string& compression, int W, int H,
+                             bool split) const;
 
     // Several devices (multi_device.cpp, multi_device.h).
     std::vector<int> gpuIndices;                 // the GPUs used; the first is `device`

@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "fisura/infer.h"
 #include "util/json_bounded.h"
@@ -27,10 +28,15 @@ const char* mapKindName(MapKind k)
 InferLimit inferLimitOf(const InferStats& s)
 {
     const double share = 0.2 * s.seconds;
-    const double wait = std::max(s.inputWaitSeconds, s.outputWaitSeconds);
+    // Rows wait for room while their downloads are still queued behind the device's work: a
+    // wait for the writer counts only while the writer's appending thread was busy (copying
+    // rows in, waiting for its compressors) for half the run or more.
+    const double writerBusy = s.writer.copySeconds + s.writer.compressWaitSeconds;
+    const double outputWait = writerBusy >= 0.5 * s.seconds ? s.outputWaitSeconds : 0.0;
+    const double wait = std::max(s.inputWaitSeconds, outputWait);
     if (s.seconds <= 0 || wait < share)
         return InferLimit::Device;
-    return s.inputWaitSeconds >= s.outputWaitSeconds ? InferLimit::Input : InferLimit::Writer;
+    return s.inputWaitSeconds >= outputWait ? InferLimit::Input : InferLimit::Writer;
 }
 
 const char* inferLimitName(InferLimit limit)
@@ -44,6 +50,49 @@ const char* inferLimitName(InferLimit limit)
         return "writer";
     }
     return "device";
+}
+
+InferLimit paceLimitOf(double decodeMps, double networkMps)
+{
+    return decodeMps > 0 && networkMps > 0 && decodeMps < networkMps ? InferLimit::Input
+                                                                     : InferLimit::Device;
+}
+
+namespace
+{
+/// A rate with the digits that matter: 1234, 56.7, 0.47.
+std::string rateText(double mps)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, mps >= 100 ? "%.0f" : mps >= 10 ? "%.1f" : "%.2f", mps);
+    return b;
+}
+} // namespace
+
+PolicyChoice paceChoice(const PaceForecast& f)
+{
+    const std::string rates =
+        rateText(f.decodeMegapixelsPerSecond) + " MP/s on " + std::to_string(f.readerThreads) +
+        (f.readerThreads == 1 ? " reader thread (" : " reader threads (") +
+        rateText(f.decodeMegapixelsPerThread) + " MP/s on one thread alone), the network " +
+        rateText(f.networkMegapixelsPerSecond) + " MP/s on " + std::to_string(f.devices) +
+        (f.devices == 1 ? " device" : " devices");
+    const std::string codec = f.inputCompression.empty() ? "unknown" : f.inputCompression;
+    if (!f.measured)
+        return {"scan_pace", "device",
+                f.decodeMegapixelsPerThread > 0
+                    ? std::string("not forecast: the network's rate was not measured")
+                    : "not forecast: a " + codec +
+                          " file is decoded whole before its tiles are read",
+                "pace_unmeasured", codec};
+    if (f.limit == InferLimit::Input)
+        return {"scan_pace", "input",
+                "decoding the scan (" + codec + ") is expected to set the pace: " + rates,
+                "pace_input", codec};
+    return {"scan_pace", "device",
+            "the network is expected to set the pace: decoding the scan (" + codec +
+                ") keeps up, " + rates,
+            "pace_device", codec};
 }
 
 std::string toJson(const InferStats& s, int indent)
@@ -68,6 +117,16 @@ std::string toJson(const InferStats& s, int indent)
                      {"join_seconds", s.joinSeconds},
                      {"join_wait_seconds", s.joinWaitSeconds},
                      {"limited_by", inferLimitName(inferLimitOf(s))},
+                     {"forecast",
+                      {{"limited_by", inferLimitName(s.forecast.limit)},
+                       {"measured", s.forecast.measured},
+                       {"input_compression", s.forecast.inputCompression},
+                       {"reader_threads", s.forecast.readerThreads},
+                       {"devices", s.forecast.devices},
+                       {"decode_megapixels_per_thread", s.forecast.decodeMegapixelsPerThread},
+                       {"decode_megapixels_per_second", s.forecast.decodeMegapixelsPerSecond},
+                       {"network_megapixels_per_second", s.forecast.networkMegapixelsPerSecond},
+                       {"reason", paceChoice(s.forecast).reason}}},
                      {"prepare_seconds", s.prepareSeconds},
                      {"peak_rss_bytes", s.peakRssBytes},
                      {"device", s.device},

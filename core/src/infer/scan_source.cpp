@@ -44,6 +44,7 @@ Result<ScanSource> ScanSource::open(const std::string& path, const InferOptions&
     s.pixelSizeYmm = i.pixelSizeYmm;
     s.geoTags = i.geoTags;
     s.tiled = opened->tiled();
+    s.compression = s.tiled ? i.compression : rasterFormatName(opened->format());
     if (s.tiled)
         s.cache = ro.cache;
     else

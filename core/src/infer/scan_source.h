@@ -22,6 +22,9 @@ struct ScanSource {
     std::shared_ptr<TiledImage> tiled;
     std::shared_ptr<TileCache> cache;
     std::shared_ptr<const Image> flat; ///< the decoded image (null for a TIFF)
+    /// How the file stores its pixels: the TIFF's compression ("jpeg", "deflate", ...), or the
+    /// format of a file decoded whole ("png", "jpeg", ...).
+    std::string compression;
 
     /// Opens `path` as RasterSource does: a TIFF tiled with a block cache, anything else decoded
     /// whole (refused beyond options.maxFlatPixels).

@@ -2,6 +2,7 @@ list(APPEND FISURA_CORE_SOURCES
     src/infer/blend.cpp
     src/infer/map_names.cpp
     src/infer/infer_plan.cpp
+    src/infer/pace_forecast.cpp
     src/infer/scan_queue.cpp
     src/infer/scan_source.cpp)
 list(APPEND FISURA_CORE_TORCH_SOURCES
