@@ -26,6 +26,23 @@
     </message>
 </context>
 <context>
+    <name>PaceText</name>
+    <message numerus="yes">
+        <source>%n reader thread(s)</source>
+        <translation>
+            <numerusform>%n reader thread</numerusform>
+            <numerusform>%n reader threads</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n device(s)</source>
+        <translation>
+            <numerusform>%n device</numerusform>
+            <numerusform>%n devices</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>PolicyText</name>
     <message numerus="yes">
         <source>prepare the next images while the network computes; they share the %n core(s) with it</source>

@@ -313,6 +313,51 @@
     </message>
 </context>
 <context>
+    <name>PaceText</name>
+    <message>
+        <source>unknown</source>
+        <translation>desconocido</translation>
+    </message>
+    <message>
+        <source>reading the scan</source>
+        <translation>la lectura del escaneo</translation>
+    </message>
+    <message>
+        <source>the network</source>
+        <translation>la red</translation>
+    </message>
+    <message>
+        <source>Not forecast: the network&apos;s speed was not measured.</source>
+        <translation>Sin previsión: no se midió la velocidad de la red.</translation>
+    </message>
+    <message>
+        <source>Not forecast: a %1 file is decoded whole before its tiles are read.</source>
+        <translation>Sin previsión: un archivo %1 se decodifica entero antes de leer sus teselas.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n reader thread(s)</source>
+        <translation>
+            <numerusform>%n hilo de lectura</numerusform>
+            <numerusform>%n hilos de lectura</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n device(s)</source>
+        <translation>
+            <numerusform>%n dispositivo</numerusform>
+            <numerusform>%n dispositivos</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Reading and decoding the scan (%1) is expected to set the pace: %2 MP/s on %3, while the network takes %4 MP/s on %5.</source>
+        <translation>Se prevé que la lectura y decodificación del escaneo (%1) marque el ritmo: %2 MP/s con %3, mientras que la red procesa %4 MP/s con %5.</translation>
+    </message>
+    <message>
+        <source>The network is expected to set the pace: %1 MP/s on %2, while decoding the scan (%3) keeps up at %4 MP/s on %5.</source>
+        <translation>Se prevé que la red marque el ritmo: %1 MP/s con %2, mientras que la decodificación del escaneo (%3) sigue el paso a %4 MP/s con %5.</translation>
+    </message>
+</context>
+<context>
     <name>PolicyText</name>
     <message>
         <source>Device</source>
@@ -1101,6 +1146,10 @@
     <message>
         <source>Compute threads:</source>
         <translation>Hilos de cálculo:</translation>
+    </message>
+    <message>
+        <source>Pace of the latest scan</source>
+        <translation>Ritmo del último escaneo</translation>
     </message>
 </context>
 <context>

@@ -359,6 +359,26 @@ private Q_SLOTS:
                   [](ScanRow& r) { r.statsJson = QStringLiteral(R"({"limited_by": "input"})"); });
         QVERIFY2(tip().contains(QStringLiteral("decoding the scan")), qPrintable(tip()));
         q->update(q->at(0).id, [&](ScanRow& r) { r.statsJson = stats; });
+        // Before its first tile each scan said what was expected to set its pace; a running
+        // scan's tooltip says it, with both rates.
+        QVERIFY(q->at(0).hasPace);
+        QVERIFY(q->at(0).pace.measured);
+        QVERIFY(q->at(0).pace.decodeMegapixelsPerThread > 0);
+        q->update(q->at(0).id, [](ScanRow& r) {
+            r.state = QueueRowState::Running;
+            r.pace.limit = InferLimit::Input;
+            r.pace.inputCompression = "jpeg";
+            r.pace.readerThreads = 2;
+            r.pace.devices = 1;
+            r.pace.decodeMegapixelsPerSecond = 80;
+            r.pace.networkMegapixelsPerSecond = 512.5;
+        });
+        QVERIFY2(tip().contains(QStringLiteral("Reading and decoding the scan (JPEG) is expected "
+                                               "to set the pace: 80.0 MP/s on 2 reader thread")),
+                 qPrintable(tip()));
+        QVERIFY2(tip().contains(QStringLiteral("the network takes 513 MP/s on 1 device")),
+                 qPrintable(tip()));
+        q->update(q->at(0).id, [](ScanRow& r) { r.state = QueueRowState::Done; });
 
         // Open in Inspect: the selected finished scan, at the model's threshold (0.4 -> 102).
         QSignalSpy open(&pane, &AnalyzePane::openInInspect);
@@ -381,6 +401,27 @@ private Q_SLOTS:
         QVERIFY(policy->topLevelItemCount() > 0);
         for (int i = 0; i < policy->topLevelItemCount(); ++i)
             QVERIFY(!policy->topLevelItem(i)->text(2).isEmpty());
+        // Its last row: what the latest scan was expected to be paced by.
+        const QTreeWidgetItem* pace = policy->topLevelItem(policy->topLevelItemCount() - 1);
+        QCOMPARE(pace->text(0), QStringLiteral("Pace of the latest scan"));
+        QVERIFY2(pace->text(2).contains(QStringLiteral("expected to set the pace")),
+                 qPrintable(pace->text(2)));
+        const QString grab = qEnvironmentVariable("FISURA_GRAB");
+        if (!grab.isEmpty()) {
+            pane.advancedOptions()->resize(900, 640);
+            policy->scrollToBottom();
+            pane.advancedOptions()->grab().save(grab + QStringLiteral(".pace.en.png"));
+        }
+        LanguageManager::instance().applyForSession(LanguageManager::Language::Spanish);
+        pane.advancedOptions()->retranslateUi();
+        const QTreeWidgetItem* ritmo = policy->topLevelItem(policy->topLevelItemCount() - 1);
+        const QString es = ritmo->text(0) + QLatin1Char('|') + ritmo->text(2);
+        if (!grab.isEmpty())
+            pane.advancedOptions()->grab().save(grab + QStringLiteral(".pace.es.png"));
+        LanguageManager::instance().applyForSession(LanguageManager::Language::English);
+        pane.advancedOptions()->retranslateUi();
+        QVERIFY2(es.startsWith(QStringLiteral("Ritmo del último escaneo|Se prevé que")),
+                 qPrintable(es));
     }
 
     void cancelMidScanLeavesNoFileAndKeepsTheEarlierMap()

@@ -11,6 +11,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include "analyze/pacetext.h"
 #include "common/optiontexts.h"
 #include "common/policytext.h"
 #include "fisura/policy.h"
@@ -189,7 +190,18 @@ void AdvancedOptionsWidget::showPreparedPolicy(const ExecutionPolicy& policy)
 {
     prepared_ = policy;
     showingPrepared_ = true;
+    hasPace_ = false;
     retranslateUi();
+}
+
+void AdvancedOptionsWidget::showScanPace(const PaceForecast& forecast)
+{
+    if (!showingPrepared_)
+        return; // the options changed since: the preview is about the next model
+    pace_ = forecast;
+    hasPace_ = true;
+    if (isExpanded())
+        fillPolicy(prepared_);
 }
 
 void AdvancedOptionsWidget::refreshPolicy()
@@ -230,6 +242,13 @@ void AdvancedOptionsWidget::fillPolicy(const ExecutionPolicy& policy)
         item->setText(0, policyChoiceLabel(c.what));
         item->setText(1, policyChoiceValue(c.value));
         item->setText(2, inferReason(c));
+        item->setToolTip(2, item->text(2));
+    }
+    if (showingPrepared_ && hasPace_) {
+        auto* item = new QTreeWidgetItem(policy_);
+        item->setText(0, tr("Pace of the latest scan"));
+        item->setText(1, paceForecastValue(pace_));
+        item->setText(2, paceForecastText(pace_));
         item->setToolTip(2, item->text(2));
     }
 }

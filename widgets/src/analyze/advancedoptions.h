@@ -33,6 +33,9 @@ public:
     /// Show what the policy chose for the prepared model (batch size measured, CPU batch)
     /// instead of the preview, until the model or an option changes.
     void showPreparedPolicy(const ExecutionPolicy& policy);
+    /// Add to the prepared policy what the latest scan started is expected to be paced by (a
+    /// last row; the next scan's forecast replaces it, a new prepared policy clears it).
+    void showScanPace(const PaceForecast& forecast);
     InferOptions options() const;
     void setOptions(const InferOptions& options);
     /// What the preview asks the execution policy: the run's own question (policyRequestFor),
@@ -55,6 +58,8 @@ private:
     bool haveMachine_ = false;
     bool showingPrepared_ = false;
     ExecutionPolicy prepared_;
+    PaceForecast pace_;
+    bool hasPace_ = false;
     QToolButton* toggle_;
     QWidget* body_;
     QFormLayout* form_;

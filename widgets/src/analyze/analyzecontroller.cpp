@@ -49,6 +49,14 @@ AnalyzeController::AnalyzeController(AnalyzeQueueModel* queue, QObject* parent)
     connect(runner_, &AnalyzeRunner::progress, this, &AnalyzeController::onProgress);
     connect(runner_, &AnalyzeRunner::prepared, this,
             [this](const QString&, const ExecutionPolicy& p) { Q_EMIT modelPrepared(p); });
+    connect(runner_, &AnalyzeRunner::paced, this,
+            [this](const QString& rowId, const PaceForecast& f) {
+                queue_->update(rowId, [&](ScanRow& r) {
+                    r.pace = f;
+                    r.hasPace = true;
+                });
+                Q_EMIT scanPaced(f);
+            });
     connect(runner_, &AnalyzeRunner::finished, this, &AnalyzeController::onFinished);
 }
 
@@ -199,6 +207,7 @@ void AnalyzeController::runNext()
     const QString output = uniqueOutput(id, queue_->at(i).input);
     queue_->update(id, [&](ScanRow& r) {
         r.state = QueueRowState::Running;
+        r.hasPace = false; // said again for this run, before its first tile
         r.preparing = false;
         r.fraction = 0;
         r.megapixelsPerSecond = 0;

@@ -84,6 +84,8 @@ Q_SIGNALS:
     void queueFinished();
     /// The model was prepared for the device with this policy.
     void modelPrepared(const fisura::ExecutionPolicy& policy);
+    /// The scan that starts now is expected to be paced so (before its first tile).
+    void scanPaced(const fisura::PaceForecast& forecast);
     /// The model could not be prepared: the queue stopped.
     void modelFailed(const fisura::Status& status);
     /// The project or the queue file could not be written.

@@ -92,6 +92,8 @@ AnalyzePane::AnalyzePane(QWidget* parent)
     connect(controller_, &AnalyzeController::queueRestored, this, &AnalyzePane::onQueueRestored);
     connect(controller_, &AnalyzeController::modelPrepared, advanced_,
             &AdvancedOptionsWidget::showPreparedPolicy);
+    connect(controller_, &AnalyzeController::scanPaced, advanced_,
+            &AdvancedOptionsWidget::showScanPace);
     connect(controller_, &AnalyzeController::modelFailed, this, [this](const Status& s) {
         message_->setText(tr("The model could not be prepared: %1").arg(errorMessage(s)));
         message_->show();

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analyze/pacetext.h"
 #include "common/errortext.h"
 #include "common/imageprobe.h"
 #include "fisura/tiledimage.h"
@@ -153,7 +154,10 @@ QVariant AnalyzeQueueModel::data(const QModelIndex& index, int role) const
         case MapColumn:
             return QDir::toNativeSeparators(r.output);
         case ProgressColumn: { // the column shrinks on a small window; its text may elide
-            const QString text = r.state == QueueRowState::Done ? finishedTip(r) : progressText(r);
+            QString text = r.state == QueueRowState::Done ? finishedTip(r) : progressText(r);
+            if (r.state == QueueRowState::Running && r.hasPace) // said before the first tile
+                text +=
+                    (text.isEmpty() ? QString() : QStringLiteral("\n")) + paceForecastText(r.pace);
             return text.isEmpty() ? QVariant() : QVariant(text);
         }
         case StateColumn:

@@ -13,6 +13,7 @@
 #include <functional>
 
 #include "analyze/queuefile.h"
+#include "fisura/infer.h"
 
 namespace fisura::ui
 {
@@ -41,6 +42,8 @@ struct ScanRow {
     int threshold = 128; ///< the model's threshold on the map's 0..255 scale
     double seconds = 0.0;
     QString statsJson; ///< toJson(InferStats) of a finished scan
+    PaceForecast pace; ///< what was expected to set the pace, once the scan started
+    bool hasPace = false;
 };
 
 /// Size and pixel size of a scan without decoding its pixels (probeImageFile: what the file is

@@ -120,6 +120,14 @@ AnalyzeRunner::Outcome AnalyzeRunner::work(const AnalyzeTask& task, const Cancel
         return out;
     }
     sink_->report(Progress{0.0, -1.0, 0.0, {}});
+    if (auto f = engine_->forecast(task.input.toStdString()))
+        QMetaObject::invokeMethod(
+            this,
+            [this, id = task.rowId, gen = generation_.load(), forecast = *f] {
+                if (gen == generation_)
+                    Q_EMIT paced(id, forecast);
+            },
+            Qt::QueuedConnection);
     auto r = engine_->run(task.input.toStdString(), task.output.toStdString(), cancel, sink_.get());
     if (r)
         out.stats = std::move(*r);

@@ -57,6 +57,8 @@ Q_SIGNALS:
     void preparing(const QString& rowId);
     /// The model is ready on the device: what the policy chose (batch measured on a GPU).
     void prepared(const QString& rowId, const fisura::ExecutionPolicy& policy);
+    /// Before the scan's tiles: what is expected to set its pace (TiledInference::forecast).
+    void paced(const QString& rowId, const fisura::PaceForecast& forecast);
     /// Tiles are being computed: fraction 0..1, seconds left (-1 unknown), seconds so far.
     void progress(const QString& rowId, double fraction, double etaSeconds, double elapsedSeconds);
     void finished(const QString& rowId, const fisura::Status& status,

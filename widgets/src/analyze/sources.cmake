@@ -9,4 +9,5 @@ list(APPEND FISURA_WIDGETS_SOURCES
     src/analyze/analyzerunner.cpp src/analyze/analyzerunner.h
     src/analyze/modelchooser.cpp src/analyze/modelchooser.h
     src/analyze/modelfacts.cpp src/analyze/modelfacts.h
+    src/analyze/pacetext.cpp src/analyze/pacetext.h
 )
