@@ -798,8 +798,8 @@
         <translation>fijo</translation>
     </message>
     <message>
-        <source>compressing the map must not hold the GPUs back: the level drops while the writer is what limits the job, and climbs back once it keeps up; the map may be larger, its pixels are the same</source>
-        <translation>comprimir el mapa no debe frenar las GPU: el nivel baja mientras la escritura es lo que limita el trabajo y vuelve a subir cuando se pone al día; el mapa puede ocupar más, sus píxeles son los mismos</translation>
+        <source>compressing the map must not hold the GPUs back: the level drops while the writer is what limits the job, to levels measured to compress faster, and climbs back once it keeps up; the map may be larger, its pixels are the same</source>
+        <translation>comprimir el mapa no debe frenar las GPU: el nivel baja mientras la escritura es lo que limita el trabajo, a niveles que se ha medido que comprimen más rápido, y vuelve a subir cuando se pone al día; el mapa puede ocupar más, sus píxeles son los mismos</translation>
     </message>
 </context>
 <context>

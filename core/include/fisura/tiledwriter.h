@@ -33,8 +33,10 @@ struct TiledWriteOptions {
     /// ZSTD: when the appending thread waits for compression (the writer is what limits the
     /// job), the level steps down one band at a time, as far as kAdaptiveFloorLevel (zstd's fast
     /// levels), and climbs back to compressionLevel once the writer keeps up again (as zstd's own
-    /// --adapt does). The pixels are the same; the file is larger where the level was lower
-    /// (TiledWriteStats says how many bands and by how much).
+    /// --adapt does). A lower level is kept only where it was measured to compress at least 10 %
+    /// faster per core than the levels above it: on a map that hardly compresses the fast levels
+    /// are no faster, only larger. The pixels are the same; the file is larger where the level
+    /// was lower (TiledWriteStats says how many bands and by how much).
     bool adaptiveLevel = false;
     bool pyramid = true; ///< halve until the longest side is below maxOverviewSide
     int maxOverviewSide = 1024;
@@ -77,7 +79,8 @@ inline TiledWriteOptions adaptiveOutput()
 /// The lowest ZSTD level TiledWriteOptions::adaptiveLevel steps down to (a fast level). On
 /// trained-model maps of four real crack sets, -2 wrote 18-23 % more bytes than level 3 and
 /// compressed 1.2-1.5x faster per core; -5 was only 1.05-1.15x faster again but 40-50 % larger
-/// (tests/bench/RESULTS.md, "The adaptive level's floor").
+/// (tests/bench/RESULTS.md, "The adaptive level's floor"). On a 4.5:1 map no fast level was
+/// faster at all: the writer measures that and stays above them ("A hard-to-compress map").
 inline constexpr int kAdaptiveFloorLevel = -2;
 
 /// Columns [x0, x0 + width) of a block of rows, `stride` bytes from one row to the next (see

@@ -178,8 +178,9 @@ void TiledInference::Impl::chooseExecution(const Model& m, const InferOptions& o
                   o.output.adaptiveLevel
                       ? "compressing the map must not hold the GPUs back: the level drops while "
                         "the writer is what limits the job (zstd's --adapt), down to zstd's fast "
-                        "levels, and climbs back once it keeps up; the run's statistics say how "
-                        "many bands and what it cost in map size"
+                        "levels where they are measured to compress faster, and climbs back once "
+                        "it keeps up; the run's statistics say how many bands and what it cost in "
+                        "map size"
                       : "requested by the user",
                   o.output.adaptiveLevel ? "map_level_adaptive" : "user");
     if (pol.useCuda && pol.foldBatchNorm && models::convBiasReluAvailable() &&

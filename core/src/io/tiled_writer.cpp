@@ -73,6 +73,7 @@ Result<std::unique_ptr<TiledTiffWriter>> TiledTiffWriter::create(const std::stri
 #endif
     d->direct = options.compression == TileCompression::Zstd ? zstd : deflate;
     d->bandLevel = d->level();
+    d->adaptive = io::AdaptiveLevel(d->level(), kAdaptiveFloorLevel);
     d->stats.lowestLevel = d->stats.highestLevel = d->level();
     d->pool = std::make_unique<io::TaskPool>(options.threads);
     int w = width, h = height;

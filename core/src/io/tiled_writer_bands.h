@@ -20,6 +20,7 @@
 
 #include "fisura/tiledwriter.h"
 #include "fisura/version.h"
+#include "io/adaptive_level.h"
 #include "io/serial_worker.h"
 #include "io/task_pool.h"
 #include "io/tiff_handle.h"
@@ -84,11 +85,13 @@ struct TiledTiffWriter::Impl {
     Status failure;
     TiledWriteStats stats;
     // The level the next level-0 band is compressed at (adaptiveLevel lowers it while the
-    // appending thread waits for compression); its bands keep the level they were given.
+    // appending thread waits for compression, and while the lower level compresses faster);
+    // its bands keep the level they were given.
     std::atomic<int> bandLevel{0};
-    int calmBands = 0;  // level-0 bands in a row taken without waiting (appending thread)
-    int tileColumn = 0; // appendTile position
-    Image tileBand;     // appendTile assembly of one band
+    std::mutex adaptMu; // the appending thread decides, the file thread measures
+    io::AdaptiveLevel adaptive{3, kAdaptiveFloorLevel};
+    int tileColumn = 0;               // appendTile position
+    Image tileBand;                   // appendTile assembly of one band
     std::vector<uint8_t> halfScratch; // halveInto's rows where they do not fit a band
 
     int level() const
@@ -226,20 +229,19 @@ struct TiledTiffWriter::Impl {
     }
 
     // Appending thread, as it takes a level-0 buffer: a wait for the band thread means the
-    // compression is what limits the job, so the next band is compressed one level lower; eight
-    // bands in a row without a wait and it climbs one level back toward the one asked for.
+    // compression is what limits the job, so the next band is compressed at a lower level, if
+    // one pays (io::AdaptiveLevel); bands in a row without a wait climb back toward the level
+    // asked for.
+    bool adapting() const
+    {
+        return o.adaptiveLevel && direct && o.compression == TileCompression::Zstd;
+    }
     void adapt(bool waited)
     {
-        if (!o.adaptiveLevel || !direct || o.compression != TileCompression::Zstd)
+        if (!adapting())
             return;
-        const int now = bandLevel.load();
-        if (waited) {
-            calmBands = 0;
-            bandLevel.store(std::max(kAdaptiveFloorLevel, now - 1));
-        } else if (++calmBands >= 8 && now < level()) {
-            calmBands = 0;
-            bandLevel.store(now + 1);
-        }
+        std::lock_guard<std::mutex> lock(adaptMu);
+        bandLevel.store(adaptive.next(waited));
     }
 
     void returnSpare(int k, std::vector<uint8_t> b)
@@ -318,13 +320,18 @@ struct TiledTiffWriter::Impl {
         LevelOut* level = &L;
         const uint32_t first = uint32_t(index) * uint32_t(L.across);
         const uint64_t in = uint64_t(L.across) * tileBytes;
+        const bool measure = &L == &levels[0] && adapting();
         return files->push(
-            [this, level, first, index, pending, in] {
+            [this, level, first, index, pending, in, measure, codecLevel] {
                 const auto w0 = Clock::now();
                 pending->wait();
                 stats.tileWaitSeconds += seconds(w0, Clock::now());
                 stats.compressSeconds += pending->seconds;
                 stats.bytesIn += in;
+                if (measure) { // what this level costs per byte, for the next decisions
+                    std::lock_guard<std::mutex> lock(adaptMu);
+                    adaptive.measured(codecLevel, double(in), pending->seconds);
+                }
                 for (char ok : pending->ok)
                     if (!ok)
                         return Status(ErrorCode::Internal, path + ": tile compression failed");

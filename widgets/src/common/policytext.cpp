@@ -257,8 +257,9 @@ QString inferenceReason(const PolicyChoice& c)
                               "concatenation with the upsampling bias in one pass");
     if (id == QStringLiteral("map_level_adaptive"))
         return PolicyText::tr("compressing the map must not hold the GPUs back: the level drops "
-                              "while the writer is what limits the job, and climbs back once it "
-                              "keeps up; the map may be larger, its pixels are the same");
+                              "while the writer is what limits the job, to levels measured to "
+                              "compress faster, and climbs back once it keeps up; the map may be "
+                              "larger, its pixels are the same");
     if (id == QStringLiteral("unet_kernels_off"))
         return PolicyText::tr("Fisura's U-Net kernels are turned off");
     if (id == QStringLiteral("unet_kernels_not_built"))

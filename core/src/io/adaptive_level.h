@@ -1,0 +1,105 @@
+// The map writer's adaptive ZSTD level (TiledWriteOptions::adaptiveLevel) as plain logic: which
+// level the next level-0 band is compressed at, from whether the appending thread waited for the
+// compressors and from the compression rate measured per level. A lower level is used only while
+// it pays: on a map that hardly compresses, zstd's fast levels are no faster, only larger (a
+// 4.5:1 map: level -2 wrote 76 % more bytes than level 3 at the same MB/s per core;
+// tests/bench/RESULTS.md, "A hard-to-compress map"). zstd's own --adapt lowers the level while the
+// output waits; this also checks that the lower level is faster.
+#pragma once
+
+#include <map>
+
+namespace fisura::io
+{
+
+class AdaptiveLevel
+{
+public:
+    /// A lower level pays when it compresses at least this much faster per core than every
+    /// level above it that pays.
+    static constexpr double kGain = 1.1;
+    /// Bands in a row without a wait before the level climbs one useful step.
+    static constexpr int kCalmBands = 8;
+
+    AdaptiveLevel(int asked, int floor) : asked_(asked), floor_(floor), now_(asked) {}
+
+    int level() const { return now_; }
+
+    /// A level-0 band compressed at `level`: its raw bytes and compressing seconds (summed over
+    /// the threads that compressed it).
+    void measured(int level, double bytes, double seconds)
+    {
+        Rate& r = rates_[level];
+        r.bytes += bytes;
+        r.seconds += seconds;
+    }
+
+    /// The appending thread took a level-0 buffer (after waiting for one or not): the level for
+    /// the band it fills. A wait steps down to the next lower level that pays or is untried,
+    /// once the current level's rate is known; a level measured not to pay is left for the one
+    /// above that does; kCalmBands without a wait climb one step toward the level asked for.
+    int next(bool waited)
+    {
+        if (!pays(now_))
+            now_ = nextUp(now_);
+        if (waited) {
+            calm_ = 0;
+            if (rate(now_) <= 0) // a step down is judged against this level's rate: wait for it
+                return now_;
+            for (int k = now_ - 1; k >= floor_; --k)
+                if (k != 0 && pays(k)) { // zstd's 0 means its default level, 3
+                    now_ = k;
+                    break;
+                }
+        } else if (++calm_ >= kCalmBands && now_ < asked_) {
+            calm_ = 0;
+            now_ = nextUp(now_);
+        }
+        return now_;
+    }
+
+    /// MB/s per core measured at `level`; 0 when no band was compressed there yet.
+    double rate(int level) const
+    {
+        const auto it = rates_.find(level);
+        return it == rates_.end() || it->second.seconds <= 0
+                   ? 0.0
+                   : it->second.bytes / it->second.seconds / 1e6;
+    }
+
+    /// Whether `level` pays: the level asked for always; a lower one when untried, or measured
+    /// kGain faster than every paying level above it that was measured.
+    bool pays(int level) const
+    {
+        double best = rate(asked_);
+        for (int k = asked_ - 1; k >= level; --k) {
+            if (k == 0 && level != 0)
+                continue;
+            const double r = rate(k);
+            const bool ok = r <= 0 || best <= 0 || r >= kGain * best;
+            if (k == level)
+                return ok;
+            if (ok && r > best)
+                best = r;
+        }
+        return true;
+    }
+
+private:
+    struct Rate {
+        double bytes = 0, seconds = 0;
+    };
+    int nextUp(int from) const
+    {
+        for (int k = from + 1; k < asked_; ++k)
+            if (k != 0 && pays(k))
+                return k;
+        return asked_;
+    }
+
+    int asked_, floor_, now_;
+    int calm_ = 0;
+    std::map<int, Rate> rates_;
+};
+
+} // namespace fisura::io

@@ -1,0 +1,108 @@
+// The map writer's adaptive ZSTD level (io::AdaptiveLevel): it steps down while the writer waits,
+// but keeps a lower level only where it compresses faster. Rates per level are the ones
+// bench_map_levels measured (tests/bench/RESULTS.md, "A hard-to-compress map").
+#include <QtTest>
+
+#include <map>
+
+#include "fisura/tiledwriter.h"
+#include "io/adaptive_level.h"
+
+using fisura::io::AdaptiveLevel;
+
+namespace
+{
+
+/// `bands` level-0 bands, the appending thread waiting for every one; each band compressed at
+/// the level chosen, at `rates` (MB/s per core). How many bands went to each level.
+std::map<int, int> waitingRun(AdaptiveLevel& a, const std::map<int, double>& rates, int bands)
+{
+    std::map<int, int> used;
+    for (int b = 0; b < bands; ++b) {
+        const int level = a.next(true);
+        ++used[level];
+        a.measured(level, rates.at(level) * 1e6, 1.0);
+    }
+    return used;
+}
+
+} // namespace
+
+class TstAdaptiveLevel : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    // A 4.5:1 map (a DeepCrack-trained U-Net's): fast levels are no faster; only level 1 pays.
+    void hardMapSettlesWhereALevelPays()
+    {
+        const std::map<int, double> rates{{3, 317}, {2, 338}, {1, 359}, {-1, 321}, {-2, 330}};
+        AdaptiveLevel a(3, -2);
+        const auto used = waitingRun(a, rates, 40);
+        QCOMPARE(a.level(), 1);
+        QVERIFY(a.pays(1));
+        QVERIFY(!a.pays(2) && !a.pays(-1) && !a.pays(-2));
+        // The levels that do not pay were tried once each.
+        QCOMPARE(used.at(2), 1);
+        QCOMPARE(used.at(-1), 1);
+        QCOMPARE(used.at(-2), 1);
+        QVERIFY(used.at(1) >= 30);
+    }
+
+    // The starter model's maps of CrackConglomerate (19:1): 2 is 1.11x level 3, -1 1.12x level
+    // 2, -2 only 1.05x -1.
+    void easyMapGoesAsLowAsPays()
+    {
+        const std::map<int, double> rates{{3, 1470}, {2, 1625}, {1, 1572}, {-1, 1823}, {-2, 1913}};
+        AdaptiveLevel a(3, -2);
+        const auto used = waitingRun(a, rates, 40);
+        QCOMPARE(a.level(), -1);
+        QVERIFY(a.pays(2) && a.pays(-1));
+        QVERIFY(!a.pays(1) && !a.pays(-2));
+        QCOMPARE(used.at(1), 1);
+        QCOMPARE(used.at(-2), 1);
+    }
+
+    // No level faster than the one asked for: back to it, and it stays.
+    void noGainKeepsTheLevelAsked()
+    {
+        const std::map<int, double> rates{{3, 300}, {2, 300}, {1, 300}, {-1, 300}, {-2, 300}};
+        AdaptiveLevel a(3, -2);
+        const auto used = waitingRun(a, rates, 30);
+        QCOMPARE(a.level(), 3);
+        QCOMPARE(used.at(3), 30 - 4);
+    }
+
+    // Once the writer keeps up, the level climbs back through the levels that pay (here neither
+    // 1 nor 2 is 10 % faster than 3).
+    void calmBandsClimbBack()
+    {
+        const std::map<int, double> rates{{3, 1517}, {2, 1646}, {1, 1601}, {-1, 1849}, {-2, 1907}};
+        AdaptiveLevel a(3, -2);
+        waitingRun(a, rates, 20);
+        QCOMPARE(a.level(), -1);
+        int level = a.level();
+        for (int b = 0; b < AdaptiveLevel::kCalmBands; ++b)
+            level = a.next(false);
+        QCOMPARE(level, 3); // 1 and 2 do not pay: straight back to the level asked for
+        QCOMPARE(a.next(true), -1);
+    }
+
+    // Each level faster than the one above: down to the floor, never past it, never at zstd's
+    // 0 (its default level). Before the current level's rate is known, a wait does not step.
+    void fasterLevelsGoDownToTheFloor()
+    {
+        AdaptiveLevel a(3, fisura::kAdaptiveFloorLevel);
+        QCOMPARE(a.next(true), 3); // level 3 not measured yet
+        std::map<int, double> rates;
+        double r = 100;
+        for (int level = 3; level >= fisura::kAdaptiveFloorLevel; --level, r *= 1.3)
+            rates[level] = r;
+        const auto used = waitingRun(a, rates, 20);
+        QCOMPARE(a.level(), fisura::kAdaptiveFloorLevel);
+        QVERIFY(used.find(0) == used.end());
+        QCOMPARE(used.begin()->first, fisura::kAdaptiveFloorLevel);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstAdaptiveLevel)
+#include "tst_adaptivelevel.moc"
