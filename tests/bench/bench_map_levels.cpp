@@ -1,5 +1,6 @@
 // What each ZSTD level costs in size and gains in speed on maps a model wrote: the tiles of the
-// maps' full-resolution level, decoded, then compressed again one at a time at ZSTD 3 (Fisura's
+// maps' full-resolution level, decoded (the horizontal predictor applied again where the file
+// has one, as the map writer compresses them), then compressed again one at a time at ZSTD 3 (Fisura's
 // level), 2, 1 and the fast levels -1 .. -5 (the adaptive level's range, fisura/tiledwriter.h's
 // kAdaptiveFloorLevel), one thread, best of 5 passes. Prints a Markdown table: ratio, bytes
 // against level 3, MB/s of raw tile bytes per core.
@@ -28,11 +29,23 @@ int main(int argc, char** argv)
             return 1;
         }
         const tmsize_t size = TIFFTileSize(t);
+        // What the writer compresses: with TIFF's horizontal predictor (2), each sample less the
+        // one before it in the row, which TIFFReadEncodedTile has undone.
+        uint16_t predictor = 1, samples = 1;
+        uint32_t tileWidth = 0;
+        TIFFGetFieldDefaulted(t, TIFFTAG_PREDICTOR, &predictor);
+        TIFFGetFieldDefaulted(t, TIFFTAG_SAMPLESPERPIXEL, &samples);
+        TIFFGetField(t, TIFFTAG_TILEWIDTH, &tileWidth);
+        const size_t rowBytes = size_t(tileWidth) * samples;
         for (ttile_t i = 0; i < TIFFNumberOfTiles(t); ++i) {
             std::vector<char> b(static_cast<size_t>(size));
             const tmsize_t n = TIFFReadEncodedTile(t, i, b.data(), size);
             if (n > 0) {
                 b.resize(size_t(n));
+                if (predictor == 2 && rowBytes > 0)
+                    for (size_t r = 0; r + rowBytes <= b.size(); r += rowBytes)
+                        for (size_t x = rowBytes - 1; x >= samples; --x)
+                            b[r + x] = char(uint8_t(b[r + x]) - uint8_t(b[r + x - samples]));
                 tiles.push_back(std::move(b));
             }
         }
