@@ -343,6 +343,10 @@ private Q_SLOTS:
         QVERIFY(f->measured);
         QCOMPARE(f->limit,
                  paceLimitOf(f->decodeMegapixelsPerSecond, f->networkMegapixelsPerSecond));
+        // The run that follows the forecast of its scan takes it rather than sampling again.
+        auto again = (*e)->run(inPath, s(d.filePath(QStringLiteral("p3.tif"))));
+        QVERIFY2(again.isOk(), again.status().toString().c_str());
+        QCOMPARE(again->forecast.decodeMegapixelsPerThread, f->decodeMegapixelsPerThread);
         // A PNG is decoded whole before its tiles: no blocks to sample, no forecast (and
         // forecast() reads only its first bytes: a PNG signature is all this file has).
         const std::string png = s(d.filePath(QStringLiteral("in.png")));

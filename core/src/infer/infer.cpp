@@ -146,7 +146,11 @@ Result<PaceForecast> TiledInference::forecast(const std::string& inputPath) cons
     if (!image)
         return image.status();
     const TiledImageInfo& i = (*image)->info();
-    return d_->forecastFor(image->get(), i.compression, i.width, i.height, true);
+    const PaceForecast f = d_->forecastFor(image->get(), i.compression, i.width, i.height, true);
+    std::lock_guard<std::mutex> lock(d_->forecastMu);
+    d_->forecastPath = inputPath;
+    d_->forecastMade = f;
+    return f;
 }
 
 PaceForecast TiledInference::Impl::forecastFor(const TiledImage* tiled,
@@ -212,8 +216,19 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     if (Status s = util::checkAddressSpace(roomNeeded(W), "the map of " + inPath); !s)
         return s; // before LibTorch or the writer run out of it (util/address_space.h)
     src.cacheTileRow(tile, opt.cacheBytes); // tiles are read in raster order
-    // Before any tile: a sample of the scan's blocks (they stay in the cache for the readers).
-    const PaceForecast forecast = forecastFor(src.tiled.get(), src.compression, W, H, split);
+    // Before any tile: a sample of the scan's blocks (they stay in the cache for the readers),
+    // unless forecast() just sampled this scan for the caller.
+    PaceForecast forecast;
+    bool forecastKnown = false;
+    {
+        std::lock_guard<std::mutex> lock(forecastMu);
+        forecastKnown = split && src.tiled && forecastPath == inPath;
+        if (forecastKnown)
+            forecast = forecastMade;
+        forecastPath.clear();
+    }
+    if (!forecastKnown)
+        forecast = forecastFor(src.tiled.get(), src.compression, W, H, split);
 
     TiledWriteOptions wo = opt.output;
     wo.pixelSizeXmm = src.pixelSizeXmm;

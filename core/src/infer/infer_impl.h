@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,11 @@ struct TiledInference::Impl {
     float scale = 255.f;              // map value -> byte
     double prepareSeconds = 0;        // create(): device set-up, batch probe, warm-up
     double networkTilesPerSecond = 0; // this device's network, timed by warmUp()
+    // forecast()'s last answer, for the run over the same scan that usually follows it (the
+    // blocks are then not sampled twice); taken by that run.
+    std::mutex forecastMu;
+    std::string forecastPath;
+    PaceForecast forecastMade;
 
     torch::Tensor inScale, inShift; // 1 / (255 std), -mean / std: [1, C, 1, 1] on the device
     std::unique_ptr<detail::NetworkGraph> graph; // the tile batch's network, captured (GPU)
