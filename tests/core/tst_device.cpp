@@ -321,10 +321,12 @@ private Q_SLOTS:
 
     void probePicksBestThroughputNotLargest()
     {
-        // Above 8 the fake step gets much slower per image (e.g. a cache spill): 8 wins.
+        // Above 8 the fake step gets much slower per image (e.g. a cache spill): 8 wins. Steps
+        // of 10 ms and more, so that a loaded machine's sleep jitter (a millisecond or two)
+        // cannot reorder 4 (333 images/s) and 8 (571).
         auto step = [](int batch) -> Status {
-            const double perImage = batch <= 8 ? 0.0001 : 0.0015;
-            std::this_thread::sleep_for(std::chrono::duration<double>(0.002 + perImage * batch));
+            const double perImage = batch <= 8 ? 0.0005 : 0.0075;
+            std::this_thread::sleep_for(std::chrono::duration<double>(0.01 + perImage * batch));
             return Status::ok();
         };
         BatchProbeOptions o = fastOptions();
