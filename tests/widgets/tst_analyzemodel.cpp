@@ -17,6 +17,7 @@
 #include "fakegpu.h"
 #include "fisura/infer.h"
 #include "fisura/model.h"
+#include "tinymodel.h"
 
 using namespace fisura;
 using namespace fisura::ui;
@@ -33,18 +34,8 @@ private Q_SLOTS:
     {
         QStandardPaths::setTestModeEnabled(true); // the pane's settings and queue file
         QVERIFY(tmp_.isValid());
-        ModelConfig c;
-        c.type = ModelType::UNet;
-        c.inputSize = 64;
-        c.depth = 2;
-        c.width = 4;
-        auto m = Model::create(c);
-        QVERIFY(m.isOk());
-        m->info().tileSize = 128;
-        m->info().tileOverlap = 16;
-        m->info().threshold = 0.4;
-        model_ = QDir(tmp_.path()).filePath(QStringLiteral("tiny.fisura"));
-        QVERIFY(m->save(model_.toStdString()).isOk());
+        model_ = writeTinyUNet(tmp_.path());
+        QVERIFY(!model_.isEmpty());
     }
 
     // On a GPU the preview says cuDNN's algorithms stay fixed for inference, and why, in both

@@ -36,6 +36,7 @@
 #include "fisura/synth.h"
 #include "fisura/tiledimage.h"
 #include "project/projectsession.h"
+#include "tinymodel.h"
 
 using namespace fisura;
 using namespace fisura::ui;
@@ -105,18 +106,8 @@ private Q_SLOTS:
     {
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(tmp_.isValid());
-        ModelConfig c;
-        c.type = ModelType::UNet;
-        c.inputSize = 64;
-        c.depth = 2;
-        c.width = 4;
-        auto m = Model::create(c);
-        QVERIFY(m.isOk());
-        m->info().tileSize = 128; // small tiles: a few per scan, fast on the CPU
-        m->info().tileOverlap = 16;
-        m->info().threshold = 0.4;
-        model_ = QDir(tmp_.path()).filePath(QStringLiteral("tiny.fisura"));
-        QVERIFY(m->save(model_.toStdString()).isOk());
+        model_ = writeTinyUNet(tmp_.path());
+        QVERIFY(!model_.isEmpty());
     }
 
     void init()
