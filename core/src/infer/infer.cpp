@@ -159,13 +159,12 @@ PaceForecast TiledInference::Impl::forecastFor(const TiledImage* tiled,
 {
     PaceForecast f;
     f.inputCompression = compression;
-    const int readers = std::clamp(pol.loaderThreads, 1, 32);
-    const auto grid = detail::TileGrid::make(std::max(1, W), std::max(1, H), tile, overlap);
-    const int n = split && lanes() > 1 && grid.xs.size() > 1 ? lanes() : 1;
-    // The same reader threads runStages / runSplit start, on the cores there are.
-    f.readerThreads = n > 1 ? std::max(1, readers / n) * n : readers;
+    const size_t across = tileOrigins(std::max(1, W), tile, overlap).size();
+    const size_t down = tileOrigins(std::max(1, H), tile, overlap).size();
+    const int n = split && lanes() > 1 && across > 1 ? lanes() : 1; // as runStages splits
+    // The reader threads runStages / runSplit start, on the cores there are.
     f.readerThreads =
-        std::min(f.readerThreads, std::max(1, int(std::thread::hardware_concurrency())));
+        std::min(readersPerBand(n) * n, std::max(1, int(std::thread::hardware_concurrency())));
     // The processor's "devices" (column bands in tests) share its cores: one network rate.
     f.devices = pol.useCuda ? n : 1;
     if (tiled) {
@@ -175,8 +174,8 @@ PaceForecast TiledInference::Impl::forecastFor(const TiledImage* tiled,
     f.decodeMegapixelsPerSecond =
         f.decodeMegapixelsPerThread * f.readerThreads * PaceForecast::kReaderEfficiency;
     if (networkTilesPerSecond > 0 && W > 0 && H > 0)
-        f.networkMegapixelsPerSecond = double(W) * double(H) / 1e6 * networkTilesPerSecond *
-                                       f.devices / double(grid.tiles.size());
+        f.networkMegapixelsPerSecond =
+            double(W) * double(H) / 1e6 * networkTilesPerSecond * f.devices / double(across * down);
     f.measured = f.decodeMegapixelsPerSecond > 0 && f.networkMegapixelsPerSecond > 0;
     f.limit = paceLimitOf(f.decodeMegapixelsPerSecond, f.networkMegapixelsPerSecond);
     return f;
@@ -336,7 +335,7 @@ Status TiledInference::Impl::runStages(const detail::ScanSource& src,
 
     detail::TileReader readers(src, grid, batches, stop, channels);
     detail::MapWriter mapWriter(std::move(sink), rows, grid.width);
-    Status threads = readers.start(std::clamp(pol.loaderThreads, 1, 32));
+    Status threads = readers.start(readersPerBand(1));
     if (threads)
         threads = mapWriter.start();
     if (!threads) // the shutdown below joins what did start

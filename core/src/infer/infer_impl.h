@@ -5,6 +5,7 @@
 
 #include "compat/torch_compat.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -131,6 +132,12 @@ struct TiledInference::Impl {
                      const CancelToken& cancel, ProgressTracker& tracker, InferStats& stats,
                      bool split = true);
     detail::DeviceSetup deviceSetup();
+    /// Reader threads for each of `bands` column bands (1: a run on one device): the policy's
+    /// loader threads, at most 32, shared between the bands.
+    int readersPerBand(int bands) const
+    {
+        return std::max(1, std::clamp(pol.loaderThreads, 1, 32) / std::max(1, bands));
+    }
     /// What a run over a scan of W x H px stored as `compression` is expected to be limited by:
     /// a sample of `tiled`'s blocks decoded now (none for a file decoded whole) against the
     /// network's rate on the devices a run (`split` or not) uses.

@@ -285,9 +285,9 @@ Status TiledInference::Impl::runSplit(const detail::ScanSource& src,
         x0s.push_back(bands.back()->grid.x0);
     }
 
-    const int readersPerBand = std::max(1, std::clamp(pol.loaderThreads, 1, 32) / n);
+    const int readers = readersPerBand(n);
     for (auto& b : bands)
-        if (Status s = b->readers->start(readersPerBand); !s)
+        if (Status s = b->readers->start(readers); !s)
             stop.fail(s); // the shutdown below joins what did start
 
     // Progress: tiles of every band, in image rows, reported by one device thread at a time.
