@@ -305,21 +305,32 @@ private Q_SLOTS:
         QVERIFY2(pace->text(2).contains(QStringLiteral("expected to set the pace")),
                  qPrintable(pace->text(2)));
         const QString grab = qEnvironmentVariable("FISURA_GRAB");
-        if (!grab.isEmpty()) {
-            pane.advancedOptions()->resize(900, 640);
+        if (!grab.isEmpty()) { // the whole pane at 1280 x 720, the pace row in view
+            pane.resize(1280, 720);
             policy->scrollToBottom();
-            pane.advancedOptions()->grab().save(grab + QStringLiteral(".pace.en.png"));
+            pane.grab().save(grab + QStringLiteral(".pace.en.png"));
         }
         LanguageManager::instance().applyForSession(LanguageManager::Language::Spanish);
+        QCoreApplication::processEvents(); // the LanguageChange the translator posts
         pane.advancedOptions()->retranslateUi();
         const QTreeWidgetItem* ritmo = policy->topLevelItem(policy->topLevelItemCount() - 1);
         const QString es = ritmo->text(0) + QLatin1Char('|') + ritmo->text(2);
-        if (!grab.isEmpty())
-            pane.advancedOptions()->grab().save(grab + QStringLiteral(".pace.es.png"));
+        // The failed scan's error follows the language too.
+        const auto errorShown = [&] {
+            return q->data(q->index(1, AnalyzeQueueModel::ErrorColumn), Qt::DisplayRole).toString();
+        };
+        const QString errorEs = errorShown();
+        if (!grab.isEmpty()) {
+            policy->scrollToBottom(); // the Spanish texts are wider: a scroll bar came
+            pane.grab().save(grab + QStringLiteral(".pace.es.png"));
+        }
         LanguageManager::instance().applyForSession(LanguageManager::Language::English);
+        QCoreApplication::processEvents(); // the LanguageChange the translator posts
         pane.advancedOptions()->retranslateUi();
         QVERIFY2(es.startsWith(QStringLiteral("Ritmo del último escaneo|Se prevé que")),
                  qPrintable(es));
+        QVERIFY(!errorEs.isEmpty());
+        QVERIFY2(errorEs != errorShown(), qPrintable(errorEs));
     }
 
     void cancelMidScanLeavesNoFileAndKeepsTheEarlierMap()

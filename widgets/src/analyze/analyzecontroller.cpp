@@ -213,6 +213,7 @@ void AnalyzeController::runNext()
         r.megapixelsPerSecond = 0;
         r.etaSeconds = -1;
         r.error.clear();
+        r.failure = Status::ok();
         r.output = output;
         r.modelPath = model_.path;
         r.runId = model_.runId;
@@ -269,6 +270,7 @@ void AnalyzeController::onFinished(const QString& rowId, const Status& status,
             r.state = QueueRowState::Cancelled;
         } else {
             r.state = QueueRowState::Failed;
+            r.failure = status;
             r.error = errorMessage(status);
         }
     });

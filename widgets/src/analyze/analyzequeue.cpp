@@ -161,8 +161,10 @@ QVariant AnalyzeQueueModel::data(const QModelIndex& index, int role) const
             return text.isEmpty() ? QVariant() : QVariant(text);
         }
         case StateColumn:
-        case ErrorColumn:
-            return r.error.isEmpty() ? QVariant() : QVariant(r.error);
+        case ErrorColumn: {
+            const QString error = errorText(r);
+            return error.isEmpty() ? QVariant() : QVariant(error);
+        }
         default:
             return {};
         }
@@ -187,10 +189,15 @@ QVariant AnalyzeQueueModel::data(const QModelIndex& index, int role) const
                    ? QStringLiteral("—")
                    : QFileInfo(r.output).fileName();
     case ErrorColumn:
-        return r.error;
+        return errorText(r);
     default:
         return {};
     }
+}
+
+QString AnalyzeQueueModel::errorText(const ScanRow& r)
+{
+    return r.failure.isOk() ? r.error : errorMessage(r.failure);
 }
 
 QVariant AnalyzeQueueModel::headerData(int section, Qt::Orientation o, int role) const

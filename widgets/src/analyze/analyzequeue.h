@@ -36,7 +36,11 @@ struct ScanRow {
     double fraction = 0.0;
     double megapixelsPerSecond = 0.0;
     double etaSeconds = -1.0;
-    QString error;       ///< translated, for a failed scan
+    /// Why the scan failed in this session, translated when shown (so it follows a change of
+    /// language); `error` is its text in the language of the moment it failed, which is what a
+    /// queue restored from its file has.
+    Status failure;
+    QString error;
     QString modelPath;   ///< the model the map was (or will be) made with
     QString runId;       ///< the project run that trained it, if any
     int threshold = 128; ///< the model's threshold on the map's 0..255 scale
@@ -105,6 +109,7 @@ private:
     /// A finished scan's progress tooltip: its time and speed, and what held the run back (the
     /// statistics' "limited_by").
     QString finishedTip(const ScanRow& r) const;
+    static QString errorText(const ScanRow& r);
 
     QVector<ScanRow> rows_;
     int nextId_ = 1;
