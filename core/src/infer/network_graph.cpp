@@ -33,7 +33,8 @@ bool NetworkGraph::takes(const torch::Tensor& x) const
 
 #ifdef FISURA_TORCH_CUDA
 
-std::string NetworkGraph::capture(const Network& network, const torch::Tensor& example)
+std::string NetworkGraph::capture(const Network& network, const torch::Tensor& example,
+                                  const NetworkGraph* sharing)
 {
     if (!example.is_cuda())
         return "the input is not on a CUDA device";
@@ -56,7 +57,11 @@ std::string NetworkGraph::capture(const Network& network, const torch::Tensor& e
         bool capturing = false;
         try {
             const compat::AutocastCacheOff noCache; // cached casts would outlive the capture
-            s_->graph.capture_begin({0, 0}, cudaStreamCaptureModeThreadLocal);
+            const bool shared =
+                sharing && sharing->s_->captured && sharing->s_->input.device() == example.device();
+            using Pool = decltype(s_->graph.pool());
+            s_->graph.capture_begin(shared ? sharing->s_->graph.pool() : Pool{0, 0},
+                                    cudaStreamCaptureModeThreadLocal);
             capturing = true;
             s_->output = network(s_->input);
             capturing = false;
@@ -90,7 +95,7 @@ torch::Tensor NetworkGraph::run(const torch::Tensor& x)
 
 #else
 
-std::string NetworkGraph::capture(const Network&, const torch::Tensor&)
+std::string NetworkGraph::capture(const Network&, const torch::Tensor&, const NetworkGraph*)
 {
     return "this build has no CUDA";
 }

@@ -26,7 +26,11 @@ public:
 
     /// Runs `network` once on `example` (a CUDA tensor) eagerly on a side stream, then captures
     /// it there. Returns why the capture failed (the graph then stays empty), or "".
-    std::string capture(const Network& network, const torch::Tensor& example);
+    /// `sharing` (captured, same device): the new graph's activations go into that graph's
+    /// memory pool instead of a pool of their own. The two must then never run at the same time
+    /// (PyTorch's torch.cuda.graph(pool=...)); each one's output stays its own.
+    std::string capture(const Network& network, const torch::Tensor& example,
+                        const NetworkGraph* sharing = nullptr);
 
     /// Whether `x` has the captured input's shape, type and device.
     bool takes(const torch::Tensor& x) const;
