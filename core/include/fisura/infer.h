@@ -65,7 +65,8 @@ struct InferOptions {
     /// GPUs to use: 0 = every usable GPU (of the first GPU's model), N = at most N, 1 = one.
     /// With several, create() places a replica of the model on each (the batch is measured once,
     /// on the first) and run() splits every scan into column bands, one per GPU; the map is
-    /// the one a single GPU writes. The policy's choice "gpus" says which and why.
+    /// the one a single GPU writes, or a grey level from it in a few pixels where the bands'
+    /// tiles are batched otherwise (README). The policy's choice "gpus" says which and why.
     int gpus = 0;
     /// Tile size, codec, pyramid of the written map; the ZSTD level adapts (adaptiveLevel) so
     /// that compressing the map does not hold fast GPUs back.
@@ -115,6 +116,8 @@ struct InferStats {
     MapKind kind = MapKind::Probability;
     int tileSize = 0;
     int overlap = 0;
+    /// Tiles per step of this run: the engine's batch, or a split run's smaller band batch
+    /// (a batch then completes at most one row of tiles of any band; see splitBatchOf).
     int batchSize = 0;
     int64_t tiles = 0;
     double seconds = 0.0; ///< wall time of the whole job (reading, compute, writing)
@@ -139,6 +142,9 @@ struct InferStats {
     /// for room for its rows.
     double joinSeconds = 0.0;
     double joinWaitSeconds = 0.0;
+    /// Split runs: capturing the network's CUDA graph at the band batch on every device, when
+    /// that batch is new to the engine (later runs at that batch reuse it: 0).
+    double bandGraphSeconds = 0.0;
     /// Once per TiledInference, before the first scan: device set-up, batch probe, warm-up.
     double prepareSeconds = 0.0;
     std::string device; ///< "cuda:0" or "cpu"

@@ -277,7 +277,8 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
     st.kind = kind;
     st.tileSize = tile;
     st.overlap = overlap;
-    st.batchSize = batch;
+    if (st.batchSize == 0)
+        st.batchSize = batch;
     st.tiles = int64_t(grid.tiles.size());
     if (st.tilesComputed == 0)
         st.tilesComputed = st.tiles;

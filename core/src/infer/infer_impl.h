@@ -59,6 +59,10 @@ struct TiledInference::Impl {
     torch::Tensor inScale, inShift; // 1 / (255 std), -mean / std: [1, C, 1, 1] on the device
     std::unique_ptr<detail::NetworkGraph> graph; // the tile batch's network, captured (GPU)
     std::atomic<int64_t> graphBatches{0};        // networkOf() calls that replayed it
+    // Split runs over narrow bands: the network captured at their smaller batch, in `graph`'s
+    // memory pool (a split run and a run of this lane alone never overlap: ScanQueue).
+    std::unique_ptr<detail::NetworkGraph> bandGraph;
+    int bandGraphBatch = 0;
 
     /// uint8 NHWC tiles -> the network's input: normalised NCHW (channels-last when the policy
     /// says so). With CUDA autocast it is one pass straight into the autocast type (the first
@@ -108,6 +112,10 @@ struct TiledInference::Impl {
             ++graphBatches;
             return graph->run(u8);
         }
+        if (bandGraph && bandGraph->takes(u8)) {
+            ++graphBatches;
+            return bandGraph->run(u8);
+        }
         return mapOf(u8);
     }
 
@@ -153,9 +161,19 @@ struct TiledInference::Impl {
     Impl& lane(int k) { return k == 0 || !pol.useCuda ? *this : *replicas[size_t(k) - 1]; }
     void chooseDevices(const MachineInfo& machine, const InferOptions& o);
     Status addReplicas(const CancelToken& cancel);
-    std::unique_ptr<detail::Band> makeBand(int k, const detail::TileGrid& grid,
+    std::unique_ptr<detail::Band> makeBand(int k, const detail::TileGrid& grid, int bandBatch,
                                            const detail::ScanSource& src, detail::StopFlag& stop,
                                            detail::MemoryMeter& meter);
+    /// Several GPUs: every device's network also captured at half the batch, the band batch of
+    /// split runs whose bands are narrower than the batch (a capture at run time took about
+    /// 60 ms per GPU and left the run's first batches to allocate anew).
+    void prepareHalfBatch();
+    /// The batch a split run over `grids` uses, its graphs captured on every device where they
+    /// are new (`seconds` spent on that); the engine's batch where a capture fails.
+    int prepareBandBatch(const std::vector<detail::TileGrid>& grids, double& seconds);
+    /// This lane's network captured at `b` tiles (bandGraph), unless it already is. False if
+    /// the capture failed.
+    bool captureBandGraph(int b);
     /// runStages over column bands, one per device.
     Status runSplit(const detail::ScanSource& src, detail::MapWriter::RowSink sink,
                     const detail::TileGrid& grid, std::chrono::steady_clock::time_point started,

@@ -116,6 +116,7 @@ std::string toJson(const InferStats& s, int indent)
                      {"finish_seconds", s.finishSeconds},
                      {"join_seconds", s.joinSeconds},
                      {"join_wait_seconds", s.joinWaitSeconds},
+                     {"band_graph_seconds", s.bandGraphSeconds},
                      {"limited_by", inferLimitName(inferLimitOf(s))},
                      {"forecast",
                       {{"limited_by", inferLimitName(s.forecast.limit)},

@@ -82,6 +82,7 @@ Result<std::unique_ptr<TiledInference>> TiledInference::create(Model model, cons
         return s;
     if (Status s = d->addReplicas(cancel); !s)
         return s;
+    d->prepareHalfBatch();
     d->prepareSeconds = secondsSince(prepareStart);
     for (auto& r : d->replicas)
         r->prepareSeconds = d->prepareSeconds;

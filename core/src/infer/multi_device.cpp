@@ -80,6 +80,30 @@ std::vector<TileGrid> columnBands(const TileGrid& grid, int bands)
     return out;
 }
 
+int splitBatchOf(const std::vector<TileGrid>& bands, int batch)
+{
+    int b = std::max(1, batch);
+    for (const TileGrid& g : bands) {
+        if (g.tiles.empty())
+            continue;
+        const int row = g.tiles.front().row; // the band's tiles are in raster order
+        int columns = 0;
+        for (const TileRef& t : g.tiles) {
+            if (t.row != row)
+                break;
+            ++columns;
+        }
+        b = std::min(b, columns);
+    }
+    return b;
+}
+
+size_t splitRowQueue(int tile)
+{
+    const int chunksPerRow = (std::max(1, tile) + kChunkRows - 1) / kChunkRows;
+    return std::max(kMaxOutQueue, size_t(2 * chunksPerRow));
+}
+
 DeviceChoice chooseGpus(const std::vector<GpuInfo>& gpus, int requested)
 {
     DeviceChoice c;
@@ -233,13 +257,14 @@ using detail::Band;
 
 /// Band k's grid, its device's network, its queues and readers (not started).
 std::unique_ptr<Band> TiledInference::Impl::makeBand(int k, const detail::TileGrid& grid,
-                                                     const detail::ScanSource& src,
+                                                     int bandBatch, const detail::ScanSource& src,
                                                      detail::StopFlag& stop,
                                                      detail::MemoryMeter& meter)
 {
     auto b = std::make_unique<Band>();
     b->grid = grid;
     b->setup = lane(g_reverseDevices.load() ? lanes() - 1 - k : k).deviceSetup();
+    b->setup.batch = bandBatch;
     if (k == g_failBand.load()) {
         auto net = b->setup.network;
         auto calls = std::make_shared<int>(0);
@@ -250,15 +275,74 @@ std::unique_ptr<Band> TiledInference::Impl::makeBand(int k, const detail::TileGr
     }
     detail::BatchQueue::Shape shape;
     shape.tiles = int64_t(b->grid.tiles.size());
-    shape.batch = batch;
+    shape.batch = bandBatch;
     shape.tile = tile;
     shape.channels = channels;
     shape.prefetch = std::max(1, opt.prefetchBatches);
     shape.pinned = pol.pinnedMemory;
     b->batches = std::make_unique<detail::BatchQueue>(shape, stop, meter);
-    b->rows = std::make_unique<detail::RowQueue>(detail::kMaxOutQueue, stop, meter);
+    b->rows = std::make_unique<detail::RowQueue>(detail::splitRowQueue(tile), stop, meter);
     b->readers = std::make_unique<detail::TileReader>(src, b->grid, *b->batches, stop, channels);
     return b;
+}
+
+bool TiledInference::Impl::captureBandGraph(int b)
+{
+    if (b == batch || (bandGraph && bandGraphBatch == b))
+        return true;
+    bandGraph.reset();
+    bandGraphBatch = 0;
+    const c10::OptionalDeviceGuard guard{c10::optional<c10::Device>(device)};
+    auto g = std::make_unique<detail::NetworkGraph>();
+    std::string why;
+    const Status s = detail::guardTorchStep([&] {
+        c10::InferenceMode inference;
+        const auto x = torch::randint(0, 256, {b, tile, tile, channels},
+                                      torch::TensorOptions().dtype(torch::kUInt8).device(device));
+        why = g->capture([this](const torch::Tensor& u8) { return mapOf(u8); }, x, graph.get());
+    });
+    if (!s || !why.empty())
+        return false;
+    bandGraph = std::move(g);
+    bandGraphBatch = b;
+    return true;
+}
+
+void TiledInference::Impl::prepareHalfBatch()
+{
+    if (!pol.useCuda || !graph || lanes() < 2 || batch < 2)
+        return;
+    const int half = (batch + 1) / 2;
+    for (int k = 0; k < lanes(); ++k)
+        if (!lane(k).captureBandGraph(half))
+            return; // split runs capture what they need, or keep the batch
+}
+
+int TiledInference::Impl::prepareBandBatch(const std::vector<detail::TileGrid>& grids,
+                                           double& seconds)
+{
+    // Only where the network runs as a graph on GPUs (where it was measured; a CPU's batch is
+    // small already).
+    if (!pol.useCuda || !graph)
+        return batch;
+    const int fits = detail::splitBatchOf(grids, batch);
+    if (fits == batch)
+        return batch;
+    // The half batch prepared at create() where it fits (what was measured: 21 on bands of 22
+    // to 24 tile columns), else the batch that fits, captured now.
+    const int prepared = bandGraphBatch;
+    const int b = prepared > 0 && prepared <= fits ? prepared : fits;
+    bool captured = true;
+    for (int k = 0; k < lanes(); ++k)
+        captured = captured && lane(k).bandGraphBatch == b;
+    if (captured)
+        return b;
+    const auto t0 = std::chrono::steady_clock::now();
+    bool ok = true;
+    for (int k = 0; k < lanes() && ok; ++k) // one device at a time, as addReplicas
+        ok = lane(k).captureBandGraph(b);
+    seconds = detail::secondsSince(t0);
+    return ok ? b : batch;
 }
 
 Status TiledInference::Impl::runSplit(const detail::ScanSource& src,
@@ -269,6 +353,8 @@ Status TiledInference::Impl::runSplit(const detail::ScanSource& src,
 {
     const std::vector<detail::TileGrid> grids = detail::columnBands(grid, lanes());
     const int n = int(grids.size());
+    const int bandBatch = prepareBandBatch(grids, stats.bandGraphSeconds);
+    stats.batchSize = bandBatch;
     detail::StopFlag stop(cancel);
     detail::MemoryMeter meter;
     // The bands read neighbouring parts of the same rows, not always in step: room for more.
@@ -279,7 +365,7 @@ Status TiledInference::Impl::runSplit(const detail::ScanSource& src,
     std::vector<detail::RowQueue*> bandRows;
     std::vector<int> x0s;
     for (int k = 0; k < n; ++k) {
-        bands.push_back(makeBand(k, grids[size_t(k)], src, stop, meter));
+        bands.push_back(makeBand(k, grids[size_t(k)], bandBatch, src, stop, meter));
         total += int64_t(bands.back()->grid.tiles.size());
         bandRows.push_back(bands.back()->rows.get());
         x0s.push_back(bands.back()->grid.x0);

@@ -266,7 +266,9 @@ template <class O, class V> void visitInferFields(O& o, V& v)
             o.maxFlatPixels);
     v.field({"gpus", "--gpus", 0, 64, "GPUs",
              "GPUs to use (0 = all usable ones): a large scan is split into column bands, one "
-             "per GPU (the map is the one-GPU map); a folder's small scans go one per GPU"},
+             "per GPU (the map is the one-GPU map, or a grey level from it in a few pixels where "
+             "a larger model's tiles are batched otherwise); a folder's small scans go one per "
+             "GPU"},
             o.gpus);
     visitImageLimitFields(o.inputLimits, v);
     visitWriterFields(o.output, v);
