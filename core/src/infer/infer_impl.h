@@ -165,8 +165,8 @@ struct TiledInference::Impl {
                                            const detail::ScanSource& src, detail::StopFlag& stop,
                                            detail::MemoryMeter& meter);
     /// Several GPUs: every device's network also captured at half the batch, the band batch of
-    /// split runs whose bands are narrower than the batch (a capture at run time took about
-    /// 60 ms per GPU and left the run's first batches to allocate anew).
+    /// split runs whose bands are narrower than the batch (captured by the run instead, it took
+    /// about 60 ms per GPU, and the rest of that run was slower too: tests/bench/RESULTS.md).
     void prepareHalfBatch();
     /// The batch a split run over `grids` uses, its graphs captured on every device where they
     /// are new (`seconds` spent on that); the engine's batch where a capture fails.
