@@ -128,6 +128,18 @@ class TstInferMulti : public QObject
 {
     Q_OBJECT
 
+    // The grid of the current data row (columnBandsCoverTheirColumns_data) and its bands.
+    static std::pair<fisura::detail::TileGrid, std::vector<fisura::detail::TileGrid>> fetchedBands()
+    {
+        QFETCH(int, width);
+        QFETCH(int, tile);
+        QFETCH(int, overlap);
+        QFETCH(int, bands);
+        auto grid = fisura::detail::TileGrid::make(width, 150, tile, overlap);
+        auto split = fisura::detail::columnBands(grid, bands);
+        return {std::move(grid), std::move(split)};
+    }
+
 private Q_SLOTS:
     // A tile read straight into the batch and padded in place equals the tile placed through an
     // image (OpenCV's replicated border), for tiles clipped on the right, at the bottom or both.
@@ -174,12 +186,10 @@ private Q_SLOTS:
     }
     void columnBandsCoverTheirColumns()
     {
+        const auto [grid, split] = fetchedBands();
         QFETCH(int, width);
-        QFETCH(int, tile);
-        QFETCH(int, overlap);
         QFETCH(int, bands);
-        const auto grid = fisura::detail::TileGrid::make(width, 150, tile, overlap);
-        const auto split = fisura::detail::columnBands(grid, bands);
+        QFETCH(int, overlap);
         QCOMPARE(int(split.size()), std::min<int>(bands, int(grid.xs.size())));
         QCOMPARE(split.front().x0, 0);
         QCOMPARE(split.back().x1, width);
@@ -216,12 +226,7 @@ private Q_SLOTS:
     void splitBatchFitsTheNarrowestBand_data() { columnBandsCoverTheirColumns_data(); }
     void splitBatchFitsTheNarrowestBand()
     {
-        QFETCH(int, width);
-        QFETCH(int, tile);
-        QFETCH(int, overlap);
-        QFETCH(int, bands);
-        const auto grid = fisura::detail::TileGrid::make(width, 150, tile, overlap);
-        const auto split = fisura::detail::columnBands(grid, bands);
+        const auto [grid, split] = fetchedBands();
         int narrowest = int(grid.xs.size());
         for (const auto& b : split) {
             std::set<int> cols;
