@@ -300,23 +300,22 @@ struct TiledTiffWriter::Impl {
         const int width = L.width;
         const int codecLevel = direct ? bandLevel.load() : level();
         noteLevel(&L == &levels[0], codecLevel);
-        for (int tx = 0; tx < L.across; ++tx)
-            pool->submit([this, pending, tx, ts, tileBytes, rowBytes, rows, width, codecLevel] {
-                const auto c0 = Clock::now();
-                try {
-                    thread_local std::vector<uint8_t> tile;
-                    tile.resize(tileBytes);
-                    const int x0 = tx * ts;
-                    io::extractPredicted(pending->band->data.data(), rowBytes, rows, x0,
-                                         std::min(ts, width - x0), ts, channels, tile.data());
-                    pending->ok[size_t(tx)] =
-                        io::compressTile(o.compression, codecLevel, tile.data(), tileBytes,
-                                         pending->tiles[size_t(tx)]);
-                } catch (const std::bad_alloc&) {
-                    pending->ok[size_t(tx)] = 0;
-                }
-                pending->finishOne(seconds(c0, Clock::now()));
-            });
+        pool->submitRange(L.across, [this, pending, ts, tileBytes, rowBytes, rows, width,
+                                     codecLevel](int tx) {
+            const auto c0 = Clock::now();
+            try {
+                thread_local std::vector<uint8_t> tile;
+                tile.resize(tileBytes);
+                const int x0 = tx * ts;
+                io::extractPredicted(pending->band->data.data(), rowBytes, rows, x0,
+                                     std::min(ts, width - x0), ts, channels, tile.data());
+                pending->ok[size_t(tx)] = io::compressTile(o.compression, codecLevel, tile.data(),
+                                                           tileBytes, pending->tiles[size_t(tx)]);
+            } catch (const std::bad_alloc&) {
+                pending->ok[size_t(tx)] = 0;
+            }
+            pending->finishOne(seconds(c0, Clock::now()));
+        });
         LevelOut* level = &L;
         const uint32_t first = uint32_t(index) * uint32_t(L.across);
         const uint64_t in = uint64_t(L.across) * tileBytes;
