@@ -168,6 +168,8 @@ struct TiledInference::Impl {
     /// split runs whose bands are narrower than the batch (captured by the run instead, it took
     /// about 60 ms per GPU, and the rest of that run was slower too: tests/bench/RESULTS.md).
     void prepareHalfBatch();
+    /// The pinned host batches of a run allocated once, for LibTorch's cache (infer_setup.cpp).
+    void warmPinnedBatches();
     /// The batch a split run over `grids` uses, its graphs captured on every device where they
     /// are new (`seconds` spent on that); the engine's batch where a capture fails.
     int prepareBandBatch(const std::vector<detail::TileGrid>& grids, double& seconds);

@@ -83,10 +83,34 @@ Result<std::unique_ptr<TiledInference>> TiledInference::create(Model model, cons
     if (Status s = d->addReplicas(cancel); !s)
         return s;
     d->prepareHalfBatch();
+    d->warmPinnedBatches();
     d->prepareSeconds = secondsSince(prepareStart);
     for (auto& r : d->replicas)
         r->prepareSeconds = d->prepareSeconds;
     return std::unique_ptr<TiledInference>(new TiledInference(std::move(d)));
+}
+
+/// The pinned host buffers a run's batches will use, allocated once here and handed back to
+/// LibTorch's pinned-memory cache, which gives them to the run's readers. A run allocated them
+/// itself: on 4 GPUs, 16 page-locked buffers of 16 MB as its threads started, and its first
+/// batches came 30-60 ms later than with the buffers allocated here (tests/bench/RESULTS.md).
+/// As many as roomNeeded() counts per device: the batches being filled and those on their way.
+void TiledInference::Impl::warmPinnedBatches()
+{
+    if (!pol.useCuda || !pol.pinnedMemory)
+        return;
+    // A split run's bands use the batch prepared for them (multi_device.cpp), others the batch.
+    const int b = lanes() > 1 && bandGraphBatch > 0 ? bandGraphBatch : batch;
+    const int n = (std::max(1, opt.prefetchBatches) + 2) * lanes();
+    const auto pinned = torch::TensorOptions().dtype(torch::kUInt8).pinned_memory(true);
+    try {
+        std::vector<torch::Tensor> held;
+        held.reserve(size_t(n));
+        for (int i = 0; i < n; ++i) // all held at once, so each is a buffer of its own
+            held.push_back(torch::empty({b, tile, tile, channels}, pinned));
+    } catch (const std::exception&) {
+        // Short of page-locked memory: runs allocate what they can, as before.
+    }
 }
 
 uint64_t TiledInference::Impl::roomNeeded(int width) const
