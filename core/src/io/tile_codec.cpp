@@ -83,16 +83,28 @@ void halveRow(const uint8_t* r0, const uint8_t* r1, uint8_t* d, int outWidth, in
 bool compressTile(TileCompression codec, int level, const uint8_t* in, size_t n,
                   std::vector<uint8_t>& out)
 {
+    // The codec writes into this thread's scratch (kept from tile to tile) and `out` gets the
+    // compressed bytes only: sized to the codec's bound, a new `out` was zero-filled and
+    // faulted in page by page for every tile, most of it never written.
+    thread_local std::vector<uint8_t> scratch;
+    auto room = [&](size_t bound) {
+        if (scratch.size() < bound)
+            scratch.resize(bound);
+        return scratch.data();
+    };
+    auto keep = [&](size_t m) {
+        out.assign(scratch.data(), scratch.data() + m);
+        return true;
+    };
 #ifdef FISURA_HAVE_ZSTD
     if (codec == TileCompression::Zstd) {
         thread_local std::unique_ptr<ZSTD_CCtx, size_t (*)(ZSTD_CCtx*)> ctx(ZSTD_createCCtx(),
                                                                             ZSTD_freeCCtx);
-        out.resize(ZSTD_compressBound(n));
-        const size_t m = ZSTD_compressCCtx(ctx.get(), out.data(), out.size(), in, n, level);
+        const size_t bound = ZSTD_compressBound(n);
+        const size_t m = ZSTD_compressCCtx(ctx.get(), room(bound), bound, in, n, level);
         if (ZSTD_isError(m))
             return false;
-        out.resize(m);
-        return true;
+        return keep(m);
     }
 #endif
 #if defined(FISURA_HAVE_LIBDEFLATE)
@@ -109,21 +121,18 @@ bool compressTile(TileCompression codec, int level, const uint8_t* in, size_t n,
         if (!state.c)
             return false;
     }
-    out.resize(libdeflate_zlib_compress_bound(state.c, n));
-    const size_t m = libdeflate_zlib_compress(state.c, in, n, out.data(), out.size());
+    const size_t bound = libdeflate_zlib_compress_bound(state.c, n);
+    const size_t m = libdeflate_zlib_compress(state.c, in, n, room(bound), bound);
     if (m == 0)
         return false;
-    out.resize(m);
-    return codec == TileCompression::Deflate;
+    return codec == TileCompression::Deflate && keep(m);
 #elif defined(FISURA_HAVE_ZLIB)
     uLongf m = compressBound(uLong(n));
-    out.resize(m);
-    if (compress2(out.data(), &m, in, uLong(n), level) != Z_OK)
+    if (compress2(room(m), &m, in, uLong(n), level) != Z_OK)
         return false;
-    out.resize(m);
-    return codec == TileCompression::Deflate;
+    return codec == TileCompression::Deflate && keep(m);
 #else
-    (void)codec, (void)level, (void)in, (void)n, (void)out;
+    (void)codec, (void)level, (void)in, (void)n, (void)out, (void)room, (void)keep;
     return false;
 #endif
 }
