@@ -9,6 +9,8 @@
 #include <QTemporaryDir>
 #include <QTreeWidget>
 
+#include <utility>
+
 #include "analyze/advancedoptions.h"
 #include "analyze/analyzecontroller.h"
 #include "analyze/analyzepane.h"
@@ -80,21 +82,18 @@ private Q_SLOTS:
         auto* facts = pane.findChild<ModelFactsWidget*>(QStringLiteral("modelFacts"));
         QVERIFY(facts);
         QVERIFY(facts->errorText().isEmpty());
-        QVERIFY(pane.findChild<QLabel*>(QStringLiteral("modelType"))
-                    ->text()
-                    .contains(QStringLiteral("U-Net")));
-        QVERIFY(pane.findChild<QLabel*>(QStringLiteral("modelInput"))
-                    ->text()
-                    .contains(QStringLiteral("64")));
-        QVERIFY(pane.findChild<QLabel*>(QStringLiteral("modelNormalization"))
-                    ->text()
-                    .contains(QStringLiteral("0.25")));
-        QVERIFY(pane.findChild<QLabel*>(QStringLiteral("modelTiles"))
-                    ->text()
-                    .contains(QStringLiteral("128")));
-        QVERIFY(pane.findChild<QLabel*>(QStringLiteral("modelThreshold"))
-                    ->text()
-                    .contains(QStringLiteral("0.40")));
+        // Each fact's label shows what the file holds.
+        const std::pair<const char*, const char*> shown[] = {{"modelType", "U-Net"},
+                                                             {"modelInput", "64"},
+                                                             {"modelNormalization", "0.25"},
+                                                             {"modelTiles", "128"},
+                                                             {"modelThreshold", "0.40"}};
+        for (const auto& [name, text] : shown) {
+            auto* label = pane.findChild<QLabel*>(QString::fromLatin1(name));
+            QVERIFY2(label, name);
+            QVERIFY2(label->text().contains(QString::fromLatin1(text)),
+                     qPrintable(QString::fromLatin1(name) + QStringLiteral(": ") + label->text()));
+        }
         QVERIFY(pane.controller()->model().ok);
         // The advanced fields start at the model's defaults, with the policy's reasons.
         InferOptions o = pane.advancedOptions()->options();
