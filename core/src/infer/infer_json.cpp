@@ -143,6 +143,7 @@ std::string toJson(const InferStats& s, int indent)
                        {"write_seconds", s.writer.writeSeconds},
                        {"write_wait_seconds", s.writer.writeWaitSeconds},
                        {"halve_seconds", s.writer.halveSeconds},
+                       {"halve_wait_seconds", s.writer.halveWaitSeconds},
                        {"finish_seconds", s.writer.finishSeconds},
                        {"bytes_in", s.writer.bytesIn},
                        {"bytes_out", s.writer.bytesOut},

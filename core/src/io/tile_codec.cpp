@@ -17,29 +17,54 @@
 namespace fisura::io
 {
 
+namespace
+{
+
+// Row y of a tile (n bytes of the band's row at src; the tile is tileStride bytes wide) with the
+// horizontal predictor applied.
+void predictRow(const uint8_t* __restrict src, size_t n, size_t tileStride, int channels,
+                uint8_t* __restrict d)
+{
+    for (int c = 0; c < channels; ++c)
+        d[c] = src[c];
+    for (size_t i = size_t(channels); i < n; ++i)
+        d[i] = uint8_t(src[i] - src[i - channels]);
+    if (n < tileStride) {
+        // The first padding pixel steps back to zero; the rest stays zero.
+        for (int c = 0; c < channels; ++c)
+            d[n + c] = uint8_t(-src[n - channels + c]);
+        std::memset(d + n + channels, 0, tileStride - n - channels);
+    }
+}
+
+} // namespace
+
 // One tile of a band with the TIFF horizontal predictor applied on the way (differences of
 // neighbouring samples, zero padding beyond the image), ready for ZSTD/Deflate.
 void extractPredicted(const uint8_t* band, size_t bandStride, int bandRows, int x0, int w,
                       int tileSize, int channels, uint8_t* tile)
 {
+    extractPredicted(band, bandStride, bandRows, x0, w, tileSize, channels, tile, nullptr, 0);
+}
+
+void extractPredicted(const uint8_t* band, size_t bandStride, int bandRows, int x0, int w,
+                      int tileSize, int channels, uint8_t* tile, uint8_t* half, size_t halfStride)
+{
     const size_t tileStride = size_t(tileSize) * channels;
     const size_t n = size_t(w) * channels;
+    const uint8_t* src = band + size_t(x0) * channels;
     for (int y = 0; y < tileSize; ++y) {
-        uint8_t* __restrict d = tile + size_t(y) * tileStride;
+        uint8_t* d = tile + size_t(y) * tileStride;
         if (y >= bandRows) {
             std::memset(d, 0, tileStride);
             continue;
         }
-        const uint8_t* __restrict src = band + size_t(y) * bandStride + size_t(x0) * channels;
-        for (int c = 0; c < channels; ++c)
-            d[c] = src[c];
-        for (size_t i = size_t(channels); i < n; ++i)
-            d[i] = uint8_t(src[i] - src[i - channels]);
-        if (n < tileStride) {
-            // The first padding pixel steps back to zero; the rest stays zero.
-            for (int c = 0; c < channels; ++c)
-                d[n + c] = uint8_t(-src[n - channels + c]);
-            std::memset(d + n + channels, 0, tileStride - n - channels);
+        const uint8_t* row = src + size_t(y) * bandStride;
+        predictRow(row, n, tileStride, channels, d);
+        // Each pair of rows is halved while it is in the cache (the last odd row with itself).
+        if (half && (y % 2 == 1 || y + 1 == bandRows)) {
+            const uint8_t* r0 = y % 2 == 1 ? row - bandStride : row;
+            halveRow(r0, row, half + size_t(y / 2) * halfStride, (w + 1) / 2, w, channels);
         }
     }
 }

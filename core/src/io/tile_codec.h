@@ -17,6 +17,11 @@ namespace fisura::io
 /// beyond the image): tileSize x tileSize x channels bytes at `tile`.
 void extractPredicted(const uint8_t* band, size_t bandStride, int bandRows, int x0, int w,
                       int tileSize, int channels, uint8_t* tile);
+/// The same, and on the way the 2x2 box filter of those columns (halveRow: the last odd row or
+/// column pairs with itself) into `half`: (bandRows + 1) / 2 rows of (w + 1) / 2 pixels,
+/// `halfStride` bytes apart (none when `half` is null). One pass over the band's columns.
+void extractPredicted(const uint8_t* band, size_t bandStride, int bandRows, int x0, int w,
+                      int tileSize, int channels, uint8_t* tile, uint8_t* half, size_t halfStride);
 
 /// `n` bytes as one ZSTD frame or one zlib stream (TIFF's Adobe Deflate) in `out`. False when the
 /// codec failed or is not in this build.

@@ -114,6 +114,7 @@ Result<std::unique_ptr<TiledTiffWriter>> TiledTiffWriter::create(const std::stri
             d->setupDirectory(L.file->get(), int(k));
         }
         d->spares.resize(d->levels.size());
+        d->halvers.resize(d->levels.size());
         // Level-0 bands in flight: one filling, one queued, and one compressing per 8 threads
         // (a band has only so many tiles: more threads need more bands to stay busy), within
         // 128 MB and never fewer than three.
@@ -235,9 +236,12 @@ Status TiledTiffWriter::finish(const CancelToken& cancel, ProgressSink* progress
                           std::to_string(d.height) + " rows were written");
     const auto f0 = Clock::now();
     Status result = [&]() -> Status {
-        if (d.bands)
+        if (d.bands) {
             if (Status s = d.bands->drain(); !s)
                 return s;
+            if (Status s = d.queueDeferred(true); !s) // the band thread is idle now
+                return s;
+        }
         if (d.files) {
             if (Status s = d.files->drain(); !s)
                 return s;

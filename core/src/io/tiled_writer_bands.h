@@ -1,7 +1,9 @@
 // TiledTiffWriter's state and its band pipeline (tiled_writer.cpp has the public calls): rows
 // fill a level-0 band; a full band goes to the band thread, which hands its tiles to the task
-// pool (predicted and compressed, ZSTD / Deflate exactly as libtiff would) and halves it into the
-// next level; the file thread writes each band's compressed tiles in order once they are ready.
+// pool: each tile's task predicts the tile, halving its columns into the next level's band in the
+// same pass, and compresses it (ZSTD / Deflate exactly as libtiff would); the file thread writes
+// each band's compressed tiles in order once they are ready. A full overview band waits two level-0
+// bands (its halving tasks are done by then) before the band thread queues its own tiles.
 // Overview levels' compressed tiles go into the output file as they are made (interleaved with
 // level 0's); finish() writes the directories. Without the codecs, overview levels are encoded
 // by libtiff into temporary tiled files that finish() copies behind level 0.
@@ -12,6 +14,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -64,6 +67,16 @@ struct TiledTiffWriter::Impl {
     using Clock = io::Clock;
     static double seconds(Clock::time_point a, Clock::time_point b) { return io::seconds(a, b); }
 
+    struct BandBuffer;
+    struct PendingTiles;
+    // An overview band that is full, waiting for the tasks that halve into it (queueDeferred).
+    struct Deferred {
+        std::shared_ptr<BandBuffer> band;
+        int rows = 0, index = 0;
+        int stamp = 0; // the level-0 band after which it was filled
+        std::vector<std::shared_ptr<PendingTiles>> halvers;
+    };
+
     std::string path, tmpPath;
     int width = 0, height = 0, channels = 0;
     TiledWriteOptions o;
@@ -73,6 +86,12 @@ struct TiledTiffWriter::Impl {
     std::vector<std::vector<std::vector<uint8_t>>> spares; // per level: band buffers to fill
     int bandBuffers = 1;                                   // level-0 band buffers in existence
     int maxBandBuffers = 3; // one filling, one queued, the rest compressing (set by create())
+    // Band thread: overview bands waiting for their halving, and per level the tasks halving
+    // into the band being filled; the level-0 band being queued. After the spares (they give
+    // their buffers back), before the pool (its last tasks may still halve into them).
+    std::deque<Deferred> deferred;
+    std::vector<std::vector<std::shared_ptr<PendingTiles>>> halvers;
+    int tick = 0;
     // After the spares (its last tasks give band buffers back), before the workers.
     std::unique_ptr<io::TaskPool> pool;
     std::atomic<uint64_t> bytesOut{0};
@@ -163,8 +182,11 @@ struct TiledTiffWriter::Impl {
         full->level = k;
         full->data = takeSpare(k);
         std::swap(full->data, L.band);
-        if (k > 0) // already on the band thread
-            return processShared(full, rows, index);
+        if (k > 0) { // already on the band thread: queued once its halving tasks are done
+            deferred.push_back({full, rows, index, tick, std::move(halvers[size_t(k)])});
+            halvers[size_t(k)].clear();
+            return Status::ok();
+        }
         return bands->push([this, full, rows, index] { return processShared(full, rows, index); },
                            stats.compressWaitSeconds);
     }
@@ -180,16 +202,61 @@ struct TiledTiffWriter::Impl {
         }
     };
 
-    // Band thread: the band's tiles go to the pool (the file thread waits for them), then the
-    // band is halved into the next level while they are compressed.
+    // Band thread: the band's tiles go to the pool (the file thread waits for them); each tile's
+    // task also halves the tile's columns into the next level's band. Then, after a level-0
+    // band, the overview bands that were filled two level-0 bands ago are queued the same way.
     Status processShared(const std::shared_ptr<BandBuffer>& band, int rows, int index)
     {
         const int k = band->level;
-        if (Status s = compressAndQueue(levels[size_t(k)], band, rows, index); !s)
+        if (k == 0)
+            tick = index;
+        LevelOut& L = levels[size_t(k)];
+        HalfTarget half;
+        const bool hasNext = k + 1 < int(levels.size());
+        const int hr = (rows + 1) / 2;
+        if (hasNext && levels[size_t(k) + 1].bandRows + hr <= o.tileSize) {
+            LevelOut& N = levels[size_t(k) + 1];
+            allocateBand(N);
+            half.stride = size_t(N.width) * channels;
+            half.out = N.band.data() + size_t(N.bandRows) * half.stride;
+        }
+        auto pending = compressTiles(L, band, rows, half);
+        if (Status s = queueStore(L, pending, index); !s)
             return s;
-        if (k + 1 >= int(levels.size()))
-            return Status::ok();
-        return halveInto(levels[size_t(k)], band->data, rows, k + 1);
+        if (half.out) {
+            LevelOut& N = levels[size_t(k) + 1];
+            halvers[size_t(k) + 1].push_back(pending);
+            N.bandRows += hr;
+            N.rowsDone += hr;
+            if (N.bandRows == o.tileSize || N.rowsDone == N.height)
+                if (Status s = flushBand(k + 1); !s)
+                    return s;
+        } else if (hasNext) { // the rows do not fit the band (never with an even tile size)
+            if (Status s = halveInto(L, band->data, rows, k + 1); !s)
+                return s;
+        }
+        return k == 0 ? queueDeferred(false) : Status::ok();
+    }
+
+    // Band thread (finish(): all of them, once the band thread is idle): the overview bands
+    // filled two or more level-0 bands ago, oldest first. Their halving tasks were queued ahead
+    // of a whole band's tiles and halve before they compress, so they are almost always done;
+    // waiting for them is the safety net. The order depends only on the band count, so the file's
+    // layout does not depend on timing (a fixed compression level gives the same file every run).
+    Status queueDeferred(bool all)
+    {
+        while (!deferred.empty() && (all || deferred.front().stamp + 2 <= tick)) {
+            Deferred d = std::move(deferred.front());
+            deferred.pop_front();
+            const auto w0 = Clock::now();
+            for (const auto& p : d.halvers)
+                p->waitHalved();
+            stats.halveWaitSeconds += seconds(w0, Clock::now());
+            d.halvers.clear();
+            if (Status s = processShared(d.band, d.rows, d.index); !s)
+                return s;
+        }
+        return Status::ok();
     }
 
     // Without the codecs: libtiff encodes each band here, then it is halved.
@@ -261,7 +328,9 @@ struct TiledTiffWriter::Impl {
         std::mutex mu;
         std::condition_variable cv;
         int remaining = 0;
-        double seconds = 0; // compressing, summed over the pool's threads
+        int unhalved = 0; // tasks yet to halve their columns into the next level
+        int codecLevel = 0;
+        double seconds = 0; // predicting, halving, compressing: summed over the pool's threads
 
         void finishOne(double s)
         {
@@ -279,15 +348,40 @@ struct TiledTiffWriter::Impl {
                 cv.notify_all();
             }
         }
+        void halvedOne()
+        {
+            bool last = false;
+            {
+                std::lock_guard<std::mutex> lock(mu);
+                last = --unhalved == 0;
+            }
+            if (last)
+                cv.notify_all();
+        }
         void wait()
         {
             std::unique_lock<std::mutex> lock(mu);
             cv.wait(lock, [&] { return remaining == 0; });
         }
+        // The next level's rows are written (the tiles may still be compressing).
+        void waitHalved()
+        {
+            std::unique_lock<std::mutex> lock(mu);
+            cv.wait(lock, [&] { return unhalved == 0; });
+        }
     };
 
-    Status compressAndQueue(LevelOut& L, const std::shared_ptr<BandBuffer>& band, int rows,
-                            int index)
+    // Where a band's tasks halve its rows: the next level's band from its first free row.
+    struct HalfTarget {
+        uint8_t* out = nullptr; // none: no next level, or the band thread halves
+        size_t stride = 0;
+    };
+
+    // The band's tiles to the pool: each task predicts its tile and, in the same pass over the
+    // tile's columns, halves them into `half` (if any); then it compresses the tile.
+    std::shared_ptr<PendingTiles> compressTiles(const LevelOut& L,
+                                                const std::shared_ptr<BandBuffer>& band, int rows,
+                                                HalfTarget half)
     {
         const int ts = o.tileSize;
         const size_t tileBytes = size_t(ts) * ts * channels;
@@ -297,31 +391,48 @@ struct TiledTiffWriter::Impl {
         pending->ok.assign(size_t(L.across), 0);
         pending->band = band;
         pending->remaining = L.across;
+        pending->unhalved = half.out ? L.across : 0;
         const int width = L.width;
         const int codecLevel = direct ? bandLevel.load() : level();
+        pending->codecLevel = codecLevel;
         noteLevel(&L == &levels[0], codecLevel);
         pool->submitRange(L.across, [this, pending, ts, tileBytes, rowBytes, rows, width,
-                                     codecLevel](int tx) {
+                                     codecLevel, half](int tx) {
             const auto c0 = Clock::now();
+            const int x0 = tx * ts;
+            bool halved = !half.out;
             try {
                 thread_local std::vector<uint8_t> tile;
                 tile.resize(tileBytes);
-                const int x0 = tx * ts;
                 io::extractPredicted(pending->band->data.data(), rowBytes, rows, x0,
-                                     std::min(ts, width - x0), ts, channels, tile.data());
+                                     std::min(ts, width - x0), ts, channels, tile.data(),
+                                     half.out ? half.out + size_t(x0 / 2) * channels : nullptr,
+                                     half.stride);
+                halved = true;
+                if (half.out)
+                    pending->halvedOne();
                 pending->ok[size_t(tx)] = io::compressTile(o.compression, codecLevel, tile.data(),
                                                            tileBytes, pending->tiles[size_t(tx)]);
             } catch (const std::bad_alloc&) {
-                pending->ok[size_t(tx)] = 0;
+                pending->ok[size_t(tx)] = 0; // the file thread fails the write
+                if (!halved)                 // nobody waits forever for these rows
+                    pending->halvedOne();
             }
             pending->finishOne(seconds(c0, Clock::now()));
         });
+        return pending;
+    }
+
+    // The file thread stores the band's tiles once they are compressed.
+    Status queueStore(LevelOut& L, const std::shared_ptr<PendingTiles>& pending, int index)
+    {
+        const size_t tileBytes = size_t(o.tileSize) * o.tileSize * channels;
         LevelOut* level = &L;
         const uint32_t first = uint32_t(index) * uint32_t(L.across);
         const uint64_t in = uint64_t(L.across) * tileBytes;
         const bool measure = &L == &levels[0] && adapting();
         return files->push(
-            [this, level, first, index, pending, in, measure, codecLevel] {
+            [this, level, first, index, pending, in, measure] {
                 const auto w0 = Clock::now();
                 pending->wait();
                 stats.tileWaitSeconds += seconds(w0, Clock::now());
@@ -329,7 +440,7 @@ struct TiledTiffWriter::Impl {
                 stats.bytesIn += in;
                 if (measure) { // what this level costs per byte, for the next decisions
                     std::lock_guard<std::mutex> lock(adaptMu);
-                    adaptive.measured(codecLevel, double(in), pending->seconds);
+                    adaptive.measured(pending->codecLevel, double(in), pending->seconds);
                 }
                 for (char ok : pending->ok)
                     if (!ok)
