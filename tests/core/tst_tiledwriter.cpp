@@ -67,8 +67,12 @@ private Q_SLOTS:
     void adaptiveLevelFollowsTheCompression_data()
     {
         QTest::addColumn<bool>("adaptive");
-        QTest::newRow("adaptive") << true;
-        QTest::newRow("fixed") << false;
+        QTest::addColumn<int>("threads");
+        QTest::newRow("adaptive") << true << 1;
+        QTest::newRow("fixed") << false << 1;
+        // Many threads: more band buffers than the band thread's and the file thread's queues
+        // hold, so the appending thread waits for room in the band queue, not for a buffer.
+        QTest::newRow("adaptive, 64 threads") << true << 64;
     }
     void adaptiveLevelFollowsTheCompression()
     {
@@ -76,13 +80,14 @@ private Q_SLOTS:
         // waits for nearly every band, so an adaptive writer steps the level down band by band.
         // The pixels are the same either way; a fixed writer keeps its level.
         QFETCH(bool, adaptive);
+        QFETCH(int, threads);
         QTemporaryDir tmp;
         const std::string path = tmpFile(tmp, "a.tif").toStdString();
         const Image src = scene(1024, 4096, 1, 9);
         TiledWriteOptions o;
         o.tileSize = 128;
         o.compressionLevel = 12;
-        o.threads = 1;
+        o.threads = threads;
         o.adaptiveLevel = adaptive;
         auto w = TiledTiffWriter::create(path, src.width, src.height, src.channels, o);
         QVERIFY(w);

@@ -32,11 +32,14 @@ void SerialWorker::stop()
         thread_.join();
 }
 
-Status SerialWorker::push(Job job, double& waitSeconds)
+Status SerialWorker::push(Job job, double& waitSeconds, bool* waited)
 {
     std::unique_lock<std::mutex> l(mu_);
     const auto t0 = std::chrono::steady_clock::now();
-    cv_.wait(l, [&] { return queue_.size() < maxQueued_ || !failure_.isOk() || stopping_; });
+    const auto room = [&] { return queue_.size() < maxQueued_ || !failure_.isOk() || stopping_; };
+    if (waited)
+        *waited = !room();
+    cv_.wait(l, room);
     waitSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!failure_.isOk())
         return failure_;

@@ -27,9 +27,10 @@ public:
     SerialWorker(const SerialWorker&) = delete;
     SerialWorker& operator=(const SerialWorker&) = delete;
 
-    /// Queues a job, waiting for room (the wait is added to `waitSeconds`). Returns the first
-    /// failure instead once a job failed (the job is not queued then).
-    Status push(Job job, double& waitSeconds);
+    /// Queues a job, waiting for room (the wait is added to `waitSeconds`; `waited`, if given,
+    /// says whether the queue was full). Returns the first failure instead once a job failed
+    /// (the job is not queued then).
+    Status push(Job job, double& waitSeconds, bool* waited = nullptr);
     /// Waits until every queued job ran; the first failure, if any.
     Status drain();
     /// Stops at once: queued jobs are dropped, a running one finishes, the thread ends. Safe to

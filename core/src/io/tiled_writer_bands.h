@@ -19,6 +19,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fisura/tiledwriter.h"
@@ -109,6 +110,10 @@ struct TiledTiffWriter::Impl {
     std::atomic<int> bandLevel{0};
     std::mutex adaptMu; // the appending thread decides, the file thread measures
     io::AdaptiveLevel adaptive{3, kAdaptiveFloorLevel};
+    // Appending thread: the last level-0 band waited for room in the band thread's queue (a
+    // wait for compression as much as one for a free buffer: the band thread waits for the
+    // file thread, which waits for the tiles).
+    bool bandQueueWaited = false;
     int tileColumn = 0;               // appendTile position
     Image tileBand;                   // appendTile assembly of one band
     std::vector<uint8_t> halfScratch; // halveInto's rows where they do not fit a band
@@ -188,7 +193,7 @@ struct TiledTiffWriter::Impl {
             return Status::ok();
         }
         return bands->push([this, full, rows, index] { return processShared(full, rows, index); },
-                           stats.compressWaitSeconds);
+                           stats.compressWaitSeconds, &bandQueueWaited);
     }
 
     struct BandBuffer {
@@ -288,7 +293,7 @@ struct TiledTiffWriter::Impl {
             const bool waits = free.empty();
             spareCv.wait(l, [&] { return !free.empty(); });
             stats.compressWaitSeconds += seconds(t0, Clock::now());
-            adapt(waits);
+            adapt(waits || std::exchange(bandQueueWaited, false));
         }
         std::vector<uint8_t> b = std::move(free.back());
         free.pop_back();
