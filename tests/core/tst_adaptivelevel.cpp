@@ -87,6 +87,31 @@ private Q_SLOTS:
         QCOMPARE(a.next(true), -1);
     }
 
+    // Where the cores limit the job, the writer waits at every level above -1 and keeps up at
+    // -1: each climb that brings the waits back doubles the calm bands the next one needs, so
+    // few bands go back up (a fixed 8 sent one band in nine up: 17 of 157); a climb that holds
+    // halves them again.
+    void climbsThatBringWaitsBackBackOff()
+    {
+        const std::map<int, double> rates{{3, 100}, {2, 130}, {1, 169}, {-1, 220}, {-2, 240}};
+        AdaptiveLevel a(3, -2);
+        std::map<int, int> used;
+        for (int b = 0; b < 157; ++b) {
+            const int level = a.next(a.level() > -1);
+            ++used[level];
+            a.measured(level, rates.at(level) * 1e6, 1.0);
+        }
+        QCOMPARE(a.level(), -1); // -2 is not 10 % faster than -1
+        QVERIFY2(used[-1] >= 145, qPrintable(QString::number(used[-1])));
+        QVERIFY2(used[1] + used[2] <= 8, qPrintable(QString::number(used[1] + used[2])));
+        QVERIFY(a.calmNeeded() >= 4 * AdaptiveLevel::kCalmBands);
+        // Now the writer keeps up at every level: the climbs hold, and the wait shrinks back.
+        for (int b = 0; b < 400; ++b)
+            a.next(false);
+        QCOMPARE(a.level(), 3);
+        QCOMPARE(a.calmNeeded(), AdaptiveLevel::kCalmBands);
+    }
+
     // Each level faster than the one above: down to the floor, never past it, never at zstd's
     // 0 (its default level). Before the current level's rate is known, a wait does not step.
     void fasterLevelsGoDownToTheFloor()

@@ -7,6 +7,7 @@
 // output waits; this also checks that the lower level is faster.
 #pragma once
 
+#include <algorithm>
 #include <map>
 
 namespace fisura::io
@@ -18,8 +19,14 @@ public:
     /// A lower level pays when it compresses at least this much faster per core than every
     /// level above it that pays.
     static constexpr double kGain = 1.1;
-    /// Bands in a row without a wait before the level climbs one useful step.
+    /// Bands in a row without a wait before the level climbs one useful step; doubled (up to
+    /// kMaxCalmBands) each time a climb is followed by a wait within that many bands, halved
+    /// back each time one is not (and for as many calm bands at the level asked for). Where the
+    /// cores are what limits the job (a scan on several GPUs: decoding and compressing take every
+    /// core), each climb only brought the waits back: on 2 GPUs a fixed 8 left most bands at level
+    /// 3 although the writer waited.
     static constexpr int kCalmBands = 8;
+    static constexpr int kMaxCalmBands = 128;
 
     AdaptiveLevel(int asked, int floor) : asked_(asked), floor_(floor), now_(asked) {}
 
@@ -42,8 +49,14 @@ public:
     {
         if (!pays(now_))
             now_ = nextUp(now_);
+        if (sinceClimb_ < calmNeeded_ && ++sinceClimb_ == calmNeeded_) // the climb held
+            calmNeeded_ = std::max(kCalmBands, calmNeeded_ / 2);
         if (waited) {
             calm_ = 0;
+            if (sinceClimb_ < calmNeeded_) { // the last climb brought the waits back
+                calmNeeded_ = std::min(kMaxCalmBands, 2 * calmNeeded_);
+                sinceClimb_ = calmNeeded_;
+            }
             if (rate(now_) <= 0) // a step down is judged against this level's rate: wait for it
                 return now_;
             for (int k = now_ - 1; k >= floor_; --k)
@@ -51,12 +64,20 @@ public:
                     now_ = k;
                     break;
                 }
-        } else if (++calm_ >= kCalmBands && now_ < asked_) {
+        } else if (++calm_ >= calmNeeded_) {
             calm_ = 0;
-            now_ = nextUp(now_);
+            if (now_ < asked_) {
+                now_ = nextUp(now_);
+                sinceClimb_ = 0;
+            } else { // keeping up at the level asked for
+                calmNeeded_ = std::max(kCalmBands, calmNeeded_ / 2);
+            }
         }
         return now_;
     }
+
+    /// Calm bands the next climb waits for (kCalmBands .. kMaxCalmBands).
+    int calmNeeded() const { return calmNeeded_; }
 
     /// MB/s per core measured at `level`; 0 when no band was compressed there yet.
     double rate(int level) const
@@ -99,6 +120,8 @@ private:
 
     int asked_, floor_, now_;
     int calm_ = 0;
+    int calmNeeded_ = kCalmBands;
+    int sinceClimb_ = kMaxCalmBands; // bands since the last climb, counted up to calmNeeded_
     std::map<int, Rate> rates_;
 };
 
