@@ -45,8 +45,8 @@ Status checkSize(const LabelLayer& l)
 } // namespace
 
 LabelGeoJsonBox::LabelGeoJsonBox(QWidget* parent)
-    : QWidget(parent), import_(new QAction(this)), export_(new QAction(this)),
-      runner_(new JobRunner(this)), shapesLabel_(new QLabel(this)), shapes_(new QComboBox(this))
+    : QWidget(parent), runner_(new JobRunner(this)), import_(new QAction(this)),
+      export_(new QAction(this)), shapesLabel_(new QLabel(this)), shapes_(new QComboBox(this))
 {
     setObjectName(QStringLiteral("labelGeoJsonBox"));
     import_->setObjectName(QStringLiteral("labelImportGeoJsonAction"));
