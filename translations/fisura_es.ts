@@ -1379,6 +1379,12 @@
         <source>The network on the device set the pace.</source>
         <translation>La red en el dispositivo marcó el ritmo.</translation>
     </message>
+    <message>
+        <source>To keep up, %1 of the map&apos;s %2 bands were compressed at a faster Zstd level (down to %3).
+The map is about %4 % larger for it.</source>
+        <translation>Para no quedarse atrás, %1 de las %2 bandas del mapa se comprimieron con un nivel Zstd más rápido (hasta %3).
+Por ello el mapa ocupa alrededor de un %4 % más.</translation>
+    </message>
 </context>
 <context>
     <name>fisura::ui::ChangeOverlay</name>

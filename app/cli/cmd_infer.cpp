@@ -5,6 +5,7 @@
 // while its small ones go one per GPU (fisura::runScans).
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -210,6 +211,20 @@ const char* limitPhrase(fisura::InferLimit limit)
     return "limited by the network on the device";
 }
 
+/// The adaptive map level's part of the summary line: empty when no band was lowered.
+std::string adaptivePhrase(const fisura::TiledWriteStats& w)
+{
+    if (w.bandsBelowLevel == 0)
+        return {};
+    char text[160];
+    std::snprintf(text, sizeof text,
+                  "; Zstd level lowered in %d of %d bands (down to %d) to keep up: map about "
+                  "%.0f %% larger",
+                  w.bandsBelowLevel, w.bands, w.lowestLevel,
+                  100.0 * fisura::adaptiveSizeIncrease(w));
+    return text;
+}
+
 void recordScan(const InferArgs& a, fisura::TiledInference& inf, fisura::ShardJournal* journal,
                 const fisura::ScanJob& job, const fisura::Result<fisura::InferStats>& r,
                 double seconds, bool folder, FolderOutcome& o)
@@ -262,7 +277,7 @@ void recordScan(const InferArgs& a, fisura::TiledInference& inf, fisura::ShardJo
                   << " MP/s, " << r->devices.size()
                   << (r->devices.size() == 1 ? " device" : " devices") << ", peak RSS "
                   << r->peakRssBytes / 1048576 << " MiB; " << limitPhrase(fisura::inferLimitOf(*r))
-                  << ")" << std::endl;
+                  << adaptivePhrase(r->writer) << ")" << std::endl;
     o.results.push_back(std::move(j));
 }
 

@@ -112,6 +112,22 @@ private Q_SLOTS:
         QCOMPARE(a.calmNeeded(), AdaptiveLevel::kCalmBands);
     }
 
+    // The size cost: the lowered bands' bytes against what the bands at the level asked for
+    // made of as many bytes.
+    void sizeIncreaseIsEstimatedFromTheBandsAtTheLevelAsked()
+    {
+        fisura::TiledWriteStats s;
+        QCOMPARE(fisura::adaptiveSizeIncrease(s), 0.0);
+        s.askedBytesIn = 100;
+        s.askedBytesOut = 20;
+        QCOMPARE(fisura::adaptiveSizeIncrease(s), 0.0); // nothing lowered
+        s.lowerBytesIn = 100;
+        s.lowerBytesOut = 30; // 20 at the level asked for: 50 bytes instead of 40
+        QCOMPARE(fisura::adaptiveSizeIncrease(s), 0.25);
+        s.lowerBytesOut = 15; // smaller anyway (other content): no cost
+        QCOMPARE(fisura::adaptiveSizeIncrease(s), 0.0);
+    }
+
     // Each level faster than the one above: down to the floor, never past it, never at zstd's
     // 0 (its default level). Before the current level's rate is known, a wait does not step.
     void fasterLevelsGoDownToTheFloor()

@@ -102,9 +102,16 @@ private Q_SLOTS:
             QVERIFY(st.bandsBelowLevel >= 16);
             QVERIFY(st.lowestLevel < 6);
             QVERIFY(st.lowestLevel >= kAdaptiveFloorLevel);
+            // Every level-0 band counted once, lowered or not.
+            QCOMPARE(st.lowerBytesIn + st.askedBytesIn, uint64_t(1024) * 4096);
+            QCOMPARE(st.lowerBytesIn, uint64_t(st.bandsBelowLevel) * 1024 * 128);
+            QVERIFY(st.lowerBytesOut > 0 && st.askedBytesOut > 0);
+            QVERIFY(adaptiveSizeIncrease(st) >= 0.0);
         } else {
             QCOMPARE(st.lowestLevel, 12);
             QCOMPARE(st.bandsBelowLevel, 0);
+            QCOMPARE(st.lowerBytesIn, uint64_t(0));
+            QCOMPARE(adaptiveSizeIncrease(st), 0.0);
         }
         auto im = TiledImage::open(path);
         QVERIFY2(im, im.status().toString().c_str());

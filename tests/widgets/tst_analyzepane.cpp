@@ -256,6 +256,18 @@ private Q_SLOTS:
         q->update(q->at(0).id,
                   [](ScanRow& r) { r.statsJson = QStringLiteral(R"({"limited_by": "input"})"); });
         QVERIFY2(tip().contains(QStringLiteral("decoding the scan")), qPrintable(tip()));
+        QVERIFY(!tip().contains(QStringLiteral("Zstd")));
+        // Where the map's level was lowered to keep up, the tooltip says so and what it cost.
+        q->update(q->at(0).id, [](ScanRow& r) {
+            r.statsJson = QStringLiteral(
+                R"({"limited_by": "writer", "writer": {"bands_below_level": 23, "bands": 157,)"
+                R"( "lowest_level": -2, "estimated_size_increase": 0.064}})");
+        });
+        QVERIFY2(tip().contains(QStringLiteral("Compressing and writing the map set the pace.\nTo "
+                                               "keep up, 23 of the map's 157 bands were compressed "
+                                               "at a faster Zstd level (down to -2).\nThe map is "
+                                               "about 6 % larger for it.")),
+                 qPrintable(tip()));
         q->update(q->at(0).id, [&](ScanRow& r) { r.statsJson = stats; });
         // Before its first tile each scan said what was expected to set its pace; a running
         // scan's tooltip says it, with both rates.
@@ -320,6 +332,22 @@ private Q_SLOTS:
             return q->data(q->index(1, AnalyzeQueueModel::ErrorColumn), Qt::DisplayRole).toString();
         };
         const QString errorEs = errorShown();
+        // The adaptive level's sentence, in Spanish.
+        const QString statsBefore = q->at(0).statsJson;
+        q->update(q->at(0).id, [](ScanRow& r) {
+            r.statsJson = QStringLiteral(
+                R"({"limited_by": "writer", "writer": {"bands_below_level": 23, "bands": 157,)"
+                R"( "lowest_level": -2, "estimated_size_increase": 0.064}})");
+        });
+        const QString tipEs =
+            q->data(q->index(0, AnalyzeQueueModel::ProgressColumn), Qt::ToolTipRole).toString();
+        q->update(q->at(0).id, [&](ScanRow& r) { r.statsJson = statsBefore; });
+        if (!grab.isEmpty()) {
+            QLabel shown(tipEs);
+            shown.setWindowFlags(Qt::ToolTip);
+            shown.resize(shown.sizeHint());
+            shown.grab().save(grab + QStringLiteral(".adaptive.es.png"));
+        }
         if (!grab.isEmpty()) {
             policy->scrollToBottom(); // the Spanish texts are wider: a scroll bar came
             pane.grab().save(grab + QStringLiteral(".pace.es.png"));
@@ -330,6 +358,11 @@ private Q_SLOTS:
         QVERIFY2(es.startsWith(QStringLiteral("Ritmo del último escaneo|Se prevé que")),
                  qPrintable(es));
         QVERIFY(!errorEs.isEmpty());
+        QVERIFY2(tipEs.contains(QStringLiteral("Para no quedarse atrás, 23 de las 157 bandas del "
+                                               "mapa se comprimieron con un nivel Zstd más rápido "
+                                               "(hasta -2).\nPor ello el mapa ocupa alrededor de "
+                                               "un 6 % más.")),
+                 qPrintable(tipEs));
         QVERIFY2(errorEs != errorShown(), qPrintable(errorEs));
     }
 

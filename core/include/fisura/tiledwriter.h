@@ -8,6 +8,7 @@
 // name only when complete.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -68,7 +69,25 @@ struct TiledWriteStats {
     int lowestLevel = 0, highestLevel = 0;
     int bandsBelowLevel = 0;
     int bands = 0; ///< level-0 bands in all
+    /// adaptiveLevel: level-0 bytes (uncompressed, compressed) of the bands compressed below the
+    /// level asked for and of those at it, for adaptiveSizeIncrease().
+    uint64_t lowerBytesIn = 0, lowerBytesOut = 0;
+    uint64_t askedBytesIn = 0, askedBytesOut = 0;
 };
+
+/// What the adaptive level cost in map size: how much larger level 0 is than it would be at the
+/// level asked for (0.12 = 12 %), had the lowered bands compressed as well as the bands at that
+/// level did. An estimate (bands differ); 0 when no band was lowered.
+inline double adaptiveSizeIncrease(const TiledWriteStats& s)
+{
+    if (s.lowerBytesIn == 0 || s.askedBytesIn == 0)
+        return 0.0;
+    const double atAsked =
+        double(s.lowerBytesIn) * double(s.askedBytesOut) / double(s.askedBytesIn);
+    const double extra = std::max(0.0, double(s.lowerBytesOut) - atAsked);
+    const double asked = double(s.lowerBytesOut + s.askedBytesOut) - extra;
+    return asked > 0 ? extra / asked : 0.0;
+}
 
 /// Writer options with adaptiveLevel on (an inference's map), the rest at their defaults.
 inline TiledWriteOptions adaptiveOutput()

@@ -150,7 +150,12 @@ std::string toJson(const InferStats& s, int indent)
                        {"lowest_level", s.writer.lowestLevel},
                        {"highest_level", s.writer.highestLevel},
                        {"bands", s.writer.bands},
-                       {"bands_below_level", s.writer.bandsBelowLevel}}}};
+                       {"bands_below_level", s.writer.bandsBelowLevel},
+                       {"lower_bytes_in", s.writer.lowerBytesIn},
+                       {"lower_bytes_out", s.writer.lowerBytesOut},
+                       {"asked_bytes_in", s.writer.askedBytesIn},
+                       {"asked_bytes_out", s.writer.askedBytesOut},
+                       {"estimated_size_increase", adaptiveSizeIncrease(s.writer)}}}};
     return util::dumpJson(j, indent);
 }
 

@@ -444,8 +444,16 @@ struct TiledTiffWriter::Impl {
                 stats.compressSeconds += pending->seconds;
                 stats.bytesIn += in;
                 if (measure) { // what this level costs per byte, for the next decisions
-                    std::lock_guard<std::mutex> lock(adaptMu);
-                    adaptive.measured(pending->codecLevel, double(in), pending->seconds);
+                    {
+                        std::lock_guard<std::mutex> lock(adaptMu);
+                        adaptive.measured(pending->codecLevel, double(in), pending->seconds);
+                    }
+                    uint64_t out = 0;
+                    for (const auto& t : pending->tiles)
+                        out += t.size();
+                    const bool lower = pending->codecLevel < this->level();
+                    (lower ? stats.lowerBytesIn : stats.askedBytesIn) += in;
+                    (lower ? stats.lowerBytesOut : stats.askedBytesOut) += out;
                 }
                 for (char ok : pending->ok)
                     if (!ok)

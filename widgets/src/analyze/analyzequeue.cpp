@@ -116,10 +116,8 @@ QString AnalyzeQueueModel::progressText(const ScanRow& r) const
 
 QString AnalyzeQueueModel::finishedTip(const ScanRow& r) const
 {
-    const QString limit = QJsonDocument::fromJson(r.statsJson.toUtf8())
-                              .object()
-                              .value(QStringLiteral("limited_by"))
-                              .toString();
+    const QJsonObject stats = QJsonDocument::fromJson(r.statsJson.toUtf8()).object();
+    const QString limit = stats.value(QStringLiteral("limited_by")).toString();
     QString why;
     if (limit == QLatin1String("input"))
         why = tr("Reading and decoding the scan set the pace: a scan stored with a faster "
@@ -128,8 +126,26 @@ QString AnalyzeQueueModel::finishedTip(const ScanRow& r) const
         why = tr("Compressing and writing the map set the pace.");
     else if (limit == QLatin1String("device"))
         why = tr("The network on the device set the pace.");
-    const QString text = progressText(r);
-    return why.isEmpty() ? text : text + QLatin1Char('\n') + why;
+    QStringList lines{progressText(r)};
+    if (!why.isEmpty())
+        lines << why;
+    // The map's adaptive Zstd level: how many bands were lowered, and what it cost.
+    const QJsonObject writer = stats.value(QStringLiteral("writer")).toObject();
+    const int lowered = writer.value(QStringLiteral("bands_below_level")).toInt();
+    if (lowered > 0) {
+        const QLocale loc;
+        lines << tr("To keep up, %1 of the map's %2 bands were compressed at a faster Zstd level "
+                    "(down to %3).\nThe map is about %4 % larger for it.")
+                     .arg(
+                         loc.toString(lowered),
+                         loc.toString(writer.value(QStringLiteral("bands")).toInt()),
+                         loc.toString(writer.value(QStringLiteral("lowest_level")).toInt()),
+                         loc.toString(
+                             100.0 *
+                                 writer.value(QStringLiteral("estimated_size_increase")).toDouble(),
+                             'f', 0));
+    }
+    return lines.join(QLatin1Char('\n'));
 }
 
 QVariant AnalyzeQueueModel::data(const QModelIndex& index, int role) const
