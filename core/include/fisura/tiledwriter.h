@@ -56,14 +56,15 @@ struct TiledWriteStats {
     double compressWaitSeconds = 0.0; ///< appending thread: waiting for the band thread
     double compressSeconds = 0.0;     ///< pool: predicting, halving into the next level and
                                       ///< compressing tiles, summed over threads
-    double halveSeconds = 0.0;        ///< band thread: halving where the tiles' tasks could not
-    double halveWaitSeconds = 0.0;    ///< band thread: waiting for a full overview band's halving
-    double writeWaitSeconds = 0.0;    ///< band thread: waiting for the file thread
-    double tileWaitSeconds = 0.0;     ///< file thread: waiting for a band's tiles to be compressed
-    double writeSeconds = 0.0;        ///< file thread: handing compressed tiles to the files
-    double finishSeconds = 0.0;       ///< finish(): the last bands, the directories
-    uint64_t bytesIn = 0;             ///< uncompressed tile bytes of every level
-    uint64_t bytesOut = 0;            ///< compressed
+    double halveSeconds = 0.0;     ///< halving by the encoding thread (builds without the codecs;
+                                   ///< else the tiles' tasks halve, within compressSeconds)
+    double halveWaitSeconds = 0.0; ///< band thread: waiting for a full overview band's halving
+    double writeWaitSeconds = 0.0; ///< band thread: waiting for the file thread
+    double tileWaitSeconds = 0.0;  ///< file thread: waiting for a band's tiles to be compressed
+    double writeSeconds = 0.0;     ///< file thread: handing compressed tiles to the files
+    double finishSeconds = 0.0;    ///< finish(): the last bands, the directories
+    uint64_t bytesIn = 0;          ///< uncompressed tile bytes of every level
+    uint64_t bytesOut = 0;         ///< compressed
     /// The levels the bands were compressed at (both compressionLevel's without adaptiveLevel)
     /// and how many level-0 bands were compressed below it.
     int lowestLevel = 0, highestLevel = 0;

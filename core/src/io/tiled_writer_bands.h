@@ -216,29 +216,28 @@ struct TiledTiffWriter::Impl {
         if (k == 0)
             tick = index;
         LevelOut& L = levels[size_t(k)];
-        HalfTarget half;
-        const bool hasNext = k + 1 < int(levels.size());
+        LevelOut* N = k + 1 < int(levels.size()) ? &levels[size_t(k) + 1] : nullptr;
         const int hr = (rows + 1) / 2;
-        if (hasNext && levels[size_t(k) + 1].bandRows + hr <= o.tileSize) {
-            LevelOut& N = levels[size_t(k) + 1];
-            allocateBand(N);
-            half.stride = size_t(N.width) * channels;
-            half.out = N.band.data() + size_t(N.bandRows) * half.stride;
+        HalfTarget half;
+        if (N) {
+            // Into the first or the second half of the next level's band: the tile size is even,
+            // and only a level's last band has fewer rows.
+            if (N->bandRows + hr > o.tileSize)
+                return Status(ErrorCode::Internal, path + ": overview rows out of step");
+            allocateBand(*N);
+            half.stride = size_t(N->width) * channels;
+            half.out = N->band.data() + size_t(N->bandRows) * half.stride;
         }
         auto pending = compressTiles(L, band, rows, half);
         if (Status s = queueStore(L, pending, index); !s)
             return s;
-        if (half.out) {
-            LevelOut& N = levels[size_t(k) + 1];
+        if (N) {
             halvers[size_t(k) + 1].push_back(pending);
-            N.bandRows += hr;
-            N.rowsDone += hr;
-            if (N.bandRows == o.tileSize || N.rowsDone == N.height)
+            N->bandRows += hr;
+            N->rowsDone += hr;
+            if (N->bandRows == o.tileSize || N->rowsDone == N->height)
                 if (Status s = flushBand(k + 1); !s)
                     return s;
-        } else if (hasNext) { // the rows do not fit the band (never with an even tile size)
-            if (Status s = halveInto(L, band->data, rows, k + 1); !s)
-                return s;
         }
         return k == 0 ? queueDeferred(false) : Status::ok();
     }
@@ -378,7 +377,7 @@ struct TiledTiffWriter::Impl {
 
     // Where a band's tasks halve its rows: the next level's band from its first free row.
     struct HalfTarget {
-        uint8_t* out = nullptr; // none: no next level, or the band thread halves
+        uint8_t* out = nullptr; // none: no next level
         size_t stride = 0;
     };
 
