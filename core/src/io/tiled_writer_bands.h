@@ -1,12 +1,13 @@
-// TiledTiffWriter's state and its band pipeline (tiled_writer.cpp has the public calls): rows
-// fill a level-0 band; a full band goes to the band thread, which hands its tiles to the task
-// pool: each tile's task predicts the tile, halving its columns into the next level's band in the
-// same pass, and compresses it (ZSTD / Deflate exactly as libtiff would); the file thread writes
-// each band's compressed tiles in order once they are ready. A full overview band waits two level-0
-// bands (its halving tasks are done by then) before the band thread queues its own tiles.
-// Overview levels' compressed tiles go into the output file as they are made (interleaved with
-// level 0's); finish() writes the directories. Without the codecs, overview levels are encoded
-// by libtiff into temporary tiled files that finish() copies behind level 0.
+// TiledTiffWriter's state and its band pipeline (tiled_writer.cpp has the public calls,
+// tiled_writer_files.cpp the directories and the writing of the tiles): rows fill a level-0 band; a
+// full band goes to the band thread, which hands its tiles to the task pool: each tile's task
+// predicts the tile, halving its columns into the next level's band in the same pass, and
+// compresses it (ZSTD / Deflate exactly as libtiff would); the file thread writes each band's
+// compressed tiles in order once they are ready. A full overview band waits two level-0 bands (its
+// halving tasks are done by then) before the band thread queues its own tiles. Overview levels'
+// compressed tiles go into the output file as they are made (interleaved with level 0's); finish()
+// writes the directories. Without the codecs, overview levels are encoded by libtiff into temporary
+// tiled files that finish() copies behind level 0.
 #pragma once
 
 #include <algorithm>
@@ -23,12 +24,10 @@
 #include <vector>
 
 #include "fisura/tiledwriter.h"
-#include "fisura/version.h"
 #include "io/adaptive_level.h"
 #include "io/serial_worker.h"
 #include "io/task_pool.h"
 #include "io/tiff_handle.h"
-#include "io/tiff_tags.h"
 #include "io/tile_codec.h"
 
 namespace fisura
@@ -132,42 +131,8 @@ struct TiledTiffWriter::Impl {
         return s;
     }
 
-    void setupDirectory(TIFF* tif, int k) const
-    {
-        const LevelOut& L = levels[k];
-        TIFFSetField(tif, TIFFTAG_SUBFILETYPE, k == 0 ? 0 : FILETYPE_REDUCEDIMAGE);
-        TIFFSetField(tif, TIFFTAG_IMAGEWIDTH, uint32_t(L.width));
-        TIFFSetField(tif, TIFFTAG_IMAGELENGTH, uint32_t(L.height));
-        TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, uint16_t(8));
-        TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, uint16_t(channels));
-        TIFFSetField(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
-        TIFFSetField(tif, TIFFTAG_PHOTOMETRIC,
-                     channels == 1 ? PHOTOMETRIC_MINISBLACK : PHOTOMETRIC_RGB);
-        if (channels == 4) {
-            const uint16_t extraType = EXTRASAMPLE_UNASSALPHA;
-            TIFFSetField(tif, TIFFTAG_EXTRASAMPLES, uint16_t(1), &extraType);
-        }
-        TIFFSetField(tif, TIFFTAG_TILEWIDTH, uint32_t(o.tileSize));
-        TIFFSetField(tif, TIFFTAG_TILELENGTH, uint32_t(o.tileSize));
-        if (o.compression == TileCompression::Zstd) {
-            TIFFSetField(tif, TIFFTAG_COMPRESSION, COMPRESSION_ZSTD);
-            TIFFSetField(tif, TIFFTAG_ZSTD_LEVEL, level());
-        } else {
-            TIFFSetField(tif, TIFFTAG_COMPRESSION, COMPRESSION_ADOBE_DEFLATE);
-            TIFFSetField(tif, TIFFTAG_ZIPQUALITY, level());
-        }
-        TIFFSetField(tif, TIFFTAG_PREDICTOR, PREDICTOR_HORIZONTAL);
-        const std::string software = "Fisura " + version();
-        TIFFSetField(tif, TIFFTAG_SOFTWARE, software.c_str());
-        const double scale = double(width) / L.width;
-        if (o.pixelSizeXmm > 0 && o.pixelSizeYmm > 0) {
-            TIFFSetField(tif, TIFFTAG_RESOLUTIONUNIT, RESUNIT_CENTIMETER);
-            TIFFSetField(tif, TIFFTAG_XRESOLUTION, float(10.0 / (o.pixelSizeXmm * scale)));
-            TIFFSetField(tif, TIFFTAG_YRESOLUTION, float(10.0 / (o.pixelSizeYmm * scale)));
-        }
-        if (k == 0)
-            io::writeOpaqueTags(tif, o.extraTags);
-    }
+    // Level k's TIFF directory fields (tiled_writer_files.cpp).
+    void setupDirectory(TIFF* tif, int k) const;
 
     // The band of level k is full (or the last): compressed and queued for the file thread (or,
     // without the codecs, encoded by libtiff here), then halved into level k+1. A full level-0
@@ -473,87 +438,17 @@ struct TiledTiffWriter::Impl {
         }
     }
 
-    // File thread: one band's compressed tiles, in order: level 0's through libtiff, an
-    // overview level's appended to the output as they are (placed by finish()).
+    // The files (tiled_writer_files.cpp). File thread: one band's compressed tiles, in order:
+    // level 0's through libtiff, an overview level's appended to the output as they are.
     Status storeTiles(LevelOut& L, uint32_t first, int index,
-                      std::vector<std::vector<uint8_t>>& tiles)
-    {
-        uint64_t size = 0;
-        for (const auto& t : tiles)
-            size += t.size();
-        bytesOut += size;
-        if (L.placed) {
-            if (L.offsets.size() != first)
-                return Status(ErrorCode::Internal, path + ": overview tiles out of order");
-            for (const auto& t : tiles)
-                L.sizes.push_back(t.size());
-            return levels[0].file->output()->append(tiles, L.offsets);
-        }
-        return writeTiles(*L.file, first, index, tiles);
-    }
-
+                      std::vector<std::vector<uint8_t>>& tiles);
     Status writeTiles(io::TiffHandle& file, uint32_t first, int index,
-                      const std::vector<std::vector<uint8_t>>& tiles)
-    {
-        for (size_t tx = 0; tx < tiles.size(); ++tx) {
-            const std::vector<uint8_t>& t = tiles[tx];
-            if (TIFFWriteRawTile(file.get(), first + uint32_t(tx), const_cast<uint8_t*>(t.data()),
-                                 tmsize_t(t.size())) < 0)
-                return file.error(ErrorCode::IoError,
-                                  "cannot write tile row " + std::to_string(index));
-        }
-        return Status::ok();
-    }
-
+                      const std::vector<std::vector<uint8_t>>& tiles);
     // finish(): level k's directory in the output, its tiles where storeTiles put them (libtiff
     // is told each tile's place and size; no byte of them is written again).
-    Status writePlaced(int k)
-    {
-        LevelOut& L = levels[size_t(k)];
-        io::TiffHandle& out = *levels[0].file;
-        const size_t n = size_t(L.across) * size_t(L.down);
-        if (L.offsets.size() != n || L.sizes.size() != n)
-            return Status(ErrorCode::Internal, path + ": overview " + std::to_string(k) + " has " +
-                                                   std::to_string(L.offsets.size()) + " tiles");
-        setupDirectory(out.get(), k);
-        // libtiff hands this to the write it does not make; never read.
-        const uint64_t largest = n ? *std::max_element(L.sizes.begin(), L.sizes.end()) : 0;
-        std::vector<uint8_t> unused(size_t(std::max<uint64_t>(largest, 1)));
-        for (size_t t = 0; t < n; ++t) {
-            out.output()->placeNext(L.offsets[t], L.sizes[t]);
-            if (TIFFWriteRawTile(out.get(), uint32_t(t), unused.data(), tmsize_t(L.sizes[t])) < 0 ||
-                !out.output()->placementTaken())
-                return out.error(ErrorCode::Internal,
-                                 "libtiff did not take overview " + std::to_string(k) + "'s tile " +
-                                     std::to_string(t) + " where it was written");
-        }
-        if (!TIFFWriteDirectory(out.get()))
-            return out.error(ErrorCode::IoError, "cannot write level " + std::to_string(k));
-        return Status::ok();
-    }
-
-    Status encodeWithLibtiff(LevelOut& L, const std::vector<uint8_t>& data, int rows, int index)
-    {
-        const int ts = o.tileSize;
-        const size_t tileBytes = size_t(ts) * ts * channels;
-        const size_t rowBytes = size_t(L.width) * channels;
-        const uint32_t firstTile = uint32_t(index) * uint32_t(L.across);
-        std::vector<uint8_t> tile;
-        for (int tx = 0; tx < L.across; ++tx) {
-            tile.assign(tileBytes, 0);
-            const int x0 = tx * ts;
-            const int w = std::min(ts, L.width - x0);
-            for (int y = 0; y < rows; ++y)
-                std::memcpy(tile.data() + size_t(y) * ts * channels,
-                            data.data() + size_t(y) * rowBytes + size_t(x0) * channels,
-                            size_t(w) * channels);
-            if (TIFFWriteEncodedTile(L.file->get(), firstTile + uint32_t(tx), tile.data(),
-                                     tmsize_t(tileBytes)) < 0)
-                return L.file->error(ErrorCode::IoError,
-                                     "cannot write tile row " + std::to_string(index));
-        }
-        return Status::ok();
-    }
+    Status writePlaced(int k);
+    // Without the codecs: libtiff encodes each band's tiles.
+    Status encodeWithLibtiff(LevelOut& L, const std::vector<uint8_t>& data, int rows, int index);
 
     // 2x2 box filter of the `rows` rows of L's band into level k; the last odd row/column pairs
     // with itself. The rows go straight into level k's band where they fit (with an even tile
