@@ -94,12 +94,14 @@ int main(int argc, char** argv)
         "{\"codec\": \"%s\", \"level\": %d, \"threads\": %d, \"width\": %d, \"height\": %d, "
         "\"append_seconds\": %.3f, \"finish_seconds\": %.3f, \"megapixels_per_second\": "
         "%.1f, \"copy_seconds\": %.3f, \"compress_wait_seconds\": %.3f, \"compress_seconds\": "
-        "%.3f, \"tile_wait_seconds\": %.3f, \"write_seconds\": %.3f, "
+        "%.3f, \"compress_cpu_seconds\": %.3f, \"tile_wait_seconds\": %.3f, \"write_seconds\": "
+        "%.3f, "
         "\"write_wait_seconds\": %.3f, "
         "\"halve_seconds\": %.3f, \"ratio\": %.1f}\n",
         codec.c_str(), level, threads, width, height, append, finish,
         double(width) * height / 1e6 / (append + finish), st.copySeconds, st.compressWaitSeconds,
-        st.compressSeconds, st.tileWaitSeconds, st.writeSeconds, st.writeWaitSeconds,
-        st.halveSeconds, double(st.bytesIn) / double(std::max<uint64_t>(st.bytesOut, 1)));
+        st.compressSeconds, st.compressCpuSeconds, st.tileWaitSeconds, st.writeSeconds,
+        st.writeWaitSeconds, st.halveSeconds,
+        double(st.bytesIn) / double(std::max<uint64_t>(st.bytesOut, 1)));
     return 0;
 }

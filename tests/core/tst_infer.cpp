@@ -17,6 +17,8 @@
 #include <chrono>
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
 #include "fisura/infer.h"
 #include "fisura/model.h"
 #include "fisura/sysinfo.h"
@@ -389,6 +391,35 @@ private Q_SLOTS:
             QVERIFY2(p <= bound, (std::to_string(p) + " > " + std::to_string(bound)).c_str());
         }
         QVERIFY(bound * 15 < 8192ull * 256 * 3);
+    }
+
+    // The run says what it cost the CPU: the process's and the readers' CPU time, which a
+    // reader's wall time can only exceed, and the writer's compression.
+    void runReportsItsCpuTime()
+    {
+        QTemporaryDir d;
+        const std::string model = identityUNet(d);
+        InferOptions o;
+        o.tileSize = 64;
+        o.overlap = 8;
+        o.readerThreads = 2;
+        auto e = engine(model, o);
+        const std::string inPath = s(d.filePath(QStringLiteral("in.tif")));
+        QVERIFY(writeTiff(inPath, pattern(512, 1024, 3), {64, false, 0}).isOk());
+        auto r = e->run(inPath, s(d.filePath(QStringLiteral("in.map.tif"))));
+        QVERIFY2(r.isOk(), r.status().toString().c_str());
+        QVERIFY(r->hostThreads >= 1);
+        QVERIFY(r->readCpuSeconds > 0.0);
+        QVERIFY(r->readCpuSeconds <= r->readSeconds + 0.01);
+        QVERIFY(r->cpuSeconds >= r->readCpuSeconds);
+        QVERIFY(r->writer.compressCpuSeconds > 0.0);
+        QVERIFY(r->cpuSeconds >= r->writer.compressCpuSeconds);
+        const auto j = nlohmann::json::parse(toJson(*r));
+        QCOMPARE(j.at("read_cpu_seconds").get<double>(), r->readCpuSeconds);
+        QCOMPARE(j.at("cpu_seconds").get<double>(), r->cpuSeconds);
+        QCOMPARE(j.at("host_threads").get<int>(), r->hostThreads);
+        QCOMPARE(j.at("writer").at("compress_cpu_seconds").get<double>(),
+                 r->writer.compressCpuSeconds);
     }
 
     void cancelAnswersPromptlyAndLeavesNothing()

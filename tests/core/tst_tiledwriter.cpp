@@ -98,6 +98,10 @@ private Q_SLOTS:
               st.bandsBelowLevel, st.bands, (unsigned long long)st.bytesOut);
         QCOMPARE(st.bands, 32);
         QCOMPARE(st.highestLevel, 12);
+        // The pool's CPU time: some, and no more than its tasks' wall time (a little slack for
+        // the clocks' granularity).
+        QVERIFY(st.compressCpuSeconds > 0.0);
+        QVERIFY(st.compressCpuSeconds <= st.compressSeconds + 0.01);
         if (adaptive) {
             QVERIFY(st.bandsBelowLevel >= 16);
             // With many bands in flight each rate is measured later, so a step comes later: how

@@ -136,6 +136,13 @@ struct InferStats {
     double deviceWaitSeconds = 0.0;
     double readSeconds = 0.0;
     double finishSeconds = 0.0;
+    /// CPU time (user + system) during the run: of the whole process, and of the reader threads
+    /// while they read tiles (readSeconds also counts a reader waiting for a core or for a block
+    /// another reader decodes). Against seconds x hostThreads: how much of the host's CPU the
+    /// run took.
+    double cpuSeconds = 0.0;
+    double readCpuSeconds = 0.0;
+    int hostThreads = 0; ///< the host's hardware threads
     /// Split runs (several devices): the thread that hands the bands' rows to the map writer,
     /// busy (join: waiting for downloads, copying into the writer's band) and waiting for the
     /// slowest band (joinWait); outputWaitSeconds is then the device thread that waited most

@@ -56,6 +56,8 @@ struct TiledWriteStats {
     double compressWaitSeconds = 0.0; ///< appending thread: waiting for the band thread
     double compressSeconds = 0.0;     ///< pool: predicting, halving into the next level and
                                       ///< compressing tiles, summed over threads
+    double compressCpuSeconds = 0.0;  ///< the same work's CPU time (compressSeconds also counts
+                                      ///< a task waiting for a core)
     double halveSeconds = 0.0;     ///< halving by the encoding thread (builds without the codecs;
                                    ///< else the tiles' tasks halve, within compressSeconds)
     double halveWaitSeconds = 0.0; ///< band thread: waiting for a full overview band's halving

@@ -35,6 +35,7 @@
 #include "scan_source.h"
 #include "tile_reader.h"
 #include "util/address_space.h"
+#include "util/cpu_time.h"
 
 namespace fs = std::filesystem;
 
@@ -197,6 +198,7 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
                                              bool split)
 {
     const auto started = Clock::now();
+    const int64_t cpuStart = util::processCpuNanos();
     // Work queued from this thread goes to this replica's GPU.
     c10::OptionalDeviceGuard deviceGuard;
     if (device.is_cuda())
@@ -286,6 +288,8 @@ Result<InferStats> TiledInference::Impl::run(const std::string& inPath, const st
         st.graphBatches += lane(k).graphBatches.load();
     st.graphBatches -= graphBefore;
     st.seconds = secondsSince(started);
+    st.cpuSeconds = double(util::processCpuNanos() - cpuStart) / 1e9;
+    st.hostThreads = int(std::thread::hardware_concurrency());
     st.megapixelsPerSecond = double(W) * double(H) / 1e6 / std::max(1e-9, st.seconds);
     st.finishSeconds = secondsSince(finishStart);
     st.writer = writer->stats();
@@ -373,6 +377,7 @@ Status TiledInference::Impl::runStages(const detail::ScanSource& src,
     stats.outputWaitSeconds = deviceStage.outputWaitSeconds();
     stats.deviceWaitSeconds = deviceStage.deviceWaitSeconds();
     stats.readSeconds = readers.busySeconds();
+    stats.readCpuSeconds = readers.cpuSeconds();
     return stop.status();
 }
 

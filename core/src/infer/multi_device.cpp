@@ -445,6 +445,7 @@ Status TiledInference::Impl::runSplit(const detail::ScanSource& src,
         stats.outputWaitSeconds = std::max(stats.outputWaitSeconds, b->stage->outputWaitSeconds());
         stats.deviceWaitSeconds = std::max(stats.deviceWaitSeconds, b->stage->deviceWaitSeconds());
         stats.readSeconds += b->readers->busySeconds();
+        stats.readCpuSeconds += b->readers->cpuSeconds();
         stats.devices.push_back(
             b->setup.device.is_cuda() ? "cuda:" + std::to_string(b->setup.device.index()) : "cpu");
     }

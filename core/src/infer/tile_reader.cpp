@@ -4,6 +4,7 @@
 #include <new>
 #include <string>
 
+#include "util/cpu_time.h"
 #include "util/thread_start.h"
 
 namespace fisura::detail
@@ -46,7 +47,9 @@ void TileReader::loop()
     TileSlot slot;
     while (queue_.claimTile(slot)) {
         const auto t0 = PipelineClock::now();
+        const int64_t c0 = util::threadCpuNanos();
         readTile(grid_.tiles[size_t(slot.index)], slot.pixels);
+        cpuNanos_ += util::threadCpuNanos() - c0;
         busyNanos_ +=
             std::chrono::duration_cast<std::chrono::nanoseconds>(PipelineClock::now() - t0).count();
         queue_.tileFilled(slot); // also after a failure: the batch must not wait for it forever

@@ -28,6 +28,8 @@ public:
     void join();
     /// Time the threads spent reading and converting tiles, summed over threads.
     double busySeconds() const { return double(busyNanos_.load()) / 1e9; }
+    /// The CPU time of that reading (util::threadCpuNanos).
+    double cpuSeconds() const { return double(cpuNanos_.load()) / 1e9; }
 
 private:
     void loop();
@@ -40,6 +42,7 @@ private:
     const int channels_;
     std::vector<std::thread> threads_;
     std::atomic<int64_t> busyNanos_{0};
+    std::atomic<int64_t> cpuNanos_{0};
 };
 
 } // namespace fisura::detail

@@ -29,6 +29,7 @@
 #include "io/task_pool.h"
 #include "io/tiff_handle.h"
 #include "io/tile_codec.h"
+#include "util/cpu_time.h"
 
 namespace fisura
 {
@@ -299,15 +300,17 @@ struct TiledTiffWriter::Impl {
         int remaining = 0;
         int unhalved = 0; // tasks yet to halve their columns into the next level
         int codecLevel = 0;
-        double seconds = 0; // predicting, halving, compressing: summed over the pool's threads
+        double seconds = 0;    // predicting, halving, compressing: summed over the pool's threads
+        double cpuSeconds = 0; // the same, CPU time
 
-        void finishOne(double s)
+        void finishOne(double s, double cpu)
         {
             std::shared_ptr<BandBuffer> release;
             bool last = false;
             {
                 std::lock_guard<std::mutex> lock(mu);
                 seconds += s;
+                cpuSeconds += cpu;
                 last = --remaining == 0;
                 if (last)
                     release = std::move(band);
@@ -368,6 +371,7 @@ struct TiledTiffWriter::Impl {
         pool->submitRange(L.across, [this, pending, ts, tileBytes, rowBytes, rows, width,
                                      codecLevel, half](int tx) {
             const auto c0 = Clock::now();
+            const int64_t cpu0 = util::threadCpuNanos();
             const int x0 = tx * ts;
             bool halved = !half.out;
             try {
@@ -387,7 +391,8 @@ struct TiledTiffWriter::Impl {
                 if (!halved)                 // nobody waits forever for these rows
                     pending->halvedOne();
             }
-            pending->finishOne(seconds(c0, Clock::now()));
+            pending->finishOne(seconds(c0, Clock::now()),
+                               double(util::threadCpuNanos() - cpu0) / 1e9);
         });
         return pending;
     }
@@ -406,6 +411,7 @@ struct TiledTiffWriter::Impl {
                 pending->wait();
                 stats.tileWaitSeconds += seconds(w0, Clock::now());
                 stats.compressSeconds += pending->seconds;
+                stats.compressCpuSeconds += pending->cpuSeconds;
                 stats.bytesIn += in;
                 if (measure) { // what this level costs per byte, for the next decisions
                     {
