@@ -79,9 +79,22 @@ private Q_SLOTS:
         row("rgb8 planar-separate tiles deflate", v);
         v.tiled = false, v.compression = COMPRESSION_LZW;
         row("rgb8 planar-separate strips lzw", v);
+        // 8-bit Deflate tiles are inflated by Fisura itself (io/tile_decode.h): every pixel
+        // width its predictor undoing has a vector loop for, and the codec's older tag.
+        v = Variant();
+        v.tiled = true, v.compression = COMPRESSION_ADOBE_DEFLATE, v.predictor = true;
+        row("rgb8 tiles deflate predictor", v);
+        v.bigEndian = true, v.compression = COMPRESSION_DEFLATE;
+        row("rgb8 tiles old-deflate predictor big-endian", v);
+        v = Variant();
+        v.channels = 2, v.tiled = true, v.compression = COMPRESSION_ADOBE_DEFLATE;
+        v.predictor = true;
+        row("gray8+alpha tiles deflate predictor", v);
         v = Variant();
         v.channels = 4, v.tiled = true, v.compression = COMPRESSION_ADOBE_DEFLATE;
         row("rgba8 tiles deflate", v);
+        v.predictor = true;
+        row("rgba8 tiles deflate predictor", v);
         v.tiled = false, v.compression = COMPRESSION_NONE;
         row("rgba8 strips none", v);
         v = Variant();

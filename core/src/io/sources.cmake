@@ -13,6 +13,7 @@ list(APPEND FISURA_CORE_SOURCES
     src/io/tiled_writer.cpp
     src/io/tiled_writer_files.cpp
     src/io/tile_codec.cpp
+    src/io/tile_decode.cpp
     src/io/serial_worker.cpp
     src/io/pyramid.cpp
     src/io/task_pool.cpp)

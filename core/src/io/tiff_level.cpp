@@ -304,6 +304,9 @@ Status parseLevel(TiffHandle& h, LevelDesc& L, uint64_t fileBytes, uint64_t maxB
     TIFFGetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &L.planar);
     TIFFGetFieldDefaulted(tif, TIFFTAG_COMPRESSION, &L.compression);
     TIFFGetFieldDefaulted(tif, TIFFTAG_SUBFILETYPE, &L.subfileType);
+    TIFFGetFieldDefaulted(tif, TIFFTAG_FILLORDER, &L.fillOrder);
+    if (L.compression == COMPRESSION_ADOBE_DEFLATE || L.compression == COMPRESSION_DEFLATE)
+        TIFFGetFieldDefaulted(tif, TIFFTAG_PREDICTOR, &L.predictor);
     if (!TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &L.photometric))
         L.photometric = L.spp >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK;
 

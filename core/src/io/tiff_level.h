@@ -39,6 +39,8 @@ struct LevelDesc {
     uint16_t compression = COMPRESSION_NONE, photometric = PHOTOMETRIC_MINISBLACK;
     uint16_t planar = PLANARCONFIG_CONTIG, spp = 1, bps = 8, subfileType = 0;
     uint16_t sampleFormat = SAMPLEFORMAT_UINT; // UINT, INT or IEEEFP
+    uint16_t predictor = PREDICTOR_NONE;       // Deflate levels only (else not read)
+    uint16_t fillOrder = FILLORDER_MSB2LSB;
     bool jpegRgb = false;
     bool logLuv = false; // SGILog: libtiff decodes to 8-bit (SGILOGDATAFMT_8BIT) on every handle
     Colour colour = Colour::Gray;
@@ -49,6 +51,16 @@ struct LevelDesc {
 
     /// Bytes of one sample in raw blocks: 1, 2, 4 or 8 (1, 2 and 4 bits are unpacked to a byte).
     int sampleBytes() const { return bps < 8 ? 1 : bps / 8; }
+    /// Tiles the reader inflates itself (io/tile_decode.h): Deflate, 8-bit samples, interleaved,
+    /// no predictor or the horizontal one, bits in the usual order.
+    bool directDeflate() const
+    {
+        return tiled &&
+               (compression == COMPRESSION_ADOBE_DEFLATE || compression == COMPRESSION_DEFLATE) &&
+               bps == 8 && planar == PLANARCONFIG_CONTIG && spp >= 1 &&
+               (predictor == PREDICTOR_NONE || predictor == PREDICTOR_HORIZONTAL) &&
+               fillOrder == FILLORDER_MSB2LSB && !jpegRgb && !logLuv;
+    }
     /// Samples narrower than a byte, packed in the file (rows start on a byte boundary).
     bool packed() const { return bps < 8; }
     /// Mapped to 8 bits through the percentile stretch: deeper than 8 bits, signed or float

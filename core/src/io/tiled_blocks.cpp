@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "io/tile_decode.h"
 #include "io/tiled_impl.h"
 #include "io/tiled_samples.h"
 
@@ -76,6 +77,31 @@ Status TiledImage::Impl::borrow(int level, Loan& loan)
     return selectLevel(*loan.p, level);
 }
 
+namespace
+{
+
+// The fast path of io/tile_decode.h for one whole tile; false leaves it to libtiff.
+bool inflateDirect(TIFF* tif, const LevelDesc& L, uint32_t tile, std::vector<uint8_t>& out)
+{
+    if (!io::directDeflateAvailable())
+        return false;
+    const uint64_t rawBytes = TIFFGetStrileByteCount(tif, tile);
+    // A Deflate stream is at most a little larger than what it holds; more is not a tile this
+    // path should trust (libtiff then says what is wrong with it).
+    if (rawBytes == 0 || rawBytes > out.size() + out.size() / 8 + 4096)
+        return false;
+    thread_local std::vector<uint8_t> raw;
+    if (raw.size() < rawBytes)
+        raw.resize(size_t(rawBytes));
+    if (TIFFReadRawTile(tif, tile, raw.data(), tmsize_t(rawBytes)) != tmsize_t(rawBytes))
+        return false;
+    return io::inflateTile(raw.data(), size_t(rawBytes), out.data(), out.size(),
+                           size_t(L.tileW) * L.spp, int(L.spp),
+                           L.predictor == PREDICTOR_HORIZONTAL);
+}
+
+} // namespace
+
 Status TiledImage::Impl::readRaw(int level, int bx, int by, std::vector<uint8_t>& out, int& bw,
                                  int& bh)
 {
@@ -125,8 +151,11 @@ Status TiledImage::Impl::readRaw(int level, int bx, int by, std::vector<uint8_t>
         const tmsize_t tileBytes = TIFFTileSize(tif);
         // A whole interleaved tile decodes straight into `out` (most blocks of most files).
         if (!separate && !L.packed() && size_t(tileBytes) == out.size()) {
-            if (TIFFReadEncodedTile(tif, TIFFComputeTile(tif, x0, y0, 0, 0), out.data(),
-                                    tileBytes) < 0)
+            const uint32_t tile = TIFFComputeTile(tif, x0, y0, 0, 0);
+            if (L.directDeflate() && inflateDirect(tif, L, tile, out))
+                return Status::ok();
+            h.takeError(); // what the fast path's read said: libtiff reads the tile again
+            if (TIFFReadEncodedTile(tif, tile, out.data(), tileBytes) < 0)
                 return h.error(ErrorCode::Corrupt, "cannot decode " + where);
             const std::string late = h.takeError();
             if (!late.empty())
