@@ -1,6 +1,7 @@
 // The reader's fast path for Deflate tiles; see tile_decode.h.
 #include "io/tile_decode.h"
 
+#include <algorithm>
 #include <memory>
 
 #ifdef FISURA_HAVE_LIBDEFLATE
@@ -13,10 +14,21 @@
 namespace fisura::io
 {
 
+namespace
+{
+
+// Samples [from, n) of the row, each from the one a pixel before it (already undone).
+void undoFrom(uint8_t* row, size_t n, int stride, size_t from)
+{
+    for (size_t i = std::max(from, size_t(stride)); i < n; ++i)
+        row[i] = uint8_t(row[i] + row[i - size_t(stride)]);
+}
+
+} // namespace
+
 void undoHorizontalPredictor8Scalar(uint8_t* row, size_t n, int stride)
 {
-    for (size_t i = size_t(stride); i < n; ++i)
-        row[i] = uint8_t(row[i] + row[i - size_t(stride)]);
+    undoFrom(row, n, stride, 0);
 }
 
 #if defined(__SSE2__)
@@ -110,9 +122,7 @@ void undoHorizontalPredictor8(uint8_t* row, size_t n, int stride)
         break;
     }
 #endif
-    // The rest, each sample from the one a pixel before it (already undone).
-    for (size_t i = done > 0 ? done : size_t(stride); i < n; ++i)
-        row[i] = uint8_t(row[i] + row[i - size_t(stride)]);
+    undoFrom(row, n, stride, done);
 }
 
 bool directDeflateAvailable()
