@@ -11,21 +11,19 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <thread>
 #include <vector>
 
 #include "fisura/infer.h"
 #include "infer/blend.h"
 #include "infer/scan_source.h"
+#include "util/cpu_time.h"
 
 using namespace fisura;
 
 static double threadCpuSeconds()
 {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) + double(ts.tv_nsec) * 1e-9;
+    return double(util::threadCpuNanos()) * 1e-9;
 }
 
 int main(int argc, char** argv)

@@ -95,7 +95,7 @@ private Q_SLOTS:
         row("rgba8 tiles deflate", v);
         v.predictor = true;
         row("rgba8 tiles deflate predictor", v);
-        v.tiled = false, v.compression = COMPRESSION_NONE;
+        v.tiled = false, v.compression = COMPRESSION_NONE, v.predictor = false;
         row("rgba8 strips none", v);
         v = Variant();
         v.channels = 1, v.palette = true, v.compression = COMPRESSION_LZW;

@@ -93,7 +93,7 @@ template <int S> size_t undoVectors(uint8_t* row, size_t n)
     }
     const uint8_t kept = row[i + 15];
     _mm_storeu_si128(reinterpret_cast<__m128i*>(row + i), _mm_add_epi8(scan<S>(v), carry));
-    if (step == 15)
+    if constexpr (step == 15)
         row[i + 15] = kept;
     return i + step;
 }
