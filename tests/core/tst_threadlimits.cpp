@@ -71,12 +71,25 @@ private Q_SLOTS:
         {
             AddressLimit limit(1u << 20);
             QVERIFY(limit.ok());
-            s = util::startThread(t, "a test", [] {});
+            s = util::startThread(t, "fisura-test", "a test", [] {});
         }
         QCOMPARE(s.code(), ErrorCode::OutOfMemory);
         QVERIFY(!t.joinable());
-        QVERIFY(util::startThread(t, "a test", [] {}));
+        QVERIFY(util::startThread(t, "fisura-test", "a test", [] {}));
         t.join();
+    }
+
+    // A started thread carries its name (what `top -H` and `perf` show); a long one is cut.
+    void startedThreadIsNamed()
+    {
+        for (const char* name : {"fisura-test", "fisura-a-name-too-long"}) {
+            std::thread t;
+            char got[16] = {};
+            QVERIFY(util::startThread(t, name, "a test",
+                                      [&got] { pthread_getname_np(pthread_self(), got, 16); }));
+            t.join();
+            QCOMPARE(QByteArray(got), QByteArray(name).left(15));
+        }
     }
 
     void poolGoesOnWithTheThreadsItGot()

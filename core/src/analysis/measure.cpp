@@ -108,7 +108,7 @@ Status analyzeRow(const RegionReader& read, int width, int height, int row, cons
     std::vector<std::thread> pool;
     for (int k = 1; k < std::min(threads, across); ++k) {
         std::thread t;
-        if (!util::startThread(t, "measuring", work))
+        if (!util::startThread(t, "fisura-measure", "measuring", work))
             break; // short of memory or threads: fewer threads measure every tile
         pool.push_back(std::move(t));
     }

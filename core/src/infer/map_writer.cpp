@@ -13,7 +13,7 @@ MapWriter::MapWriter(RowSink append, RowQueue& queue, int width)
 
 Status MapWriter::start()
 {
-    return util::startThread(thread_, "writing the map", [this] { loop(); });
+    return util::startThread(thread_, "fisura-band", "writing the map", [this] { loop(); });
 }
 
 void MapWriter::join()

@@ -398,20 +398,21 @@ Status TiledInference::Impl::runSplit(const detail::ScanSource& src,
         b.stage =
             std::make_unique<detail::DeviceStage>(b.setup, b.grid, *b.batches, *b.rows, stop, meter,
                                                   [&report, &b](int64_t done) { report(b, done); });
-        const Status started = util::startThread(b.thread, "a device", [this, &b, &stop] {
-            c10::OptionalDeviceGuard guard;
-            if (b.setup.device.is_cuda())
-                guard.reset_device(b.setup.device);
-            else
-                applyCpuSettings(pol); // this thread's OpenMP team
-            try {
-                if (Status s = b.stage->run(); !s)
-                    stop.fail(s);
-            } catch (const std::exception& e) {
-                stop.fail(Status(ErrorCode::Internal, std::string("column band: ") + e.what()));
-            }
-            b.rows->close();
-        });
+        const Status started =
+            util::startThread(b.thread, "fisura-gpu", "a device", [this, &b, &stop] {
+                c10::OptionalDeviceGuard guard;
+                if (b.setup.device.is_cuda())
+                    guard.reset_device(b.setup.device);
+                else
+                    applyCpuSettings(pol); // this thread's OpenMP team
+                try {
+                    if (Status s = b.stage->run(); !s)
+                        stop.fail(s);
+                } catch (const std::exception& e) {
+                    stop.fail(Status(ErrorCode::Internal, std::string("column band: ") + e.what()));
+                }
+                b.rows->close();
+            });
         if (!started) {
             stop.fail(started);
             b.rows->close();

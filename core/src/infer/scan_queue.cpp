@@ -49,7 +49,7 @@ void runSpread(TiledInference& engine, const std::vector<ScanJob>& jobs,
     std::vector<std::thread> threads;
     for (int d = 1; d < used; ++d) {
         std::thread t;
-        if (!util::startThread(t, "a device", [&worker, d] { worker(d); }))
+        if (!util::startThread(t, "fisura-gpu", "a device", [&worker, d] { worker(d); }))
             break; // short of memory or threads: the devices that have one share the scans
         threads.push_back(std::move(t));
     }

@@ -26,7 +26,7 @@ Status TileReader::start(int threads)
     Status failed;
     for (int i = 0; i < threads; ++i) {
         std::thread t;
-        failed = util::startThread(t, "reading tiles", [this] { loop(); });
+        failed = util::startThread(t, "fisura-read", "reading tiles", [this] { loop(); });
         if (!failed)
             break;
         threads_.push_back(std::move(t));

@@ -12,7 +12,7 @@ SerialWorker::SerialWorker(size_t maxQueued) : maxQueued_(maxQueued < 1 ? 1 : ma
 {
     // Without its thread (short of memory or threads) the worker is failed from the start:
     // push() and drain() return why.
-    failure_ = util::startThread(thread_, "writing the file", [this] { loop(); });
+    failure_ = util::startThread(thread_, "fisura-file", "writing the file", [this] { loop(); });
 }
 
 SerialWorker::~SerialWorker()

@@ -36,7 +36,8 @@ TaskPool::TaskPool(int threads, Priority priority)
     }
     for (int i = 0; i < n; ++i) {
         std::thread t;
-        if (!util::startThread(t, "a task pool", [this, priority] { loop(priority); }))
+        if (!util::startThread(t, "fisura-pool", "a task pool",
+                               [this, priority] { loop(priority); }))
             break;
         workers_.push_back(std::move(t));
     }
