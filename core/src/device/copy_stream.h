@@ -31,14 +31,18 @@ public:
     {
 #ifdef FISURA_TORCH_CUDA
         if (device.is_cuda()) {
-            event_.emplace();
+            // A thread that waits for the mark sleeps instead of spinning on its core (CUDA's
+            // default for an event): the readers and the map's compressors need those cores.
+            // A 40000² scan on one GPU of 16 cores took 22.6-23.2 CPU-s against 25.2-26.7
+            // spinning, in the same 2.97 s (the map writer's band thread alone 0.28 against 2.85).
+            event_.emplace(cudaEventDisableTiming | cudaEventBlockingSync);
             event_->record(c10::cuda::getCurrentCUDAStream(device.index()));
         }
 #else
         (void)device;
 #endif
     }
-    /// Blocks the calling thread until the recorded work is done (no-op on the CPU).
+    /// Blocks the calling thread (asleep) until the recorded work is done (no-op on the CPU).
     void wait()
     {
 #ifdef FISURA_TORCH_CUDA
