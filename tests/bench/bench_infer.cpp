@@ -1,5 +1,8 @@
 // Inputs for the tiled-inference benchmarks (gpu_infer.sh, cpu_infer.sh):
-//   bench_infer scan OUT WIDTH HEIGHT [deflate|zstd]   synthetic RGB scan, tiled pyramidal BigTIFF
+//   bench_infer scan OUT WIDTH HEIGHT [deflate|zstd] [PHOTO]
+//                                                       synthetic RGB scan, tiled pyramidal
+//                                                       BigTIFF; with PHOTO (an RGB image
+//                                                       Fisura reads), that image repeated
 //   bench_infer e2e MODEL IN OUT MODE [deflate|zstd[:LEVEL]]  end to end over IN (MODE as for
 //                                                       net): the run's statistics (JSON) and
 //                                                       the network-only time of its tiles
@@ -106,8 +109,18 @@ int main(int argc, char** argv)
         o.compressionLevel = 1;
         o.pixelSizeXmm = o.pixelSizeYmm = 0.2;
         std::string why;
-        if (!bench::writeSyntheticScan(argv[2], std::atoi(argv[3]), std::atoi(argv[4]), 3, o,
-                                       &why)) {
+        const int w = std::atoi(argv[3]), h = std::atoi(argv[4]);
+        bool ok = false;
+        if (argc > 6) {
+            Result<Image> pixels = readImage(argv[6], 1ull << 30);
+            if (!pixels)
+                why = std::string(argv[6]) + ": " + pixels.status().toString();
+            else
+                ok = bench::writePhotoScan(argv[2], w, h, *pixels, o, &why);
+        } else {
+            ok = bench::writeSyntheticScan(argv[2], w, h, 3, o, &why);
+        }
+        if (!ok) {
             std::fprintf(stderr, "bench_infer: %s\n", why.c_str());
             return 1;
         }

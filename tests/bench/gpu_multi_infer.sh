@@ -15,7 +15,9 @@
 # MODEL a trained .fmodel (default: random weights, whose map is nearly uniform and much cheaper
 # to compress than a trained model's); DEEPCRACK a DeepCrack folder (train/, test/) to train the
 # model on first (U-Net width 32, depth 4, 40 epochs, as gpu_train_vs_peer.sh: its map of the
-# synthetic scan compresses about 4:1, hard for the writer); EXTRA more `infer` arguments (e.g.
+# synthetic scan compresses about 4:1, hard for the writer); PHOTOS a folder holding the crack
+# sets of ../shared/data, to scan their photographs repeated (photo_mosaic.py: a map harder to
+# compress, about 3.3:1) instead of the synthetic texture; EXTRA more `infer` arguments (e.g.
 # --fixed-level).
 set -u
 OUT=${OUT:-/tmp/fisura-multi-infer}
@@ -55,7 +57,18 @@ if [ -n "${DEEPCRACK:-}" ] && [ ! -f "$W/deepcrack.fisura" ]; then
         { log "training failed"; tail -5 "$OUT/deepcrack.log"; exit 1; }
 fi
 [ -n "${DEEPCRACK:-}" ] && cp "$W/deepcrack.fisura" "$W/unet.fmodel"
-[ -f "$W/scan_$SIDE.tif" ] || { log "scan ${SIDE} x ${SIDE}"; $BI scan "$W/scan_$SIDE.tif" "$SIDE" "$SIDE" deflate; }
+if [ -n "${PHOTOS:-}" ]; then # real photographs repeated (photo_mosaic.py), not the synthetic texture
+    SCAN=$W/scan_photo_$SIDE.tif
+    if [ ! -f "$SCAN" ]; then
+        log "scan of photographs ${SIDE} x ${SIDE}"
+        python3 tests/bench/photo_mosaic.py "$W/mosaic.tif" "$PHOTOS/UAV75" "$PHOTOS/DeepCrack/train" \
+            "$PHOTOS/DeepCrack/test" "$PHOTOS/CrackConglomerate" "$PHOTOS/CrackForest" | tee -a "$OUT/log.txt" &&
+        $BI scan "$SCAN" "$SIDE" "$SIDE" deflate "$W/mosaic.tif" || { log "scan failed"; exit 1; }
+    fi
+else
+    SCAN=$W/scan_$SIDE.tif
+    [ -f "$SCAN" ] || { log "scan ${SIDE} x ${SIDE}"; $BI scan "$SCAN" "$SIDE" "$SIDE" deflate; }
+fi
 
 : > "$OUT/runs.jsonl"
 for round in $(seq 1 "$ROUNDS"); do
@@ -64,7 +77,7 @@ for round in $(seq 1 "$ROUNDS"); do
         log "round $round: --gpus $n"
         rm -f "$map"
         t0=$(date +%s.%N)
-        "$CLI" infer --model "$W/unet.fmodel" --in "$W/scan_$SIDE.tif" --out "$map" --gpus "$n" \
+        "$CLI" infer --model "$W/unet.fmodel" --in "$SCAN" --out "$map" --gpus "$n" \
             --compression "$CODEC" ${EXTRA:-} --json > "$W/run.json" 2> "$OUT/err_g${n}_r${round}.txt"
         rc=$?
         t1=$(date +%s.%N)
