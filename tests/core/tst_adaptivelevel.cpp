@@ -26,6 +26,22 @@ std::map<int, int> waitingRun(AdaptiveLevel& a, const std::map<int, double>& rat
     return used;
 }
 
+/// waitingRun, each lowered band's sample tile `sizes` (level -> size increase over the level
+/// asked for: 0.3 = 30 % larger) larger than at the level asked for.
+std::map<int, int> waitingRunSized(AdaptiveLevel& a, const std::map<int, double>& rates,
+                                   const std::map<int, double>& sizes, int bands)
+{
+    std::map<int, int> used;
+    for (int b = 0; b < bands; ++b) {
+        const int level = a.next(true);
+        ++used[level];
+        a.measured(level, rates.at(level) * 1e6, 1.0);
+        if (sizes.count(level) > 0)
+            a.sized(level, 1000.0 * (1.0 + sizes.at(level)), 1000.0);
+    }
+    return used;
+}
+
 } // namespace
 
 class TstAdaptiveLevel : public QObject
@@ -126,6 +142,58 @@ private Q_SLOTS:
         QCOMPARE(fisura::adaptiveSizeIncrease(s), 0.25);
         s.lowerBytesOut = 15; // smaller anyway (other content): no cost
         QCOMPARE(fisura::adaptiveSizeIncrease(s), 0.0);
+    }
+
+    // A map of real photographs (a DeepCrack-trained U-Net's, 3.3:1): every lower level is
+    // faster, but -2 writes 30 % more than level 3, past the budget of 25 %: tried for one band,
+    // then the writer stays at -1 (+20 %).
+    void sizeBudgetKeepsTooCostlyLevelsOut()
+    {
+        const std::map<int, double> rates{{3, 188}, {2, 257}, {1, 304}, {-1, 374}, {-2, 420}};
+        const std::map<int, double> sizes{{2, 0.005}, {1, -0.03}, {-1, 0.20}, {-2, 0.30}};
+        AdaptiveLevel a(3, -2);
+        const auto used = waitingRunSized(a, rates, sizes, 40);
+        QCOMPARE(a.level(), -1);
+        QCOMPARE(used.at(-2), 1);
+        QVERIFY(!a.pays(-2));
+        QVERIFY(a.fitsSize(-1) && !a.fitsSize(-2));
+        QCOMPARE(a.sizeIncrease(-2), 0.30);
+        QCOMPARE(a.sizeIncrease(-3), 0.0); // never measured
+        QVERIFY(!a.fitsSize(-3));          // below a fast level over the budget
+        QVERIFY(a.fitsSize(1));
+    }
+
+    // A fast level over the budget rules out the faster ones below it without trying them; the
+    // writer goes back up to the lowest level within it.
+    void levelsBelowAnOverBudgetFastLevelAreNotTried()
+    {
+        const std::map<int, double> rates{{3, 100}, {2, 130}, {1, 169}, {-1, 220}, {-2, 240}};
+        const std::map<int, double> sizes{{2, 0.05}, {1, 0.10}, {-1, 0.40}, {-2, 0.60}};
+        AdaptiveLevel a(3, -2);
+        const auto used = waitingRunSized(a, rates, sizes, 40);
+        QCOMPARE(a.level(), 1);
+        QCOMPARE(used.at(-1), 1);
+        QVERIFY(used.find(-2) == used.end());
+        QVERIFY(!a.pays(-2));
+    }
+
+    // With sample tiles compressed at both levels, the size cost is the lowered bands' bytes
+    // against what they would have been at the level asked for, at the samples' ratio.
+    void sizeIncreaseIsEstimatedFromTheSampleTiles()
+    {
+        fisura::TiledWriteStats s;
+        s.askedBytesIn = 100;
+        s.askedBytesOut = 100; // content that compresses 1:1 where the level was as asked
+        s.lowerBytesIn = 1000;
+        s.lowerBytesOut = 130;
+        s.sampleBytesOut = 13;
+        s.sampleBytesAsked = 10; // the lowered bands: 100 bytes at the level asked for
+        QCOMPARE(fisura::adaptiveSizeIncrease(s), 0.15); // 30 more than 200
+        s.sampleBytesAsked = 14; // smaller at the lower level (real maps at level 1): no cost
+        QCOMPARE(fisura::adaptiveSizeIncrease(s), 0.0);
+        s.askedBytesIn = s.askedBytesOut = 0; // every band lowered
+        s.sampleBytesAsked = 10;
+        QCOMPARE(fisura::adaptiveSizeIncrease(s), 0.3);
     }
 
     // Each level faster than the one above: down to the floor, never past it, never at zstd's

@@ -112,11 +112,15 @@ private Q_SLOTS:
             QCOMPARE(st.lowerBytesIn + st.askedBytesIn, uint64_t(1024) * 4096);
             QCOMPARE(st.lowerBytesIn, uint64_t(st.bandsBelowLevel) * 1024 * 128);
             QVERIFY(st.lowerBytesOut > 0 && st.askedBytesOut > 0);
+            // A sample tile of each lowered band, also at the level asked for.
+            QVERIFY(st.sampleBytesOut > 0 && st.sampleBytesAsked > 0);
+            QVERIFY(st.sampleBytesOut < st.lowerBytesOut);
             QVERIFY(adaptiveSizeIncrease(st) >= 0.0);
         } else {
             QCOMPARE(st.lowestLevel, 12);
             QCOMPARE(st.bandsBelowLevel, 0);
             QCOMPARE(st.lowerBytesIn, uint64_t(0));
+            QCOMPARE(st.sampleBytesAsked, uint64_t(0));
             QCOMPARE(adaptiveSizeIncrease(st), 0.0);
         }
         auto im = TiledImage::open(path);

@@ -35,9 +35,11 @@ struct TiledWriteOptions {
     /// job), the level steps down one band at a time, as far as kAdaptiveFloorLevel (zstd's fast
     /// levels), and climbs back to compressionLevel once the writer keeps up again (as zstd's own
     /// --adapt does). A lower level is kept only where it was measured to compress at least 10 %
-    /// faster per core than the levels above it: on a map that hardly compresses the fast levels
-    /// are no faster, only larger. The pixels are the same; the file is larger where the level
-    /// was lower (TiledWriteStats says how many bands and by how much).
+    /// faster per core than the levels above it (on a map that hardly compresses the fast levels
+    /// are no faster, only larger), and whose sample tiles, compressed at both levels, came out
+    /// at most 25 % larger than at compressionLevel (io::AdaptiveLevel::kMaxSizeIncrease). The
+    /// pixels are the same; the file is larger where the level was lower (TiledWriteStats says
+    /// how many bands and by how much).
     bool adaptiveLevel = false;
     bool pyramid = true; ///< halve until the longest side is below maxOverviewSide
     int maxOverviewSide = 1024;
@@ -76,17 +78,27 @@ struct TiledWriteStats {
     /// level asked for and of those at it, for adaptiveSizeIncrease().
     uint64_t lowerBytesIn = 0, lowerBytesOut = 0;
     uint64_t askedBytesIn = 0, askedBytesOut = 0;
+    /// adaptiveLevel: one sample tile of each lowered band, compressed at the band's level and
+    /// again at the level asked for (the same pixels at both levels).
+    uint64_t sampleBytesOut = 0, sampleBytesAsked = 0;
 };
 
 /// What the adaptive level cost in map size: how much larger level 0 is than it would be at the
-/// level asked for (0.12 = 12 %), had the lowered bands compressed as well as the bands at that
-/// level did. An estimate (bands differ); 0 when no band was lowered.
+/// level asked for (0.12 = 12 %). An estimate: the lowered bands at the level asked for, from
+/// their sample tiles compressed at both levels (without samples, at the ratio of the bands
+/// that were at that level; other content, so it can be far off: a map of real photographs
+/// said 0 where level 0 was 30 % larger). 0 when no band was lowered or the lowered bands came
+/// out no larger.
 inline double adaptiveSizeIncrease(const TiledWriteStats& s)
 {
-    if (s.lowerBytesIn == 0 || s.askedBytesIn == 0)
+    if (s.lowerBytesIn == 0)
+        return 0.0;
+    const bool sampled = s.sampleBytesOut > 0 && s.sampleBytesAsked > 0;
+    if (!sampled && s.askedBytesIn == 0)
         return 0.0;
     const double atAsked =
-        double(s.lowerBytesIn) * double(s.askedBytesOut) / double(s.askedBytesIn);
+        sampled ? double(s.lowerBytesOut) * double(s.sampleBytesAsked) / double(s.sampleBytesOut)
+                : double(s.lowerBytesIn) * double(s.askedBytesOut) / double(s.askedBytesIn);
     const double extra = std::max(0.0, double(s.lowerBytesOut) - atAsked);
     const double asked = double(s.lowerBytesOut + s.askedBytesOut) - extra;
     return asked > 0 ? extra / asked : 0.0;

@@ -159,6 +159,8 @@ std::string toJson(const InferStats& s, int indent)
                        {"lower_bytes_out", s.writer.lowerBytesOut},
                        {"asked_bytes_in", s.writer.askedBytesIn},
                        {"asked_bytes_out", s.writer.askedBytesOut},
+                       {"sample_bytes_out", s.writer.sampleBytesOut},
+                       {"sample_bytes_asked", s.writer.sampleBytesAsked},
                        {"estimated_size_increase", adaptiveSizeIncrease(s.writer)}}}};
     return util::dumpJson(j, indent);
 }

@@ -25,6 +25,7 @@
 
 #include "fisura/tiledwriter.h"
 #include "io/adaptive_level.h"
+#include "io/pending_tiles.h"
 #include "io/serial_worker.h"
 #include "io/task_pool.h"
 #include "io/tiff_handle.h"
@@ -69,7 +70,7 @@ struct TiledTiffWriter::Impl {
     static double seconds(Clock::time_point a, Clock::time_point b) { return io::seconds(a, b); }
 
     struct BandBuffer;
-    struct PendingTiles;
+    using PendingTiles = io::PendingTiles<BandBuffer>;
     // An overview band that is full, waiting for the tasks that halve into it (queueDeferred).
     struct Deferred {
         std::shared_ptr<BandBuffer> band;
@@ -93,6 +94,7 @@ struct TiledTiffWriter::Impl {
     std::deque<Deferred> deferred;
     std::vector<std::vector<std::shared_ptr<PendingTiles>>> halvers;
     int tick = 0;
+    uint32_t sampleTick = 0; // band thread: lowered level-0 bands so far (their sample column)
     // After the spares (its last tasks give band buffers back), before the workers.
     std::unique_ptr<io::TaskPool> pool;
     std::atomic<uint64_t> bytesOut{0};
@@ -290,59 +292,6 @@ struct TiledTiffWriter::Impl {
         spareCv.notify_all();
     }
 
-    // One band's tiles being compressed on the pool; the file thread waits for all of them.
-    struct PendingTiles {
-        std::vector<std::vector<uint8_t>> tiles;
-        std::vector<char> ok;
-        std::shared_ptr<BandBuffer> band; // released when the last tile is compressed
-        std::mutex mu;
-        std::condition_variable cv;
-        int remaining = 0;
-        int unhalved = 0; // tasks yet to halve their columns into the next level
-        int codecLevel = 0;
-        double seconds = 0;    // predicting, halving, compressing: summed over the pool's threads
-        double cpuSeconds = 0; // the same, CPU time
-
-        void finishOne(double s, double cpu)
-        {
-            std::shared_ptr<BandBuffer> release;
-            bool last = false;
-            {
-                std::lock_guard<std::mutex> lock(mu);
-                seconds += s;
-                cpuSeconds += cpu;
-                last = --remaining == 0;
-                if (last)
-                    release = std::move(band);
-            }
-            if (last) {
-                release.reset(); // the buffer back to the spares, outside the lock
-                cv.notify_all();
-            }
-        }
-        void halvedOne()
-        {
-            bool last = false;
-            {
-                std::lock_guard<std::mutex> lock(mu);
-                last = --unhalved == 0;
-            }
-            if (last)
-                cv.notify_all();
-        }
-        void wait()
-        {
-            std::unique_lock<std::mutex> lock(mu);
-            cv.wait(lock, [&] { return remaining == 0; });
-        }
-        // The next level's rows are written (the tiles may still be compressing).
-        void waitHalved()
-        {
-            std::unique_lock<std::mutex> lock(mu);
-            cv.wait(lock, [&] { return unhalved == 0; });
-        }
-    };
-
     // Where a band's tasks halve its rows: the next level's band from its first free row.
     struct HalfTarget {
         uint8_t* out = nullptr; // none: no next level
@@ -368,12 +317,19 @@ struct TiledTiffWriter::Impl {
         const int codecLevel = direct ? bandLevel.load() : level();
         pending->codecLevel = codecLevel;
         noteLevel(&L == &levels[0], codecLevel);
+        // A lowered level-0 band compresses one tile (a different column each band) at the level
+        // asked for too, for io::AdaptiveLevel's size budget and the stats' size estimate.
+        const int sampleTx = &L == &levels[0] && adapting() && codecLevel < level()
+                                 ? int((uint64_t(sampleTick++) * 7919u) % uint32_t(L.across))
+                                 : -1;
         pool->submitRange(L.across, [this, pending, ts, tileBytes, rowBytes, rows, width,
-                                     codecLevel, half](int tx) {
+                                     codecLevel, half, sampleTx](int tx) {
             const auto c0 = Clock::now();
             const int64_t cpu0 = util::threadCpuNanos();
             const int x0 = tx * ts;
             bool halved = !half.out;
+            double sampleSeconds = 0;
+            int64_t sampleCpu = 0;
             try {
                 thread_local std::vector<uint8_t> tile;
                 tile.resize(tileBytes);
@@ -386,15 +342,38 @@ struct TiledTiffWriter::Impl {
                     pending->halvedOne();
                 pending->ok[size_t(tx)] = io::compressTile(o.compression, codecLevel, tile.data(),
                                                            tileBytes, pending->tiles[size_t(tx)]);
+                if (tx == sampleTx && pending->ok[size_t(tx)]) { // not in the level's rate
+                    const auto s0 = Clock::now();
+                    const int64_t sc0 = util::threadCpuNanos();
+                    sampleAtAsked(*pending, tx, tile.data(), tileBytes);
+                    sampleSeconds = seconds(s0, Clock::now());
+                    sampleCpu = util::threadCpuNanos() - sc0;
+                }
             } catch (const std::bad_alloc&) {
                 pending->ok[size_t(tx)] = 0; // the file thread fails the write
                 if (!halved)                 // nobody waits forever for these rows
                     pending->halvedOne();
             }
-            pending->finishOne(seconds(c0, Clock::now()),
-                               double(util::threadCpuNanos() - cpu0) / 1e9);
+            pending->finishOne(seconds(c0, Clock::now()) - sampleSeconds,
+                               double(util::threadCpuNanos() - cpu0 - sampleCpu) / 1e9);
         });
         return pending;
+    }
+
+    // Tile `tx` of a lowered band (`tile`: predicted) compressed again at the level asked for;
+    // only its size is kept (before finishOne: the file thread reads it after the band's last
+    // tile).
+    void sampleAtAsked(PendingTiles& pending, int tx, const uint8_t* tile, size_t tileBytes)
+    {
+        try {
+            thread_local std::vector<uint8_t> asked;
+            if (io::compressTile(o.compression, level(), tile, tileBytes, asked)) {
+                pending.sampleBytes = pending.tiles[size_t(tx)].size();
+                pending.sampleAskedBytes = asked.size();
+            }
+        } catch (const std::bad_alloc&) {
+            // no sample for this band: the budget and the estimate use the others
+        }
     }
 
     // The file thread stores the band's tiles once they are compressed.
@@ -424,6 +403,13 @@ struct TiledTiffWriter::Impl {
                     const bool lower = pending->codecLevel < this->level();
                     (lower ? stats.lowerBytesIn : stats.askedBytesIn) += in;
                     (lower ? stats.lowerBytesOut : stats.askedBytesOut) += out;
+                    if (pending->sampleAskedBytes > 0) {
+                        stats.sampleBytesOut += pending->sampleBytes;
+                        stats.sampleBytesAsked += pending->sampleAskedBytes;
+                        std::lock_guard<std::mutex> lock(adaptMu);
+                        adaptive.sized(pending->codecLevel, double(pending->sampleBytes),
+                                       double(pending->sampleAskedBytes));
+                    }
                 }
                 for (char ok : pending->ok)
                     if (!ok)

@@ -198,9 +198,10 @@ template <class O, class V> void visitWriterFields(O& w, V& v)
             w.compressionLevel);
     v.field({"output.adaptive_level", "--fixed-level", 0, 0, "",
              "ZSTD: lower the level while compression is what holds the job back (down to zstd's "
-             "fast levels; the map is larger, the pixels the same) and climb back once it keeps "
-             "up; the file's bytes then follow the timing; off keeps the level fixed and the "
-             "file the same from run to run",
+             "fast levels, as long as a lower level is faster and keeps the map within 25 % of "
+             "its size at the level asked for; the pixels are the same) and climb back once it "
+             "keeps up; the file's bytes then follow the timing; off keeps the level fixed and "
+             "the file the same from run to run",
              kCliClears},
             w.adaptiveLevel);
     v.field({"output.pyramid", "", 0, 0, "", "Write halved overviews for fast zooming out"},
