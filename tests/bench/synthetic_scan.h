@@ -50,9 +50,11 @@ inline void fillRows(Image& band, int y0, int channels, const std::vector<uint8_
     }
 }
 
-/// `width` x `height` scan with `channels` channels, streamed band by band.
-inline bool writeSyntheticScan(const std::string& path, int width, int height, int channels,
-                               const TiledWriteOptions& options, std::string* why = nullptr)
+/// `width` x `height` scan with `channels` channels, streamed in bands of 256 rows that
+/// `fill(band, y0)` fills (band: the rows from y0 on).
+template <class Fill>
+bool writeScanBands(const std::string& path, int width, int height, int channels,
+                    const TiledWriteOptions& options, Fill fill, std::string* why)
 {
     auto w = TiledTiffWriter::create(path, width, height, channels, options);
     if (!w) {
@@ -60,13 +62,12 @@ inline bool writeSyntheticScan(const std::string& path, int width, int height, i
             *why = "create: " + w.status().toString();
         return false;
     }
-    const auto noise = noiseTable();
     Image band = Image::make(width, 256, channels);
     for (int y = 0; y < height; y += 256) {
         const int h = std::min(256, height - y);
         if (h != band.height)
             band = Image::make(width, h, channels);
-        fillRows(band, y, channels, noise);
+        fill(band, y);
         if (Status s = (*w)->appendRows(band); !s) {
             if (why)
                 *why = "append: " + s.toString();
@@ -81,8 +82,18 @@ inline bool writeSyntheticScan(const std::string& path, int width, int height, i
     return true;
 }
 
+/// `width` x `height` synthetic scan with `channels` channels.
+inline bool writeSyntheticScan(const std::string& path, int width, int height, int channels,
+                               const TiledWriteOptions& options, std::string* why = nullptr)
+{
+    const auto noise = noiseTable();
+    return writeScanBands(
+        path, width, height, channels, options,
+        [&](Image& band, int y0) { fillRows(band, y0, channels, noise); }, why);
+}
+
 /// `width` x `height` RGB scan of `photo` (an RGB image) repeated across and down from the top
-/// left, streamed band by band.
+/// left.
 inline bool writePhotoScan(const std::string& path, int width, int height, const Image& photo,
                            const TiledWriteOptions& options, std::string* why = nullptr)
 {
@@ -91,35 +102,15 @@ inline bool writePhotoScan(const std::string& path, int width, int height, const
             *why = "the photograph must be an RGB image";
         return false;
     }
-    auto w = TiledTiffWriter::create(path, width, height, 3, options);
-    if (!w) {
-        if (why)
-            *why = "create: " + w.status().toString();
-        return false;
-    }
-    Image band = Image::make(width, 256, 3);
-    for (int y = 0; y < height; y += 256) {
-        const int h = std::min(256, height - y);
-        if (h != band.height)
-            band = Image::make(width, h, 3);
-        for (int r = 0; r < h; ++r) {
-            const uint8_t* s = photo.row((y + r) % photo.height);
+    const auto fill = [&](Image& band, int y0) {
+        for (int r = 0; r < band.height; ++r) {
+            const uint8_t* s = photo.row((y0 + r) % photo.height);
             uint8_t* d = band.row(r);
             for (int x = 0; x < width; x += photo.width)
                 std::memcpy(d + size_t(x) * 3, s, size_t(std::min(photo.width, width - x)) * 3);
         }
-        if (Status s = (*w)->appendRows(band); !s) {
-            if (why)
-                *why = "append: " + s.toString();
-            return false;
-        }
-    }
-    if (Status s = (*w)->finish(); !s) {
-        if (why)
-            *why = "finish: " + s.toString();
-        return false;
-    }
-    return true;
+    };
+    return writeScanBands(path, width, height, 3, options, fill, why);
 }
 
 } // namespace fisura::bench
